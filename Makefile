@@ -1,0 +1,109 @@
+# memgate: a plain Makefile, git's way.
+#
+# Knobs:
+#   V=1            show full command lines
+#   CC=clang       another compiler
+#   SAN=1          build with AddressSanitizer + UBSan (what `make asan` does)
+#   BUILD=dir      where objects and binaries go (default: build, or build-asan)
+#
+# Targets: all (./memgate), test, asan, valgrind, demo, deps, bench, clean,
+#          install-hook.  `test` and `demo` run `deps` first so that they work
+#          on a fresh Debian machine.
+
+all::
+
+CC ?= cc
+PKGS = libgit2 libcjson yaml-0.1 libcrypto
+# Recursive (=) so pkg-config runs only once deps are installed.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS = $(shell pkg-config --libs $(PKGS))
+CRIT_CFLAGS = $(shell pkg-config --cflags criterion)
+CRIT_LIBS = $(shell pkg-config --libs criterion)
+
+WARN = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude $(PKG_CFLAGS)
+
+ifdef SAN
+BUILD ?= build-asan
+SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ALL_CFLAGS += $(SANFLAGS)
+LDFLAGS += $(SANFLAGS)
+else
+BUILD ?= build
+endif
+
+ifndef V
+QUIET_CC = @echo '   ' CC $@;
+QUIET_AR = @echo '   ' AR $@;
+QUIET_LINK = @echo '   ' LINK $@;
+endif
+
+LIB_SOURCES = $(filter-out plugin/main.c,$(sort $(wildcard plugin/*.c)))
+LIB_OBJS = $(patsubst plugin/%.c,$(BUILD)/obj/%.o,$(LIB_SOURCES))
+LIB = $(BUILD)/libmemgate.a
+PROG = $(BUILD)/memgate
+TEST_SOURCES = $(sort $(wildcard tests/test_*.c))
+TEST_PROGS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SOURCES))
+HEADERS = $(wildcard include/memgate/*.h include/*.h plugin/*.h)
+
+all:: memgate
+
+memgate: $(PROG)
+ifndef SAN
+	@cp $(PROG) memgate
+endif
+
+$(BUILD)/obj/%.o: plugin/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	$(QUIET_AR)rm -f $@ && ar rcs $@ $^
+
+$(PROG): $(BUILD)/obj/main.o $(LIB)
+	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/tests/%: tests/%.c tests/helpers.h $(LIB) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CRIT_CFLAGS) -Itests -DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
+		$(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
+
+.PHONY: all deps test asan valgrind demo bench clean install-hook build-tests run-tests
+
+deps:
+	@./actions/install-deps
+
+build-tests: $(PROG) $(TEST_PROGS)
+
+# Unit tests (one Criterion binary per module), then the end-to-end tests
+# that run the binary on fixture repositories built with the real git.
+run-tests: build-tests
+	@MG_BUILD_DIR=$(CURDIR)/$(BUILD) ./tests/run-unit $(TEST_PROGS)
+	@MEMGATE=$(CURDIR)/$(PROG) ./tests/e2e/run
+
+test: deps
+	@$(MAKE) --no-print-directory run-tests
+
+asan: deps
+	@$(MAKE) --no-print-directory SAN=1 run-tests
+
+valgrind: deps
+	@$(MAKE) --no-print-directory $(PROG)
+	@MEMGATE=$(CURDIR)/$(PROG) MEMGATE_WRAP=./tests/valgrind-wrap ./tests/e2e/run
+
+demo: deps
+	@$(MAKE) --no-print-directory memgate
+	@./fixtures/demo/run ./memgate
+
+bench: deps
+	@$(MAKE) --no-print-directory memgate
+	@./tests/bench ./memgate
+
+install-hook:
+	@top=$$(git rev-parse --git-path hooks) && mkdir -p "$$top" && \
+	 cp actions/pre-push "$$top/pre-push" && chmod +x "$$top/pre-push" && \
+	 echo "installed $$top/pre-push"
+
+clean:
+	rm -rf build build-asan memgate

@@ -1,0 +1,82 @@
+#ifndef MEMGATE_GIT_H
+#define MEMGATE_GIT_H
+/*
+ * The git source layer: the only module that includes git2.h.
+ *
+ * Opens a repository (discovered from any subdirectory; linked worktrees and
+ * bare repositories too), resolves revisions and reads a path's blob bytes
+ * from a commit's tree, refusing symlinks, submodules and directories by
+ * their tree-entry mode.  Also reads working-tree files for --worktree and
+ * for the "uncommitted edit" warning.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include "error.h"
+
+typedef struct mg_repo mg_repo;   /* opaque; mg_repo_free */
+
+#define MG_GIT_OID_HEX 65         /* 40 (sha1) hex digits + NUL, room for 64 */
+#define MG_GIT_DEFAULT_MAX_INPUT ((size_t)64 << 20)
+
+/* A blob read from a commit (or a file read from the working tree). */
+typedef struct mg_blob {
+	char *data;              /* malloc'd, len bytes plus a NUL terminator */
+	size_t len;
+	char oid[MG_GIT_OID_HEX];  /* blob id; for worktree files, the id git would give it */
+} mg_blob;
+
+/*
+ * Open the repository containing `dir` (NULL = the current directory),
+ * searching upwards.  Repository ownership checks are turned off (see the
+ * README): memgate only reads.  A SHA-256 object-format repository is
+ * refused with a clear message.
+ */
+int mg_repo_open(mg_repo **out, const char *dir, mg_error *err);
+void mg_repo_free(mg_repo *repo);
+
+/* The working directory with a trailing '/', or NULL for a bare repository. */
+const char *mg_repo_workdir(const mg_repo *repo);
+bool mg_repo_is_shallow(const mg_repo *repo);
+
+/*
+ * Resolve `rev` (branch, tag, full or short id, HEAD~2, ...) to a commit and
+ * write its hex id into out.  A revision that does not name a commit is
+ * MG_ENOTFOUND with a message naming it; in a shallow clone, a revision past
+ * the shallow boundary says so.
+ */
+int mg_repo_resolve(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *rev,
+		    mg_error *err);
+
+/*
+ * Read `path` from the tree of commit `commit_hex` (as resolved above).
+ * The path rules of mg_manifest_check_path are enforced first.  Errors
+ * (exit 2), each naming path and short commit id:
+ *   missing at that commit (MG_ENOTFOUND; "exists in the working tree but is
+ *   not committed" when it does), symlink, submodule, directory, larger than
+ *   `max_bytes` (0 = MG_GIT_DEFAULT_MAX_INPUT).
+ * On success blob->data is the caller's; release with mg_blob_release.
+ */
+int mg_repo_read(mg_blob *blob, mg_repo *repo, const char *commit_hex,
+		 const char *path, size_t max_bytes, mg_error *err);
+
+/* Read `path` from the working tree (for --worktree).  Same path rules and
+ * size limit; a missing file is MG_ENOTFOUND; a symlink or directory refused.
+ * blob->oid is the id the file would have when added (filters applied). */
+int mg_repo_read_worktree(mg_blob *blob, mg_repo *repo, const char *path,
+			  size_t max_bytes, mg_error *err);
+
+/*
+ * Does the working-tree copy of `path` differ from the blob `blob_oid`?
+ * Sets *differs; false when there is no working tree or the file is missing
+ * (a missing file is not an edit we warn about).  Returns 0 or MG_ERROR.
+ */
+int mg_repo_worktree_differs(bool *differs, mg_repo *repo, const char *path,
+			     const char *blob_oid, mg_error *err);
+
+void mg_blob_release(mg_blob *blob);
+
+/* Is this blob a Git LFS pointer?  Fills oid (64 hex + NUL) and size when it is. */
+bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[65],
+			    unsigned long long *lfs_size);
+
+#endif

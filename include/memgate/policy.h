@@ -1,0 +1,49 @@
+#ifndef MEMGATE_POLICY_H
+#define MEMGATE_POLICY_H
+/*
+ * The budget policy (SPEC 1.1), read with libyaml.
+ *
+ * mg_policy is plain data owned by the policy: every string and array in it
+ * is freed by mg_policy_free.  `rules` is what the decision core reads.
+ * Every position is 1-based and points at the value in the YAML text.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include "decision.h"
+#include "error.h"
+
+typedef struct mg_policy {
+	char *path;                 /* as given to mg_policy_parse, for messages */
+	int version;                /* always 1 */
+	char *manifest;             /* exactly one of manifest / report is set */
+	mg_pos manifest_pos;
+	char *report;
+	mg_pos report_pos;
+	mg_rules rules;
+	mg_pos threshold_pos[MG_THRESHOLD_COUNT]; /* of each base threshold set */
+	mg_pos baseline_pos, min_repeats_pos, rank_by_pos;
+	mg_pos *stricter_pos;       /* stricter_count entries: each entry's mapping */
+	mg_pos *grid_pos;           /* grid_count entries: each axis's key */
+	bool fail_on_set;           /* gate.fail_on was given */
+	bool fail_on[MG_VERDICT_COUNT]; /* default: reject and tune */
+	mg_pos fail_on_pos;
+} mg_policy;
+
+/* Limits on what a policy may hold. */
+#define MG_POLICY_MAX_DEPTH        16     /* YAML nesting */
+#define MG_POLICY_MAX_SCALAR       4096   /* bytes in one scalar */
+#define MG_POLICY_MAX_STRICTER     256
+#define MG_POLICY_MAX_AXIS_VALUES  256
+
+/*
+ * Parse `len` bytes of `text` (need not be NUL-terminated) read from `path`.
+ * On error returns MG_ERROR with err naming path:line:column and the problem
+ * ("unknown key 'memory_cap' (did you mean 'memory_cap_mb'?)").
+ * On success *out belongs to the caller.
+ */
+int mg_policy_parse(mg_policy **out, const char *path, const char *text,
+		    size_t len, mg_error *err);
+
+void mg_policy_free(mg_policy *p);
+
+#endif

@@ -1,0 +1,30 @@
+#ifndef MEMGATE_RECORD_H
+#define MEMGATE_RECORD_H
+/* The decision record (SPEC 4): JSON, built with cJSON. */
+#include <stdbool.h>
+#include "check.h"
+#include "error.h"
+
+#define MG_RECORD_SCHEMA "memgate-decision/v1"
+
+/* Render the record as pretty JSON ending in a newline; the caller frees. */
+char *mg_record_render(const mg_check_result *r);
+
+/*
+ * Compare two records' texts ignoring commit ids (inputs.rev,
+ * inputs.*.rev): for `memgate record`'s write-once rule.  Sets *same.
+ * Returns MG_ERROR when `existing` is not a JSON object.
+ */
+int mg_record_same(bool *same, const char *existing, size_t existing_len,
+		   const char *fresh, mg_error *err);
+
+/*
+ * Read an approved decision record (a memgate record, or the seed's stage-75
+ * record where "decision" is an object and the candidate is
+ * summary.best_candidate).  *decision and *selected are malloc'd (selected
+ * may be NULL).
+ */
+int mg_record_read_approved(char **decision, char **selected, const char *path,
+			    const char *text, size_t len, mg_error *err);
+
+#endif

@@ -1,0 +1,12 @@
+#ifndef MEMGATE_TEXT_H
+#define MEMGATE_TEXT_H
+/* The text rendering for people. */
+#include "check.h"
+
+/* The decision and its reason, the winner, one row per candidate with each
+ * active check's value against its threshold, the reasons, sensitivity and
+ * warnings.  Untrusted text (names, paths) has control characters escaped.
+ * Returns a malloc'd string; the caller frees. */
+char *mg_text_render(const mg_check_result *r);
+
+#endif
