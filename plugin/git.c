@@ -1,0 +1,697 @@
+/*
+ * The git source layer: see include/memgate/git.h.  This is the only file
+ * in memgate that includes git2.h; libgit2 errors are translated here into
+ * mg_error messages in git's wording ("cannot read 'x' at 3f2a1c0: ...").
+ *
+ * Error messages name the repository path and the short commit id in the
+ * message itself and leave err->file empty: the caller knows which policy
+ * or manifest line named the path and may fill file, line and column.
+ */
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "memgate/buf.h"
+#include "memgate/git.h"
+#include "memgate/manifest.h"
+
+struct mg_repo {
+	git_repository *git;
+	bool shallow;
+};
+
+#define SHORT_ID_LEN 7
+#define LIMIT_HINT "(raise it with --max-input-mb)"
+#define REGULAR_ONLY "(memgate reads regular files only)"
+#define LFS_MAX_POINTER 1024
+
+/* What a working-tree path is, looked at without following symlinks. */
+enum wt_kind {
+	WT_MISSING,
+	WT_FILE,
+	WT_SYMLINK,
+	WT_DIR,
+	WT_OTHER,
+	WT_PARENT_SYMLINK  /* a leading directory is a symlink */
+};
+
+/* libgit2's last error message, never NULL. */
+static const char *git_message(void)
+{
+	const git_error *e = git_error_last();
+
+	return e && e->message && e->message[0] ? e->message : "unknown libgit2 error";
+}
+
+static int git_klass(void)
+{
+	const git_error *e = git_error_last();
+
+	return e ? e->klass : GIT_ERROR_NONE;
+}
+
+/* Parse a full hex object id; 0, or -1 when it is not 40 hex digits. */
+static int parse_oid(git_oid *oid, const char *hex)
+{
+	if (strlen(hex) != GIT_OID_HEXSZ)
+		return -1;
+	return git_oid_fromstrn(oid, hex, GIT_OID_HEXSZ) < 0 ? -1 : 0;
+}
+
+static size_t effective_limit(size_t max_bytes)
+{
+	return max_bytes ? max_bytes : MG_GIT_DEFAULT_MAX_INPUT;
+}
+
+/* ---- opening ---------------------------------------------------------- */
+
+/*
+ * Does the repository found from `where` declare the SHA-256 object format?
+ * libgit2 1.5 refuses such a repository itself, but leaks while doing so
+ * (its PCRE2 match data, in the extension check), so look first.
+ */
+static bool uses_sha256(const char *where)
+{
+	git_buf gitdir = GIT_BUF_INIT, format = GIT_BUF_INIT;
+	git_config *config = NULL;
+	mg_buf path = MG_BUF_INIT;
+	bool sha256 = false;
+
+	if (git_repository_discover(&gitdir, where, 0, NULL) < 0)
+		goto done;
+	mg_buf_printf(&path, "%sconfig", gitdir.ptr);
+	if (access(path.ptr, R_OK) < 0 || git_config_open_ondisk(&config, path.ptr) < 0)
+		goto done;
+	if (git_config_get_string_buf(&format, config, "extensions.objectformat") == 0)
+		sha256 = !strcmp(format.ptr, "sha256");
+done:
+	git_error_clear();
+	git_config_free(config);
+	git_buf_dispose(&format);
+	git_buf_dispose(&gitdir);
+	mg_buf_free(&path);
+	return sha256;
+}
+
+static int sha256_error(const char *where, mg_error *err)
+{
+	return mg_error_set(err, NULL, 0, 0, "repository '%s' uses the SHA-256 object "
+			    "format, which libgit2 1.5 cannot read", where);
+}
+
+/* Translate a failed git_repository_open_ext; returns MG_ERROR. */
+static int open_error(int rc, const char *dir, mg_error *err)
+{
+	const char *msg = git_message();
+	int klass = git_klass();
+
+	if (klass == GIT_ERROR_REPOSITORY && strstr(msg, "extensions.objectformat"))
+		return sha256_error(dir, err);
+	/* Unreachable while owner validation is off; kept so that a libgit2
+	 * that ignores the option still gives a message that says why. */
+	if (rc == GIT_EOWNER || (rc == GIT_ENOTFOUND && klass == GIT_ERROR_CONFIG))
+		return mg_error_set(err, NULL, 0, 0,
+				    "repository '%s' is owned by another user: %s", dir, msg);
+	if (rc == GIT_ENOTFOUND && !strncmp(msg, "could not find repository", 25))
+		return mg_error_set(err, NULL, 0, 0, "not a git repository: '%s'", dir);
+	if (rc == GIT_ENOTFOUND)
+		return mg_error_set(err, NULL, 0, 0, "not a git repository: '%s': %s", dir, msg);
+	return mg_error_set(err, NULL, 0, 0, "cannot open repository '%s': %s", dir, msg);
+}
+
+int mg_repo_open(mg_repo **out, const char *dir, mg_error *err)
+{
+	git_repository *git = NULL;
+	const char *where = dir ? dir : ".";
+	int rc;
+
+	assert(out);
+	*out = NULL;
+	if ((rc = git_libgit2_init()) < 0)
+		return mg_error_set(err, NULL, 0, 0, "cannot initialize libgit2: %s", git_message());
+	/*
+	 * memgate only reads objects, and CI containers routinely check out
+	 * the repository as another user than the one running the job; with
+	 * the ownership check on, libgit2 1.5 refuses with a confusing
+	 * "config value 'safe.directory' was not found".  So turn it off.
+	 */
+	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+	if (uses_sha256(where)) {
+		rc = sha256_error(where, err);
+		goto done;
+	}
+	if ((rc = git_repository_open_ext(&git, where, 0, NULL)) < 0) {
+		rc = open_error(rc, where, err);
+		goto done;
+	}
+	*out = mg_xcalloc(1, sizeof(**out));
+	(*out)->git = git;
+	(*out)->shallow = git_repository_is_shallow(git) == 1;
+done:
+	if (rc < 0)
+		git_libgit2_shutdown();  /* mg_repo_free does it otherwise */
+	return rc;
+}
+
+void mg_repo_free(mg_repo *repo)
+{
+	if (!repo)
+		return;
+	git_repository_free(repo->git);
+	free(repo);
+	git_libgit2_shutdown();
+}
+
+const char *mg_repo_workdir(const mg_repo *repo)
+{
+	return git_repository_workdir(repo->git);
+}
+
+bool mg_repo_is_shallow(const mg_repo *repo)
+{
+	return repo->shallow;
+}
+
+/* ---- revisions -------------------------------------------------------- */
+
+/* Translate a failed git_revparse_single; returns MG_ENOTFOUND or MG_ERROR. */
+static int revparse_error(mg_repo *repo, const char *rev, int rc, mg_error *err)
+{
+	if (repo->shallow && git_klass() == GIT_ERROR_ODB) {
+		mg_error_set(err, NULL, 0, 0,
+			     "revision '%s' is not in this shallow clone (fetch more history, "
+			     "e.g. git fetch --deepen=N or fetch-depth: 0)", rev);
+		return MG_ENOTFOUND;
+	}
+	if (rc == GIT_EAMBIGUOUS)
+		return mg_error_set(err, NULL, 0, 0,
+				    "ambiguous revision '%s' (give more hex digits)", rev);
+	if (rc != GIT_ENOTFOUND && rc != GIT_EINVALIDSPEC)
+		return mg_error_set(err, NULL, 0, 0, "cannot resolve revision '%s': %s",
+				    rev, git_message());
+	if (!strncmp(rev, "HEAD", 4) && git_repository_head_unborn(repo->git) == 1)
+		mg_error_set(err, NULL, 0, 0,
+			     "unknown revision '%s' (the repository has no commits yet)", rev);
+	else
+		mg_error_set(err, NULL, 0, 0, "unknown revision '%s'", rev);
+	return MG_ENOTFOUND;
+}
+
+/* The type name of what obj finally points at ("blob", "tree"). */
+static const char *peeled_type(git_object *obj)
+{
+	git_object *target = NULL;
+	git_object_t type = git_object_type(obj);
+
+	if (type == GIT_OBJECT_TAG && git_object_peel(&target, obj, GIT_OBJECT_ANY) == 0)
+		type = git_object_type(target);
+	git_object_free(target);
+	return git_object_type2string(type);
+}
+
+int mg_repo_resolve(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *rev,
+		    mg_error *err)
+{
+	git_object *obj = NULL;
+	git_object *commit = NULL;
+	int rc;
+
+	assert(out && repo && rev);
+	out[0] = '\0';
+	if ((rc = git_revparse_single(&obj, repo->git, rev)) < 0) {
+		rc = revparse_error(repo, rev, rc, err);
+		goto done;
+	}
+	if (git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0) {
+		mg_error_set(err, NULL, 0, 0, "revision '%s' names a %s, not a commit",
+			     rev, peeled_type(obj));
+		rc = MG_ENOTFOUND;
+		goto done;
+	}
+	git_oid_tostr(out, MG_GIT_OID_HEX, git_object_id(commit));
+	rc = 0;
+done:
+	git_object_free(commit);
+	git_object_free(obj);
+	return rc;
+}
+
+/* ---- the working tree ------------------------------------------------- */
+
+/* Cut b back to its first len bytes. */
+static void buf_truncate(mg_buf *b, size_t len)
+{
+	if (b->cap) {
+		b->len = len;
+		b->ptr[len] = '\0';
+	}
+}
+
+/* Look at workdir/path without following any symlink on the way; *prefix
+ * gets the length of the leading part that is a symlink (WT_PARENT_SYMLINK). */
+static enum wt_kind wt_inspect(struct stat *st, size_t *prefix, const char *workdir,
+			       const char *path)
+{
+	mg_buf full = MG_BUF_INIT;
+	enum wt_kind kind = WT_MISSING;
+	const char *slash;
+
+	*prefix = 0;
+	mg_buf_puts(&full, workdir);
+	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+		buf_truncate(&full, strlen(workdir));
+		mg_buf_put(&full, path, (size_t)(slash - path));
+		if (lstat(full.ptr, st) < 0 || !(S_ISDIR(st->st_mode) || S_ISLNK(st->st_mode)))
+			goto done;
+		if (S_ISLNK(st->st_mode)) {
+			*prefix = (size_t)(slash - path);
+			kind = WT_PARENT_SYMLINK;
+			goto done;
+		}
+	}
+	buf_truncate(&full, strlen(workdir));
+	mg_buf_puts(&full, path);
+	if (lstat(full.ptr, st) < 0)
+		goto done;
+	kind = S_ISREG(st->st_mode) ? WT_FILE : S_ISLNK(st->st_mode) ? WT_SYMLINK
+		: S_ISDIR(st->st_mode) ? WT_DIR : WT_OTHER;
+done:
+	mg_buf_free(&full);
+	return kind;
+}
+
+/* Does the working tree have something at path (a hint for "not found")? */
+static bool wt_has(mg_repo *repo, const char *path)
+{
+	const char *workdir = mg_repo_workdir(repo);
+	struct stat st;
+	size_t prefix;
+
+	return workdir && wt_inspect(&st, &prefix, workdir, path) != WT_MISSING;
+}
+
+/* ---- reading a commit's blob ----------------------------------------- */
+
+static int lookup_tree(git_tree **tree, mg_repo *repo, const char *commit_hex,
+		       const char *path, mg_error *err)
+{
+	git_commit *commit = NULL;
+	git_oid oid;
+	int rc = MG_ERROR;
+
+	if (parse_oid(&oid, commit_hex) < 0) {
+		mg_error_set(err, NULL, 0, 0, "cannot read '%s': invalid commit id '%s'",
+			     path, commit_hex);
+		goto done;
+	}
+	if (git_commit_lookup(&commit, repo->git, &oid) < 0 ||
+	    git_commit_tree(tree, commit) < 0) {
+		mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %.*s: %s",
+			     path, SHORT_ID_LEN, commit_hex, git_message());
+		goto done;
+	}
+	rc = 0;
+done:
+	git_commit_free(commit);
+	return rc;
+}
+
+/* What a tree entry is, for messages; NULL for a regular file. */
+static const char *entry_problem(git_filemode_t mode)
+{
+	switch (mode) {
+	case GIT_FILEMODE_BLOB:
+	case GIT_FILEMODE_BLOB_EXECUTABLE:
+		return NULL;
+	case GIT_FILEMODE_LINK:
+		return "a symlink " REGULAR_ONLY;
+	case GIT_FILEMODE_COMMIT:
+		return "a submodule";
+	case GIT_FILEMODE_TREE:
+		return "a directory";
+	default:
+		return "not a regular file";
+	}
+}
+
+/* A leading directory of path that is not a directory in the tree: sets
+ * *len and returns what it is, or NULL when every leading part is a tree
+ * (or missing). */
+static const char *bad_parent(size_t *len, git_tree *tree, const char *path)
+{
+	git_tree_entry *entry = NULL;
+	const char *slash, *what = NULL;
+	char *prefix;
+
+	for (slash = strchr(path, '/'); slash && !what; slash = strchr(slash + 1, '/')) {
+		prefix = mg_xstrndup(path, (size_t)(slash - path));
+		if (git_tree_entry_bypath(&entry, tree, prefix) == 0 &&
+		    git_tree_entry_filemode(entry) != GIT_FILEMODE_TREE) {
+			*len = (size_t)(slash - path);
+			what = entry_problem(git_tree_entry_filemode(entry));
+			what = what ? what : "a file";
+		}
+		git_tree_entry_free(entry);
+		entry = NULL;
+		free(prefix);
+	}
+	return what;
+}
+
+/* Is path in HEAD's tree?  (Then a missing path is not an uncommitted one.) */
+static bool head_has(mg_repo *repo, const char *path)
+{
+	git_object *tree = NULL;
+	git_tree_entry *entry = NULL;
+	bool has;
+
+	has = git_revparse_single(&tree, repo->git, "HEAD^{tree}") == 0 &&
+	      git_tree_entry_bypath(&entry, (git_tree *)tree, path) == 0;
+	git_tree_entry_free(entry);
+	git_object_free(tree);
+	git_error_clear();
+	return has;
+}
+
+/* Explain why path is not in tree; returns MG_ENOTFOUND or MG_ERROR. */
+static int not_found_error(mg_repo *repo, git_tree *tree, const char *path,
+			   const char *at, mg_error *err)
+{
+	size_t len = 0;
+	const char *what = bad_parent(&len, tree, path);
+
+	if (what)
+		return mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: '%.*s' is %s",
+				    path, at, (int)len, path, what);
+	mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: not found%s", path, at,
+		     wt_has(repo, path) && !head_has(repo, path)
+		     ? "; it exists in the working tree but is not committed" : "");
+	return MG_ENOTFOUND;
+}
+
+/* Find path's entry in tree and check that it is a regular file. */
+static int find_entry(git_tree_entry **entry, mg_repo *repo, git_tree *tree,
+		      const char *path, const char *at, mg_error *err)
+{
+	const char *what;
+	int rc;
+
+	rc = git_tree_entry_bypath(entry, tree, path);
+	if (rc == GIT_ENOTFOUND)
+		return not_found_error(repo, tree, path, at, err);
+	if (rc < 0)
+		return mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: %s",
+				    path, at, git_message());
+	if ((what = entry_problem(git_tree_entry_filemode(*entry))))
+		return mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: it is %s",
+				    path, at, what);
+	return 0;
+}
+
+/* The size of object oid, read from its header (without loading it). */
+static int blob_size(size_t *size, mg_repo *repo, const git_oid *oid)
+{
+	git_odb *odb = NULL;
+	git_object_t type;
+	int rc;
+
+	if ((rc = git_repository_odb(&odb, repo->git)) == 0)
+		rc = git_odb_read_header(size, &type, odb, oid);
+	git_odb_free(odb);
+	return rc;
+}
+
+/* Copy the blob of entry into out, refusing one larger than limit. */
+static int copy_blob(mg_blob *out, mg_repo *repo, const git_tree_entry *entry,
+		     const char *path, const char *at, size_t limit, mg_error *err)
+{
+	const git_oid *oid = git_tree_entry_id(entry);
+	git_blob *blob = NULL;
+	size_t size = 0;
+	int rc = MG_ERROR;
+
+	if (blob_size(&size, repo, oid) < 0 || git_blob_lookup(&blob, repo->git, oid) < 0) {
+		mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: %s", path, at,
+			     git_message());
+		goto done;
+	}
+	if (size > limit) {
+		mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: blob is %zu bytes, "
+			     "more than the limit of %zu " LIMIT_HINT, path, at, size, limit);
+		goto done;
+	}
+	out->len = (size_t)git_blob_rawsize(blob);
+	out->data = mg_xmalloc(out->len + 1);
+	memcpy(out->data, git_blob_rawcontent(blob), out->len);
+	out->data[out->len] = '\0';
+	git_oid_tostr(out->oid, sizeof(out->oid), oid);
+	rc = 0;
+done:
+	git_blob_free(blob);
+	return rc;
+}
+
+int mg_repo_read(mg_blob *blob, mg_repo *repo, const char *commit_hex,
+		 const char *path, size_t max_bytes, mg_error *err)
+{
+	git_tree *tree = NULL;
+	git_tree_entry *entry = NULL;
+	char at[SHORT_ID_LEN + 1];
+	int rc;
+
+	assert(blob && repo && commit_hex && path);
+	memset(blob, 0, sizeof(*blob));
+	snprintf(at, sizeof(at), "%.7s", commit_hex);
+	if ((rc = mg_manifest_check_path(path, err)) < 0)
+		goto done;
+	if ((rc = lookup_tree(&tree, repo, commit_hex, path, err)) < 0)
+		goto done;
+	if ((rc = find_entry(&entry, repo, tree, path, at, err)) < 0)
+		goto done;
+	rc = copy_blob(blob, repo, entry, path, at, effective_limit(max_bytes), err);
+done:
+	git_tree_entry_free(entry);
+	git_tree_free(tree);
+	return rc;
+}
+
+/* ---- reading the working tree ----------------------------------------- */
+
+/* Refuse what is not a regular file at workdir/path; 0 when it is one. */
+static int wt_check(struct stat *st, const char *workdir, const char *path,
+		    mg_error *err)
+{
+	size_t prefix;
+
+	switch (wt_inspect(st, &prefix, workdir, path)) {
+	case WT_FILE:
+		return 0;
+	case WT_MISSING:
+		mg_error_set(err, NULL, 0, 0, "cannot read '%s' in the working tree: not found",
+			     path);
+		return MG_ENOTFOUND;
+	case WT_SYMLINK:
+		return mg_error_set(err, NULL, 0, 0, "cannot read '%s' in the working tree: "
+				    "it is a symlink " REGULAR_ONLY, path);
+	case WT_PARENT_SYMLINK:
+		return mg_error_set(err, NULL, 0, 0, "cannot read '%s' in the working tree: "
+				    "'%.*s' is a symlink " REGULAR_ONLY, path, (int)prefix, path);
+	case WT_DIR:
+		return mg_error_set(err, NULL, 0, 0, "cannot read '%s' in the working tree: "
+				    "it is a directory", path);
+	default:
+		return mg_error_set(err, NULL, 0, 0, "cannot read '%s' in the working tree: "
+				    "it is not a regular file", path);
+	}
+}
+
+static int too_big(const char *path, size_t size, size_t limit, mg_error *err)
+{
+	return mg_error_set(err, NULL, 0, 0, "cannot read '%s' in the working tree: file is "
+			    "%zu bytes, more than the limit of %zu " LIMIT_HINT, path, size, limit);
+}
+
+/* Read at most limit bytes of the regular file full into b. */
+static int slurp(mg_buf *b, const char *full, const char *path, size_t limit,
+		 mg_error *err)
+{
+	char chunk[65536];
+	ssize_t n;
+	int fd, rc = 0;
+
+	if ((fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return mg_error_set(err, NULL, 0, 0, "cannot read '%s' in the working tree: %s",
+				    path, strerror(errno));
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = mg_error_set(err, NULL, 0, 0, "cannot read '%s' in the working "
+					  "tree: %s", path, strerror(errno));
+			break;
+		}
+		mg_buf_put(b, chunk, (size_t)n);
+		if (b->len > limit) {  /* it grew since we looked */
+			rc = too_big(path, b->len, limit, err);
+			break;
+		}
+	}
+	close(fd);
+	return rc;
+}
+
+/* The id git would give the working-tree file path (filters applied). */
+static int wt_hash(git_oid *oid, mg_repo *repo, const char *path, mg_error *err)
+{
+	if (git_repository_hashfile(oid, repo->git, path, GIT_OBJECT_BLOB, NULL) < 0)
+		return mg_error_set(err, NULL, 0, 0, "cannot hash '%s' in the working tree: %s",
+				    path, git_message());
+	return 0;
+}
+
+int mg_repo_read_worktree(mg_blob *blob, mg_repo *repo, const char *path,
+			  size_t max_bytes, mg_error *err)
+{
+	const char *workdir = mg_repo_workdir(repo);
+	mg_buf full = MG_BUF_INIT, data = MG_BUF_INIT;
+	size_t limit = effective_limit(max_bytes);
+	struct stat st;
+	git_oid oid;
+	int rc;
+
+	assert(blob && repo && path);
+	memset(blob, 0, sizeof(*blob));
+	if ((rc = mg_manifest_check_path(path, err)) < 0)
+		goto done;
+	if (!workdir) {
+		rc = mg_error_set(err, NULL, 0, 0, "repository has no working tree");
+		goto done;
+	}
+	if ((rc = wt_check(&st, workdir, path, err)) < 0)
+		goto done;
+	if ((size_t)st.st_size > limit) {
+		rc = too_big(path, (size_t)st.st_size, limit, err);
+		goto done;
+	}
+	mg_buf_printf(&full, "%s%s", workdir, path);
+	if ((rc = slurp(&data, full.ptr, path, limit, err)) < 0 ||
+	    (rc = wt_hash(&oid, repo, path, err)) < 0)
+		goto done;
+	git_oid_tostr(blob->oid, sizeof(blob->oid), &oid);
+	blob->data = mg_buf_detach(&data, &blob->len);
+done:
+	mg_buf_free(&full);
+	mg_buf_free(&data);
+	return rc;
+}
+
+int mg_repo_worktree_differs(bool *differs, mg_repo *repo, const char *path,
+			     const char *blob_oid, mg_error *err)
+{
+	const char *workdir = mg_repo_workdir(repo);
+	git_oid want, have;
+	struct stat st;
+	size_t prefix;
+	enum wt_kind kind = WT_MISSING;
+	int rc;
+
+	assert(differs && repo && path && blob_oid);
+	*differs = false;
+	if ((rc = mg_manifest_check_path(path, err)) < 0)
+		goto done;
+	if (parse_oid(&want, blob_oid) < 0) {
+		rc = mg_error_set(err, NULL, 0, 0, "invalid blob id '%s'", blob_oid);
+		goto done;
+	}
+	if (workdir)
+		kind = wt_inspect(&st, &prefix, workdir, path);
+	/* a symlink or directory where the commit has a file is a change */
+	*differs = kind != WT_MISSING && kind != WT_FILE;
+	if (kind == WT_FILE && (rc = wt_hash(&have, repo, path, err)) == 0)
+		*differs = !git_oid_equal(&want, &have);
+done:
+	return rc;
+}
+
+void mg_blob_release(mg_blob *blob)
+{
+	if (!blob)
+		return;
+	free(blob->data);
+	memset(blob, 0, sizeof(*blob));
+}
+
+/* ---- Git LFS pointers --------------------------------------------------- */
+
+/* "oid sha256:<64 hex>" from p to end (the line without its newline). */
+static bool lfs_oid_line(const char *p, const char *end, char oid[65])
+{
+	static const char key[] = "oid sha256:";
+	size_t i, klen = sizeof(key) - 1;
+
+	if ((size_t)(end - p) != klen + 64 || memcmp(p, key, klen))
+		return false;
+	for (i = 0; i < 64; i++) {
+		if (!isxdigit((unsigned char)p[klen + i]))
+			return false;
+		oid[i] = (char)tolower((unsigned char)p[klen + i]);
+	}
+	oid[64] = '\0';
+	return true;
+}
+
+/* "size <decimal>" from p to end. */
+static bool lfs_size_line(const char *p, const char *end, unsigned long long *size)
+{
+	unsigned long long v = 0;
+
+	if (end - p < 6 || memcmp(p, "size ", 5))
+		return false;
+	for (p += 5; p < end; p++) {
+		if (!isdigit((unsigned char)*p) || v > (~0ULL - 9) / 10)
+			return false;
+		v = v * 10 + (unsigned long long)(*p - '0');
+	}
+	*size = v;
+	return true;
+}
+
+/*
+ * The git-lfs spec: "key value\n" lines, the first exactly the version line;
+ * "oid sha256:<64 hex>" and "size <bytes>" required.  Real pointers are
+ * about 130 bytes; anything from 1024 bytes up is taken as content.
+ */
+bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[65],
+			    unsigned long long *lfs_size)
+{
+	static const char version[] = "version https://git-lfs.github.com/spec/v1\n";
+	const char *p, *nl, *end = data + len;
+	bool have_oid = false, have_size = false;
+	char oid[65];
+	unsigned long long size = 0;
+
+	if (!data || len >= LFS_MAX_POINTER || len < sizeof(version) - 1 ||
+	    memcmp(data, version, sizeof(version) - 1))
+		return false;
+	for (p = data + sizeof(version) - 1; p < end; p = nl + 1) {
+		if (!(nl = memchr(p, '\n', (size_t)(end - p))))
+			return false;
+		have_oid = have_oid || lfs_oid_line(p, nl, oid);
+		have_size = have_size || lfs_size_line(p, nl, &size);
+	}
+	if (!have_oid || !have_size)
+		return false;
+	if (lfs_oid)
+		memcpy(lfs_oid, oid, sizeof(oid));
+	if (lfs_size)
+		*lfs_size = size;
+	return true;
+}
