@@ -74,7 +74,11 @@ $(BUILD)/tests/%: tests/%.c tests/helpers.h $(LIB) $(HEADERS)
 deps:
 	@./actions/install-deps
 
-build-tests: $(PROG) $(TEST_PROGS)
+$(BUILD)/tests/jsonget: tests/jsonget.c
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(PKG_LIBS)
+
+build-tests: $(PROG) $(TEST_PROGS) $(BUILD)/tests/jsonget
 
 # Unit tests (one Criterion binary per module), then the end-to-end tests
 # that run the binary on fixture repositories built with the real git.
@@ -89,7 +93,7 @@ asan: deps
 	@$(MAKE) --no-print-directory SAN=1 run-tests
 
 valgrind: deps
-	@$(MAKE) --no-print-directory $(PROG)
+	@$(MAKE) --no-print-directory $(PROG) $(BUILD)/tests/jsonget
 	@MEMGATE=$(CURDIR)/$(PROG) MEMGATE_WRAP=./tests/valgrind-wrap ./tests/e2e/run
 
 demo: deps

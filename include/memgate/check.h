@@ -73,4 +73,15 @@ typedef struct mg_check_result {
 int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *err);
 void mg_check_result_free(mg_check_result *r);
 
+/*
+ * memgate manifest: read the committed report `report_path` at `rev` (NULL
+ * = HEAD) of the repository at `dir`, and build a manifest (SPEC 1.2) with
+ * its SHA-256 and, when the report has them, its schema_version and
+ * semantic_id (`semantic_id`, when not NULL, takes precedence).  *text is
+ * the caller's.
+ */
+int mg_check_make_manifest(char **text, const char *dir, const char *rev,
+			   const char *report_path, const char *semantic_id,
+			   size_t max_input_bytes, mg_error *err);
+
 #endif

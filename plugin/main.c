@@ -1,0 +1,402 @@
+/*
+ * memgate: the command-line front end.  The only code that prints or exits.
+ *
+ *   memgate check    [input options] [output options]
+ *   memgate record   [input options] --out PATH
+ *   memgate manifest --report PATH [--out PATH] [--semantic-id ID] [--force]
+ *   memgate version
+ *
+ * Exit codes (SPEC 3): 0 the check passes, 1 the decision is in fail_on,
+ * 2 memgate could not decide (nothing is written then).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "memgate.h"
+#include "memgate/escape.h"
+#include "memgate/output.h"
+
+#define MEMGATE_VERSION "0.1.0"
+
+enum { EXIT_PASS = 0, EXIT_GATE = 1, EXIT_ERROR = 2 };
+enum format { FORMAT_TEXT, FORMAT_JSON };
+
+struct cli {
+	const char *command;
+	mg_check_options opt;
+	enum format format;
+	const char *json_path;
+	const char *out_path;      /* record, manifest */
+	const char *report_path;   /* manifest */
+	const char *semantic_id;   /* manifest */
+	bool force;                /* manifest */
+};
+
+static const char usage_check[] =
+"usage: memgate check [-C DIR] [--rev REV] [--policy PATH] [--policy-rev REV]\n"
+"                     [--worktree] [--format text|json] [--json FILE]\n"
+"                     [--fail-on LIST] [--require-approved] [--max-input-mb N]\n"
+"\n"
+"Gate the committed evidence against the budget policy.\n"
+"\n"
+"  -C DIR             the repository (default: the one containing the current directory)\n"
+"  --rev REV          read the manifest, report and approved result from REV (default HEAD)\n"
+"  --policy PATH      the policy, relative to the repository root (default .memgate.yml)\n"
+"  --policy-rev REV   read the policy from REV (default: --rev); on a pull request, the base\n"
+"  --worktree         read every input from the working tree instead (never in CI)\n"
+"  --format FORMAT    text (default) or json (the decision record) on stdout\n"
+"  --json FILE        also write the decision record to FILE (atomically)\n"
+"  --fail-on LIST     decisions that fail the check, e.g. reject,tune (default: the policy's gate.fail_on)\n"
+"  --require-approved the manifest's approved_result must match this decision (release gates)\n"
+"  --max-input-mb N   refuse inputs larger than N MiB (default 64)\n"
+"\n"
+"Exit status: 0 passes, 1 the decision is in fail_on, 2 could not decide.\n";
+
+static const char usage_record[] =
+"usage: memgate record [check's input options] --out PATH\n"
+"\n"
+"Write the decision record to PATH, write-once: when PATH holds the same record (apart\n"
+"from commit ids) nothing is done; when it holds a different one, memgate refuses (exit 2).\n"
+"Exits like check.\n";
+
+static const char usage_manifest[] =
+"usage: memgate manifest --report PATH [--out PATH] [--semantic-id ID] [--force]\n"
+"                        [-C DIR] [--rev REV] [--max-input-mb N]\n"
+"\n"
+"Print (or write to --out) a manifest pinning the SHA-256 of the report committed at\n"
+"REV (default HEAD).  An existing --out with different content is kept unless --force.\n";
+
+static const char usage_main[] =
+"usage: memgate <command> [options]\n"
+"\n"
+"  check      gate the committed evidence against the budget policy\n"
+"  record     write the decision record, write-once (release close stage)\n"
+"  manifest   make a manifest for a committed report\n"
+"  version    print the version\n"
+"\n"
+"'memgate <command> --help' describes a command.\n";
+
+/* Print an error (escaped: it may quote input text) and return exit 2. */
+static int fail(const mg_error *err)
+{
+	char buf[2048];
+	mg_buf safe = MG_BUF_INIT;
+
+	mg_error_format(err, buf, sizeof(buf));
+	mg_escape_text(&safe, buf, strlen(buf));
+	fprintf(stderr, "memgate: error: %s\n", safe.ptr);
+	mg_buf_free(&safe);
+	return EXIT_ERROR;
+}
+
+static int usage_error(const char *usage, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "memgate: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n\n%s", usage);
+	return EXIT_ERROR;
+}
+
+/* "reject,tune" -> flags; "" fails on nothing.  Returns -1 on an unknown word. */
+static int parse_fail_on(bool out[MG_VERDICT_COUNT], const char *list)
+{
+	char *copy = mg_xstrdup(list), *save = NULL, *word;
+	int v, error = 0;
+
+	memset(out, 0, sizeof(bool) * MG_VERDICT_COUNT);
+	for (word = strtok_r(copy, ", ", &save); word; word = strtok_r(NULL, ", ", &save)) {
+		if ((v = mg_verdict_from_name(word)) < 0) {
+			error = -1;
+			break;
+		}
+		out[v] = true;
+	}
+	free(copy);
+	return error;
+}
+
+static int parse_mb(size_t *out, const char *arg)
+{
+	char *end;
+	unsigned long long mb = strtoull(arg, &end, 10);
+
+	if (!*arg || *end || mb == 0 || mb > ((size_t)-1 >> 21))
+		return -1;
+	*out = (size_t)mb << 20;
+	return 0;
+}
+
+enum {
+	OPT_REV = 256, OPT_POLICY, OPT_POLICY_REV, OPT_WORKTREE, OPT_FORMAT, OPT_JSON,
+	OPT_FAIL_ON, OPT_REQUIRE_APPROVED, OPT_MAX_INPUT, OPT_OUT, OPT_REPORT,
+	OPT_SEMANTIC_ID, OPT_FORCE, OPT_HELP
+};
+
+static const struct option check_options[] = {
+	{ "rev", required_argument, NULL, OPT_REV },
+	{ "policy", required_argument, NULL, OPT_POLICY },
+	{ "policy-rev", required_argument, NULL, OPT_POLICY_REV },
+	{ "worktree", no_argument, NULL, OPT_WORKTREE },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "require-approved", no_argument, NULL, OPT_REQUIRE_APPROVED },
+	{ "max-input-mb", required_argument, NULL, OPT_MAX_INPUT },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct option manifest_options[] = {
+	{ "rev", required_argument, NULL, OPT_REV },
+	{ "report", required_argument, NULL, OPT_REPORT },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "semantic-id", required_argument, NULL, OPT_SEMANTIC_ID },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "max-input-mb", required_argument, NULL, OPT_MAX_INPUT },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Apply one option; returns 0, 1 for --help, or -1 after printing a usage error. */
+static int apply_option(struct cli *cli, int c, const char *arg, const char *usage)
+{
+	switch (c) {
+	case 'C': cli->opt.dir = arg; break;
+	case OPT_REV: cli->opt.rev = arg; break;
+	case OPT_POLICY: cli->opt.policy_path = arg; break;
+	case OPT_POLICY_REV: cli->opt.policy_rev = arg; break;
+	case OPT_WORKTREE: cli->opt.worktree = true; break;
+	case OPT_JSON: cli->json_path = arg; break;
+	case OPT_REQUIRE_APPROVED: cli->opt.require_approved = true; break;
+	case OPT_OUT: cli->out_path = arg; break;
+	case OPT_REPORT: cli->report_path = arg; break;
+	case OPT_SEMANTIC_ID: cli->semantic_id = arg; break;
+	case OPT_FORCE: cli->force = true; break;
+	case OPT_HELP: return 1;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "text"))
+			cli->format = FORMAT_TEXT;
+		else if (!strcmp(arg, "json"))
+			cli->format = FORMAT_JSON;
+		else
+			return usage_error(usage, "unknown format '%s' (expected text or json)", arg), -1;
+		break;
+	case OPT_FAIL_ON:
+		cli->opt.fail_on_set = true;
+		if (parse_fail_on(cli->opt.fail_on, arg) < 0)
+			return usage_error(usage, "--fail-on: unknown decision in '%s' (expected accept, tune, reject)", arg), -1;
+		break;
+	case OPT_MAX_INPUT:
+		if (parse_mb(&cli->opt.max_input_bytes, arg) < 0)
+			return usage_error(usage, "--max-input-mb: expected a positive whole number, got '%s'", arg), -1;
+		break;
+	default:
+		fprintf(stderr, "\n%s", usage);
+		return -1;
+	}
+	return 0;
+}
+
+/* Parse argv after the command word.  Returns 0 to go on, or an exit code + 1
+ * (1 = exit 0 after --help, 3 = exit 2). */
+static int parse_args(struct cli *cli, int argc, char **argv, const struct option *opts,
+		      const char *usage)
+{
+	int c, r;
+
+	optind = 1;
+	opterr = 1;
+	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
+		if ((r = apply_option(cli, c, optarg, usage)) > 0) {
+			fputs(usage, stdout);
+			return 1;
+		}
+		if (r < 0)
+			return 3;
+	}
+	if (optind < argc) {
+		usage_error(usage, "unexpected argument '%s'", argv[optind]);
+		return 3;
+	}
+	return 0;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	mg_buf b = MG_BUF_INIT;
+	char chunk[8192];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		mg_buf_put(&b, chunk, n);
+	fclose(f);
+	return mg_buf_detach(&b, len);
+}
+
+/* memgate record: queue --out unless it already holds the same record. */
+static int queue_record(mg_outputs *outs, const char *path, const char *record,
+			bool *unchanged, mg_error *err)
+{
+	size_t len;
+	char *existing = read_file(path, &len);
+	bool same = false;
+	int error = MG_OK;
+
+	*unchanged = false;
+	if (!existing) {
+		mg_outputs_add(outs, path, record, strlen(record), false);
+		return MG_OK;
+	}
+	if ((error = mg_record_same(&same, existing, len, record, err)) < 0) {
+		char msg[sizeof(err->message)];
+
+		snprintf(msg, sizeof(msg), "%s", err->message);
+		error = mg_error_set(err, path, 0, 0, "%s", msg);
+	} else if (!same) {
+		error = mg_error_set(err, path, 0, 0,
+				     "already holds a different decision record; records are write-once: "
+				     "choose a new file name");
+	}
+	*unchanged = same;
+	free(existing);
+	return error;
+}
+
+static void print_warnings(const mg_check_result *res)
+{
+	mg_buf safe = MG_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < res->warning_count; i++) {
+		mg_buf_puts(&safe, "memgate: warning: ");
+		mg_escape_text(&safe, res->warnings[i], strlen(res->warnings[i]));
+		mg_buf_putc(&safe, '\n');
+	}
+	fputs(safe.ptr, stderr);
+	mg_buf_free(&safe);
+}
+
+static int cmd_check(struct cli *cli, bool record)
+{
+	mg_check_result *res = NULL;
+	mg_outputs *outs = mg_outputs_new();
+	mg_error err;
+	char *json = NULL, *shown = NULL;
+	bool unchanged = false;
+	int code = EXIT_ERROR;
+
+	mg_error_clear(&err);
+	if (mg_check_run(&res, &cli->opt, &err) < 0) {
+		code = fail(&err);
+		goto done;
+	}
+	json = mg_record_render(res);
+	if (cli->json_path)
+		mg_outputs_add(outs, cli->json_path, json, strlen(json), false);
+	if (record && queue_record(outs, cli->out_path, json, &unchanged, &err) < 0) {
+		code = fail(&err);
+		goto done;
+	}
+	if (mg_outputs_commit(outs, &err) < 0) {
+		code = fail(&err);
+		goto done;
+	}
+	shown = cli->format == FORMAT_JSON ? NULL : mg_text_render(res);
+	fputs(shown ? shown : json, stdout);
+	print_warnings(res);
+	if (record)
+		fprintf(stderr, "memgate: %s '%s'\n",
+			unchanged ? "record unchanged:" : "wrote", cli->out_path);
+	code = res->passed ? EXIT_PASS : EXIT_GATE;
+done:
+	free(shown);
+	free(json);
+	mg_outputs_free(outs);
+	mg_check_result_free(res);
+	return code;
+}
+
+/* memgate manifest: refuse to replace different content unless --force. */
+static int cmd_manifest(struct cli *cli)
+{
+	mg_outputs *outs = mg_outputs_new();
+	char *text = NULL, *existing = NULL;
+	size_t len = 0;
+	mg_error err;
+	int code = EXIT_ERROR;
+
+	mg_error_clear(&err);
+	if (mg_check_make_manifest(&text, cli->opt.dir, cli->opt.rev, cli->report_path,
+				   cli->semantic_id, cli->opt.max_input_bytes, &err) < 0) {
+		code = fail(&err);
+		goto done;
+	}
+	if (!cli->out_path) {
+		fputs(text, stdout);
+		code = EXIT_PASS;
+		goto done;
+	}
+	existing = read_file(cli->out_path, &len);
+	if (existing && (len != strlen(text) || memcmp(existing, text, len)) && !cli->force) {
+		mg_error_set(&err, cli->out_path, 0, 0,
+			     "already exists with different content; use --force to replace it");
+		code = fail(&err);
+		goto done;
+	}
+	mg_outputs_add(outs, cli->out_path, text, strlen(text), false);
+	if (mg_outputs_commit(outs, &err) < 0) {
+		code = fail(&err);
+		goto done;
+	}
+	fprintf(stderr, "memgate: wrote '%s'\n", cli->out_path);
+	code = EXIT_PASS;
+done:
+	free(existing);
+	free(text);
+	mg_outputs_free(outs);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cli = { 0 };
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+	int r;
+
+	if (!cmd || !strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		fputs(usage_main, cmd ? stdout : stderr);
+		return cmd ? EXIT_PASS : EXIT_ERROR;
+	}
+	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+		printf("memgate %s\n", MEMGATE_VERSION);
+		return EXIT_PASS;
+	}
+	cli.command = cmd;
+	if (!strcmp(cmd, "check") || !strcmp(cmd, "record")) {
+		bool record = !strcmp(cmd, "record");
+		const char *usage = record ? usage_record : usage_check;
+
+		if ((r = parse_args(&cli, argc - 1, argv + 1, check_options, usage)))
+			return r - 1;
+		if (record && !cli.out_path)
+			return usage_error(usage, "%s", "record needs --out PATH");
+		if (!record && cli.out_path)
+			return usage_error(usage, "%s", "--out belongs to 'memgate record'");
+		return cmd_check(&cli, record);
+	}
+	if (!strcmp(cmd, "manifest")) {
+		if ((r = parse_args(&cli, argc - 1, argv + 1, manifest_options, usage_manifest)))
+			return r - 1;
+		if (!cli.report_path)
+			return usage_error(usage_manifest, "%s", "manifest needs --report PATH");
+		return cmd_manifest(&cli);
+	}
+	return usage_error(usage_main, "unknown command '%s'", cmd);
+}

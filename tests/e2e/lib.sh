@@ -1,0 +1,107 @@
+# Shared helpers for the end-to-end tests (bash).  Each t_*.sh sources this,
+# builds fixture repositories with the real git in a scratch directory, runs
+# the memgate binary ($MEMGATE, optionally under $MEMGATE_WRAP) and checks
+# exit codes, stdout, stderr and files.  Prints "ok - ..." / "not ok - ...".
+set -u
+
+: "${MEMGATE:?set MEMGATE to the memgate binary}"
+: "${JSONGET:=$(dirname "$MEMGATE")/tests/jsonget}"
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+FIX=$SRC/fixtures
+T=$(mktemp -d "${TMPDIR:-/tmp}/memgate-e2e.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+PASSED=0
+FAILED=0
+
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
+export GIT_AUTHOR_NAME=memgate-test GIT_AUTHOR_EMAIL=test@memgate.invalid
+export GIT_COMMITTER_NAME=memgate-test GIT_COMMITTER_EMAIL=test@memgate.invalid
+export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
+unset GITHUB_ACTIONS GITHUB_STEP_SUMMARY GITHUB_OUTPUT GIT_DIR GIT_WORK_TREE
+
+g() {
+	git -c init.defaultBranch=main -c commit.gpgsign=false -c tag.gpgsign=false \
+		-c core.autocrlf=false -c advice.detachedHead=false "$@"
+}
+
+# mg ARGS...: run memgate; sets $code; stdout in $T/out, stderr in $T/err.
+mg() {
+	${MEMGATE_WRAP:-} "$MEMGATE" "$@" >"$T/out" 2>"$T/err"
+	code=$?
+}
+
+ok() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
+not_ok() {
+	FAILED=$((FAILED + 1))
+	echo "not ok - $1"
+	shift
+	[ $# -eq 0 ] || printf '#   %s\n' "$@"
+	echo "#   exit: ${code:-?}"
+	sed 's/^/#   stdout: /' "$T/out" 2>/dev/null | head -n 40
+	sed 's/^/#   stderr: /' "$T/err" 2>/dev/null | head -n 40
+}
+
+# expect_code N DESC
+expect_code() {
+	if [ "${code:-x}" = "$1" ]; then ok "$2 (exit $1)"; else not_ok "$2" "expected exit $1"; fi
+}
+# expect_out TEXT DESC / expect_err TEXT DESC: fixed-string match
+expect_out() {
+	if grep -qF -- "$1" "$T/out"; then ok "$2"; else not_ok "$2" "stdout lacks: $1"; fi
+}
+expect_err() {
+	if grep -qF -- "$1" "$T/err"; then ok "$2"; else not_ok "$2" "stderr lacks: $1"; fi
+}
+expect_no_err() {
+	if grep -qF -- "$1" "$T/err"; then not_ok "$2" "stderr has: $1"; else ok "$2"; fi
+}
+# expect_field PATH EXPECTED [FILE]: the JSON value at PATH ("evaluations.0.status")
+# of the record in FILE (default: stdout), printed unformatted by tests' jsonget.
+expect_field() {
+	local got
+	got=$("$JSONGET" "${3:-$T/out}" "$1" 2>&1)
+	if [ "$got" = "$2" ]; then ok "record $1 = $2"; else not_ok "record $1" "expected $2, got $got"; fi
+}
+expect_no_file() {
+	if [ -e "$1" ]; then not_ok "$2" "file exists: $1"; else ok "$2"; fi
+}
+
+# make_gate_repo DIR POLICY REPORT: a repository with .memgate.yml, a report
+# at benchmarks/results/76_real_gpu_memory.json and a manifest pinning it,
+# committed.  POLICY and REPORT are paths to files (under fixtures/).
+REPORT_PATH=benchmarks/results/76_real_gpu_memory.json
+MANIFEST_PATH=benchmarks/results/75_input_manifest.json
+make_gate_repo() {
+	local dir=$1 policy=$2 report=$3
+	mkdir -p "$dir/benchmarks/results"
+	g init -q "$dir"
+	cp "$policy" "$dir/.memgate.yml"
+	cp "$report" "$dir/$REPORT_PATH"
+	write_manifest "$dir"
+	g -C "$dir" add -A
+	g -C "$dir" commit -q -m "evidence"
+}
+
+# write_manifest DIR [SHA]: pin the report's current bytes (or SHA).
+write_manifest() {
+	local dir=$1 sha=${2:-}
+	[ -n "$sha" ] || sha=$(sha256sum "$dir/$REPORT_PATH" | cut -d' ' -f1)
+	cat >"$dir/$MANIFEST_PATH" <<JSON
+{
+  "source": {
+    "path": "$REPORT_PATH",
+    "sha256": "$sha"
+  }
+}
+JSON
+}
+
+commit_all() {
+	g -C "$1" add -A
+	g -C "$1" commit -q -m "${2:-change}"
+}
+
+finish() {
+	echo "# $(basename "$0"): $PASSED passed, $FAILED failed"
+	[ "$FAILED" -eq 0 ]
+}
