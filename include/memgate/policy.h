@@ -34,12 +34,19 @@ typedef struct mg_policy {
 #define MG_POLICY_MAX_SCALAR       4096   /* bytes in one scalar */
 #define MG_POLICY_MAX_STRICTER     256
 #define MG_POLICY_MAX_AXIS_VALUES  256
+#define MG_POLICY_MAX_NODES        65536  /* scalars, mappings and sequences */
 
 /*
  * Parse `len` bytes of `text` (need not be NUL-terminated) read from `path`.
  * On error returns MG_ERROR with err naming path:line:column and the problem
  * ("unknown key 'memory_cap' (did you mean 'memory_cap_mb'?)").
  * On success *out belongs to the caller.
+ *
+ * Plain scalars resolve with the YAML 1.2 core schema; quoted ones are
+ * strings.  Refused before any key is looked at: aliases, anchors, tags
+ * outside the core schema, a second document, and nesting, scalars or value
+ * counts past the limits above.  The manifest/report path is stored as written: its path rules are
+ * mg_manifest_check_path's.  Assumes the C locale for LC_NUMERIC (strtod).
  */
 int mg_policy_parse(mg_policy **out, const char *path, const char *text,
 		    size_t len, mg_error *err);
