@@ -16,7 +16,7 @@ CC ?= cc
 PKGS = libgit2 libcjson yaml-0.1 libcrypto
 # Recursive (=) so pkg-config runs only once deps are installed.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS = $(shell pkg-config --libs $(PKGS))
+PKG_LIBS = $(shell pkg-config --libs $(PKGS)) -lm
 CRIT_CFLAGS = $(shell pkg-config --cflags criterion)
 CRIT_LIBS = $(shell pkg-config --libs criterion)
 

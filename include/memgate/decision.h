@@ -190,7 +190,9 @@ enum mg_reason {
 	MG_REASON_COUNT
 };
 const char *mg_reason_name(enum mg_reason r);  /* "memory_over_budget", ... */
-/* The threshold a step-7 reason is about, or -1 for steps 1-6. */
+/* The threshold a step-7 reason is about, or -1 for steps 1-6
+ * (quality_over_floor gives MG_MAX_EVAL_LOSS: see
+ * mg_screening.quality_ceiling_from for the ceiling that applied). */
 int mg_reason_threshold(enum mg_reason r);
 
 /* The outcome of screening one candidate under one budget. */
@@ -212,6 +214,9 @@ typedef struct mg_screening {
 	size_t feasible_count;
 	double quality_ceiling;      /* the effective eval_loss ceiling, when known */
 	bool quality_ceiling_known;
+	int quality_ceiling_from;    /* the threshold that sets quality_ceiling
+					(MG_MAX_EVAL_LOSS or MG_MAX_RELATIVE_EVAL_LOSS),
+					-1 when no ceiling is checked */
 	bool baseline_measured;      /* the baseline reached step 7 */
 	bool needs_missing_baseline; /* some candidate at step 7 needs a derived value and cannot have it */
 } mg_screening;

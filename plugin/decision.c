@@ -1,0 +1,931 @@
+/* The decision core (SPEC section 2): see include/memgate/decision.h. */
+#include <assert.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memgate/buf.h"
+#include "memgate/decision.h"
+
+#define BIT(r) (1u << (r))
+#define HARD_REASONS (BIT(MG_R_MEMORY_OVER_BUDGET) | \
+		      BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR) | BIT(MG_R_QUALITY_OVER_FLOOR))
+
+/* ---- name tables ---- */
+
+static const char *const threshold_names[MG_THRESHOLD_COUNT] = {
+	"memory_cap_mb", "min_samples_per_s", "min_memory_saving_mb",
+	"min_throughput_ratio", "max_eval_loss", "max_relative_eval_loss",
+	"max_quality_delta",
+};
+
+static const char *const ident_names[MG_ID_COUNT] = {
+	"workload_id", "hardware_id", "model_id", "dtype", "amp_dtype",
+	"batch_size", "seq_len", "optimizer",
+};
+
+static const char *const metric_names[MG_METRIC_COUNT] = {
+	"peak_memory_mb", "samples_per_s", "eval_loss", "memory_saving_mb",
+	"throughput_ratio", "quality_delta",
+};
+
+static const char *const issue_names[MG_ISSUE_COUNT] = {
+	"report_hash_mismatch", "schema_version_mismatch", "semantic_id_mismatch",
+	"approved_result_missing", "approved_result_hash_mismatch",
+	"handoff_not_ready", "workload_missing", "workload_mismatch",
+	"hardware_missing", "hardware_mismatch", "model_mismatch",
+	"dtype_mismatch", "amp_dtype_mismatch", "batch_size_mismatch",
+	"seq_len_mismatch", "optimizer_mismatch", "eligible_candidates_missing",
+	"candidates_missing", "aggregate_outside_runs",
+};
+
+static const char *const status_names[] = {
+	"feasible", "rejected", "invalid", "oom", "excluded",
+};
+
+static const char *const reason_names[MG_REASON_COUNT] = {
+	"missing_or_duplicate_name", "oom", "evidence_not_comparable",
+	"not_in_eligible_candidates", "missing_or_non_numeric_metric",
+	"insufficient_repeats", "memory_over_budget", "samples_per_s_below_floor",
+	"quality_over_floor", "memory_saving_below_floor", "throughput_below_floor",
+	"quality_delta_over_limit",
+};
+
+static const char *const verdict_names[MG_VERDICT_COUNT] = {
+	"accept", "tune", "reject",
+};
+
+/* The entry `i` of a table of `n`, or NULL when out of range. */
+static const char *table_get(const char *const *table, size_t n, int i)
+{
+	return i >= 0 && (size_t)i < n ? table[i] : NULL;
+}
+
+/* The index of `name` in a table of `n`, or -1. */
+static int table_find(const char *const *table, size_t n, const char *name)
+{
+	size_t i;
+
+	if (!name)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!strcmp(table[i], name))
+			return (int)i;
+	return -1;
+}
+
+const char *mg_threshold_name(enum mg_threshold t)
+{
+	return table_get(threshold_names, MG_THRESHOLD_COUNT, (int)t);
+}
+
+int mg_threshold_from_name(const char *name)
+{
+	return table_find(threshold_names, MG_THRESHOLD_COUNT, name);
+}
+
+const char *mg_ident_name(enum mg_ident id)
+{
+	return table_get(ident_names, MG_ID_COUNT, (int)id);
+}
+
+const char *mg_metric_name(enum mg_metric_id m)
+{
+	return table_get(metric_names, MG_METRIC_COUNT, (int)m);
+}
+
+const char *mg_issue_name(enum mg_issue i)
+{
+	return table_get(issue_names, MG_ISSUE_COUNT, (int)i);
+}
+
+const char *mg_status_name(enum mg_status s)
+{
+	return table_get(status_names, sizeof(status_names) / sizeof(*status_names), (int)s);
+}
+
+const char *mg_reason_name(enum mg_reason r)
+{
+	return table_get(reason_names, MG_REASON_COUNT, (int)r);
+}
+
+int mg_reason_threshold(enum mg_reason r)
+{
+	switch (r) {
+	case MG_R_MEMORY_OVER_BUDGET: return MG_MEMORY_CAP_MB;
+	case MG_R_SAMPLES_PER_S_BELOW_FLOOR: return MG_MIN_SAMPLES_PER_S;
+	case MG_R_QUALITY_OVER_FLOOR: return MG_MAX_EVAL_LOSS;
+	case MG_R_MEMORY_SAVING_BELOW_FLOOR: return MG_MIN_MEMORY_SAVING_MB;
+	case MG_R_THROUGHPUT_BELOW_FLOOR: return MG_MIN_THROUGHPUT_RATIO;
+	case MG_R_QUALITY_DELTA_OVER_LIMIT: return MG_MAX_QUALITY_DELTA;
+	default: return -1;
+	}
+}
+
+const char *mg_verdict_name(enum mg_verdict v)
+{
+	return table_get(verdict_names, MG_VERDICT_COUNT, (int)v);
+}
+
+int mg_verdict_from_name(const char *name)
+{
+	return table_find(verdict_names, MG_VERDICT_COUNT, name);
+}
+
+/* ---- screening: steps 1-4 (independent of the budget) ---- */
+
+struct named { const char *name; size_t index; };
+
+static int named_cmp(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* A malloc'd flag per candidate: its name equals an earlier candidate's. */
+static bool *find_duplicates(const mg_evidence *ev)
+{
+	bool *dup = mg_xcalloc(ev->candidate_count, sizeof(*dup));
+	struct named *v = mg_xcalloc(ev->candidate_count, sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 0; i < ev->candidate_count; i++)
+		if (ev->candidates[i].name) {
+			v[n].name = ev->candidates[i].name;
+			v[n++].index = i;
+		}
+	if (n)
+		qsort(v, n, sizeof(*v), named_cmp);
+	for (i = 1; i < n; i++)
+		if (!strcmp(v[i - 1].name, v[i].name))
+			dup[v[i].index] = true;
+	free(v);
+	return dup;
+}
+
+static bool is_eligible(const mg_evidence *ev, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ev->eligible_count; i++)
+		if (ev->eligible[i] && !strcmp(ev->eligible[i], name))
+			return true;
+	return false;
+}
+
+static bool status_comparable(const char *status)
+{
+	return status && (!strcmp(status, "ok") || !strcmp(status, "comparable"));
+}
+
+/* The reason of the first of steps 1-4 that applies to candidate i, or -1. */
+static int early_reason(const mg_evidence *ev, size_t i, const bool *dup)
+{
+	const mg_candidate *c = &ev->candidates[i];
+
+	if (!c->name || !*c->name || dup[i])
+		return MG_R_MISSING_OR_DUPLICATE_NAME;
+	if (c->oom)
+		return MG_R_OOM;
+	if (!status_comparable(c->status))
+		return MG_R_EVIDENCE_NOT_COMPARABLE;
+	if (ev->eligible_present && !is_eligible(ev, c->name))
+		return MG_R_NOT_IN_ELIGIBLE_CANDIDATES;
+	return -1;
+}
+
+/* A malloc'd array: each candidate's step 1-4 reason, or -1. */
+static int *early_reasons(const mg_evidence *ev)
+{
+	int *early = mg_xcalloc(ev->candidate_count, sizeof(*early));
+	bool *dup = find_duplicates(ev);
+	size_t i;
+
+	for (i = 0; i < ev->candidate_count; i++)
+		early[i] = early_reason(ev, i, dup);
+	free(dup);
+	return early;
+}
+
+/* ---- screening: steps 5-6 ---- */
+
+static bool has_number(const mg_candidate *c, enum mg_metric_id m)
+{
+	return c->metric[m].state == MG_METRIC_NUMBER;
+}
+
+static bool is_invalid(const mg_candidate *c, enum mg_metric_id m)
+{
+	return c->metric[m].state == MG_METRIC_INVALID;
+}
+
+/* True when an own number that an active check needs is not a number. */
+static bool lacks_metric(const mg_candidate *c, const mg_budget *b)
+{
+	bool need_samples = b->set[MG_MIN_SAMPLES_PER_S] ||
+		(b->set[MG_MIN_THROUGHPUT_RATIO] && !has_number(c, MG_M_RATIO));
+	bool need_loss = b->set[MG_MAX_EVAL_LOSS] || b->set[MG_MAX_RELATIVE_EVAL_LOSS] ||
+		(b->set[MG_MAX_QUALITY_DELTA] && !has_number(c, MG_M_DELTA));
+
+	if (!has_number(c, MG_M_PEAK))
+		return true;
+	if ((need_samples && !has_number(c, MG_M_SAMPLES)) ||
+	    (need_loss && !has_number(c, MG_M_EVAL_LOSS)))
+		return true;
+	return (b->set[MG_MIN_MEMORY_SAVING_MB] && is_invalid(c, MG_M_SAVING)) ||
+	       (b->set[MG_MIN_THROUGHPUT_RATIO] && is_invalid(c, MG_M_RATIO)) ||
+	       (b->set[MG_MAX_QUALITY_DELTA] && is_invalid(c, MG_M_DELTA));
+}
+
+/* The reason of the first of steps 1-6 that applies, or -1 (step 7). */
+static int stop_reason(const mg_rules *rules, const mg_candidate *c,
+		       const mg_budget *b, int early)
+{
+	if (early >= 0)
+		return early;
+	if (lacks_metric(c, b))
+		return MG_R_MISSING_OR_NON_NUMERIC_METRIC;
+	if (c->repeats < rules->min_repeats)
+		return MG_R_INSUFFICIENT_REPEATS;
+	return -1;
+}
+
+/* ---- screening: values and step 7 ---- */
+
+struct screen_ctx {
+	const mg_rules *rules;
+	const mg_evidence *ev;
+	const mg_budget *b;
+	bool scenario;          /* a missing baseline value makes a candidate invalid */
+	bool has_base;          /* some candidate is named rules->baseline */
+	size_t base;            /* the first such */
+	const mg_candidate *measured; /* the baseline when it reached step 7, else NULL */
+};
+
+static const char *baseline_name(const mg_rules *rules)
+{
+	return rules->baseline ? rules->baseline : "baseline";
+}
+
+/* Sets *index to the first candidate named as the baseline; false when none. */
+static bool find_baseline(size_t *index, const mg_rules *rules, const mg_evidence *ev)
+{
+	const char *want = baseline_name(rules);
+	size_t i;
+
+	for (i = 0; i < ev->candidate_count; i++)
+		if (ev->candidates[i].name && !strcmp(ev->candidates[i].name, want)) {
+			*index = i;
+			return true;
+		}
+	return false;
+}
+
+/* Whether the measured baseline can give the value that metric m derives from. */
+static bool base_gives(const struct screen_ctx *x, enum mg_metric_id m)
+{
+	const mg_candidate *bl = x->measured;
+
+	if (!bl)
+		return false;
+	switch (m) {
+	case MG_M_SAVING: return has_number(bl, MG_M_PEAK);
+	case MG_M_RATIO:
+		return has_number(bl, MG_M_SAMPLES) && bl->metric[MG_M_SAMPLES].value > 0;
+	case MG_M_DELTA: return has_number(bl, MG_M_EVAL_LOSS);
+	default: return false;
+	}
+}
+
+static void set_value(mg_evaluation *e, enum mg_metric_id m, double v)
+{
+	e->known[m] = true;
+	e->value[m] = v;
+}
+
+/* Derives metric d of e from the measured baseline; false when it cannot. */
+static bool derive(double *v, const struct screen_ctx *x, const mg_evaluation *e,
+		   enum mg_metric_id d)
+{
+	const mg_metric *bl = x->measured ? x->measured->metric : NULL;
+
+	if (!base_gives(x, d))
+		return false;
+	if (d == MG_M_SAVING && e->known[MG_M_PEAK])
+		*v = bl[MG_M_PEAK].value - e->value[MG_M_PEAK];
+	else if (d == MG_M_RATIO && e->known[MG_M_SAMPLES])
+		*v = e->value[MG_M_SAMPLES] / bl[MG_M_SAMPLES].value;
+	else if (d == MG_M_DELTA && e->known[MG_M_EVAL_LOSS])
+		*v = e->value[MG_M_EVAL_LOSS] - bl[MG_M_EVAL_LOSS].value;
+	else
+		return false;
+	return true;
+}
+
+/* Fills the own and paired numbers, then the derived values that can be
+ * had: the measured baseline's own are saving 0, ratio 1, delta 0. */
+static void fill_values(const struct screen_ctx *x, mg_evaluation *e, bool is_base)
+{
+	static const enum mg_metric_id derived[] = { MG_M_SAVING, MG_M_RATIO, MG_M_DELTA };
+	static const double base_value[] = { 0.0, 1.0, 0.0 };
+	const mg_candidate *c = &x->ev->candidates[e->index];
+	size_t k;
+	double v;
+
+	for (k = 0; k < MG_METRIC_COUNT; k++)
+		if (has_number(c, (enum mg_metric_id)k))
+			set_value(e, (enum mg_metric_id)k, c->metric[k].value);
+	for (k = 0; k < 3; k++) {
+		if (e->known[derived[k]])
+			continue;
+		if (is_base && x->measured)
+			set_value(e, derived[k], base_value[k]);
+		else if (derive(&v, x, e, derived[k]))
+			set_value(e, derived[k], v);
+	}
+}
+
+/* True when a non-baseline candidate at step 7 needs a value that the
+ * baseline cannot give (SPEC 2.3 step 2). */
+static bool needs_missing_base(const struct screen_ctx *x, const mg_candidate *c)
+{
+	const mg_budget *b = x->b;
+	bool need_ratio = b->set[MG_MIN_THROUGHPUT_RATIO] ||
+		x->rules->rank_by == MG_RANK_THROUGHPUT;
+
+	if (b->set[MG_MIN_MEMORY_SAVING_MB] && !has_number(c, MG_M_SAVING) &&
+	    !base_gives(x, MG_M_SAVING))
+		return true;
+	if (need_ratio && !has_number(c, MG_M_RATIO) && !base_gives(x, MG_M_RATIO))
+		return true;
+	if (b->set[MG_MAX_QUALITY_DELTA] && !has_number(c, MG_M_DELTA) &&
+	    !base_gives(x, MG_M_DELTA))
+		return true;
+	return b->set[MG_MAX_RELATIVE_EVAL_LOSS] && !base_gives(x, MG_M_DELTA);
+}
+
+/* Sets the screening's effective quality ceiling (SPEC 1.1). */
+static void find_ceiling(mg_screening *s, const struct screen_ctx *x)
+{
+	const mg_budget *b = x->b;
+	bool rel = b->set[MG_MAX_RELATIVE_EVAL_LOSS] && base_gives(x, MG_M_DELTA);
+	double rel_ceiling = 0.0;
+
+	s->quality_ceiling_from = -1;
+	if (rel) {
+		rel_ceiling = x->measured->metric[MG_M_EVAL_LOSS].value *
+			(1.0 + b->value[MG_MAX_RELATIVE_EVAL_LOSS]);
+		s->quality_ceiling = rel_ceiling;
+		s->quality_ceiling_from = MG_MAX_RELATIVE_EVAL_LOSS;
+	}
+	if (b->set[MG_MAX_EVAL_LOSS] && (!rel || b->value[MG_MAX_EVAL_LOSS] <= rel_ceiling)) {
+		s->quality_ceiling = b->value[MG_MAX_EVAL_LOSS];
+		s->quality_ceiling_from = MG_MAX_EVAL_LOSS;
+	}
+	s->quality_ceiling_known = s->quality_ceiling_from >= 0 &&
+		(rel || !b->set[MG_MAX_RELATIVE_EVAL_LOSS]);
+}
+
+/* The step-7 reasons of e under budget b; checks on unknown values are skipped. */
+static unsigned threshold_reasons(const mg_screening *s, const mg_evaluation *e,
+				  const mg_budget *b)
+{
+	const bool *set = b->set;
+	const double *v = b->value;
+	unsigned r = 0;
+
+	if (set[MG_MEMORY_CAP_MB] && e->value[MG_M_PEAK] > v[MG_MEMORY_CAP_MB])
+		r |= BIT(MG_R_MEMORY_OVER_BUDGET);
+	if (set[MG_MIN_SAMPLES_PER_S] && e->value[MG_M_SAMPLES] < v[MG_MIN_SAMPLES_PER_S])
+		r |= BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR);
+	if (s->quality_ceiling_from >= 0 && e->value[MG_M_EVAL_LOSS] > s->quality_ceiling)
+		r |= BIT(MG_R_QUALITY_OVER_FLOOR);
+	if (set[MG_MIN_MEMORY_SAVING_MB] && e->known[MG_M_SAVING] &&
+	    e->value[MG_M_SAVING] < v[MG_MIN_MEMORY_SAVING_MB])
+		r |= BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR);
+	if (set[MG_MIN_THROUGHPUT_RATIO] && e->known[MG_M_RATIO] &&
+	    e->value[MG_M_RATIO] < v[MG_MIN_THROUGHPUT_RATIO])
+		r |= BIT(MG_R_THROUGHPUT_BELOW_FLOOR);
+	if (set[MG_MAX_QUALITY_DELTA] && e->known[MG_M_DELTA] &&
+	    e->value[MG_M_DELTA] > v[MG_MAX_QUALITY_DELTA])
+		r |= BIT(MG_R_QUALITY_DELTA_OVER_LIMIT);
+	return r;
+}
+
+static void stop_at(mg_evaluation *e, int reason)
+{
+	static const enum mg_status status[] = {
+		MG_STATUS_INVALID, MG_STATUS_OOM, MG_STATUS_EXCLUDED,
+		MG_STATUS_EXCLUDED, MG_STATUS_INVALID, MG_STATUS_INVALID,
+	};
+
+	e->status = status[reason];
+	e->reasons = BIT(reason);
+}
+
+/* Step 7 for a candidate that passed steps 1-6. */
+static void check_candidate(mg_screening *s, const struct screen_ctx *x,
+			    mg_evaluation *e, bool is_base)
+{
+	const mg_candidate *c = &x->ev->candidates[e->index];
+	bool missing = !is_base && needs_missing_base(x, c);
+
+	if (missing && x->scenario) {
+		stop_at(e, MG_R_MISSING_OR_NON_NUMERIC_METRIC);
+	} else {
+		s->needs_missing_baseline |= missing;
+		e->reasons = threshold_reasons(s, e, x->b);
+		e->status = e->reasons ? MG_STATUS_REJECTED : MG_STATUS_FEASIBLE;
+	}
+}
+
+/* ---- ranking (SPEC 2.4) ---- */
+
+/* Compares one key; a value that is not known sorts last. */
+static int key_cmp(const mg_evaluation *a, const mg_evaluation *b,
+		   enum mg_metric_id m, bool descending)
+{
+	int c;
+
+	if (a->known[m] != b->known[m])
+		return a->known[m] ? -1 : 1;
+	if (!a->known[m])
+		return 0;
+	c = (a->value[m] > b->value[m]) - (a->value[m] < b->value[m]);
+	return descending ? -c : c;
+}
+
+static int rank_cmp(const mg_evaluation *a, const mg_evaluation *b, enum mg_rank_by by)
+{
+	int c;
+
+	if (by == MG_RANK_THROUGHPUT) {
+		if ((c = key_cmp(a, b, MG_M_RATIO, true)) != 0 ||
+		    (c = key_cmp(a, b, MG_M_PEAK, false)) != 0)
+			return c;
+	} else {
+		if ((c = key_cmp(a, b, MG_M_PEAK, false)) != 0 ||
+		    (c = key_cmp(a, b, MG_M_RATIO, true)) != 0)
+			return c;
+	}
+	return key_cmp(a, b, MG_M_DELTA, false);
+}
+
+/* Stable merge sort of evaluation indices idx[0..n) using tmp[0..n). */
+static void rank_sort(size_t *idx, size_t *tmp, size_t n, const mg_evaluation *evs,
+		      enum mg_rank_by by)
+{
+	size_t mid = n / 2, i = 0, j = mid, k = 0;
+
+	if (n < 2)
+		return;
+	rank_sort(idx, tmp, mid, evs, by);
+	rank_sort(idx + mid, tmp, n - mid, evs, by);
+	while (i < mid && j < n) {
+		if (rank_cmp(&evs[idx[j]], &evs[idx[i]], by) < 0)
+			tmp[k++] = idx[j++];
+		else
+			tmp[k++] = idx[i++];
+	}
+	while (i < mid)
+		tmp[k++] = idx[i++];
+	while (j < n)
+		tmp[k++] = idx[j++];
+	memcpy(idx, tmp, n * sizeof(*idx));
+}
+
+/* A malloc'd list of the evaluations with `status`, in rank order; sets *n. */
+static size_t *ranked(size_t *n, const mg_screening *s, enum mg_status status,
+		      enum mg_rank_by by)
+{
+	size_t *idx = mg_xcalloc(s->count, sizeof(*idx));
+	size_t *tmp = mg_xcalloc(s->count, sizeof(*tmp));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < s->count; i++)
+		if (s->evaluations[i].status == status)
+			idx[(*n)++] = i;
+	rank_sort(idx, tmp, *n, s->evaluations, by);
+	free(tmp);
+	return idx;
+}
+
+/* ---- screening: the whole budget ---- */
+
+/* Screens every candidate; `early` holds each candidate's step 1-4 reason. */
+static void screen(mg_screening *s, const mg_rules *rules, const mg_evidence *ev,
+		   const mg_budget *b, bool scenario, const int *early)
+{
+	struct screen_ctx x = { rules, ev, b, scenario, false, 0, NULL };
+	int *stop = mg_xcalloc(ev->candidate_count, sizeof(*stop));
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->count = ev->candidate_count;
+	s->evaluations = mg_xcalloc(s->count, sizeof(*s->evaluations));
+	for (i = 0; i < s->count; i++)
+		stop[i] = stop_reason(rules, &ev->candidates[i], b, early[i]);
+	x.has_base = find_baseline(&x.base, rules, ev);
+	if (x.has_base && stop[x.base] < 0)
+		x.measured = &ev->candidates[x.base];
+	s->baseline_measured = x.measured != NULL;
+	find_ceiling(s, &x);
+	for (i = 0; i < s->count; i++) {
+		mg_evaluation *e = &s->evaluations[i];
+		bool is_base = x.has_base && i == x.base;
+
+		e->index = i;
+		e->name = ev->candidates[i].name;
+		e->repeats = ev->candidates[i].repeats;
+		fill_values(&x, e, is_base);
+		if (stop[i] >= 0)
+			stop_at(e, stop[i]);
+		else
+			check_candidate(s, &x, e, is_base);
+	}
+	s->feasible = ranked(&s->feasible_count, s, MG_STATUS_FEASIBLE, rules->rank_by);
+	free(stop);
+}
+
+void mg_screen(mg_screening *out, const mg_rules *rules, const mg_evidence *ev,
+	       const mg_budget *budget)
+{
+	int *early;
+
+	assert(out && rules && ev && budget);
+	early = early_reasons(ev);
+	screen(out, rules, ev, budget, false, early);
+	free(early);
+}
+
+void mg_screening_release(mg_screening *s)
+{
+	if (!s)
+		return;
+	free(s->evaluations);
+	free(s->feasible);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The name of the first feasible candidate by rank, or NULL. */
+static const char *winner(const mg_screening *s)
+{
+	return s->feasible_count ? s->evaluations[s->feasible[0]].name : NULL;
+}
+
+/* ---- evidence issues (SPEC 2.1) ---- */
+
+static bool value_equal(const mg_value *a, const mg_value *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == MG_VALUE_STRING)
+		return a->string && b->string && !strcmp(a->string, b->string);
+	if (a->kind == MG_VALUE_NUMBER)
+		return a->number == b->number;
+	return false;
+}
+
+/* The issues of the pinned identity fields (workload and hardware always). */
+static void identity_issues(bool *issue, const mg_rules *rules, const mg_evidence *ev)
+{
+	static const enum mg_issue mismatch[MG_ID_COUNT] = {
+		MG_ISSUE_WORKLOAD_MISMATCH, MG_ISSUE_HARDWARE_MISMATCH,
+		MG_ISSUE_MODEL_MISMATCH, MG_ISSUE_DTYPE_MISMATCH,
+		MG_ISSUE_AMP_DTYPE_MISMATCH, MG_ISSUE_BATCH_SIZE_MISMATCH,
+		MG_ISSUE_SEQ_LEN_MISMATCH, MG_ISSUE_OPTIMIZER_MISMATCH,
+	};
+	static const enum mg_issue missing[MG_ID_COUNT] = {
+		MG_ISSUE_WORKLOAD_MISSING, MG_ISSUE_HARDWARE_MISSING,
+		MG_ISSUE_COUNT, MG_ISSUE_COUNT, MG_ISSUE_COUNT,
+		MG_ISSUE_COUNT, MG_ISSUE_COUNT, MG_ISSUE_COUNT,
+	};
+	size_t id;
+
+	for (id = 0; id < MG_ID_COUNT; id++) {
+		const mg_value *have = &ev->identity[id], *pin = &rules->pin[id];
+
+		if (missing[id] == MG_ISSUE_COUNT && pin->kind == MG_VALUE_ABSENT)
+			continue;
+		if (missing[id] != MG_ISSUE_COUNT && have->kind == MG_VALUE_ABSENT)
+			issue[missing[id]] = true;
+		else if (!value_equal(have, pin))
+			issue[mismatch[id]] = true;
+	}
+}
+
+static bool handoff_ready(const mg_value *status)
+{
+	return status->kind == MG_VALUE_ABSENT ||
+	       (status->kind == MG_VALUE_STRING && status->string &&
+		!strcmp(status->string, "ready_for_budget_review"));
+}
+
+static void find_issues(mg_decision *d, const mg_rules *rules, const mg_evidence *ev,
+			const bool *pre_issues)
+{
+	size_t i;
+
+	for (i = 0; pre_issues && i <= MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH; i++)
+		d->issue[i] = pre_issues[i];
+	d->issue[MG_ISSUE_HANDOFF_NOT_READY] = !handoff_ready(&ev->handoff_status);
+	identity_issues(d->issue, rules, ev);
+	d->issue[MG_ISSUE_ELIGIBLE_CANDIDATES_MISSING] = ev->handoff && !ev->eligible_count;
+	d->issue[MG_ISSUE_CANDIDATES_MISSING] = !ev->candidates_present || !ev->candidate_count;
+	for (i = 0; i < ev->candidate_count; i++)
+		if (ev->candidates[i].aggregate_outside_runs)
+			d->issue[MG_ISSUE_AGGREGATE_OUTSIDE_RUNS] = true;
+	d->applicable = true;
+	for (i = 0; i < MG_ISSUE_COUNT; i++)
+		if (d->issue[i])
+			d->applicable = false;
+}
+
+/* ---- the base decision (SPEC 2.3) ---- */
+
+static void conclude(mg_decision *d, enum mg_verdict v, const char *reason,
+		     const char *next_action)
+{
+	d->verdict = v;
+	d->reason = reason;
+	d->next_action = next_action;
+}
+
+/* 2.3 step 4: the first non-baseline candidate by rank that passes every
+ * hard limit, or NULL. */
+static const mg_evaluation *near_miss(const mg_decision *d, const mg_rules *rules,
+				      const mg_evidence *ev)
+{
+	const mg_evaluation *found = NULL;
+	size_t n, i, base = 0;
+	bool has_base = find_baseline(&base, rules, ev);
+	size_t *idx = ranked(&n, &d->base, MG_STATUS_REJECTED, rules->rank_by);
+
+	for (i = 0; i < n && !found; i++) {
+		const mg_evaluation *e = &d->base.evaluations[idx[i]];
+
+		if (!(e->reasons & HARD_REASONS) && !(has_base && e->index == base))
+			found = e;
+	}
+	free(idx);
+	return found;
+}
+
+/* 2.3 steps 4 and 5. */
+static void decide_without_feasible(mg_decision *d, const mg_rules *rules,
+				    const mg_evidence *ev)
+{
+	const mg_evaluation *e = near_miss(d, rules, ev);
+
+	if (!e)
+		conclude(d, MG_REJECT, "no_candidate_meets_base_budget",
+			 "rework_strategy_or_budget");
+	else if (e->reasons & BIT(MG_R_QUALITY_DELTA_OVER_LIMIT))
+		conclude(d, MG_TUNE, "compression_needs_quality_recovery",
+			 "adjust_checkpoint_scope_or_batch_plan");
+	else if (e->reasons & BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR))
+		conclude(d, MG_TUNE, "memory_saving_below_meaningful_threshold",
+			 "test_larger_pressure_or_optimizer_compression");
+	else
+		conclude(d, MG_TUNE, "throughput_loss_exceeds_budget",
+			 "reduce_compression_scope");
+	d->selected = e ? e->name : NULL;
+}
+
+/* Decides 2.3 steps 1-5; returns the step that decided, and 3 with
+ * *sensitive set when sensitivity (2.5) makes the decision. */
+static int decide_base(mg_decision *d, const mg_rules *rules, const mg_evidence *ev,
+		       bool *sensitive)
+{
+	size_t base;
+
+	*sensitive = false;
+	if (!d->applicable) {
+		conclude(d, MG_REJECT, "evidence_not_applicable",
+			 "rebuild_same_workload_evidence");
+		return 1;
+	}
+	if (d->base.needs_missing_baseline) {
+		conclude(d, MG_REJECT, "baseline_missing_or_invalid",
+			 "rerun_baseline_before_comparing_candidates");
+		return 2;
+	}
+	if (!d->base.feasible_count) {
+		decide_without_feasible(d, rules, ev);
+		return 4;
+	}
+	if (find_baseline(&base, rules, ev) && d->base.feasible[0] == base)
+		conclude(d, MG_TUNE, "baseline_still_best_under_current_budget",
+			 "revisit_memory_strategy_mix");
+	else
+		*sensitive = true;
+	return 3;
+}
+
+/* ---- sensitivity (SPEC 2.5) ---- */
+
+static size_t grid_cells(const mg_rules *rules, bool *overflow)
+{
+	size_t product = 1, a;
+
+	*overflow = false;
+	if (!rules->grid_count)
+		return 0;
+	for (a = 0; a < rules->grid_count; a++)
+		if (!rules->grid[a].count)
+			return 0;
+	for (a = 0; a < rules->grid_count; a++) {
+		if (product > SIZE_MAX / rules->grid[a].count) {
+			*overflow = true;
+			return SIZE_MAX;
+		}
+		product *= rules->grid[a].count;
+	}
+	return product;
+}
+
+/* Sets *count to the number of scenarios; fails above the limit. */
+static int count_scenarios(size_t *count, const mg_rules *rules, size_t max,
+			   mg_error *err)
+{
+	bool overflow;
+	size_t cells = grid_cells(rules, &overflow);
+	size_t limit = max ? max : MG_DECISION_MAX_SCENARIOS;
+
+	*count = 0;
+	if (overflow || cells > SIZE_MAX - rules->stricter_count)
+		return mg_error_set(err, NULL, 0, 0,
+				    "sensitivity has more than %zu scenarios, more than the limit of %zu",
+				    (size_t)SIZE_MAX, limit);
+	*count = rules->stricter_count + cells;
+	if (*count > limit)
+		return mg_error_set(err, NULL, 0, 0,
+				    "sensitivity has %zu scenarios, more than the limit of %zu",
+				    *count, limit);
+	return MG_OK;
+}
+
+/* The base budget with a scenario's overrides (2.5 quality rule). */
+static void apply_overrides(mg_budget *out, const mg_budget *base, const mg_budget *ov)
+{
+	size_t t;
+
+	*out = *base;
+	if (ov->set[MG_MAX_EVAL_LOSS] || ov->set[MG_MAX_RELATIVE_EVAL_LOSS]) {
+		out->set[MG_MAX_EVAL_LOSS] = false;
+		out->set[MG_MAX_RELATIVE_EVAL_LOSS] = false;
+	}
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (ov->set[t]) {
+			out->set[t] = true;
+			out->value[t] = ov->value[t];
+		}
+}
+
+/* The overrides of grid cell k: last axis fastest. */
+static void grid_overrides(mg_budget *ov, const mg_rules *rules, size_t k)
+{
+	size_t a = rules->grid_count;
+
+	memset(ov, 0, sizeof(*ov));
+	while (a-- > 0) {
+		const mg_grid_axis *axis = &rules->grid[a];
+
+		ov->set[axis->threshold] = true;
+		ov->value[axis->threshold] = axis->values[k % axis->count];
+		k /= axis->count;
+	}
+}
+
+static void run_scenario(mg_scenario *sc, const mg_rules *rules, const mg_evidence *ev,
+			 const int *early)
+{
+	apply_overrides(&sc->budget, &rules->budget, &sc->overrides);
+	screen(&sc->screening, rules, ev, &sc->budget, true, early);
+	sc->best = winner(&sc->screening);
+}
+
+static void run_scenarios(mg_decision *d, const mg_rules *rules, const mg_evidence *ev,
+			  size_t count, const int *early)
+{
+	size_t i;
+
+	d->scenarios = mg_xcalloc(count, sizeof(*d->scenarios));
+	d->scenario_count = count;
+	for (i = 0; i < count; i++) {
+		mg_scenario *sc = &d->scenarios[i];
+
+		if (i < rules->stricter_count) {
+			snprintf(sc->id, sizeof(sc->id), "stricter[%zu]", i);
+			sc->overrides = rules->stricter[i];
+		} else {
+			snprintf(sc->id, sizeof(sc->id), "grid[%zu]", i - rules->stricter_count);
+			grid_overrides(&sc->overrides, rules, i - rules->stricter_count);
+		}
+		run_scenario(sc, rules, ev, early);
+	}
+}
+
+static bool same_name(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static bool same_feasible(const mg_screening *a, const mg_screening *b)
+{
+	return a->feasible_count == b->feasible_count &&
+	       (!a->feasible_count ||
+		!memcmp(a->feasible, b->feasible, a->feasible_count * sizeof(*a->feasible)));
+}
+
+/* The summary counters: one distinct winner and one distinct feasible list. */
+static void summarize(mg_decision *d)
+{
+	size_t i;
+
+	d->best_candidate_stable = true;
+	d->feasible_set_stable = true;
+	d->stability_tested = d->scenario_count > 0;
+	for (i = 1; i < d->scenario_count; i++) {
+		if (!same_name(d->scenarios[i].best, d->scenarios[0].best))
+			d->best_candidate_stable = false;
+		if (!same_feasible(&d->scenarios[i].screening, &d->scenarios[0].screening))
+			d->feasible_set_stable = false;
+	}
+	d->interpretation = d->best_candidate_stable && d->feasible_set_stable ?
+		"stable" : "sensitive_to_thresholds";
+}
+
+/* 2.5: the decision for a non-baseline base winner. */
+static void decide_sensitivity(mg_decision *d)
+{
+	bool changed = false;
+	size_t i;
+
+	for (i = 0; i < d->scenario_count; i++)
+		if (!same_name(d->scenarios[i].best, d->best))
+			changed = true;
+	if (changed)
+		conclude(d, MG_TUNE, "selection_is_threshold_sensitive",
+			 "collect_boundary_evidence");
+	else
+		conclude(d, MG_ACCEPT, "selection_stable_across_thresholds",
+			 "send_to_regression_acceptance");
+	d->selected = d->best;
+}
+
+/* ---- mg_decide ---- */
+
+int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
+	      const bool pre_issues[MG_ISSUE_COUNT], size_t max_scenarios,
+	      mg_error *err)
+{
+	mg_decision *d = NULL;
+	int *early = NULL;
+	size_t count;
+	bool sensitive;
+	int error, step;
+
+	assert(out && rules && ev);
+	*out = NULL;
+	if ((error = count_scenarios(&count, rules, max_scenarios, err)) < 0)
+		goto done;
+	d = mg_xcalloc(1, sizeof(*d));
+	d->budget = rules->budget;
+	find_issues(d, rules, ev, pre_issues);
+	early = early_reasons(ev);
+	screen(&d->base, rules, ev, &rules->budget, false, early);
+	d->best = winner(&d->base);
+	step = decide_base(d, rules, ev, &sensitive);
+	d->sensitivity_evaluated = step >= 3;
+	if (d->sensitivity_evaluated)
+		run_scenarios(d, rules, ev, count, early);
+	summarize(d);
+	if (sensitive)
+		decide_sensitivity(d);
+	*out = d;
+	d = NULL;
+done:
+	free(early);
+	mg_decision_free(d);
+	return error;
+}
+
+void mg_decision_free(mg_decision *d)
+{
+	size_t i;
+
+	if (!d)
+		return;
+	mg_screening_release(&d->base);
+	for (i = 0; i < d->scenario_count; i++)
+		mg_screening_release(&d->scenarios[i].screening);
+	free(d->scenarios);
+	free(d);
+}
