@@ -1,0 +1,130 @@
+/* Escaping untrusted text: see include/memgate/escape.h. */
+#include <stdint.h>
+
+#include "memgate/escape.h"
+
+#define INVALID UINT32_MAX   /* code point of an ill-formed sequence */
+
+/* Called by walk() for each character or ill-formed sequence: cp is the
+ * code point (INVALID for an ill-formed sequence), bytes[0..n) its bytes. */
+typedef void (*emit_fn)(mg_buf *out, uint32_t cp, const unsigned char *bytes,
+			size_t n);
+
+/* Continuation bytes that may follow lead byte b0 first: the well-formed
+ * ranges of Unicode's table 3-7.  Returns the number of continuation bytes
+ * (0 for an ASCII byte, -1 for a byte that cannot start a sequence). */
+static int lead(unsigned char b0, unsigned char *lo, unsigned char *hi)
+{
+	*lo = 0x80;
+	*hi = 0xbf;
+	if (b0 < 0x80)
+		return 0;
+	if (b0 >= 0xc2 && b0 <= 0xdf)
+		return 1;
+	if (b0 >= 0xe0 && b0 <= 0xef) {
+		if (b0 == 0xe0)
+			*lo = 0xa0;
+		else if (b0 == 0xed)
+			*hi = 0x9f;
+		return 2;
+	}
+	if (b0 >= 0xf0 && b0 <= 0xf4) {
+		if (b0 == 0xf0)
+			*lo = 0x90;
+		else if (b0 == 0xf4)
+			*hi = 0x8f;
+		return 3;
+	}
+	return -1;
+}
+
+/* Decode the sequence at s[0..len), len >= 1.  Returns its length; *cp is the
+ * code point, or INVALID for an ill-formed maximal subpart of that length. */
+static size_t decode(const unsigned char *s, size_t len, uint32_t *cp)
+{
+	unsigned char lo, hi;
+	int need = lead(s[0], &lo, &hi);
+	uint32_t v;
+	size_t i;
+
+	*cp = INVALID;
+	if (need <= 0) {
+		if (need == 0)
+			*cp = s[0];
+		return 1;
+	}
+	v = s[0] & (0x3f >> need);
+	for (i = 1; i <= (size_t)need; i++) {
+		if (i >= len || s[i] < lo || s[i] > hi)
+			return i;
+		v = (v << 6) | (s[i] & 0x3f);
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	*cp = v;
+	return i;
+}
+
+/* Hand every character and ill-formed sequence of s[0..len) to emit. */
+static void walk(mg_buf *out, const char *s, size_t len, emit_fn emit)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+	size_t n;
+
+	while (len) {
+		n = decode(p, len, &cp);
+		emit(out, cp, p, n);
+		p += n;
+		len -= n;
+	}
+}
+
+/* Text that could reorder or break a line on display. */
+static int is_layout_control(uint32_t cp)
+{
+	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+static void emit_text(mg_buf *out, uint32_t cp, const unsigned char *bytes, size_t n)
+{
+	size_t i;
+
+	if (cp == INVALID) {
+		for (i = 0; i < n; i++)
+			mg_buf_printf(out, "\\x%02x", bytes[i]);
+	} else if (cp == '\n') {
+		mg_buf_puts(out, "\\n");
+	} else if (cp == '\r') {
+		mg_buf_puts(out, "\\r");
+	} else if (cp == '\t') {
+		mg_buf_puts(out, "\\t");
+	} else if (cp == '\\') {
+		mg_buf_puts(out, "\\\\");
+	} else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) {
+		mg_buf_printf(out, "\\x%02x", (unsigned)cp);
+	} else if (is_layout_control(cp)) {
+		mg_buf_printf(out, "\\u%04x", (unsigned)cp);
+	} else {
+		mg_buf_put(out, bytes, n);
+	}
+}
+
+void mg_escape_text(mg_buf *out, const char *s, size_t len)
+{
+	walk(out, s, len, emit_text);
+}
+
+static void emit_utf8(mg_buf *out, uint32_t cp, const unsigned char *bytes, size_t n)
+{
+	if (cp == INVALID || cp == 0)
+		mg_buf_puts(out, "\xef\xbf\xbd");
+	else
+		mg_buf_put(out, bytes, n);
+}
+
+void mg_escape_utf8(mg_buf *out, const char *s, size_t len)
+{
+	walk(out, s, len, emit_utf8);
+}

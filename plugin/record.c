@@ -1,0 +1,482 @@
+/* The decision record (SPEC 4): see include/memgate/record.h. */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "json.h"
+#include "memgate/escape.h"
+#include "memgate/record.h"
+
+/* cJSON reports allocation failure as NULL; like mg_xmalloc, give up. */
+static cJSON *must(cJSON *item)
+{
+	if (!item)
+		abort();
+	return item;
+}
+
+/* Add item to an object under key, or to an array when key is NULL.
+ * Returns the item. */
+static cJSON *add(cJSON *parent, const char *key, cJSON *item)
+{
+	cJSON_bool ok;
+
+	must(item);
+	ok = key ? cJSON_AddItemToObject(parent, key, item)
+		 : cJSON_AddItemToArray(parent, item);
+	if (!ok)
+		abort();
+	return item;
+}
+
+/* A JSON string holding s as valid UTF-8 (see mg_escape_utf8); null for NULL. */
+static cJSON *new_string(const char *s)
+{
+	mg_buf b = MG_BUF_INIT;
+	cJSON *item;
+
+	if (!s)
+		return cJSON_CreateNull();
+	mg_escape_utf8(&b, s, strlen(s));
+	item = cJSON_CreateString(b.ptr);
+	mg_buf_free(&b);
+	return item;
+}
+
+/* An object id: null when empty (not computed). */
+static cJSON *new_id(const char *hex)
+{
+	return hex[0] ? new_string(hex) : cJSON_CreateNull();
+}
+
+/* Non-finite numbers never reach cJSON: they are written as null. */
+static cJSON *new_number(double v)
+{
+	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+static cJSON *new_bool(bool v)
+{
+	return cJSON_CreateBool(v);
+}
+
+static void render_gate(cJSON *root, const mg_check_result *r)
+{
+	cJSON *gate = add(root, "gate", cJSON_CreateObject());
+	cJSON *fail_on = add(gate, "fail_on", cJSON_CreateArray());
+	int v;
+
+	for (v = 0; v < MG_VERDICT_COUNT; v++)
+		if (r->fail_on[v])
+			add(fail_on, NULL, new_string(mg_verdict_name((enum mg_verdict)v)));
+	add(gate, "passed", new_bool(r->passed));
+}
+
+/* {path, [rev,] blob[, sha256]}; commit ids only outside --worktree. */
+static void render_ref(cJSON *inputs, const char *key, const mg_input_ref *ref,
+		       const char *rev, bool with_sha256)
+{
+	cJSON *o = add(inputs, key, cJSON_CreateObject());
+
+	add(o, "path", new_string(ref->path));
+	if (rev)
+		add(o, "rev", new_id(rev));
+	add(o, "blob", new_id(ref->blob));
+	if (with_sha256)
+		add(o, "sha256", new_id(ref->sha256));
+}
+
+static void render_inputs(cJSON *root, const mg_check_result *r)
+{
+	cJSON *inputs = add(root, "inputs", cJSON_CreateObject());
+	const char *policy_rev = NULL;
+
+	if (r->worktree) {
+		add(inputs, "source", new_string("worktree"));
+	} else {
+		add(inputs, "rev", new_id(r->rev));
+		policy_rev = r->policy_ref.commit[0] ? r->policy_ref.commit : r->policy_rev;
+	}
+	render_ref(inputs, "policy", &r->policy_ref, policy_rev, false);
+	if (r->manifest_ref.read)
+		render_ref(inputs, "manifest", &r->manifest_ref, NULL, false);
+	render_ref(inputs, "report", &r->report_ref, NULL, true);
+	if (r->approved_ref.read)
+		render_ref(inputs, "approved_result", &r->approved_ref, NULL, true);
+}
+
+static void render_evidence(cJSON *root, const mg_decision *d)
+{
+	cJSON *ev = add(root, "evidence", cJSON_CreateObject());
+	cJSON *issues;
+	int i;
+
+	add(ev, "is_applicable", new_bool(d->applicable));
+	issues = add(ev, "issues", cJSON_CreateArray());
+	for (i = 0; i < MG_ISSUE_COUNT; i++)
+		if (d->issue[i])
+			add(issues, NULL, new_string(mg_issue_name((enum mg_issue)i)));
+}
+
+/* {threshold name: value} for the thresholds set in b, in enum order. */
+static void render_budget(cJSON *parent, const char *key, const mg_budget *b)
+{
+	cJSON *o = add(parent, key, cJSON_CreateObject());
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (b->set[t])
+			add(o, mg_threshold_name((enum mg_threshold)t), new_number(b->value[t]));
+}
+
+static void render_checks_run(cJSON *root, const mg_budget *b)
+{
+	cJSON *a = add(root, "checks_run", cJSON_CreateArray());
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (b->set[t])
+			add(a, NULL, new_string(mg_threshold_name((enum mg_threshold)t)));
+}
+
+/* The metrics in the order of SPEC 4: memory and speed, then quality. */
+static const enum mg_metric_id record_order[MG_METRIC_COUNT] = {
+	MG_M_PEAK, MG_M_SAMPLES, MG_M_SAVING, MG_M_RATIO, MG_M_EVAL_LOSS, MG_M_DELTA,
+};
+
+static void render_evaluation(cJSON *list, const mg_evaluation *e)
+{
+	cJSON *o = add(list, NULL, cJSON_CreateObject());
+	cJSON *reasons;
+	int i;
+
+	add(o, "name", new_string(e->name));
+	add(o, "status", new_string(mg_status_name(e->status)));
+	reasons = add(o, "reasons", cJSON_CreateArray());
+	for (i = 0; i < MG_REASON_COUNT; i++)
+		if (e->reasons & (1u << i))
+			add(reasons, NULL, new_string(mg_reason_name((enum mg_reason)i)));
+	for (i = 0; i < MG_METRIC_COUNT; i++) {
+		enum mg_metric_id m = record_order[i];
+
+		add(o, mg_metric_name(m), e->known[m] ? new_number(e->value[m]) : cJSON_CreateNull());
+	}
+	add(o, "repeats", cJSON_CreateNumber(e->repeats));
+}
+
+/* The feasible set's names in rank order. */
+static void render_feasible(cJSON *parent, const mg_screening *s)
+{
+	cJSON *a = add(parent, "feasible_names", cJSON_CreateArray());
+	size_t i;
+
+	for (i = 0; i < s->feasible_count; i++)
+		add(a, NULL, new_string(s->evaluations[s->feasible[i]].name));
+}
+
+static void render_screening(cJSON *root, const mg_decision *d)
+{
+	cJSON *list = add(root, "evaluations", cJSON_CreateArray());
+	size_t i;
+
+	for (i = 0; i < d->base.count; i++)
+		render_evaluation(list, &d->base.evaluations[i]);
+	render_feasible(root, &d->base);
+	add(root, "best_candidate", new_string(d->best));
+}
+
+static void render_scenario(cJSON *list, const mg_scenario *sc)
+{
+	cJSON *o = add(list, NULL, cJSON_CreateObject());
+
+	add(o, "id", new_string(sc->id));
+	render_budget(o, "overrides", &sc->overrides);
+	add(o, "best_candidate", new_string(sc->best));
+	render_feasible(o, &sc->screening);
+}
+
+static void render_sensitivity(cJSON *root, const mg_decision *d)
+{
+	cJSON *sens = add(root, "sensitivity", cJSON_CreateObject());
+	cJSON *list, *sum;
+	size_t i;
+
+	add(sens, "evaluated", new_bool(d->sensitivity_evaluated));
+	list = add(sens, "scenarios", cJSON_CreateArray());
+	for (i = 0; i < d->scenario_count; i++)
+		render_scenario(list, &d->scenarios[i]);
+	sum = add(sens, "summary", cJSON_CreateObject());
+	add(sum, "scenario_count", cJSON_CreateNumber((double)d->scenario_count));
+	add(sum, "best_candidate_stable", new_bool(d->best_candidate_stable));
+	add(sum, "feasible_set_stable", new_bool(d->feasible_set_stable));
+	add(sum, "interpretation", new_string(d->interpretation));
+	add(sum, "stability_tested", new_bool(d->stability_tested));
+}
+
+static void render_warnings(cJSON *root, const mg_check_result *r)
+{
+	cJSON *a = add(root, "warnings", cJSON_CreateArray());
+	size_t i;
+
+	for (i = 0; i < r->warning_count; i++)
+		add(a, NULL, new_string(r->warnings[i]));
+}
+
+/* The fixed-size strings of a change, NUL-terminated within their arrays. */
+static cJSON *new_field(const char *field, size_t size)
+{
+	mg_buf b = MG_BUF_INIT;
+	cJSON *item;
+
+	mg_escape_utf8(&b, field, strnlen(field, size));
+	item = cJSON_CreateString(b.ptr);
+	mg_buf_free(&b);
+	return item;
+}
+
+static void render_changes(cJSON *root, const mg_check_result *r)
+{
+	cJSON *a, *o;
+	size_t i;
+
+	if (!r->change_count)
+		return;
+	a = add(root, "policy_changes", cJSON_CreateArray());
+	for (i = 0; i < r->change_count; i++) {
+		const mg_policy_change *c = &r->changes[i];
+
+		o = add(a, NULL, cJSON_CreateObject());
+		add(o, "key", new_field(c->key, sizeof(c->key)));
+		add(o, "before", new_field(c->before, sizeof(c->before)));
+		add(o, "after", new_field(c->after, sizeof(c->after)));
+		add(o, "effect", new_string(c->loosens ? "loosens" : "tightens"));
+	}
+}
+
+static void render_approved(cJSON *root, const mg_check_result *r)
+{
+	cJSON *o;
+
+	if (!r->approved_checked)
+		return;
+	o = add(root, "approved", cJSON_CreateObject());
+	add(o, "decision", new_string(r->approved_decision));
+	add(o, "selected_candidate", new_string(r->approved_selected));
+}
+
+static cJSON *build(const mg_check_result *r)
+{
+	const mg_decision *d = r->decision;
+	cJSON *root = must(cJSON_CreateObject());
+
+	add(root, "schema_version", new_string(MG_RECORD_SCHEMA));
+	add(root, "decision", new_string(mg_verdict_name(d->verdict)));
+	add(root, "reason", new_string(d->reason));
+	add(root, "next_action", new_string(d->next_action));
+	add(root, "selected_candidate", new_string(d->selected));
+	render_gate(root, r);
+	render_inputs(root, r);
+	render_evidence(root, d);
+	render_budget(root, "budget", &d->budget);
+	render_checks_run(root, &d->budget);
+	render_screening(root, d);
+	render_sensitivity(root, d);
+	render_warnings(root, r);
+	render_changes(root, r);
+	render_approved(root, r);
+	return root;
+}
+
+char *mg_record_render(const mg_check_result *r)
+{
+	mg_buf out = MG_BUF_INIT;
+	cJSON *root;
+	char *text;
+
+	assert(r && r->decision);
+	root = build(r);
+	text = cJSON_Print(root);
+	if (!text)
+		abort();
+	mg_buf_puts(&out, text);
+	mg_buf_putc(&out, '\n');
+	cJSON_free(text);
+	cJSON_Delete(root);
+	return mg_buf_detach(&out, NULL);
+}
+
+/* Parse len bytes as one JSON object with nothing but whitespace after it;
+ * NULL when they are anything else. */
+static cJSON *parse_object(const char *text, size_t len)
+{
+	const char *end = NULL;
+	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+
+	if (root && cJSON_IsObject(root) && end) {
+		while (end < text + len && *end && strchr(" \t\r\n", *end))
+			end++;
+		if (end == text + len)
+			return root;
+	}
+	cJSON_Delete(root);
+	return NULL;
+}
+
+static void drop_key(cJSON *object, const char *key)
+{
+	while (cJSON_GetObjectItemCaseSensitive(object, key))
+		cJSON_DeleteItemFromObjectCaseSensitive(object, key);
+}
+
+/* Remove the commit ids: inputs.rev and inputs.<x>.rev. */
+static void drop_revs(cJSON *root)
+{
+	cJSON *inputs = cJSON_GetObjectItemCaseSensitive(root, "inputs");
+	cJSON *child;
+
+	if (!cJSON_IsObject(inputs))
+		return;
+	drop_key(inputs, "rev");
+	cJSON_ArrayForEach(child, inputs)
+		if (cJSON_IsObject(child))
+			drop_key(child, "rev");
+}
+
+int mg_record_same(bool *same, const char *existing, size_t existing_len,
+		   const char *fresh, mg_error *err)
+{
+	cJSON *old = NULL, *now = NULL;
+	int error = MG_ERROR;
+
+	assert(same && existing && fresh);
+	*same = false;
+	if (!(old = parse_object(existing, existing_len))) {
+		mg_error_set(err, NULL, 0, 0, "existing record is not a JSON object");
+		goto done;
+	}
+	if (!(now = parse_object(fresh, strlen(fresh)))) {
+		mg_error_set(err, NULL, 0, 0, "new record is not a JSON object");
+		goto done;
+	}
+	drop_revs(old);
+	drop_revs(now);
+	*same = cJSON_Compare(old, now, 1);
+	error = MG_OK;
+done:
+	cJSON_Delete(old);
+	cJSON_Delete(now);
+	return error;
+}
+
+/* "'<path>' is not a decision record (no '<what>')" at pos. */
+static int not_a_record(mg_error *err, const char *path, mg_pos pos, const char *what)
+{
+	mg_buf safe = MG_BUF_INIT;
+
+	mg_escape_text(&safe, path, strlen(path));
+	mg_error_at(err, path, pos, "'%s' is not a decision record (no '%s')", safe.ptr, what);
+	mg_buf_free(&safe);
+	return MG_ERROR;
+}
+
+/* The verdict word of a record: "accept", "tune" or "reject". */
+static int read_verdict(char **out, const mg_json *j, const cJSON *node,
+			const char *path, mg_error *err)
+{
+	mg_buf safe = MG_BUF_INIT;
+	int error = MG_OK;
+
+	if (mg_verdict_from_name(node->valuestring) >= 0) {
+		*out = mg_xstrdup(node->valuestring);
+	} else {
+		mg_escape_text(&safe, node->valuestring, strlen(node->valuestring));
+		error = mg_error_at(err, path, mg_json__pos(j, node),
+				    "unknown decision '%s' (expected accept, tune or reject)",
+				    safe.ptr);
+	}
+	mg_buf_free(&safe);
+	return error;
+}
+
+/* A candidate name under key: a string, or null or absent (*out stays NULL). */
+static int read_candidate(char **out, const mg_json *j, const cJSON *object,
+			  const char *key, const char *path, mg_error *err)
+{
+	const cJSON *node = cJSON_GetObjectItemCaseSensitive(object, key);
+	int error = MG_OK;
+
+	if (cJSON_IsString(node))
+		*out = mg_xstrdup(node->valuestring);
+	else if (node && !cJSON_IsNull(node))
+		error = mg_error_at(err, path, mg_json__pos(j, node),
+				    "'%s' must be a string or null, not %s", key,
+				    mg_json__type_name(node));
+	return error;
+}
+
+/* A memgate record: "decision" is a string, "selected_candidate" a string or null. */
+static int read_memgate(char **decision, char **selected, const mg_json *j,
+			const char *path, mg_error *err)
+{
+	const cJSON *root = mg_json__root(j);
+	int error;
+
+	if (!cJSON_GetObjectItemCaseSensitive(root, "selected_candidate"))
+		error = not_a_record(err, path, mg_json__pos(j, root), "selected_candidate");
+	else if ((error = read_verdict(decision, j, mg_json__get(root, "decision"), path, err)) == MG_OK)
+		error = read_candidate(selected, j, root, "selected_candidate", path, err);
+	return error;
+}
+
+/* The seed's stage-75 record: decision.decision and summary.best_candidate. */
+static int read_seed(char **decision, char **selected, const mg_json *j,
+		     const char *path, mg_error *err)
+{
+	const cJSON *root = mg_json__root(j);
+	const cJSON *outer = mg_json__get(root, "decision");
+	const cJSON *inner = mg_json__get(outer, "decision");
+	const cJSON *summary = mg_json__get(root, "summary");
+	int error;
+
+	if (!cJSON_IsString(inner))
+		error = not_a_record(err, path, mg_json__pos(j, outer), "decision");
+	else if (!cJSON_IsObject(summary))
+		error = not_a_record(err, path, mg_json__pos(j, root), "summary");
+	else if ((error = read_verdict(decision, j, inner, path, err)) == MG_OK)
+		error = read_candidate(selected, j, summary, "best_candidate", path, err);
+	return error;
+}
+
+int mg_record_read_approved(char **decision, char **selected, const char *path,
+			    const char *text, size_t len, mg_error *err)
+{
+	mg_json *j = NULL;
+	const cJSON *root, *verdict;
+	int error;
+
+	assert(decision && selected && path && text);
+	*decision = NULL;
+	*selected = NULL;
+	if ((error = mg_json__parse(&j, path, text, len, 0, err)) < 0)
+		goto done;
+	root = mg_json__root(j);
+	verdict = cJSON_IsObject(root) ? mg_json__get(root, "decision") : NULL;
+	if (cJSON_IsString(verdict))
+		error = read_memgate(decision, selected, j, path, err);
+	else if (cJSON_IsObject(verdict))
+		error = read_seed(decision, selected, j, path, err);
+	else
+		error = not_a_record(err, path, mg_json__pos(j, root), "decision");
+done:
+	if (error < 0) {
+		free(*decision);
+		free(*selected);
+		*decision = NULL;
+		*selected = NULL;
+	}
+	mg_json__free(j);
+	return error;
+}

@@ -1,0 +1,570 @@
+/* The text rendering for people: see include/memgate/text.h. */
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memgate/escape.h"
+#include "memgate/text.h"
+
+/* One column of the candidate table: an active check. */
+typedef struct check_col {
+	enum mg_threshold threshold;  /* the check is active when this is set */
+	enum mg_metric_id metric;
+	enum mg_reason reason;        /* the reason it adds when it fails */
+	const char *label;
+	const char *unit;
+	bool ceiling;                 /* value <= threshold passes (else >=) */
+} check_col;
+
+/* In the order of the reasons (hard limits, then targets).  The eval_loss
+ * column stands for both quality ceilings: it shows the effective one. */
+static const check_col checks[] = {
+	{ MG_MEMORY_CAP_MB, MG_M_PEAK, MG_R_MEMORY_OVER_BUDGET, "peak", " MB", true },
+	{ MG_MIN_SAMPLES_PER_S, MG_M_SAMPLES, MG_R_SAMPLES_PER_S_BELOW_FLOOR, "samples/s", "", false },
+	{ MG_MAX_EVAL_LOSS, MG_M_EVAL_LOSS, MG_R_QUALITY_OVER_FLOOR, "eval_loss", "", true },
+	{ MG_MIN_MEMORY_SAVING_MB, MG_M_SAVING, MG_R_MEMORY_SAVING_BELOW_FLOOR, "saving", " MB", false },
+	{ MG_MIN_THROUGHPUT_RATIO, MG_M_RATIO, MG_R_THROUGHPUT_BELOW_FLOOR, "ratio", "", false },
+	{ MG_MAX_QUALITY_DELTA, MG_M_DELTA, MG_R_QUALITY_DELTA_OVER_LIMIT, "delta", "", true },
+};
+#define CHECK_COUNT (sizeof(checks) / sizeof(checks[0]))
+#define MAX_COLS (3 + CHECK_COUNT + 1)   /* #, name, status, checks, reasons */
+#define SHORT_DIGITS 10                  /* above this, try 6 significant digits */
+
+/* Append untrusted text escaped for a terminal. */
+static void put_safe(mg_buf *out, const char *s)
+{
+	mg_escape_text(out, s, strlen(s));
+}
+
+/* A candidate name for display; NULL and "" get a placeholder. */
+static void put_name(mg_buf *out, const char *name)
+{
+	if (!name)
+		mg_buf_puts(out, "(no name)");
+	else if (!name[0])
+		mg_buf_puts(out, "(empty name)");
+	else
+		put_safe(out, name);
+}
+
+/* A winner or selection: "(none)" for NULL. */
+static void put_winner(mg_buf *out, const char *name)
+{
+	if (name)
+		put_name(out, name);
+	else
+		mg_buf_puts(out, "(none)");
+}
+
+/* Significant digits in a %g rendering, from the first non-zero digit to
+ * the last ("0.8765" has 4, "11200" has 3). */
+static int sig_digits(const char *s)
+{
+	int n = 0, last = 0;
+
+	for (; *s && *s != 'e'; s++) {
+		if (*s >= '1' && *s <= '9')
+			last = ++n;
+		else if (*s == '0' && n)
+			n++;
+	}
+	return last;
+}
+
+static int compare(double a, double b)
+{
+	return (a > b) - (a < b);
+}
+
+/* A threshold as written: %.15g (11200, 0.7, 12.60363306), never "-0". */
+static void put_full(mg_buf *out, double v)
+{
+	mg_buf_printf(out, "%.15g", v == 0 ? 0 : v);
+}
+
+/*
+ * A measured or derived value in its shortest natural form: %.15g (9450.76,
+ * not 9450.760000).  When that takes more than SHORT_DIGITS significant
+ * digits (derived ratios, float noise such as 331.97999999999956), 6
+ * digits, unless they would compare with `limit` differently from the
+ * exact value (0.69999999999 stays, not "0.7 < 0.7").
+ */
+static void put_value(mg_buf *out, double v, const double *limit)
+{
+	char full[40], brief[40];
+
+	v = v == 0 ? 0 : v;
+	snprintf(full, sizeof(full), "%.15g", v);
+	snprintf(brief, sizeof(brief), "%.6g", v);
+	if (sig_digits(full) > SHORT_DIGITS &&
+	    (!limit || compare(strtod(brief, NULL), *limit) == compare(v, *limit)))
+		mg_buf_puts(out, brief);
+	else
+		mg_buf_puts(out, full);
+}
+
+/* Display width of escaped (valid UTF-8) text: one column per character. */
+static size_t width(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+static bool check_active(const check_col *c, const mg_budget *b)
+{
+	return b->set[c->threshold] ||
+	       (c->threshold == MG_MAX_EVAL_LOSS && b->set[MG_MAX_RELATIVE_EVAL_LOSS]);
+}
+
+/* The threshold a column compares with; false when it is not known (a
+ * relative quality ceiling without a measured baseline). */
+static bool check_limit(double *limit, const check_col *c, const mg_decision *d)
+{
+	bool known = true;
+
+	if (c->threshold != MG_MAX_EVAL_LOSS) {
+		*limit = d->budget.value[c->threshold];
+	} else if (d->base.quality_ceiling_known) {
+		*limit = d->base.quality_ceiling;
+	} else {
+		*limit = d->budget.value[MG_MAX_EVAL_LOSS];
+		known = !d->budget.set[MG_MAX_RELATIVE_EVAL_LOSS];
+	}
+	return known;
+}
+
+/* " <= 11200", " < 512 FAIL": how a screened value compares. */
+static void put_comparison(mg_buf *out, const check_col *c, bool fail,
+			   const double *limit)
+{
+	if (c->ceiling)
+		mg_buf_puts(out, fail ? " > " : " <= ");
+	else
+		mg_buf_puts(out, fail ? " < " : " >= ");
+	if (limit)
+		put_full(out, *limit);
+	else
+		mg_buf_putc(out, '?');
+	if (fail)
+		mg_buf_puts(out, " FAIL");
+}
+
+/* "peak 9450.76 MB <= 11200", "saving 331.98 MB < 512 FAIL"; the value
+ * alone for a candidate that stopped before the thresholds (steps 1-6). */
+static void put_check(mg_buf *out, const check_col *c, const mg_evaluation *e,
+		      const mg_decision *d)
+{
+	bool fail = e->reasons & (1u << c->reason);
+	bool screened = e->status == MG_STATUS_FEASIBLE || e->status == MG_STATUS_REJECTED;
+	double v = e->value[c->metric], limit;
+	const double *shown = check_limit(&limit, c, d) ? &limit : NULL;
+
+	mg_buf_printf(out, "%s ", c->label);
+	if (!e->known[c->metric] || !isfinite(v)) {
+		mg_buf_puts(out, "unknown");
+	} else {
+		put_value(out, v, screened ? shown : NULL);
+		mg_buf_puts(out, c->unit);
+		if (screened)
+			put_comparison(out, c, fail, shown);
+	}
+}
+
+static void put_reasons(mg_buf *out, unsigned reasons)
+{
+	const char *sep = "";
+	int i;
+
+	if (!reasons)
+		mg_buf_putc(out, '-');
+	for (i = 0; i < MG_REASON_COUNT; i++) {
+		if (reasons & (1u << i)) {
+			mg_buf_printf(out, "%s%s", sep, mg_reason_name((enum mg_reason)i));
+			sep = ", ";
+		}
+	}
+}
+
+/* Columns of the table: #, name, status, one per active check, reasons. */
+static size_t column_count(const mg_budget *b)
+{
+	size_t n = 4, i;
+
+	for (i = 0; i < CHECK_COUNT; i++)
+		if (check_active(&checks[i], b))
+			n++;
+	return n;
+}
+
+/* Fill one row of cells (column_count of them) for an evaluation. */
+static void fill_row(char **cells, size_t row, const mg_evaluation *e,
+		     const mg_decision *d)
+{
+	mg_buf cell = MG_BUF_INIT;
+	size_t n = 0, i;
+
+	mg_buf_printf(&cell, "%zu", row + 1);
+	cells[n++] = mg_buf_detach(&cell, NULL);
+	put_name(&cell, e->name);
+	cells[n++] = mg_buf_detach(&cell, NULL);
+	mg_buf_puts(&cell, mg_status_name(e->status));
+	cells[n++] = mg_buf_detach(&cell, NULL);
+	for (i = 0; i < CHECK_COUNT; i++) {
+		if (!check_active(&checks[i], &d->budget))
+			continue;
+		put_check(&cell, &checks[i], e, d);
+		cells[n++] = mg_buf_detach(&cell, NULL);
+	}
+	put_reasons(&cell, e->reasons);
+	cells[n] = mg_buf_detach(&cell, NULL);
+}
+
+/* Print rows of cells with columns aligned (the index right-aligned, the
+ * last column unpadded), two spaces between columns. */
+static void put_table(mg_buf *out, char **cells, size_t rows, size_t cols)
+{
+	size_t widths[MAX_COLS] = { 0 };
+	size_t r, c, w;
+
+	for (r = 0; r < rows; r++)
+		for (c = 0; c < cols; c++)
+			if ((w = width(cells[r * cols + c])) > widths[c])
+				widths[c] = w;
+	for (r = 0; r < rows; r++) {
+		mg_buf_puts(out, "  ");
+		for (c = 0; c < cols; c++) {
+			const char *s = cells[r * cols + c];
+			int pad = (int)(widths[c] - width(s));
+
+			if (c == 0)
+				mg_buf_printf(out, "%*s%s", pad, "", s);
+			else if (c + 1 < cols)
+				mg_buf_printf(out, "  %s%*s", s, pad, "");
+			else
+				mg_buf_printf(out, "  %s\n", s);
+		}
+	}
+}
+
+static void put_candidates(mg_buf *out, const mg_decision *d)
+{
+	const mg_screening *s = &d->base;
+	char **cells;
+	size_t cols, i;
+
+	if (!s->count) {
+		mg_buf_puts(out, "candidates: none\n");
+		return;
+	}
+	mg_buf_puts(out, "candidates:\n");
+	cols = column_count(&d->budget);
+	cells = mg_xcalloc(s->count * cols, sizeof(*cells));
+	for (i = 0; i < s->count; i++)
+		fill_row(cells + i * cols, i, &s->evaluations[i], d);
+	put_table(out, cells, s->count, cols);
+	for (i = 0; i < s->count * cols; i++)
+		free(cells[i]);
+	free(cells);
+}
+
+static void put_list(mg_buf *out, const char *name, const char **sep)
+{
+	mg_buf_printf(out, "%s%s", *sep, name);
+	*sep = ", ";
+}
+
+/* "checks: memory_cap_mb 11200, ...; not set: ..." */
+static void put_checks_line(mg_buf *out, const mg_budget *b)
+{
+	const char *sep = "";
+	int t, unset = 0;
+
+	mg_buf_puts(out, "checks: ");
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		if (!b->set[t]) {
+			unset++;
+			continue;
+		}
+		put_list(out, mg_threshold_name((enum mg_threshold)t), &sep);
+		mg_buf_putc(out, ' ');
+		put_full(out, b->value[t]);
+	}
+	if (!*sep)
+		mg_buf_puts(out, "none");
+	if (unset)
+		mg_buf_puts(out, "; not set: ");
+	for (sep = "", t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (!b->set[t])
+			put_list(out, mg_threshold_name((enum mg_threshold)t), &sep);
+	mg_buf_putc(out, '\n');
+}
+
+static void put_evidence_line(mg_buf *out, const mg_decision *d)
+{
+	const char *sep = "";
+	int i;
+
+	if (d->applicable) {
+		mg_buf_puts(out, "evidence: applicable\n");
+		return;
+	}
+	mg_buf_puts(out, "evidence: not applicable: ");
+	for (i = 0; i < MG_ISSUE_COUNT; i++)
+		if (d->issue[i])
+			put_list(out, mg_issue_name((enum mg_issue)i), &sep);
+	mg_buf_putc(out, '\n');
+}
+
+/* ", manifest 'path'" (with " at <commit>" when it differs from rev). */
+static void put_input(mg_buf *out, const char *what, const mg_input_ref *ref,
+		      const char *rev)
+{
+	if (!ref->path)
+		return;
+	mg_buf_printf(out, ", %s '", what);
+	put_safe(out, ref->path);
+	mg_buf_putc(out, '\'');
+	if (ref->commit[0] && strcmp(ref->commit, rev) != 0)
+		mg_buf_printf(out, " at %.12s", ref->commit);
+}
+
+/* "inputs: commit 0123456789ab: policy '.memgate.yml', report '...'" */
+static void put_inputs_line(mg_buf *out, const mg_check_result *r)
+{
+	mg_buf list = MG_BUF_INIT;
+	mg_input_ref policy = r->policy_ref;
+
+	if (!policy.commit[0] && !r->worktree)
+		memcpy(policy.commit, r->policy_rev, sizeof(policy.commit));
+	put_input(&list, "policy", &policy, r->rev);
+	if (r->manifest_ref.read)
+		put_input(&list, "manifest", &r->manifest_ref, r->rev);
+	put_input(&list, "report", &r->report_ref, r->rev);
+	if (r->approved_ref.read)
+		put_input(&list, "approved result", &r->approved_ref, r->rev);
+	if (r->worktree)
+		mg_buf_puts(out, "inputs: working tree (--worktree), not a commit");
+	else
+		mg_buf_printf(out, "inputs: commit %.12s", r->rev[0] ? r->rev : "(unknown)");
+	if (list.len)
+		mg_buf_printf(out, ":%s", list.ptr + 1);
+	mg_buf_putc(out, '\n');
+	mg_buf_free(&list);
+}
+
+static bool same_name(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static const char *sc_best(const mg_decision *d, size_t i)
+{
+	return d->scenarios[i].best;
+}
+
+/* Split "grid[12]" into its prefix length (5) and number (12). */
+static bool split_id(const char *id, size_t *prefix, long *number)
+{
+	const char *open = strchr(id, '[');
+	char *end;
+
+	if (!open || open[1] < '0' || open[1] > '9')
+		return false;
+	*number = strtol(open + 1, &end, 10);
+	*prefix = (size_t)(open - id + 1);
+	return end[0] == ']' && end[1] == '\0';
+}
+
+/* Does scenario id b directly follow id a ("grid[3]" -> "grid[4]")? */
+static bool follows(const char *a, const char *b)
+{
+	size_t pa, pb;
+	long na, nb;
+
+	return split_id(a, &pa, &na) && split_id(b, &pb, &nb) && pa == pb &&
+	       !strncmp(a, b, pa) && nb - 1 == na;
+}
+
+/* "grid[0]" alone, "grid[0], grid[1]", or the range "grid[0-5]" from a to b. */
+static void put_range(mg_buf *out, const char *a, const char *b)
+{
+	if (a == b || follows(a, b)) {
+		put_safe(out, a);
+		if (a != b) {
+			mg_buf_puts(out, ", ");
+			put_safe(out, b);
+		}
+		return;
+	}
+	mg_escape_text(out, a, strlen(a) - 1);
+	mg_buf_putc(out, '-');
+	put_safe(out, strchr(b, '[') + 1);
+}
+
+/* "  winner checkpoint (base winner): stricter[0], grid[0-5]" for the
+ * scenarios whose winner is that of scenario `first`, the first to have it. */
+static void put_winner_group(mg_buf *out, const mg_decision *d, size_t first)
+{
+	const mg_scenario *sc = d->scenarios;
+	const char *best = sc[first].best, *sep = " ";
+	size_t i, start = first, last = first;
+
+	mg_buf_puts(out, "  winner ");
+	put_winner(out, best);
+	if (best && same_name(best, d->best))
+		mg_buf_puts(out, " (base winner)");
+	mg_buf_putc(out, ':');
+	for (i = first + 1; i <= d->scenario_count; i++) {
+		bool end = i == d->scenario_count;
+
+		if (!end && !same_name(sc[i].best, best))
+			continue;
+		if (!end && follows(sc[last].id, sc[i].id)) {
+			last = i;
+			continue;
+		}
+		mg_buf_puts(out, sep);
+		put_range(out, sc[start].id, sc[last].id);
+		sep = ", ";
+		start = last = i;
+	}
+	mg_buf_putc(out, '\n');
+}
+
+static void put_sensitivity(mg_buf *out, const mg_decision *d)
+{
+	size_t i, j;
+
+	if (!d->sensitivity_evaluated) {
+		mg_buf_puts(out, "sensitivity: not evaluated\n");
+		return;
+	}
+	if (!d->scenario_count) {
+		mg_buf_puts(out, "sensitivity: stability was not tested: no sensitivity scenarios\n");
+		return;
+	}
+	mg_buf_printf(out, "sensitivity: %zu scenario%s, ", d->scenario_count,
+		      d->scenario_count == 1 ? "" : "s");
+	if (d->best_candidate_stable && d->feasible_set_stable)
+		mg_buf_puts(out, "stable\n");
+	else if (!d->best_candidate_stable)
+		mg_buf_puts(out, "sensitive to thresholds\n");
+	else
+		mg_buf_puts(out, "sensitive to thresholds (the feasible set changes)\n");
+	for (i = 0; i < d->scenario_count; i++) {
+		for (j = 0; j < i && !same_name(sc_best(d, j), sc_best(d, i)); j++)
+			;
+		if (j == i)
+			put_winner_group(out, d, i);
+	}
+}
+
+/* "note: the report's own decision was 'tune' (reason); ..." when the
+ * producer decided otherwise. */
+static void put_producer_note(mg_buf *out, const mg_check_result *r)
+{
+	const mg_report *rep = r->report;
+
+	if (!rep || !rep->producer_decision ||
+	    !strcmp(rep->producer_decision, mg_verdict_name(r->decision->verdict)))
+		return;
+	mg_buf_puts(out, "note: the report's own decision was '");
+	put_safe(out, rep->producer_decision);
+	mg_buf_putc(out, '\'');
+	if (rep->producer_reason) {
+		mg_buf_puts(out, " (");
+		put_safe(out, rep->producer_reason);
+		mg_buf_putc(out, ')');
+	}
+	mg_buf_puts(out, "; memgate decided from the evidence\n");
+}
+
+static void put_approved(mg_buf *out, const mg_check_result *r)
+{
+	if (!r->approved_checked)
+		return;
+	mg_buf_puts(out, "approved record: ");
+	put_winner(out, r->approved_decision);
+	mg_buf_puts(out, ", selected ");
+	put_winner(out, r->approved_selected);
+	mg_buf_putc(out, '\n');
+}
+
+/* A fixed-size field of mg_policy_change, escaped. */
+static void put_field(mg_buf *out, const char *field, size_t size)
+{
+	mg_escape_text(out, field, strnlen(field, size));
+}
+
+static void put_changes(mg_buf *out, const mg_check_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->change_count; i++) {
+		const mg_policy_change *c = &r->changes[i];
+
+		mg_buf_puts(out, "policy change: ");
+		put_field(out, c->key, sizeof(c->key));
+		mg_buf_puts(out, " was ");
+		put_field(out, c->before, sizeof(c->before));
+		mg_buf_puts(out, " at the policy revision, is ");
+		put_field(out, c->after, sizeof(c->after));
+		mg_buf_printf(out, " at the evidence revision (%s the budget)\n",
+			      c->loosens ? "loosens" : "tightens");
+	}
+}
+
+static void put_warnings(mg_buf *out, const mg_check_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->warning_count; i++) {
+		mg_buf_puts(out, "warning: ");
+		put_safe(out, r->warnings[i]);
+		mg_buf_putc(out, '\n');
+	}
+}
+
+/* "gate: failed (fails on: reject, tune)" */
+static void put_gate(mg_buf *out, const mg_check_result *r)
+{
+	const char *sep = "";
+	int v;
+
+	mg_buf_printf(out, "gate: %s (fails on: ", r->passed ? "passed" : "failed");
+	for (v = 0; v < MG_VERDICT_COUNT; v++)
+		if (r->fail_on[v])
+			put_list(out, mg_verdict_name((enum mg_verdict)v), &sep);
+	mg_buf_puts(out, *sep ? ")\n" : "nothing)\n");
+}
+
+char *mg_text_render(const mg_check_result *r)
+{
+	const mg_decision *d;
+	mg_buf out = MG_BUF_INIT;
+
+	assert(r && r->decision);
+	d = r->decision;
+	mg_buf_printf(&out, "memgate: %s (%s)\n", mg_verdict_name(d->verdict), d->reason);
+	mg_buf_printf(&out, "next action: %s\n", d->next_action);
+	mg_buf_puts(&out, "selected: ");
+	put_winner(&out, d->selected);
+	mg_buf_putc(&out, '\n');
+	put_inputs_line(&out, r);
+	put_evidence_line(&out, d);
+	put_checks_line(&out, &d->budget);
+	put_candidates(&out, d);
+	put_sensitivity(&out, d);
+	put_approved(&out, r);
+	put_producer_note(&out, r);
+	put_changes(&out, r);
+	put_warnings(&out, r);
+	put_gate(&out, r);
+	return mg_buf_detach(&out, NULL);
+}

@@ -1,0 +1,936 @@
+/* The decision record: include/memgate/record.h (SPEC 4). */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "memgate/escape.h"
+#include "memgate/record.h"
+
+#define BIT(r) (1u << (r))
+#define REV "1111111111111111111111111111111111111111"
+#define REV2 "2222222222222222222222222222222222222222"
+#define POLICY_REV "3333333333333333333333333333333333333333"
+#define SHA "5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8"
+
+/* A hand-built result: the real flat report's four candidates screened
+ * against memory_cap_mb 11200, min_samples_per_s 1, min_memory_saving_mb
+ * 256 and max_eval_loss 12.6, with two stricter scenarios that keep the
+ * winner (accept). */
+static struct {
+	mg_check_result r;
+	mg_decision d;
+	mg_evaluation ev[4];
+	size_t feasible[2];
+	mg_scenario sc[2];
+	size_t sc_feasible[1];
+	mg_report report;
+	char *warnings[1];
+	mg_policy_change change;
+} fx;
+
+static void set_eval(mg_evaluation *e, size_t index, const char *name,
+		     enum mg_status status, unsigned reasons, double peak,
+		     double samples, double loss)
+{
+	const double base_peak = 9782.74, base_samples = 2.009, base_loss = 12.356503;
+	int m;
+
+	e->index = index;
+	e->name = name;
+	e->status = status;
+	e->reasons = reasons;
+	e->value[MG_M_PEAK] = peak;
+	e->value[MG_M_SAMPLES] = samples;
+	e->value[MG_M_EVAL_LOSS] = loss;
+	e->value[MG_M_SAVING] = base_peak - peak;
+	e->value[MG_M_RATIO] = samples / base_samples;
+	e->value[MG_M_DELTA] = loss - base_loss;
+	for (m = 0; m < MG_METRIC_COUNT; m++)
+		e->known[m] = true;
+	e->repeats = 1;
+}
+
+static void set_threshold(mg_budget *b, enum mg_threshold t, double v)
+{
+	b->set[t] = true;
+	b->value[t] = v;
+}
+
+static void build_decision(void)
+{
+	mg_decision *d = &fx.d;
+	int i;
+
+	set_eval(&fx.ev[0], 0, "baseline", MG_STATUS_REJECTED,
+		 BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR), 9782.74, 2.009, 12.356503);
+	set_eval(&fx.ev[1], 1, "checkpoint", MG_STATUS_FEASIBLE, 0, 9450.76, 1.761, 12.356503);
+	set_eval(&fx.ev[2], 2, "offload", MG_STATUS_REJECTED,
+		 BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR), 9448.33, 0.533, 12.356503);
+	set_eval(&fx.ev[3], 3, "hybrid", MG_STATUS_FEASIBLE, 0, 9454.64, 1.276, 12.356503);
+	fx.feasible[0] = 1;
+	fx.feasible[1] = 3;
+	fx.sc_feasible[0] = 1;
+
+	d->verdict = MG_ACCEPT;
+	d->reason = "selection_stable_across_thresholds";
+	d->next_action = "send_to_regression_acceptance";
+	d->selected = "checkpoint";
+	d->best = "checkpoint";
+	d->applicable = true;
+	set_threshold(&d->budget, MG_MEMORY_CAP_MB, 11200);
+	set_threshold(&d->budget, MG_MIN_SAMPLES_PER_S, 1.0);
+	set_threshold(&d->budget, MG_MIN_MEMORY_SAVING_MB, 256);
+	set_threshold(&d->budget, MG_MAX_EVAL_LOSS, 12.6);
+	d->base = (mg_screening){ fx.ev, 4, fx.feasible, 2, 12.6, true, MG_MAX_EVAL_LOSS, true, false };
+
+	snprintf(fx.sc[0].id, sizeof(fx.sc[0].id), "stricter[0]");
+	set_threshold(&fx.sc[0].overrides, MG_MEMORY_CAP_MB, 9452);
+	snprintf(fx.sc[1].id, sizeof(fx.sc[1].id), "stricter[1]");
+	set_threshold(&fx.sc[1].overrides, MG_MIN_SAMPLES_PER_S, 1.5);
+	for (i = 0; i < 2; i++) {
+		fx.sc[i].budget = d->budget;
+		fx.sc[i].screening = (mg_screening){ fx.ev, 4, fx.sc_feasible, 1, 12.6, true,
+						     MG_MAX_EVAL_LOSS, true, false };
+		fx.sc[i].best = "checkpoint";
+	}
+	d->sensitivity_evaluated = true;
+	d->scenarios = fx.sc;
+	d->scenario_count = 2;
+	d->best_candidate_stable = true;
+	d->feasible_set_stable = true;
+	d->stability_tested = true;
+	d->interpretation = "stable";
+}
+
+static void set_ref(mg_input_ref *ref, const char *path, const char *commit,
+		    char blob_digit, bool sha)
+{
+	ref->path = (char *)path;
+	snprintf(ref->commit, sizeof(ref->commit), "%s", commit);
+	memset(ref->blob, blob_digit, 40);
+	if (sha)
+		snprintf(ref->sha256, sizeof(ref->sha256), "%s", SHA);
+	ref->read = true;
+}
+
+static mg_check_result *build(void)
+{
+	mg_check_result *r = &fx.r;
+
+	memset(&fx, 0, sizeof(fx));
+	build_decision();
+	snprintf(r->rev, sizeof(r->rev), REV);
+	snprintf(r->policy_rev, sizeof(r->policy_rev), REV);
+	set_ref(&r->policy_ref, ".memgate.yml", REV, 'a', false);
+	set_ref(&r->manifest_ref, "benchmarks/results/75_input_manifest_gpu-a_v1.json", REV, 'b', false);
+	set_ref(&r->report_ref, "benchmarks/results/76_real_gpu_memory.json", REV, 'c', true);
+	r->report = &fx.report;
+	r->decision = &fx.d;
+	r->fail_on[MG_REJECT] = true;
+	r->fail_on[MG_TUNE] = true;
+	r->passed = true;
+	return r;
+}
+
+/* Render r and parse the record back; the caller deletes it. */
+static cJSON *render(const mg_check_result *r)
+{
+	char *text = mg_record_render(r);
+	size_t len = strlen(text);
+	cJSON *root;
+
+	cr_assert(len > 2 && text[len - 1] == '\n' && text[len - 2] == '}',
+		  "record does not end in a newline");
+	root = cJSON_Parse(text);
+	cr_assert_not_null(root, "record is not JSON: %s", text);
+	free(text);
+	return root;
+}
+
+static const cJSON *at(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	cr_assert_not_null(v, "no key '%s'", key);
+	return v;
+}
+
+static void expect_string(const cJSON *o, const char *key, const char *want)
+{
+	const cJSON *v = at(o, key);
+
+	cr_assert(cJSON_IsString(v), "'%s' is not a string", key);
+	cr_assert_str_eq(v->valuestring, want, "'%s'", key);
+}
+
+static void expect_null(const cJSON *o, const char *key)
+{
+	cr_assert(cJSON_IsNull(at(o, key)), "'%s' is not null", key);
+}
+
+static void expect_number(const cJSON *o, const char *key, double want)
+{
+	const cJSON *v = at(o, key);
+	double diff = v->valuedouble - want, scale = want < 0 ? -want : want;
+
+	cr_assert(cJSON_IsNumber(v), "'%s' is not a number", key);
+	cr_assert((diff < 0 ? -diff : diff) <= 1e-9 * (scale > 1 ? scale : 1),
+		  "'%s' is %.17g, want %.17g", key, v->valuedouble, want);
+}
+
+static void expect_bool(const cJSON *o, const char *key, bool want)
+{
+	const cJSON *v = at(o, key);
+
+	cr_assert(cJSON_IsBool(v), "'%s' is not a boolean", key);
+	cr_assert_eq(cJSON_IsTrue(v) != 0, want, "'%s'", key);
+}
+
+/* The keys of object o, in order, joined by spaces. */
+static void expect_keys(const cJSON *o, const char *want)
+{
+	mg_buf keys = MG_BUF_INIT;
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, o)
+		mg_buf_printf(&keys, "%s%s", keys.len ? " " : "", c->string);
+	cr_assert_str_eq(keys.ptr, want);
+	mg_buf_free(&keys);
+}
+
+/* The strings of array a, joined by commas. */
+static void expect_strings(const cJSON *a, const char *want)
+{
+	mg_buf list = MG_BUF_INIT;
+	const cJSON *c;
+
+	cr_assert(cJSON_IsArray(a));
+	cJSON_ArrayForEach(c, a) {
+		cr_assert(cJSON_IsString(c));
+		mg_buf_printf(&list, "%s%s", list.len ? "," : "", c->valuestring);
+	}
+	cr_assert_str_eq(list.ptr, want);
+	mg_buf_free(&list);
+}
+
+Test(record, keys_follow_the_spec_order)
+{
+	cJSON *root = render(build());
+
+	expect_keys(root, "schema_version decision reason next_action selected_candidate gate "
+			  "inputs evidence budget checks_run evaluations feasible_names "
+			  "best_candidate sensitivity warnings");
+	cJSON_Delete(root);
+}
+
+Test(record, states_decision_reason_and_selection)
+{
+	cJSON *root = render(build());
+
+	expect_string(root, "schema_version", "memgate-decision/v1");
+	expect_string(root, "decision", "accept");
+	expect_string(root, "reason", "selection_stable_across_thresholds");
+	expect_string(root, "next_action", "send_to_regression_acceptance");
+	expect_string(root, "selected_candidate", "checkpoint");
+	expect_string(root, "best_candidate", "checkpoint");
+	cJSON_Delete(root);
+}
+
+Test(record, gate_lists_fail_on_in_verdict_order)
+{
+	mg_check_result *r = build();
+	cJSON *root;
+	const cJSON *gate;
+
+	r->fail_on[MG_ACCEPT] = true;
+	r->fail_on[MG_TUNE] = false;
+	r->passed = false;
+	root = render(r);
+	gate = at(root, "gate");
+	expect_keys(gate, "fail_on passed");
+	expect_strings(at(gate, "fail_on"), "accept,reject");
+	expect_bool(gate, "passed", false);
+	cJSON_Delete(root);
+}
+
+Test(record, commit_inputs_name_paths_commits_and_blobs)
+{
+	mg_check_result *r = build();
+	cJSON *root;
+	const cJSON *in, *o;
+
+	snprintf(r->policy_rev, sizeof(r->policy_rev), POLICY_REV);
+	snprintf(r->policy_ref.commit, sizeof(r->policy_ref.commit), POLICY_REV);
+	root = render(r);
+	in = at(root, "inputs");
+	expect_keys(in, "rev policy manifest report");
+	expect_string(in, "rev", REV);
+	o = at(in, "policy");
+	expect_keys(o, "path rev blob");
+	expect_string(o, "path", ".memgate.yml");
+	expect_string(o, "rev", POLICY_REV);
+	expect_string(o, "blob", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+	o = at(in, "manifest");
+	expect_keys(o, "path blob");
+	expect_string(o, "path", "benchmarks/results/75_input_manifest_gpu-a_v1.json");
+	expect_string(o, "blob", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+	o = at(in, "report");
+	expect_keys(o, "path blob sha256");
+	expect_string(o, "path", "benchmarks/results/76_real_gpu_memory.json");
+	expect_string(o, "blob", "cccccccccccccccccccccccccccccccccccccccc");
+	expect_string(o, "sha256", SHA);
+	cJSON_Delete(root);
+}
+
+Test(record, worktree_inputs_hold_no_commit_ids)
+{
+	mg_check_result *r = build();
+	cJSON *root;
+	const cJSON *in;
+	char *text;
+
+	r->worktree = true;
+	r->rev[0] = r->policy_rev[0] = '\0';
+	r->policy_ref.commit[0] = r->manifest_ref.commit[0] = r->report_ref.commit[0] = '\0';
+	root = render(r);
+	in = at(root, "inputs");
+	expect_keys(in, "source policy manifest report");
+	expect_string(in, "source", "worktree");
+	expect_keys(at(in, "policy"), "path blob");
+	expect_keys(at(in, "report"), "path blob sha256");
+	text = mg_record_render(r);
+	cr_assert_null(strstr(text, "\"rev\""), "a rev in: %s", text);
+	free(text);
+	cJSON_Delete(root);
+}
+
+Test(record, omits_manifest_when_the_policy_names_the_report)
+{
+	mg_check_result *r = build();
+	cJSON *root;
+
+	memset(&r->manifest_ref, 0, sizeof(r->manifest_ref));
+	root = render(r);
+	expect_keys(at(root, "inputs"), "rev policy report");
+	cJSON_Delete(root);
+}
+
+Test(record, lists_the_approved_result_when_read)
+{
+	mg_check_result *r = build();
+	cJSON *root;
+	const cJSON *o;
+
+	set_ref(&r->approved_ref, "benchmarks/results/75_memory_budget_decision_v1.json", REV, 'd', true);
+	root = render(r);
+	expect_keys(at(root, "inputs"), "rev policy manifest report approved_result");
+	o = at(at(root, "inputs"), "approved_result");
+	expect_keys(o, "path blob sha256");
+	expect_string(o, "path", "benchmarks/results/75_memory_budget_decision_v1.json");
+	expect_string(o, "sha256", SHA);
+	cJSON_Delete(root);
+}
+
+Test(record, uncomputed_hash_is_null)
+{
+	mg_check_result *r = build();
+	cJSON *root;
+
+	r->report_ref.sha256[0] = '\0';
+	root = render(r);
+	expect_null(at(at(root, "inputs"), "report"), "sha256");
+	cJSON_Delete(root);
+}
+
+Test(record, evidence_lists_issues_in_spec_order)
+{
+	mg_check_result *r = build();
+	cJSON *root;
+	const cJSON *ev;
+
+	fx.d.applicable = false;
+	fx.d.issue[MG_ISSUE_AGGREGATE_OUTSIDE_RUNS] = true;
+	fx.d.issue[MG_ISSUE_REPORT_HASH_MISMATCH] = true;
+	fx.d.issue[MG_ISSUE_WORKLOAD_MISMATCH] = true;
+	root = render(r);
+	ev = at(root, "evidence");
+	expect_keys(ev, "is_applicable issues");
+	expect_bool(ev, "is_applicable", false);
+	expect_strings(at(ev, "issues"), "report_hash_mismatch,workload_mismatch,aggregate_outside_runs");
+	cJSON_Delete(root);
+}
+
+Test(record, applicable_evidence_has_no_issues)
+{
+	cJSON *root = render(build());
+
+	expect_bool(at(root, "evidence"), "is_applicable", true);
+	expect_strings(at(at(root, "evidence"), "issues"), "");
+	cJSON_Delete(root);
+}
+
+Test(record, budget_and_checks_run_name_the_set_thresholds_in_order)
+{
+	cJSON *root = render(build());
+	const cJSON *b = at(root, "budget");
+
+	expect_keys(b, "memory_cap_mb min_samples_per_s min_memory_saving_mb max_eval_loss");
+	expect_number(b, "memory_cap_mb", 11200);
+	expect_number(b, "min_samples_per_s", 1);
+	expect_number(b, "min_memory_saving_mb", 256);
+	expect_number(b, "max_eval_loss", 12.6);
+	expect_strings(at(root, "checks_run"),
+		       "memory_cap_mb,min_samples_per_s,min_memory_saving_mb,max_eval_loss");
+	cJSON_Delete(root);
+}
+
+Test(record, evaluations_carry_status_reasons_and_every_metric)
+{
+	cJSON *root = render(build());
+	const cJSON *list = at(root, "evaluations"), *e;
+
+	cr_assert_eq(cJSON_GetArraySize(list), 4);
+	e = cJSON_GetArrayItem(list, 1);
+	expect_keys(e, "name status reasons peak_memory_mb samples_per_s memory_saving_mb "
+		       "throughput_ratio eval_loss quality_delta repeats");
+	expect_string(e, "name", "checkpoint");
+	expect_string(e, "status", "feasible");
+	expect_strings(at(e, "reasons"), "");
+	expect_number(e, "peak_memory_mb", 9450.76);
+	expect_number(e, "samples_per_s", 1.761);
+	expect_number(e, "memory_saving_mb", 331.98);
+	expect_number(e, "throughput_ratio", 1.761 / 2.009);
+	expect_number(e, "eval_loss", 12.356503);
+	expect_number(e, "quality_delta", 0);
+	expect_number(e, "repeats", 1);
+	e = cJSON_GetArrayItem(list, 2);
+	expect_string(e, "name", "offload");
+	expect_string(e, "status", "rejected");
+	expect_strings(at(e, "reasons"), "samples_per_s_below_floor");
+	cJSON_Delete(root);
+}
+
+Test(record, lists_several_reasons_in_spec_order)
+{
+	mg_check_result *r = build();
+	cJSON *root;
+
+	fx.ev[2].reasons = BIT(MG_R_THROUGHPUT_BELOW_FLOOR) | BIT(MG_R_MEMORY_OVER_BUDGET) |
+			   BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR);
+	root = render(r);
+	expect_strings(at(cJSON_GetArrayItem(at(root, "evaluations"), 2), "reasons"),
+		       "memory_over_budget,samples_per_s_below_floor,throughput_below_floor");
+	cJSON_Delete(root);
+}
+
+Test(record, unknown_and_non_finite_values_are_null)
+{
+	mg_check_result *r = build();
+	cJSON *root;
+	const cJSON *e;
+	char *text;
+
+	fx.ev[0].known[MG_M_SAMPLES] = false;
+	fx.ev[0].value[MG_M_PEAK] = INFINITY;
+	fx.ev[0].value[MG_M_RATIO] = NAN;
+	fx.ev[0].value[MG_M_DELTA] = -INFINITY;
+	fx.ev[0].name = NULL;
+	fx.d.budget.value[MG_MAX_EVAL_LOSS] = INFINITY;
+	root = render(r);
+	e = cJSON_GetArrayItem(at(root, "evaluations"), 0);
+	expect_null(e, "name");
+	expect_null(e, "peak_memory_mb");
+	expect_null(e, "samples_per_s");
+	expect_null(e, "throughput_ratio");
+	expect_null(e, "quality_delta");
+	expect_number(e, "eval_loss", 12.356503);
+	expect_null(at(root, "budget"), "max_eval_loss");
+	text = mg_record_render(r);
+	cr_assert_null(strstr(text, "nan"));
+	cr_assert_null(strstr(text, "inf"));
+	free(text);
+	cJSON_Delete(root);
+}
+
+Test(record, feasible_names_follow_rank_order)
+{
+	mg_check_result *r = build();
+	cJSON *root;
+
+	fx.feasible[0] = 3;
+	fx.feasible[1] = 1;
+	root = render(r);
+	expect_strings(at(root, "feasible_names"), "hybrid,checkpoint");
+	cJSON_Delete(root);
+}
+
+Test(record, sensitivity_records_scenarios_and_summary)
+{
+	cJSON *root = render(build());
+	const cJSON *s = at(root, "sensitivity"), *sc, *sum;
+
+	expect_keys(s, "evaluated scenarios summary");
+	expect_bool(s, "evaluated", true);
+	cr_assert_eq(cJSON_GetArraySize(at(s, "scenarios")), 2);
+	sc = cJSON_GetArrayItem(at(s, "scenarios"), 0);
+	expect_keys(sc, "id overrides best_candidate feasible_names");
+	expect_string(sc, "id", "stricter[0]");
+	expect_keys(at(sc, "overrides"), "memory_cap_mb");
+	expect_number(at(sc, "overrides"), "memory_cap_mb", 9452);
+	expect_string(sc, "best_candidate", "checkpoint");
+	expect_strings(at(sc, "feasible_names"), "checkpoint");
+	sc = cJSON_GetArrayItem(at(s, "scenarios"), 1);
+	expect_string(sc, "id", "stricter[1]");
+	expect_keys(at(sc, "overrides"), "min_samples_per_s");
+	expect_number(at(sc, "overrides"), "min_samples_per_s", 1.5);
+	sum = at(s, "summary");
+	expect_keys(sum, "scenario_count best_candidate_stable feasible_set_stable "
+			 "interpretation stability_tested");
+	expect_number(sum, "scenario_count", 2);
+	expect_bool(sum, "best_candidate_stable", true);
+	expect_bool(sum, "feasible_set_stable", true);
+	expect_string(sum, "interpretation", "stable");
+	expect_bool(sum, "stability_tested", true);
+	cJSON_Delete(root);
+}
+
+Test(record, scenario_without_winner_has_null_best_candidate)
+{
+	mg_check_result *r = build();
+	cJSON *root;
+	const cJSON *sc;
+
+	fx.sc[1].best = NULL;
+	fx.sc[1].screening.feasible_count = 0;
+	root = render(r);
+	sc = cJSON_GetArrayItem(at(at(root, "sensitivity"), "scenarios"), 1);
+	expect_null(sc, "best_candidate");
+	expect_strings(at(sc, "feasible_names"), "");
+	cJSON_Delete(root);
+}
+
+/* 2.3 step 1: evidence not applicable, nothing selected, no sensitivity. */
+static mg_check_result *build_reject(void)
+{
+	mg_check_result *r = build();
+
+	fx.d.verdict = MG_REJECT;
+	fx.d.reason = "evidence_not_applicable";
+	fx.d.next_action = "rebuild_same_workload_evidence";
+	fx.d.selected = NULL;
+	fx.d.applicable = false;
+	fx.d.issue[MG_ISSUE_HARDWARE_MISMATCH] = true;
+	fx.d.sensitivity_evaluated = false;
+	fx.d.scenario_count = 0;
+	fx.d.scenarios = NULL;
+	fx.d.best_candidate_stable = fx.d.feasible_set_stable = fx.d.stability_tested = false;
+	fx.d.interpretation = NULL;
+	r->passed = false;
+	return r;
+}
+
+Test(record, reject_has_null_selected_candidate_and_no_scenarios)
+{
+	cJSON *root = render(build_reject());
+	const cJSON *s;
+
+	expect_string(root, "decision", "reject");
+	expect_null(root, "selected_candidate");
+	expect_string(root, "best_candidate", "checkpoint");
+	cr_assert_eq(cJSON_GetArraySize(at(root, "evaluations")), 4);
+	s = at(root, "sensitivity");
+	expect_bool(s, "evaluated", false);
+	cr_assert_eq(cJSON_GetArraySize(at(s, "scenarios")), 0);
+	expect_number(at(s, "summary"), "scenario_count", 0);
+	expect_null(at(s, "summary"), "interpretation");
+	expect_bool(at(s, "summary"), "stability_tested", false);
+	cJSON_Delete(root);
+}
+
+Test(record, no_best_candidate_is_null)
+{
+	mg_check_result *r = build_reject();
+	cJSON *root;
+
+	fx.d.best = NULL;
+	fx.d.base.feasible_count = 0;
+	root = render(r);
+	expect_null(root, "best_candidate");
+	expect_strings(at(root, "feasible_names"), "");
+	cJSON_Delete(root);
+}
+
+Test(record, warnings_policy_changes_and_approved_are_listed)
+{
+	mg_check_result *r = build();
+	cJSON *root;
+	const cJSON *c;
+
+	fx.warnings[0] = "'.memgate.yml' differs from the working tree";
+	r->warnings = fx.warnings;
+	r->warning_count = 1;
+	snprintf(fx.change.key, sizeof(fx.change.key), "budget.memory_cap_mb");
+	snprintf(fx.change.before, sizeof(fx.change.before), "11200");
+	snprintf(fx.change.after, sizeof(fx.change.after), "12000");
+	fx.change.loosens = true;
+	r->changes = &fx.change;
+	r->change_count = 1;
+	r->approved_checked = true;
+	r->approved_decision = "accept";
+	r->approved_selected = NULL;
+	root = render(r);
+	expect_keys(root, "schema_version decision reason next_action selected_candidate gate "
+			  "inputs evidence budget checks_run evaluations feasible_names "
+			  "best_candidate sensitivity warnings policy_changes approved");
+	expect_strings(at(root, "warnings"), "'.memgate.yml' differs from the working tree");
+	cr_assert_eq(cJSON_GetArraySize(at(root, "policy_changes")), 1);
+	c = cJSON_GetArrayItem(at(root, "policy_changes"), 0);
+	expect_keys(c, "key before after effect");
+	expect_string(c, "key", "budget.memory_cap_mb");
+	expect_string(c, "before", "11200");
+	expect_string(c, "after", "12000");
+	expect_string(c, "effect", "loosens");
+	expect_keys(at(root, "approved"), "decision selected_candidate");
+	expect_string(at(root, "approved"), "decision", "accept");
+	expect_null(at(root, "approved"), "selected_candidate");
+	cJSON_Delete(root);
+}
+
+Test(record, tightening_change_says_so)
+{
+	mg_check_result *r = build();
+	cJSON *root;
+
+	snprintf(fx.change.key, sizeof(fx.change.key), "quality.max_eval_loss");
+	snprintf(fx.change.before, sizeof(fx.change.before), "unset");
+	snprintf(fx.change.after, sizeof(fx.change.after), "12.6");
+	r->changes = &fx.change;
+	r->change_count = 1;
+	root = render(r);
+	expect_string(cJSON_GetArrayItem(at(root, "policy_changes"), 0), "effect", "tightens");
+	expect_string(cJSON_GetArrayItem(at(root, "policy_changes"), 0), "before", "unset");
+	cJSON_Delete(root);
+}
+
+/* Is text valid UTF-8?  (mg_escape_utf8 changes nothing in valid text
+ * without NUL.) */
+static bool valid_utf8(const char *text)
+{
+	mg_buf b = MG_BUF_INIT;
+	bool same;
+
+	mg_escape_utf8(&b, text, strlen(text));
+	same = !strcmp(b.ptr, text);
+	mg_buf_free(&b);
+	return same;
+}
+
+Test(record, hostile_names_come_out_as_valid_json_strings)
+{
+	mg_check_result *r = build();
+	cJSON *root;
+	const cJSON *list;
+	char *text;
+
+	fx.ev[0].name = "base\nline";
+	fx.ev[1].name = "\x1b[31mcheckpoint\x1b[0m";
+	fx.ev[2].name = "off\xffload";
+	fx.ev[3].name = "::error::x";
+	fx.d.selected = fx.d.best = fx.ev[1].name;
+	text = mg_record_render(r);
+	cr_assert(valid_utf8(text), "record is not valid UTF-8");
+	cr_assert_null(strchr(text, '\x1b'), "raw ESC in the record");
+	cr_assert_not_null(strstr(text, "\"\\u001b[31mcheckpoint\\u001b[0m\""), "%s", text);
+	cr_assert_not_null(strstr(text, "\"base\\nline\""), "%s", text);
+	free(text);
+	root = render(r);
+	list = at(root, "evaluations");
+	expect_string(cJSON_GetArrayItem(list, 0), "name", "base\nline");
+	expect_string(cJSON_GetArrayItem(list, 1), "name", "\x1b[31mcheckpoint\x1b[0m");
+	expect_string(cJSON_GetArrayItem(list, 2), "name", "off\xef\xbf\xbdload");
+	expect_string(cJSON_GetArrayItem(list, 3), "name", "::error::x");
+	expect_string(root, "selected_candidate", "\x1b[31mcheckpoint\x1b[0m");
+	cJSON_Delete(root);
+}
+
+Test(record, invalid_utf8_in_paths_and_warnings_is_replaced)
+{
+	mg_check_result *r = build();
+	cJSON *root;
+
+	r->report_ref.path = "bench/\xc0\xaf" "76.json";
+	fx.warnings[0] = "bad \xe2\x9c";
+	r->warnings = fx.warnings;
+	r->warning_count = 1;
+	root = render(r);
+	expect_string(at(at(root, "inputs"), "report"), "path", "bench/\xef\xbf\xbd\xef\xbf\xbd" "76.json");
+	expect_strings(at(root, "warnings"), "bad \xef\xbf\xbd");
+	cJSON_Delete(root);
+}
+
+/* ---- mg_record_same ---------------------------------------------- */
+
+static bool same(const char *existing, const char *fresh)
+{
+	mg_error err;
+	bool result = false;
+
+	cr_assert_eq(mg_record_same(&result, existing, strlen(existing), fresh, &err), 0,
+		     "%s", err.message);
+	return result;
+}
+
+Test(record, same_ignores_commit_ids)
+{
+	mg_check_result *r = build();
+	char *before = mg_record_render(r), *after;
+
+	snprintf(r->rev, sizeof(r->rev), REV2);
+	snprintf(r->policy_ref.commit, sizeof(r->policy_ref.commit), REV2);
+	after = mg_record_render(r);
+	cr_assert_str_neq(before, after);
+	cr_assert(same(before, after));
+	cr_assert(same(after, before));
+	free(before);
+	free(after);
+}
+
+Test(record, same_ignores_layout_and_key_order)
+{
+	cr_assert(same("{\"a\": 1, \"b\": [1, 2], \"inputs\": {\"rev\": \"x\"}}\n\n",
+		       "{\"b\":[1,2],\"a\":1,\"inputs\":{\"rev\":\"y\"}}"));
+}
+
+Test(record, same_sees_a_changed_decision)
+{
+	mg_check_result *r = build();
+	char *before = mg_record_render(r), *after;
+
+	fx.d.verdict = MG_TUNE;
+	fx.d.reason = "selection_is_threshold_sensitive";
+	after = mg_record_render(r);
+	cr_assert_not(same(before, after));
+	free(before);
+	free(after);
+}
+
+Test(record, same_sees_a_changed_blob)
+{
+	mg_check_result *r = build();
+	char *before = mg_record_render(r), *after;
+
+	r->report_ref.blob[0] = 'e';
+	after = mg_record_render(r);
+	cr_assert_not(same(before, after));
+	free(before);
+	free(after);
+}
+
+Test(record, same_sees_a_rev_outside_inputs)
+{
+	cr_assert_not(same("{\"rev\": \"a\", \"inputs\": {}}", "{\"rev\": \"b\", \"inputs\": {}}"));
+}
+
+static void expect_not_object(const char *existing)
+{
+	mg_error err;
+	bool result = true;
+
+	mg_error_clear(&err);
+	cr_assert_eq(mg_record_same(&result, existing, strlen(existing), "{}", &err), MG_ERROR,
+		     "accepted %s", existing);
+	cr_assert_str_eq(err.message, "existing record is not a JSON object");
+	cr_assert_not(result);
+}
+
+Test(record, same_refuses_an_existing_file_that_is_not_an_object)
+{
+	expect_not_object("[1, 2]");
+	expect_not_object("not json");
+	expect_not_object("");
+	expect_not_object("{} trailing");
+	expect_not_object("{\"a\": ");
+}
+
+Test(record, same_stops_at_the_given_length)
+{
+	const char text[] = "{\"a\": 1}garbage";
+	mg_error err;
+	bool result = false;
+
+	cr_assert_eq(mg_record_same(&result, text, 8, "{\"a\": 1}", &err), 0);
+	cr_assert(result);
+}
+
+/* ---- mg_record_read_approved ------------------------------------- */
+
+struct approved {
+	char *decision, *selected;
+	int rc;
+	mg_error err;
+};
+
+static struct approved read_approved(const char *path, const char *text, size_t len)
+{
+	struct approved a;
+
+	mg_error_clear(&a.err);
+	a.rc = mg_record_read_approved(&a.decision, &a.selected, path, text, len, &a.err);
+	return a;
+}
+
+static struct approved read_fixture(const char *rel)
+{
+	size_t len;
+	char *text = mg_test_read(rel, &len);
+	struct approved a = read_approved(rel, text, len);
+
+	free(text);
+	return a;
+}
+
+static void expect_approved(struct approved a, const char *decision, const char *selected)
+{
+	cr_assert_eq(a.rc, 0, "%s:%d:%d: %s", a.err.file, a.err.line, a.err.column, a.err.message);
+	cr_assert_str_eq(a.decision, decision);
+	if (selected)
+		cr_assert_str_eq(a.selected, selected);
+	else
+		cr_assert_null(a.selected);
+	free(a.decision);
+	free(a.selected);
+}
+
+static void expect_refused(struct approved a, const char *file, int line, int column,
+			   const char *message)
+{
+	cr_assert_eq(a.rc, MG_ERROR);
+	cr_assert_null(a.decision);
+	cr_assert_null(a.selected);
+	cr_assert_str_eq(a.err.file, file);
+	cr_assert_eq(a.err.line, line, "line %d", a.err.line);
+	cr_assert_eq(a.err.column, column, "column %d", a.err.column);
+	cr_assert_str_eq(a.err.message, message);
+}
+
+Test(record, reads_back_its_own_record)
+{
+	char *text = mg_record_render(build());
+
+	expect_approved(read_approved("75_decision.json", text, strlen(text)), "accept", "checkpoint");
+	free(text);
+}
+
+Test(record, reads_its_own_record_with_null_selection)
+{
+	char *text = mg_record_render(build_reject());
+
+	expect_approved(read_approved("75_decision.json", text, strlen(text)), "reject", NULL);
+	free(text);
+}
+
+Test(record, reads_the_real_stage_75_records)
+{
+	static const char *const files[] = {
+		"75_memory_budget_decision_9600.json",
+		"75_memory_budget_decision_bf16_seq1024_11200.json",
+	};
+	mg_buf path = MG_BUF_INIT;
+	size_t len, i;
+	char *text;
+
+	for (i = 0; i < 2; i++) {
+		mg_buf_printf(&path, "%s/real-reports/%s", mg_test_shared_dir(), files[i]);
+		text = mg_test_read(path.ptr, &len);
+		expect_approved(read_approved(files[i], text, len), "tune", "checkpoint");
+		free(text);
+		mg_buf_free(&path);
+	}
+}
+
+Test(record, reads_a_seed_record_without_a_winner)
+{
+	expect_approved(read_fixture("fixtures/records/seed-reject-no-winner.json"), "reject", NULL);
+}
+
+Test(record, approved_must_be_an_object)
+{
+	expect_refused(read_fixture("fixtures/records/not-an-object.json"),
+		       "fixtures/records/not-an-object.json", 2, 3,
+		       "'fixtures/records/not-an-object.json' is not a decision record (no 'decision')");
+}
+
+Test(record, approved_needs_a_decision)
+{
+	expect_refused(read_fixture("fixtures/records/no-decision.json"),
+		       "fixtures/records/no-decision.json", 1, 1,
+		       "'fixtures/records/no-decision.json' is not a decision record (no 'decision')");
+}
+
+Test(record, approved_decision_must_be_a_string_or_object)
+{
+	expect_refused(read_fixture("fixtures/records/decision-is-a-number.json"),
+		       "fixtures/records/decision-is-a-number.json", 1, 1,
+		       "'fixtures/records/decision-is-a-number.json' is not a decision record (no 'decision')");
+}
+
+Test(record, approved_needs_selected_candidate)
+{
+	expect_refused(read_fixture("fixtures/records/no-selected-candidate.json"),
+		       "fixtures/records/no-selected-candidate.json", 1, 1,
+		       "'fixtures/records/no-selected-candidate.json' is not a decision record "
+		       "(no 'selected_candidate')");
+}
+
+Test(record, approved_selected_candidate_must_be_a_string)
+{
+	expect_refused(read_fixture("fixtures/records/selected-candidate-is-a-number.json"),
+		       "fixtures/records/selected-candidate-is-a-number.json", 4, 25,
+		       "'selected_candidate' must be a string or null, not a number");
+}
+
+Test(record, approved_decision_must_be_a_verdict)
+{
+	expect_refused(read_fixture("fixtures/records/unknown-verdict.json"),
+		       "fixtures/records/unknown-verdict.json", 3, 15,
+		       "unknown decision 'maybe' (expected accept, tune or reject)");
+}
+
+Test(record, seed_record_needs_an_inner_decision)
+{
+	expect_refused(read_fixture("fixtures/records/seed-decision-without-verdict.json"),
+		       "fixtures/records/seed-decision-without-verdict.json", 3, 15,
+		       "'fixtures/records/seed-decision-without-verdict.json' is not a decision record "
+		       "(no 'decision')");
+}
+
+Test(record, seed_record_needs_a_summary)
+{
+	expect_refused(read_fixture("fixtures/records/seed-without-summary.json"),
+		       "fixtures/records/seed-without-summary.json", 1, 1,
+		       "'fixtures/records/seed-without-summary.json' is not a decision record "
+		       "(no 'summary')");
+}
+
+Test(record, approved_duplicate_key_is_refused_at_its_second_occurrence)
+{
+	struct approved a = read_fixture("fixtures/records/duplicate-decision.json");
+
+	cr_assert_eq(a.rc, MG_ERROR);
+	cr_assert_null(a.decision);
+	cr_assert_eq(a.err.line, 4);
+	cr_assert_eq(a.err.column, 3);
+	cr_assert_not_null(strstr(a.err.message, "duplicate key 'decision'"), "%s", a.err.message);
+}
+
+Test(record, approved_escapes_hostile_text_in_messages)
+{
+	const char text[] = "{\"decision\": \"\\u001b[31maccept\", \"selected_candidate\": null}";
+	struct approved a = read_approved("r.json", text, sizeof(text) - 1);
+
+	cr_assert_eq(a.rc, MG_ERROR);
+	cr_assert_str_eq(a.err.message,
+			 "unknown decision '\\x1b[31maccept' (expected accept, tune or reject)");
+}
