@@ -281,21 +281,6 @@ static void diff_policies(mg_check_result *res, const mg_policy *base,
 	}
 }
 
-/* Say what the policy at --rev would change: the decision ignores it. */
-static void warn_changes(mg_check_result *res)
-{
-	struct short_id rev = short_id(res->rev), prev = short_id(res->policy_rev);
-	size_t i;
-
-	for (i = 0; i < res->change_count; i++) {
-		const mg_policy_change *c = &res->changes[i];
-
-		add_warning(res, "the policy at %s changes %s from %s to %s, which %s the budget; "
-			    "the decision uses the policy at %s", rev.hex, c->key, c->before, c->after,
-			    c->loosens ? "loosens" : "tightens", prev.hex);
-	}
-}
-
 /* Read the policy at --policy-rev; when it differs from --rev, also read the
  * policy at --rev to say what the change would have altered. */
 static int load_policies(struct run *run, mg_error *err)
@@ -314,7 +299,6 @@ static int load_policies(struct run *run, mg_error *err)
 			    short_id(res->rev).hex, err->message, short_id(res->policy_rev).hex);
 	} else {
 		diff_policies(res, res->policy, head);
-		warn_changes(res);
 	}
 	mg_error_clear(err);
 	mg_policy_free(head);
@@ -452,16 +436,12 @@ static void check_drift(mg_check_result *res)
 
 static void report_notes(mg_check_result *res)
 {
-	const mg_report *r = res->report;
 	const mg_decision *d = res->decision;
 
 	if (res->worktree)
 		add_warning(res, "inputs were read from the working tree (--worktree), not from a commit");
 	if (d->sensitivity_evaluated && !d->stability_tested)
 		add_warning(res, "no sensitivity scenarios: stability of the choice was not tested");
-	if (r->producer_decision && strcmp(r->producer_decision, mg_verdict_name(d->verdict)))
-		add_warning(res, "the report's own decision is '%s'; memgate decided '%s' from the evidence",
-			    r->producer_decision, mg_verdict_name(d->verdict));
 }
 
 static int run_check(struct run *run, mg_error *err)

@@ -310,7 +310,8 @@ static int cmd_check(struct cli *cli, bool record)
 	}
 	shown = cli->format == FORMAT_JSON ? NULL : mg_text_render(res);
 	fputs(shown ? shown : json, stdout);
-	print_warnings(res);
+	if (!shown)
+		print_warnings(res);  /* the text output lists them itself */
 	if (record)
 		fprintf(stderr, "memgate: %s '%s'\n",
 			unchanged ? "record unchanged:" : "wrote", cli->out_path);

@@ -38,15 +38,17 @@ expect_code 1 "the base policy decides"
 expect_field decision '"tune"'
 expect_field inputs.policy.rev "\"$(g -C "$repo" rev-parse base)\""
 expect_field inputs.rev "\"$(g -C "$repo" rev-parse HEAD)\""
-expect_err "changes budget.memory_cap_mb from 11200 to 20000, which loosens the budget" "names the loosened cap"
-expect_err "changes budget.min_memory_saving_mb from 512 to 100, which loosens the budget" "names the loosened saving floor"
 expect_field policy_changes.0.key '"budget.memory_cap_mb"'
 expect_field policy_changes.0.effect '"loosens"'
+expect_field policy_changes.1.key '"budget.min_memory_saving_mb"'
+mg check -C "$repo" --policy-rev base
+expect_out "policy change: budget.memory_cap_mb was 11200 at the policy revision, is 20000 at the evidence revision (loosens the budget)" "names the loosened cap"
+expect_out "policy change: budget.min_memory_saving_mb was 512 at the policy revision, is 100 at the evidence revision (loosens the budget)" "names the loosened saving floor"
 
 # A tightening change is reported as such.
 sed -i 's/min_memory_saving_mb: 100/min_memory_saving_mb: 1000/' "$repo/.memgate.yml"
 commit_all "$repo" "tighten"
 mg check -C "$repo" --policy-rev base
-expect_err "changes budget.min_memory_saving_mb from 512 to 1000, which tightens the budget" "names a tightened floor"
+expect_out "budget.min_memory_saving_mb was 512 at the policy revision, is 1000 at the evidence revision (tightens the budget)" "names a tightened floor"
 
 finish
