@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Numbers that are not plain numbers: each is a clear error or a documented
+# reading (README "Numbers"), never a silent wrong decision.
+. "$(dirname "$0")/lib.sh"
+
+E=$FIX/e2e
+FLAT=$FIX/reports/76_real_gpu_memory.flat.json
+
+# with_peak NAME VALUE: the flat report with checkpoint's peak_memory_mb replaced
+with_peak() {
+	make_gate_repo "$T/$1" "$E/real-flat-11200.yml" "$FLAT"
+	repo=$T/$1
+	sed -i "s/\"peak_memory_mb\": 9450.76/\"peak_memory_mb\": $2/" "$repo/$REPORT_PATH"
+	write_manifest "$repo"
+	commit_all "$repo" "$1"
+}
+
+# Not JSON at all: NaN and Infinity literals are malformed JSON (exit 2, position).
+for lit in NaN Infinity -Infinity nan; do
+	with_peak "lit$lit" "$lit"
+	mg check -C "$repo" --json "$T/x.json"
+	expect_code 2 "peak $lit is malformed JSON"
+	expect_err "$REPORT_PATH:" "the error for $lit names the report and position"
+	expect_no_file "$T/x.json" "nothing written for $lit"
+done
+
+# Numbers that are read but cannot be used: the candidate is invalid (step 5).
+for v in 1e999 -1e999 '"9450.76"' true false '[9450.76]' '{"mb": 1}'; do
+	with_peak "bad$(echo "$v" | tr -c 'a-z0-9' _)" "$v"
+	mg check -C "$repo" --format json
+	expect_code 1 "peak $v is evaluated"
+	expect_field evaluations.1.status '"invalid"'
+	expect_field evaluations.1.reasons '["missing_or_non_numeric_metric"]'
+done
+
+# null counts as absent: also step 5 (peak is always needed).
+with_peak null null
+mg check -C "$repo" --format json
+expect_field evaluations.1.reasons '["missing_or_non_numeric_metric"]'
+
+# Readings that are numbers: -0, a huge integer (beyond 2^53, read as the
+# nearest double), an exponent form.
+with_peak negzero -0
+mg check -C "$repo" --format json
+expect_field evaluations.1.peak_memory_mb -0
+with_peak huge 9007199254740993
+mg check -C "$repo" --format json
+expect_field evaluations.1.status '"rejected"'
+expect_field evaluations.1.reasons '["memory_over_budget","memory_saving_below_floor"]'
+with_peak expo 9.45076e3
+mg check -C "$repo" --format json
+expect_field evaluations.1.peak_memory_mb 9450.76
+expect_field reason '"memory_saving_below_meaningful_threshold"'
+
+# In the policy: non-finite and quoted numbers are errors with positions.
+make_gate_repo "$T/pol" "$E/real-flat-11200.yml" "$FLAT"
+repo=$T/pol
+for v in .inf .nan 1e999 "'11200'" true; do
+	sed -i "s/^  memory_cap_mb: .*/  memory_cap_mb: $v/" "$repo/.memgate.yml"
+	commit_all "$repo" "cap $v"
+	mg check -C "$repo"
+	expect_code 2 "policy memory_cap_mb $v is refused"
+	expect_err ".memgate.yml:10:18:" "the error for $v points at the value"
+done
+
+finish
