@@ -41,6 +41,10 @@ mg_pos mg_json__key_pos(const mg_json *j, const cJSON *node);
 /* Case-sensitive member lookup that treats a null value as absent. */
 const cJSON *mg_json__get(const cJSON *object, const char *key);
 
+/* "a string", "a number", "an object", "an array", "a boolean" or "null":
+ * for messages such as "'source' must be an object, not a string". */
+const char *mg_json__type_name(const cJSON *v);
+
 void mg_json__free(mg_json *j);
 
 #endif

@@ -25,6 +25,20 @@ typedef struct mg_manifest {
 	mg_pos approved_sha256_pos;
 } mg_manifest;
 
+/*
+ * Parse `len` bytes of `text` (need not be NUL-terminated) read from `path`,
+ * as strictly as a report (malformed JSON, duplicate keys, trailing text,
+ * NUL bytes, invalid UTF-8 are errors).  `source` must be an object with
+ * string `path` and `sha256` (64 lowercase hex digits); `schema_version` and
+ * `semantic_id` in `source` are optional strings; `approved_result`, when
+ * present and not null, must be an object with the same `path` and `sha256`.
+ * Both paths must pass mg_manifest_check_path.  Unknown keys are ignored;
+ * a null optional key counts as absent.  Errors name path:line:column: a
+ * wrong value at the value ("'source.sha256' must be 64 lowercase hex
+ * digits, not 32 characters"), a missing key at the object that lacks it
+ * ("missing required key 'sha256' in 'source'").  On success *out is the
+ * caller's; free with mg_manifest_free (which accepts NULL).
+ */
 int mg_manifest_parse(mg_manifest **out, const char *path, const char *text,
 		      size_t len, mg_error *err);
 void mg_manifest_free(mg_manifest *m);
@@ -32,13 +46,18 @@ void mg_manifest_free(mg_manifest *m);
 /*
  * Check a repository path against SPEC 1.2: relative, '/'-separated, not
  * empty, no "." or ".." segments, no empty segments, no backslash, no NUL or
- * control characters.  Returns 0, or MG_ERROR with a message that says why
- * (err->file/line/column left for the caller to fill).
+ * control characters, at most 4096 bytes.  Returns 0, or MG_ERROR with a
+ * message that is only the reason ("absolute paths are not allowed",
+ * "'..' segments are not allowed"): err->file/line/column are left empty for
+ * the caller, who names the path ("invalid path '%s': %s").
  */
 int mg_manifest_check_path(const char *repo_path, mg_error *err);
 
-/* Build the manifest JSON text for a report (memgate manifest).  Returns a
- * malloc'd NUL-terminated string ending in a newline. */
+/* Build the manifest JSON text for a report (memgate manifest): `source`
+ * with path, sha256 and, when not NULL, schema_version and semantic_id,
+ * indented by two spaces as Python's json.dumps(indent=2) writes it.
+ * Returns a malloc'd NUL-terminated string ending in a newline; the caller
+ * frees it with free(). */
 char *mg_manifest_render(const char *source_path, const char *sha256_hex,
 			 const char *schema_version, const char *semantic_id);
 

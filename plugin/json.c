@@ -1,0 +1,839 @@
+/*
+ * Strict JSON reading: see plugin/json.h.
+ *
+ * Three passes over the text:
+ *  1. prescan: NUL bytes, invalid UTF-8 and nesting depth, before cJSON
+ *     sees the text (cJSON accepts NULs in \u escapes only, never checks
+ *     UTF-8, and nests 1000 levels deep);
+ *  2. cJSON_ParseWithLengthOpts builds the tree; on failure `end` (never the
+ *     racy cJSON_GetErrorPtr) says where it stopped;
+ *  3. walk: the text again, in step with the tree, recording where every
+ *     value and key starts, refusing duplicate keys and what cJSON lets
+ *     through but RFC 8259 does not (leading zeros, "1.", raw control
+ *     characters in strings, \f or \v as whitespace, malformed \u escapes,
+ *     \u0000 which would truncate the C string).
+ *
+ * Columns count characters (UTF-8 code points), not bytes; a UTF-8 BOM is
+ * skipped and takes no column.
+ */
+#include <assert.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "memgate/buf.h"
+
+struct entry {
+	const cJSON *node;
+	mg_pos pos;        /* where the value starts */
+	mg_pos key_pos;    /* where its key starts; `pos` when not a member */
+};
+
+struct mg_json {
+	cJSON *root;
+	struct entry *idx; /* in text order */
+	size_t count;
+	size_t *slots;     /* hash of node -> 1 + index into idx; 0 = empty */
+	size_t mask;       /* slots has mask + 1 entries, a power of two */
+};
+
+/* A problem found at a byte offset; what[0] == '\0' means none. */
+struct fault {
+	size_t off;
+	char what[160];
+};
+
+struct key {
+	const char *name;
+	size_t off;
+};
+
+static const char *const bom = "\xef\xbb\xbf";
+
+static size_t skip_bom(const char *text, size_t len)
+{
+	return len >= 3 && !memcmp(text, bom, 3) ? 3 : 0;
+}
+
+/* ---- positions ---------------------------------------------------- */
+
+struct cursor {
+	const char *text;
+	size_t len;
+	size_t off;
+	mg_pos pos;
+};
+
+static void cursor_init(struct cursor *c, const char *text, size_t len)
+{
+	c->text = text;
+	c->len = len;
+	c->off = skip_bom(text, len);
+	c->pos.line = 1;
+	c->pos.column = 1;
+}
+
+/* Move forward to `target` (never backwards) and return its position. */
+static mg_pos cursor_to(struct cursor *c, size_t target)
+{
+	for (; c->off < target; c->off++) {
+		unsigned char ch = (unsigned char)c->text[c->off];
+
+		if (ch == '\n' || (ch == '\r' && (c->off + 1 >= c->len ||
+						   c->text[c->off + 1] != '\n'))) {
+			c->pos.line++;
+			c->pos.column = 1;
+		} else if ((ch & 0xc0) != 0x80) {
+			c->pos.column++;
+		}
+	}
+	return c->pos;
+}
+
+struct walk {
+	const char *text;
+	size_t len;
+	size_t off;
+	struct cursor at;  /* positions, converted as the walk goes forward */
+	struct entry *idx;
+	size_t count, cap;
+	struct key *keys;  /* a stack: the members of the open objects */
+	size_t nkeys, kcap;
+	struct fault fault;
+	struct fault dup;
+};
+
+static void fault_set(struct fault *f, size_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void fault_set(struct fault *f, size_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	f->off = off;
+	va_start(ap, fmt);
+	vsnprintf(f->what, sizeof(f->what), fmt, ap);
+	va_end(ap);
+}
+
+static mg_pos pos_at(const char *text, size_t len, size_t off)
+{
+	struct cursor c;
+
+	cursor_init(&c, text, len);
+	return cursor_to(&c, off > len ? len : off);
+}
+
+/* ---- pass 1: bytes ------------------------------------------------ */
+
+/*
+ * Length of the valid UTF-8 sequence at s[0..n), or 0 with *why set.
+ */
+static size_t utf8_seq(const unsigned char *s, size_t n, const char **why)
+{
+	size_t want, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] < 0xc2 || s[0] > 0xf4) {
+		*why = s[0] < 0xc0 ? "unexpected continuation byte" :
+		       s[0] < 0xc2 ? "overlong encoding" : "invalid lead byte";
+		return 0;
+	}
+	want = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	cp = s[0] & (0x7f >> want);
+	for (i = 1; i < want; i++) {
+		if (i >= n || (s[i] & 0xc0) != 0x80) {
+			*why = "truncated sequence";
+			return 0;
+		}
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	*why = (want == 3 && cp < 0x800) || (want == 4 && cp < 0x10000) ?
+	       "overlong encoding" : cp >= 0xd800 && cp <= 0xdfff ?
+	       "encoded surrogate" : cp > 0x10ffff ? "code point above U+10FFFF" : NULL;
+	return *why ? 0 : want;
+}
+
+/* Track strings and brackets for the depth limit. */
+struct nest {
+	bool in_string, escaped;
+	size_t depth;
+};
+
+static bool nest_step(struct nest *n, char c)
+{
+	if (n->in_string) {
+		if (n->escaped)
+			n->escaped = false;
+		else if (c == '\\')
+			n->escaped = true;
+		else if (c == '"')
+			n->in_string = false;
+	} else if (c == '"') {
+		n->in_string = true;
+	} else if (c == '[' || c == '{') {
+		n->depth++;
+		return true;
+	} else if ((c == ']' || c == '}') && n->depth) {
+		n->depth--;
+	}
+	return false;
+}
+
+/* NUL bytes, invalid UTF-8, UTF-16 and nesting depth; 0 or -1 with f set. */
+static int prescan(struct fault *f, const char *text, size_t len, size_t max_depth)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	struct nest n = { false, false, 0 };
+	const char *why = NULL;
+	size_t off, step;
+
+	if (len >= 2 && ((s[0] == 0xff && s[1] == 0xfe) || (s[0] == 0xfe && s[1] == 0xff))) {
+		fault_set(f, 0, "text is UTF-16 encoded: JSON must be UTF-8");
+		return -1;
+	}
+	for (off = skip_bom(text, len); off < len; off += step) {
+		if (!s[off]) {
+			fault_set(f, off, "unexpected NUL byte");
+			return -1;
+		}
+		if (!(step = utf8_seq(s + off, len - off, &why))) {
+			fault_set(f, off, "invalid UTF-8: %s (byte 0x%02x)", why, s[off]);
+			return -1;
+		}
+		if (step == 1 && nest_step(&n, text[off]) && n.depth > max_depth) {
+			fault_set(f, off, "nesting deeper than %zu levels", max_depth);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- shared lexical checks ---------------------------------------- */
+
+static bool is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static bool is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The value of 4 hex digits at s[0..4) within n bytes, or -1. */
+static long hex4(const char *s, size_t n)
+{
+	char buf[5];
+	int i;
+
+	if (n < 4)
+		return -1;
+	for (i = 0; i < 4; i++) {
+		if (!is_hex(s[i]))
+			return -1;
+		buf[i] = s[i];
+	}
+	buf[4] = '\0';
+	return strtol(buf, NULL, 16);
+}
+
+/* Check the \u escape at text[p] ('\\'); returns its length or 0 with f set. */
+static size_t check_u_escape(struct fault *f, const char *text, size_t len, size_t p)
+{
+	long hi = hex4(text + p + 2, len - p - 2), lo;
+
+	if (hi < 0) {
+		fault_set(f, p, "malformed JSON: invalid unicode escape (want '\\u' and 4 hex digits)");
+		return 0;
+	}
+	if (hi == 0) {
+		fault_set(f, p, "escaped NUL character '\\u0000' is not supported");
+		return 0;
+	}
+	if (hi < 0xd800 || hi > 0xdfff)
+		return 6;
+	lo = hi <= 0xdbff && p + 7 < len && text[p + 6] == '\\' && text[p + 7] == 'u' ?
+	     hex4(text + p + 8, len - p - 8) : -1;
+	if (lo < 0xdc00 || lo > 0xdfff) {
+		fault_set(f, p, "malformed JSON: unpaired surrogate in unicode escape");
+		return 0;
+	}
+	return 12;
+}
+
+/* Check the escape at text[p] ('\\'); returns its length or 0 with f set. */
+static size_t check_escape(struct fault *f, const char *text, size_t len, size_t p)
+{
+	char e = p + 1 < len ? text[p + 1] : '\0';
+
+	if (e == 'u')
+		return check_u_escape(f, text, len, p);
+	if (e && strchr("\"\\/bfnrt", e))
+		return 2;
+	if (e > 0x20 && e < 0x7f)
+		fault_set(f, p, "malformed JSON: invalid escape sequence '\\%c' in string", e);
+	else
+		fault_set(f, p, "malformed JSON: invalid escape sequence in string");
+	return 0;
+}
+
+/* Scan the string whose opening quote is at text[q].  Returns the offset after
+ * the closing quote, or 0 with f set. */
+static size_t scan_string(struct fault *f, const char *text, size_t len, size_t q)
+{
+	size_t p = q + 1, step;
+
+	while (p < len) {
+		unsigned char c = (unsigned char)text[p];
+
+		if (c == '"')
+			return p + 1;
+		if (c < 0x20) {
+			fault_set(f, p, "malformed JSON: unescaped control character U+%04X in string", c);
+			return 0;
+		}
+		if (c != '\\') {
+			p++;
+			continue;
+		}
+		if (!(step = check_escape(f, text, len, p)))
+			return 0;
+		p += step;
+	}
+	fault_set(f, q, "malformed JSON: unterminated string");
+	return 0;
+}
+
+static bool numberish(char c)
+{
+	return is_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+static size_t digits(const char *text, size_t len, size_t p)
+{
+	while (p < len && is_digit(text[p]))
+		p++;
+	return p;
+}
+
+/* The end of the RFC 8259 number at text[p], or 0 when there is none. */
+static size_t number_end(const char *text, size_t len, size_t p)
+{
+	size_t q;
+
+	p += p < len && text[p] == '-';
+	if (p < len && text[p] == '0')
+		p++;
+	else if (p < len && is_digit(text[p]))
+		p = digits(text, len, p);
+	else
+		return 0;
+	if (p < len && text[p] == '.') {
+		if ((q = digits(text, len, p + 1)) == p + 1)
+			return 0;
+		p = q;
+	}
+	if (p < len && (text[p] == 'e' || text[p] == 'E')) {
+		p++;
+		p += p < len && (text[p] == '+' || text[p] == '-');
+		if ((q = digits(text, len, p)) == p)
+			return 0;
+		p = q;
+	}
+	return p < len && numberish(text[p]) ? 0 : p;
+}
+
+/* Check the number at text[start] (cJSON takes "01", "1." and "-.5");
+ * returns the offset after it, or 0 with f set. */
+static size_t scan_number(struct fault *f, const char *text, size_t len, size_t start)
+{
+	size_t end = number_end(text, len, start), span;
+
+	if (end)
+		return end;
+	for (span = start; span < len && numberish(text[span]); span++)
+		;
+	fault_set(f, start, "malformed JSON: invalid number '%.*s'",
+		  (int)(span - start > 40 ? 40 : span - start), text + start);
+	return 0;
+}
+
+/* ---- pass 2: cJSON's failure, explained --------------------------- */
+
+static void describe_char(char *out, size_t n, const char *text, size_t len, size_t off)
+{
+	unsigned char c = (unsigned char)text[off];
+	const char *why;
+	size_t k, i;
+	uint32_t cp;
+
+	if (c > 0x20 && c < 0x7f) {
+		snprintf(out, n, "'%c'", c);
+		return;
+	}
+	k = utf8_seq((const unsigned char *)text + off, len - off, &why);
+	cp = k <= 1 ? c : (uint32_t)(c & (0x7f >> k));
+	for (i = 1; i < k; i++)
+		cp = cp << 6 | ((unsigned char)text[off + i] & 0x3f);
+	snprintf(out, n, "U+%04X", (unsigned)cp);
+}
+
+/* Where the text stood just before `off`: inside a string (and where it
+ * opened), the innermost bracket at off - 1 and the last token before it. */
+struct context {
+	bool in_string;
+	size_t string_start;
+	char open_before, last_before;
+};
+
+static void scan_context(struct context *ctx, const char *text, size_t start, size_t off)
+{
+	struct nest n = { false, false, 0 };
+	char stack[MG_JSON_MAX_DEPTH * 4 + 2] = { 0 }, last = 0;
+	size_t p;
+
+	memset(ctx, 0, sizeof(*ctx));
+	for (p = start; p < off; p++) {
+		char c = text[p];
+
+		if (p + 1 == off) {
+			ctx->open_before = n.depth && n.depth < sizeof(stack) ? stack[n.depth] : 0;
+			ctx->last_before = last;
+		}
+		if (!n.in_string && c == '"')
+			ctx->string_start = p;
+		if (!n.in_string && !is_ws(c))
+			last = c;
+		if (nest_step(&n, c) && n.depth < sizeof(stack))
+			stack[n.depth] = c;
+	}
+	ctx->in_string = n.in_string;
+}
+
+/* Is text[off] inside (or the start of) something that looks like a number
+ * but is not one, such as "1e", "-" or "1e5.3"?  Sets f when it is. */
+static bool bad_number(struct fault *f, const char *text, size_t len, size_t off)
+{
+	size_t start = off;
+
+	while (start > 0 && numberish(text[start - 1]))
+		start--;
+	if (!numberish(text[off]) && start == off)
+		return false;
+	if (text[start] != '-' && !is_digit(text[start]))
+		return false;
+	return !scan_number(f, text, len, start);
+}
+
+/* Is text[off - 1] where an object key should start (after '{' or ',') but
+ * no string does?  cJSON then stops one byte late. */
+static bool bad_key_before(const struct context *ctx, const char *text, size_t off)
+{
+	char c = off > 0 ? text[off - 1] : '"';
+
+	if (ctx->in_string || ctx->open_before != '{' || is_ws(c) || c == '"')
+		return false;
+	return ctx->last_before == ',' || (ctx->last_before == '{' && c != '}');
+}
+
+/*
+ * cJSON stopped at `off` (clamped to len).  It reports a bad object key one
+ * byte late and a bad string at its first character: find the real place
+ * and say what is wrong there.
+ */
+static void explain_failure(struct fault *f, const char *text, size_t len, size_t off)
+{
+	struct context ctx;
+	char what[16];
+
+	scan_context(&ctx, text, skip_bom(text, len), off);
+	if (ctx.in_string && !scan_string(f, text, len, ctx.string_start))
+		return;
+	if (bad_key_before(&ctx, text, off))
+		off--;
+	if (off >= len) {
+		fault_set(f, len, "malformed JSON: unexpected end of input");
+		return;
+	}
+	if (!ctx.in_string && bad_number(f, text, len, off))
+		return;
+	describe_char(what, sizeof(what), text, len, off);
+	fault_set(f, off, "malformed JSON: unexpected character %s", what);
+}
+
+/* ---- pass 3: the walk --------------------------------------------- */
+
+static void walk_ws(struct walk *w)
+{
+	while (w->off < w->len && is_ws(w->text[w->off]))
+		w->off++;
+}
+
+/* The text disagrees with the tree: only what cJSON accepts and RFC 8259
+ * does not (such as \f as whitespace) gets here. */
+static int walk_unexpected(struct walk *w)
+{
+	explain_failure(&w->fault, w->text, w->len, w->off);
+	return -1;
+}
+
+static int walk_expect(struct walk *w, char c)
+{
+	walk_ws(w);
+	if (w->off >= w->len || w->text[w->off] != c)
+		return walk_unexpected(w);
+	w->off++;
+	return 0;
+}
+
+static void walk_record(struct walk *w, const cJSON *node, size_t key_off)
+{
+	if (w->count == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 64;
+		w->idx = mg_xrealloc(w->idx, w->cap * sizeof(*w->idx));
+	}
+	w->idx[w->count].node = node;
+	w->idx[w->count].key_pos = cursor_to(&w->at, key_off == SIZE_MAX ? w->off : key_off);
+	w->idx[w->count].pos = cursor_to(&w->at, w->off);
+	w->count++;
+}
+
+static int walk_value(struct walk *w, const cJSON *node, size_t key_off);
+
+static int walk_array(struct walk *w, const cJSON *node)
+{
+	const cJSON *child;
+
+	w->off++;
+	for (child = node->child; child; child = child->next) {
+		if (child != node->child && walk_expect(w, ',') < 0)
+			return -1;
+		if (walk_value(w, child, SIZE_MAX) < 0)
+			return -1;
+	}
+	return walk_expect(w, ']');
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct key *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->off > y->off) - (x->off < y->off);
+}
+
+/* Find the earliest second occurrence among keys[base..nkeys) and pop them. */
+static void check_duplicates(struct walk *w, size_t base)
+{
+	struct key *k = w->keys + base;
+	size_t n = w->nkeys - base, i;
+
+	if (n > 1)
+		qsort(k, n, sizeof(*k), key_cmp);
+	for (i = 1; i < n; i++) {
+		if (strcmp(k[i - 1].name, k[i].name))
+			continue;
+		if (!w->dup.what[0] || k[i].off < w->dup.off)
+			fault_set(&w->dup, k[i].off, "duplicate key '%s'", k[i].name);
+	}
+	w->nkeys = base;
+}
+
+static void push_key(struct walk *w, const char *name, size_t off)
+{
+	if (w->nkeys == w->kcap) {
+		w->kcap = w->kcap ? 2 * w->kcap : 64;
+		w->keys = mg_xrealloc(w->keys, w->kcap * sizeof(*w->keys));
+	}
+	w->keys[w->nkeys].name = name;
+	w->keys[w->nkeys].off = off;
+	w->nkeys++;
+}
+
+static int walk_member(struct walk *w, const cJSON *child)
+{
+	size_t key_off, end;
+
+	walk_ws(w);
+	key_off = w->off;
+	if (key_off >= w->len || w->text[key_off] != '"')
+		return walk_unexpected(w);
+	if (!(end = scan_string(&w->fault, w->text, w->len, key_off)))
+		return -1;
+	w->off = end;
+	push_key(w, child->string, key_off);
+	if (walk_expect(w, ':') < 0)
+		return -1;
+	return walk_value(w, child, key_off);
+}
+
+static int walk_object(struct walk *w, const cJSON *node)
+{
+	size_t base = w->nkeys;
+	const cJSON *child;
+
+	w->off++;
+	for (child = node->child; child; child = child->next) {
+		if (child != node->child && walk_expect(w, ',') < 0)
+			return -1;
+		if (walk_member(w, child) < 0)
+			return -1;
+	}
+	if (walk_expect(w, '}') < 0)
+		return -1;
+	check_duplicates(w, base);
+	return 0;
+}
+
+static int walk_literal(struct walk *w, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (w->len - w->off < n || memcmp(w->text + w->off, word, n))
+		return walk_unexpected(w);
+	w->off += n;
+	return 0;
+}
+
+static int walk_scalar(struct walk *w, const cJSON *node)
+{
+	size_t end;
+
+	if (cJSON_IsString(node)) {
+		end = scan_string(&w->fault, w->text, w->len, w->off);
+	} else if (cJSON_IsNumber(node)) {
+		end = scan_number(&w->fault, w->text, w->len, w->off);
+	} else {
+		return walk_literal(w, cJSON_IsNull(node) ? "null" :
+				       cJSON_IsTrue(node) ? "true" : "false");
+	}
+	if (!end)
+		return -1;
+	w->off = end;
+	return 0;
+}
+
+/* The character a value of node's type starts with. */
+static char first_char(const cJSON *node)
+{
+	if (cJSON_IsObject(node))
+		return '{';
+	if (cJSON_IsArray(node))
+		return '[';
+	if (cJSON_IsString(node))
+		return '"';
+	if (cJSON_IsNull(node))
+		return 'n';
+	if (cJSON_IsBool(node))
+		return cJSON_IsTrue(node) ? 't' : 'f';
+	return '0';
+}
+
+static int walk_value(struct walk *w, const cJSON *node, size_t key_off)
+{
+	char want = first_char(node), c;
+
+	walk_ws(w);
+	c = w->off < w->len ? w->text[w->off] : '\0';
+	if (want == '0' ? !(c == '-' || is_digit(c)) : c != want)
+		return walk_unexpected(w);
+	walk_record(w, node, key_off);
+	if (want == '{')
+		return walk_object(w, node);
+	if (want == '[')
+		return walk_array(w, node);
+	return walk_scalar(w, node);
+}
+
+/* ---- the index ---------------------------------------------------- */
+
+static size_t slot_of(const cJSON *node, size_t mask)
+{
+	uint64_t h = (uint64_t)(uintptr_t)node * UINT64_C(0x9e3779b97f4a7c15);
+
+	return (size_t)(h >> 29) & mask;
+}
+
+/* Take the entries (recorded in text order) and hash them by node: a sort
+ * by pointer cost more than the rest of the walk on large documents. */
+static void index_finish(mg_json *j, struct walk *w)
+{
+	size_t n = 16, i, k;
+
+	while (n < 2 * w->count)
+		n *= 2;
+	j->slots = mg_xcalloc(n, sizeof(*j->slots));
+	j->mask = n - 1;
+	for (i = 0; i < w->count; i++) {
+		for (k = slot_of(w->idx[i].node, j->mask); j->slots[k]; k = (k + 1) & j->mask)
+			;
+		j->slots[k] = i + 1;
+	}
+	j->idx = w->idx;
+	j->count = w->count;
+	w->idx = NULL;
+}
+
+static const struct entry *index_find(const mg_json *j, const cJSON *node)
+{
+	size_t k;
+
+	if (!j || !node || !j->slots)
+		return NULL;
+	for (k = slot_of(node, j->mask); j->slots[k]; k = (k + 1) & j->mask)
+		if (j->idx[j->slots[k] - 1].node == node)
+			return &j->idx[j->slots[k] - 1];
+	return NULL;
+}
+
+/* The earliest of the walk's findings, then text after the document. */
+static const struct fault *walk_verdict(struct walk *w, bool walked)
+{
+	if (walked) {
+		walk_ws(w);
+		if (w->off < w->len)
+			fault_set(&w->fault, w->off, "trailing text after the JSON document");
+	}
+	if (w->dup.what[0] && (!w->fault.what[0] || w->dup.off < w->fault.off))
+		return &w->dup;
+	return w->fault.what[0] ? &w->fault : NULL;
+}
+
+/* Walk the parsed tree over the text; 0, or MG_ERROR with err set. */
+static int walk_tree(mg_json *j, const char *path, const char *text, size_t len,
+		     mg_error *err)
+{
+	struct walk w;
+	const struct fault *f;
+	int error = MG_OK;
+
+	memset(&w, 0, sizeof(w));
+	w.text = text;
+	w.len = len;
+	w.off = skip_bom(text, len);
+	cursor_init(&w.at, text, len);
+	f = walk_verdict(&w, walk_value(&w, j->root, SIZE_MAX) == 0);
+	if (f)
+		error = mg_error_at(err, path, pos_at(text, len, f->off), "%s", f->what);
+	else
+		index_finish(j, &w);
+	free(w.idx);
+	free(w.keys);
+	return error;
+}
+
+/* ---- the API ------------------------------------------------------ */
+
+/* cJSON wants a NUL after the text to report an unexpected end where it
+ * happens, not at the last byte. */
+static cJSON *parse_copy(size_t *end_off, const char *text, size_t len)
+{
+	char *copy = mg_xmalloc(len + 1);
+	const char *end = NULL;
+	cJSON *root;
+
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 0);
+	*end_off = end && end >= copy ? (size_t)(end - copy) : 0;
+	if (*end_off > len)
+		*end_off = len;
+	free(copy);
+	return root;
+}
+
+int mg_json__parse(mg_json **out, const char *path, const char *text,
+		   size_t len, size_t max_depth, mg_error *err)
+{
+	mg_json *j = NULL;
+	struct fault f;
+	size_t end = 0;
+	int error = MG_OK;
+
+	assert(out && (text || !len));
+	*out = NULL;
+	text = text ? text : "";
+	if (prescan(&f, text, len, max_depth ? max_depth : MG_JSON_MAX_DEPTH) < 0) {
+		error = mg_error_at(err, path, pos_at(text, len, f.off), "%s", f.what);
+		goto done;
+	}
+	j = mg_xcalloc(1, sizeof(*j));
+	if (!(j->root = parse_copy(&end, text, len))) {
+		explain_failure(&f, text, len, end);
+		error = mg_error_at(err, path, pos_at(text, len, f.off), "%s", f.what);
+		goto done;
+	}
+	if ((error = walk_tree(j, path, text, len, err)) < 0)
+		goto done;
+	*out = j;
+	j = NULL;
+done:
+	mg_json__free(j);
+	return error;
+}
+
+const cJSON *mg_json__root(const mg_json *j)
+{
+	return j ? j->root : NULL;
+}
+
+mg_pos mg_json__pos(const mg_json *j, const cJSON *node)
+{
+	const struct entry *e = index_find(j, node);
+
+	return e ? e->pos : (mg_pos){ 0, 0 };
+}
+
+mg_pos mg_json__key_pos(const mg_json *j, const cJSON *node)
+{
+	const struct entry *e = index_find(j, node);
+
+	return e ? e->key_pos : (mg_pos){ 0, 0 };
+}
+
+const cJSON *mg_json__get(const cJSON *object, const char *key)
+{
+	const cJSON *v;
+
+	if (!cJSON_IsObject(object))
+		return NULL;
+	v = cJSON_GetObjectItemCaseSensitive(object, key);
+	return cJSON_IsNull(v) ? NULL : v;
+}
+
+const char *mg_json__type_name(const cJSON *v)
+{
+	if (!v || cJSON_IsNull(v))
+		return "null";
+	if (cJSON_IsBool(v))
+		return "a boolean";
+	if (cJSON_IsNumber(v))
+		return "a number";
+	if (cJSON_IsString(v))
+		return "a string";
+	if (cJSON_IsArray(v))
+		return "an array";
+	return cJSON_IsObject(v) ? "an object" : "an unknown value";
+}
+
+void mg_json__free(mg_json *j)
+{
+	if (!j)
+		return;
+	cJSON_Delete(j->root);
+	free(j->idx);
+	free(j->slots);
+	free(j);
+}

@@ -1,0 +1,323 @@
+/*
+ * The stage-75 input manifest (SPEC 1.2): see include/memgate/manifest.h.
+ *
+ * Read as strictly as the report (plugin/json.c): malformed JSON, duplicate
+ * keys and trailing text are errors.  Unknown keys are ignored, so that a
+ * producer may add its own fields; a key that is present with a null value
+ * counts as absent for optional keys and as the wrong type for required ones.
+ */
+#include <assert.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "memgate/buf.h"
+#include "memgate/manifest.h"
+
+#define MAX_PATH_BYTES 4096
+
+struct parse {
+	const mg_json *j;
+	const char *path;
+	mg_error *err;
+};
+
+/* ---- path rules --------------------------------------------------- */
+
+/* Why one '/'-separated segment of n bytes is refused, or NULL. */
+static const char *segment_problem(const char *s, size_t n)
+{
+	if (n == 0)
+		return "empty segments ('//' or a trailing '/') are not allowed";
+	if (n == 1 && s[0] == '.')
+		return "'.' segments are not allowed";
+	if (n == 2 && s[0] == '.' && s[1] == '.')
+		return "'..' segments are not allowed";
+	return NULL;
+}
+
+/* Why the path as a whole is refused, or NULL. */
+static const char *path_problem(const char *path)
+{
+	const char *s;
+
+	if (!path[0])
+		return "empty paths are not allowed";
+	if (strlen(path) > MAX_PATH_BYTES)
+		return "paths longer than 4096 bytes are not allowed";
+	if (path[0] == '/')
+		return "absolute paths are not allowed";
+	for (s = path; *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return "control characters are not allowed";
+		if (*s == '\\')
+			return "backslashes are not allowed (use '/')";
+	}
+	return NULL;
+}
+
+int mg_manifest_check_path(const char *repo_path, mg_error *err)
+{
+	const char *why, *seg = repo_path, *slash = NULL;
+
+	assert(repo_path);
+	why = path_problem(repo_path);
+	while (!why) {
+		slash = strchr(seg, '/');
+		why = segment_problem(seg, slash ? (size_t)(slash - seg) : strlen(seg));
+		if (!slash)
+			break;
+		seg = slash + 1;
+	}
+	return why ? mg_error_set(err, NULL, 0, 0, "%s", why) : MG_OK;
+}
+
+/* ---- reading ------------------------------------------------------ */
+
+/* "source" or "source.path": how messages name a key. */
+static void key_label(char *out, size_t n, const char *parent, const char *key)
+{
+	if (parent)
+		snprintf(out, n, "%s.%s", parent, key);
+	else
+		snprintf(out, n, "%s", key);
+}
+
+/*
+ * parent[key], which must hold a value of `type` (cJSON_Object or
+ * cJSON_String).  *out is NULL when the key is absent (or null) and not
+ * required.
+ */
+static int member(const cJSON **out, const struct parse *p, const cJSON *parent,
+		  const char *parent_name, const char *key, int type, bool required)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(parent, key);
+	char label[128];
+
+	*out = NULL;
+	key_label(label, sizeof(label), parent_name, key);
+	if (!required && (!v || cJSON_IsNull(v)))
+		return MG_OK;
+	if (!v && parent_name)
+		return mg_error_at(p->err, p->path, mg_json__pos(p->j, parent),
+				   "missing required key '%s' in '%s'", key, parent_name);
+	if (!v)
+		return mg_error_at(p->err, p->path, mg_json__pos(p->j, parent),
+				   "missing required key '%s'", key);
+	if ((v->type & 0xff) != type)
+		return mg_error_at(p->err, p->path, mg_json__pos(p->j, v),
+				   "'%s' must be %s, not %s", label,
+				   type == cJSON_Object ? "an object" : "a string",
+				   mg_json__type_name(v));
+	*out = v;
+	return MG_OK;
+}
+
+/* Why a sha256 value is refused, written into why[]; false when it is fine. */
+static bool sha256_problem(char *why, size_t n, const char *hex)
+{
+	size_t len = strlen(hex), i;
+
+	if (len != 64) {
+		snprintf(why, n, "must be 64 lowercase hex digits, not %zu characters", len);
+		return true;
+	}
+	for (i = 0; i < len; i++) {
+		char c = hex[i];
+
+		if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))
+			continue;
+		if (c >= 'A' && c <= 'F')
+			snprintf(why, n, "must be lowercase hex digits, found '%c'", c);
+		else if (c > 0x20 && c < 0x7f)
+			snprintf(why, n, "must be 64 lowercase hex digits, found '%c'", c);
+		else
+			snprintf(why, n, "must be 64 lowercase hex digits");
+		return true;
+	}
+	return false;
+}
+
+/* The path with control characters shown as '?', for messages. */
+static void printable(char *out, size_t n, const char *s)
+{
+	size_t i;
+
+	snprintf(out, n, "%s", s);
+	for (i = 0; out[i]; i++)
+		if ((unsigned char)out[i] < 0x20 || out[i] == 0x7f)
+			out[i] = '?';
+}
+
+/* object.path and object.sha256, both required, checked and copied. */
+static int read_ref(char **path, mg_pos *path_pos, char **sha, mg_pos *sha_pos,
+		    const struct parse *p, const cJSON *object, const char *name)
+{
+	const cJSON *vp, *vs;
+	char why[160], label[64], shown[256];
+	mg_error tmp;
+	int error;
+
+	if ((error = member(&vp, p, object, name, "path", cJSON_String, true)) < 0 ||
+	    (error = member(&vs, p, object, name, "sha256", cJSON_String, true)) < 0)
+		return error;
+	if (mg_manifest_check_path(vp->valuestring, &tmp) < 0) {
+		printable(shown, sizeof(shown), vp->valuestring);
+		return mg_error_at(p->err, p->path, mg_json__pos(p->j, vp),
+				   "invalid path '%s' in '%s.path': %s", shown, name, tmp.message);
+	}
+	if (sha256_problem(why, sizeof(why), vs->valuestring)) {
+		key_label(label, sizeof(label), name, "sha256");
+		return mg_error_at(p->err, p->path, mg_json__pos(p->j, vs), "'%s' %s", label, why);
+	}
+	*path = mg_xstrdup(vp->valuestring);
+	*path_pos = mg_json__pos(p->j, vp);
+	*sha = mg_xstrdup(vs->valuestring);
+	*sha_pos = mg_json__pos(p->j, vs);
+	return MG_OK;
+}
+
+static int read_optional_string(char **out, mg_pos *pos, const struct parse *p,
+				const cJSON *object, const char *name, const char *key)
+{
+	const cJSON *v;
+	int error;
+
+	if ((error = member(&v, p, object, name, key, cJSON_String, false)) < 0 || !v)
+		return error;
+	*out = mg_xstrdup(v->valuestring);
+	*pos = mg_json__pos(p->j, v);
+	return MG_OK;
+}
+
+static int read_source(mg_manifest *m, const struct parse *p, const cJSON *root)
+{
+	const cJSON *src;
+	int error;
+
+	if ((error = member(&src, p, root, NULL, "source", cJSON_Object, true)) < 0)
+		return error;
+	if ((error = read_ref(&m->source_path, &m->source_path_pos, &m->source_sha256,
+			      &m->source_sha256_pos, p, src, "source")) < 0)
+		return error;
+	if ((error = read_optional_string(&m->schema_version, &m->schema_version_pos,
+					  p, src, "source", "schema_version")) < 0)
+		return error;
+	return read_optional_string(&m->semantic_id, &m->semantic_id_pos,
+				    p, src, "source", "semantic_id");
+}
+
+static int read_approved(mg_manifest *m, const struct parse *p, const cJSON *root)
+{
+	const cJSON *ap;
+	int error;
+
+	if ((error = member(&ap, p, root, NULL, "approved_result", cJSON_Object, false)) < 0 || !ap)
+		return error;
+	m->has_approved = true;
+	return read_ref(&m->approved_path, &m->approved_path_pos, &m->approved_sha256,
+			&m->approved_sha256_pos, p, ap, "approved_result");
+}
+
+static int read_manifest(mg_manifest *m, const struct parse *p)
+{
+	const cJSON *root = mg_json__root(p->j);
+	int error;
+
+	if (!cJSON_IsObject(root))
+		return mg_error_at(p->err, p->path, mg_json__pos(p->j, root),
+				   "manifest must be a JSON object, not %s",
+				   mg_json__type_name(root));
+	if ((error = read_source(m, p, root)) < 0)
+		return error;
+	return read_approved(m, p, root);
+}
+
+int mg_manifest_parse(mg_manifest **out, const char *path, const char *text,
+		      size_t len, mg_error *err)
+{
+	mg_json *j = NULL;
+	mg_manifest *m = NULL;
+	struct parse p;
+	int error;
+
+	assert(out);
+	*out = NULL;
+	if ((error = mg_json__parse(&j, path, text, len, 0, err)) < 0)
+		goto done;
+	p.j = j;
+	p.path = path;
+	p.err = err;
+	m = mg_xcalloc(1, sizeof(*m));
+	m->path = mg_xstrdup(path ? path : "");
+	if ((error = read_manifest(m, &p)) < 0)
+		goto done;
+	*out = m;
+	m = NULL;
+done:
+	mg_manifest_free(m);
+	mg_json__free(j);
+	return error;
+}
+
+void mg_manifest_free(mg_manifest *m)
+{
+	if (!m)
+		return;
+	free(m->path);
+	free(m->source_path);
+	free(m->source_sha256);
+	free(m->schema_version);
+	free(m->semantic_id);
+	free(m->approved_path);
+	free(m->approved_sha256);
+	free(m);
+}
+
+/* ---- rendering ---------------------------------------------------- */
+
+/* cJSON indents with tabs and puts a tab after ':'; write what json.dump(s,
+ * indent=2) writes instead.  Every tab in cJSON's output is layout: tabs in
+ * strings are printed as "\t". */
+static char *two_space_layout(const char *printed)
+{
+	mg_buf b = MG_BUF_INIT;
+	bool line_start = true;
+	const char *s;
+
+	for (s = printed; *s; s++) {
+		if (*s == '\t')
+			mg_buf_puts(&b, line_start ? "  " : " ");
+		else
+			mg_buf_putc(&b, *s);
+		line_start = *s == '\n' || (line_start && *s == '\t');
+	}
+	mg_buf_putc(&b, '\n');
+	return mg_buf_detach(&b, NULL);
+}
+
+char *mg_manifest_render(const char *source_path, const char *sha256_hex,
+			 const char *schema_version, const char *semantic_id)
+{
+	cJSON *root, *src;
+	char *printed, *text;
+
+	assert(source_path && sha256_hex);
+	root = cJSON_CreateObject();
+	src = cJSON_AddObjectToObject(root, "source");
+	cJSON_AddStringToObject(src, "path", source_path);
+	cJSON_AddStringToObject(src, "sha256", sha256_hex);
+	if (schema_version)
+		cJSON_AddStringToObject(src, "schema_version", schema_version);
+	if (semantic_id)
+		cJSON_AddStringToObject(src, "semantic_id", semantic_id);
+	printed = cJSON_Print(root);
+	if (!printed)
+		abort();  /* out of memory, as in mg_xmalloc */
+	text = two_space_layout(printed);
+	cJSON_free(printed);
+	cJSON_Delete(root);
+	return text;
+}

@@ -1,0 +1,501 @@
+/* Strict JSON reading (plugin/json.c): what cJSON lets through and we refuse,
+ * and the positions every later message relies on. */
+#include <math.h>
+
+#include "helpers.h"
+#include "../plugin/json.h"
+
+static mg_json *parse_ok_n(const char *text, size_t len)
+{
+	mg_json *j = NULL;
+	mg_error err;
+
+	mg_error_clear(&err);
+	cr_assert_eq(mg_json__parse(&j, "in.json", text, len, 0, &err), MG_OK,
+		     "refused: %s at %d:%d", err.message, err.line, err.column);
+	cr_assert_not_null(j);
+	return j;
+}
+
+static mg_json *parse_ok(const char *text)
+{
+	return parse_ok_n(text, strlen(text));
+}
+
+static mg_error parse_fail(const char *text, size_t len)
+{
+	mg_json *j = NULL;
+	mg_error err;
+
+	mg_error_clear(&err);
+	cr_assert_eq(mg_json__parse(&j, "in.json", text, len, 0, &err), MG_ERROR,
+		     "accepted: %s", text);
+	cr_assert_null(j);
+	return err;
+}
+
+/* Macros, so that a failure names the line of the test. */
+#define expect_error_n(text, len, l, c, msg) do { \
+	mg_error e_ = parse_fail((text), (len)); \
+	cr_expect_str_eq(e_.file, "in.json"); \
+	cr_expect_str_eq(e_.message, (msg)); \
+	cr_expect_eq(e_.line, (l), "line %d, want %d (%s)", e_.line, (l), e_.message); \
+	cr_expect_eq(e_.column, (c), "column %d, want %d (%s)", e_.column, (c), e_.message); \
+} while (0)
+
+#define expect_error(text, l, c, msg) expect_error_n((text), strlen(text), l, c, msg)
+
+#define expect_pos(p, l, c) do { \
+	mg_pos p_ = (p); \
+	cr_expect_eq(p_.line, (l), "line %d, want %d", p_.line, (l)); \
+	cr_expect_eq(p_.column, (c), "column %d, want %d", p_.column, (c)); \
+} while (0)
+
+/* ---- positions ---------------------------------------------------- */
+
+Test(json, records_the_position_of_every_value_and_key)
+{
+	mg_json *j = parse_ok("{\n  \"a\": 1,\n  \"list\": [true, {\"b\": null}],\n  \"s\": \"x\"\n}\n");
+	const cJSON *root = mg_json__root(j);
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "list");
+	const cJSON *inner = cJSON_GetArrayItem(list, 1);
+
+	expect_pos(mg_json__pos(j, root), 1, 1);
+	expect_pos(mg_json__key_pos(j, cJSON_GetObjectItemCaseSensitive(root, "a")), 2, 3);
+	expect_pos(mg_json__pos(j, cJSON_GetObjectItemCaseSensitive(root, "a")), 2, 8);
+	expect_pos(mg_json__pos(j, list), 3, 11);
+	expect_pos(mg_json__pos(j, cJSON_GetArrayItem(list, 0)), 3, 12);
+	expect_pos(mg_json__pos(j, inner), 3, 18);
+	expect_pos(mg_json__key_pos(j, cJSON_GetObjectItemCaseSensitive(inner, "b")), 3, 19);
+	expect_pos(mg_json__pos(j, cJSON_GetObjectItemCaseSensitive(inner, "b")), 3, 24);
+	expect_pos(mg_json__pos(j, cJSON_GetObjectItemCaseSensitive(root, "s")), 4, 8);
+	mg_json__free(j);
+}
+
+Test(json, key_position_of_an_array_item_is_its_value_position)
+{
+	mg_json *j = parse_ok("[\n 10,\n 20]");
+	const cJSON *second = cJSON_GetArrayItem(mg_json__root(j), 1);
+
+	expect_pos(mg_json__key_pos(j, second), 3, 2);
+	expect_pos(mg_json__pos(j, second), 3, 2);
+	mg_json__free(j);
+}
+
+Test(json, unknown_node_has_no_position)
+{
+	mg_json *j = parse_ok("{\"a\": 1}");
+	cJSON *other = cJSON_CreateNumber(1);
+
+	expect_pos(mg_json__pos(j, other), 0, 0);
+	expect_pos(mg_json__pos(j, NULL), 0, 0);
+	expect_pos(mg_json__key_pos(j, other), 0, 0);
+	cJSON_Delete(other);
+	mg_json__free(j);
+}
+
+Test(json, columns_count_characters_not_bytes)
+{
+	/* "é" and "€" are 2 and 3 bytes: the value after them is column 12. */
+	mg_json *j = parse_ok("{\"é€\": 1, \"b\": 2}");
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(mg_json__root(j), "b");
+
+	expect_pos(mg_json__key_pos(j, b), 1, 11);
+	expect_pos(mg_json__pos(j, b), 1, 16);
+	mg_json__free(j);
+}
+
+Test(json, utf8_bom_is_accepted_and_takes_no_column)
+{
+	mg_json *j = parse_ok("\xef\xbb\xbf{\"a\": 1}");
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(mg_json__root(j), "a");
+
+	expect_pos(mg_json__pos(j, mg_json__root(j)), 1, 1);
+	expect_pos(mg_json__pos(j, a), 1, 7);
+	mg_json__free(j);
+}
+
+Test(json, crlf_line_endings_count_one_line_each)
+{
+	mg_json *j = parse_ok("{\r\n  \"a\": 1,\r\n  \"b\": 2\r\n}\r\n");
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(mg_json__root(j), "b");
+
+	expect_pos(mg_json__pos(j, b), 3, 8);
+	mg_json__free(j);
+}
+
+Test(json, error_after_crlf_lines_names_the_right_line)
+{
+	expect_error("{\r\n  \"a\": 1,\r\n  \"b\": tru\r\n}\r\n", 3, 8,
+		     "malformed JSON: unexpected character 't'");
+}
+
+/* ---- lookup ------------------------------------------------------- */
+
+Test(json, get_treats_null_as_absent_and_is_case_sensitive)
+{
+	mg_json *j = parse_ok("{\"A\": 1, \"a\": 2, \"n\": null}");
+	const cJSON *root = mg_json__root(j);
+
+	cr_expect_eq(mg_json__get(root, "a")->valuedouble, 2);
+	cr_expect_eq(mg_json__get(root, "A")->valuedouble, 1);
+	cr_expect_null(mg_json__get(root, "n"));
+	cr_expect_null(mg_json__get(root, "missing"));
+	cr_expect_null(mg_json__get(mg_json__get(root, "a"), "x"), "a number has no members");
+	cr_expect_null(mg_json__get(NULL, "a"));
+	mg_json__free(j);
+}
+
+Test(json, type_names_read_well_in_messages)
+{
+	mg_json *j = parse_ok("[1, \"s\", true, null, [], {}]");
+	const cJSON *r = mg_json__root(j);
+
+	cr_expect_str_eq(mg_json__type_name(cJSON_GetArrayItem(r, 0)), "a number");
+	cr_expect_str_eq(mg_json__type_name(cJSON_GetArrayItem(r, 1)), "a string");
+	cr_expect_str_eq(mg_json__type_name(cJSON_GetArrayItem(r, 2)), "a boolean");
+	cr_expect_str_eq(mg_json__type_name(cJSON_GetArrayItem(r, 3)), "null");
+	cr_expect_str_eq(mg_json__type_name(cJSON_GetArrayItem(r, 4)), "an array");
+	cr_expect_str_eq(mg_json__type_name(cJSON_GetArrayItem(r, 5)), "an object");
+	mg_json__free(j);
+}
+
+/* ---- numbers ------------------------------------------------------ */
+
+Test(json, numbers_are_read_as_doubles)
+{
+	mg_json *j = parse_ok("[-0, 1e999, -1e999, 9007199254740993, 1e-999, 12.356503]");
+	const cJSON *r = mg_json__root(j);
+
+	cr_expect(cJSON_IsNumber(cJSON_GetArrayItem(r, 0)));
+	cr_expect(signbit(cJSON_GetArrayItem(r, 0)->valuedouble), "-0 keeps its sign");
+	cr_expect(isinf(cJSON_GetArrayItem(r, 1)->valuedouble), "1e999 is infinity");
+	cr_expect(isinf(cJSON_GetArrayItem(r, 2)->valuedouble));
+	cr_expect_eq(cJSON_GetArrayItem(r, 3)->valuedouble, 9007199254740992.0,
+		     "2^53+1 rounds to the nearest double");
+	cr_expect_eq(cJSON_GetArrayItem(r, 4)->valuedouble, 0.0);
+	cr_expect_eq(cJSON_GetArrayItem(r, 5)->valuedouble, 12.356503);
+	mg_json__free(j);
+}
+
+Test(json, nan_and_infinity_literals_are_malformed)
+{
+	expect_error("{\"eval_loss\": NaN}", 1, 15, "malformed JSON: unexpected character 'N'");
+	expect_error("[Infinity]", 1, 2, "malformed JSON: unexpected character 'I'");
+	expect_error("[-Infinity]", 1, 2, "malformed JSON: invalid number '-'");
+}
+
+Test(json, refuses_numbers_outside_the_json_grammar)
+{
+	expect_error("{\"batch_size\": 01}", 1, 16, "malformed JSON: invalid number '01'");
+	expect_error("[1.]", 1, 2, "malformed JSON: invalid number '1.'");
+	expect_error("[-.5]", 1, 2, "malformed JSON: invalid number '-.5'");
+	expect_error("[1e]", 1, 2, "malformed JSON: invalid number '1e'");
+	expect_error("[1e5.3]", 1, 2, "malformed JSON: invalid number '1e5.3'");
+	expect_error("[.5]", 1, 2, "malformed JSON: unexpected character '.'");
+	expect_error("[0x10]", 1, 3, "malformed JSON: unexpected character 'x'");
+}
+
+/* ---- syntax errors ------------------------------------------------ */
+
+Test(json, unexpected_character_points_at_it)
+{
+	expect_error("{\n  \"a\": 1,\n  \"b\": tru\n}", 3, 8,
+		     "malformed JSON: unexpected character 't'");
+	expect_error("{\"a\" 1}", 1, 6, "malformed JSON: unexpected character '1'");
+	expect_error("{\"a\": 1 \"b\": 2}", 1, 9, "malformed JSON: unexpected character '\"'");
+	expect_error("[1 2]", 1, 4, "malformed JSON: unexpected character '2'");
+	expect_error("['a']", 1, 2, "malformed JSON: unexpected character '''");
+}
+
+Test(json, unquoted_or_missing_key_points_at_the_key)
+{
+	/* cJSON stops one byte after a bad key: the message must not. */
+	expect_error("{peak: 1}", 1, 2, "malformed JSON: unexpected character 'p'");
+	expect_error("{\"a\": 1, b: 2}", 1, 10, "malformed JSON: unexpected character 'b'");
+	expect_error("{\n  \"a\": 1,\n}", 3, 1, "malformed JSON: unexpected character '}'");
+	expect_error("[{}x]", 1, 4, "malformed JSON: unexpected character 'x'");
+}
+
+Test(json, trailing_comma_in_an_array_is_malformed)
+{
+	expect_error("[1, 2,]", 1, 7, "malformed JSON: unexpected character ']'");
+}
+
+Test(json, truncated_document_is_unexpected_end_of_input)
+{
+	expect_error("{\"a\": [1, 2", 1, 12, "malformed JSON: unexpected end of input");
+	expect_error("{\n  \"a\": 1,\n", 3, 1, "malformed JSON: unexpected end of input");
+	expect_error("", 1, 1, "malformed JSON: unexpected end of input");
+	expect_error("  \n ", 2, 2, "malformed JSON: unexpected end of input");
+}
+
+Test(json, non_ascii_unexpected_character_is_named_by_code_point)
+{
+	expect_error("[1, \xe2\x80\x9c" "a\xe2\x80\x9d]", 1, 5,
+		     "malformed JSON: unexpected character U+201C");
+}
+
+/* ---- strings ------------------------------------------------------ */
+
+Test(json, unterminated_string_points_at_its_opening_quote)
+{
+	expect_error("{\n  \"name\": \"checkpoint", 2, 11, "malformed JSON: unterminated string");
+}
+
+Test(json, invalid_escape_points_at_the_backslash)
+{
+	expect_error("[\"C:\\Users\"]", 1, 5, "malformed JSON: invalid escape sequence '\\U' in string");
+}
+
+Test(json, invalid_unicode_escapes_are_malformed)
+{
+	/* cJSON would turn "\u12x4" into a NUL and cut the string. */
+	expect_error("[\"ab\\u12x4\"]", 1, 5,
+		     "malformed JSON: invalid unicode escape (want '\\u' and 4 hex digits)");
+	expect_error("[\"\\ud800\"]", 1, 3, "malformed JSON: unpaired surrogate in unicode escape");
+	expect_error("[\"\\udc00\\ud800\"]", 1, 3,
+		     "malformed JSON: unpaired surrogate in unicode escape");
+}
+
+Test(json, escaped_nul_is_refused_because_it_would_cut_the_string)
+{
+	expect_error("{\"name\": \"base\\u0000line\"}", 1, 15,
+		     "escaped NUL character '\\u0000' is not supported");
+}
+
+Test(json, valid_escapes_decode)
+{
+	mg_json *j = parse_ok("[\"tab\\t \\\"q\\\" \\u00e9 \\ud83d\\ude00 \\/\"]");
+
+	cr_expect_str_eq(cJSON_GetArrayItem(mg_json__root(j), 0)->valuestring,
+			 "tab\t \"q\" \xc3\xa9 \xf0\x9f\x98\x80 /");
+	mg_json__free(j);
+}
+
+Test(json, raw_control_character_in_a_string_is_malformed)
+{
+	expect_error("{\"name\": \"a\tb\"}", 1, 12,
+		     "malformed JSON: unescaped control character U+0009 in string");
+	expect_error("{\"name\": \"a\nb\"}", 1, 12,
+		     "malformed JSON: unescaped control character U+000A in string");
+}
+
+Test(json, form_feed_is_not_json_whitespace)
+{
+	expect_error("{\"a\":\f1}", 1, 6, "malformed JSON: unexpected character U+000C");
+}
+
+/* ---- trailing text ------------------------------------------------ */
+
+Test(json, trailing_text_is_an_error_at_its_start)
+{
+	expect_error("{\"a\": 1}\n\n  {\"b\": 2}\n", 3, 3, "trailing text after the JSON document");
+	expect_error("[1]]", 1, 4, "trailing text after the JSON document");
+	expect_error("{} x", 1, 4, "trailing text after the JSON document");
+}
+
+Test(json, trailing_whitespace_is_fine)
+{
+	mg_json__free(parse_ok("{\"a\": 1}\n\n \t\r\n"));
+}
+
+Test(json, text_need_not_be_nul_terminated)
+{
+	const char buf[] = "[1,2]XYZ";
+
+	mg_json__free(parse_ok_n(buf, 5));
+	expect_error_n(buf, 4, 1, 5, "malformed JSON: unexpected end of input");
+}
+
+/* ---- duplicate keys ----------------------------------------------- */
+
+Test(json, duplicate_key_is_reported_at_its_second_occurrence)
+{
+	expect_error("{\n  \"peak_memory_mb\": 1,\n  \"peak_memory_mb\": 2\n}", 3, 3,
+		     "duplicate key 'peak_memory_mb'");
+}
+
+Test(json, nested_duplicate_key_is_found)
+{
+	expect_error("{\"candidates\": [{\"name\": \"a\"}, {\"name\": \"b\", \"x\": 1, \"name\": \"c\"}]}",
+		     1, 54, "duplicate key 'name'");
+}
+
+Test(json, first_duplicate_in_text_order_is_reported)
+{
+	/* The inner object closes first in the text, the outer 'a' comes later. */
+	expect_error("{\"a\": {\"c\": 1, \"c\": 2}, \"b\": 1, \"b\": 2, \"a\": 3}", 1, 16,
+		     "duplicate key 'c'");
+	expect_error("{\"x\": 1, \"y\": 1, \"y\": 2, \"x\": 2}", 1, 18, "duplicate key 'y'");
+}
+
+Test(json, keys_equal_after_unescaping_are_duplicates)
+{
+	expect_error("{\"name\": 1, \"n\\u0061me\": 2}", 1, 13, "duplicate key 'name'");
+}
+
+Test(json, same_key_in_sibling_objects_is_fine)
+{
+	mg_json__free(parse_ok("[{\"name\": 1}, {\"name\": 2}, {\"name\": {\"name\": 3}}]"));
+}
+
+/* Build {"k0": 0, ..., "k<n-1>": n-1} with cJSON, plus `extra` key at the end. */
+static char *many_keys(int n, const char *extra)
+{
+	cJSON *o = cJSON_CreateObject();
+	char key[32], *text;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		cJSON_AddNumberToObject(o, key, i);
+	}
+	if (extra)
+		cJSON_AddNumberToObject(o, extra, -1);
+	text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return text;
+}
+
+Test(json, duplicate_check_is_fast_for_large_objects, .timeout = 10)
+{
+	char *unique = many_keys(50000, NULL), *dup = many_keys(50000, "k7");
+	mg_json *j = parse_ok(unique);
+	mg_error err;
+
+	cr_expect_eq(cJSON_GetArraySize(mg_json__root(j)), 50000);
+	mg_json__free(j);
+	cr_expect_eq(mg_json__parse(&j, "in.json", dup, strlen(dup), 0, &err), MG_ERROR);
+	cr_expect_str_eq(err.message, "duplicate key 'k7'");
+	cr_expect_eq(err.column, (int)(strrchr(dup, ',') - dup) + 2);
+	cJSON_free(unique);
+	cJSON_free(dup);
+}
+
+/* ---- bytes -------------------------------------------------------- */
+
+Test(json, nul_byte_is_refused_at_its_position)
+{
+	expect_error_n("{\"a\": 1}\n\0", 10, 2, 1, "unexpected NUL byte");
+	expect_error_n("{\"a\": \"x\0y\"}", 12, 1, 9, "unexpected NUL byte");
+}
+
+Test(json, invalid_utf8_is_refused_at_its_position)
+{
+	expect_error("{\"name\": \"caf\xe9\"}", 1, 14,
+		     "invalid UTF-8: truncated sequence (byte 0xe9)");
+	expect_error("[\"\xc3\xa9\", \"\xff\"]", 1, 8,
+		     "invalid UTF-8: invalid lead byte (byte 0xff)");
+	expect_error("[\"\x80\"]", 1, 3, "invalid UTF-8: unexpected continuation byte (byte 0x80)");
+}
+
+Test(json, overlong_utf8_is_refused)
+{
+	expect_error("[\"\xc0\xaf\"]", 1, 3, "invalid UTF-8: overlong encoding (byte 0xc0)");
+	expect_error("[\"\xe0\x80\xaf\"]", 1, 3, "invalid UTF-8: overlong encoding (byte 0xe0)");
+	expect_error("[\"\xf0\x80\x80\xaf\"]", 1, 3, "invalid UTF-8: overlong encoding (byte 0xf0)");
+}
+
+Test(json, utf8_encoded_surrogates_are_refused)
+{
+	expect_error("[\"\xed\xa0\x80\"]", 1, 3, "invalid UTF-8: encoded surrogate (byte 0xed)");
+}
+
+Test(json, code_points_above_u10ffff_are_refused)
+{
+	expect_error("[\"\xf4\x90\x80\x80\"]", 1, 3,
+		     "invalid UTF-8: code point above U+10FFFF (byte 0xf4)");
+	expect_error("[\"\xf5\x80\x80\x80\"]", 1, 3, "invalid UTF-8: invalid lead byte (byte 0xf5)");
+}
+
+Test(json, largest_code_point_is_accepted)
+{
+	mg_json__free(parse_ok("[\"\xf4\x8f\xbf\xbf\"]"));
+}
+
+Test(json, utf16_text_is_refused_with_a_hint)
+{
+	expect_error_n("\xff\xfe{\0}\0", 6, 1, 1, "text is UTF-16 encoded: JSON must be UTF-8");
+}
+
+/* ---- nesting ------------------------------------------------------ */
+
+static char *nested(int depth, char open, char close)
+{
+	char *s = mg_xmalloc((size_t)depth * 2 + 1);
+
+	memset(s, open, (size_t)depth);
+	memset(s + depth, close, (size_t)depth);
+	s[depth * 2] = '\0';
+	return s;
+}
+
+Test(json, nesting_up_to_64_levels_is_accepted)
+{
+	char *s = nested(64, '[', ']');
+
+	mg_json__free(parse_ok(s));
+	free(s);
+}
+
+Test(json, nesting_deeper_than_64_levels_is_refused_at_the_65th_bracket)
+{
+	char *s = nested(65, '[', ']');
+
+	expect_error(s, 1, 65, "nesting deeper than 64 levels");
+	free(s);
+}
+
+Test(json, very_deep_nesting_is_refused_quickly, .timeout = 5)
+{
+	char *s = nested(1000000, '[', ']');
+
+	expect_error(s, 1, 65, "nesting deeper than 64 levels");
+	free(s);
+}
+
+Test(json, brackets_inside_strings_do_not_nest)
+{
+	char *inner = nested(100, '[', ']');
+	cJSON *arr = cJSON_CreateArray();
+	char *text;
+
+	cJSON_AddItemToArray(arr, cJSON_CreateString(inner));
+	text = cJSON_PrintUnformatted(arr);
+	mg_json__free(parse_ok(text));
+	cJSON_free(text);
+	cJSON_Delete(arr);
+	free(inner);
+}
+
+Test(json, caller_may_lower_the_depth_limit)
+{
+	mg_json *j = NULL;
+	mg_error err;
+
+	cr_expect_eq(mg_json__parse(&j, "in.json", "{\"a\": {\"b\": [1]}}", 17, 2, &err), MG_ERROR);
+	cr_expect_str_eq(err.message, "nesting deeper than 2 levels");
+	cr_expect_eq(err.column, 13);
+	cr_expect_eq(mg_json__parse(&j, "in.json", "{\"a\": {\"b\": 1}}", 15, 2, &err), MG_OK);
+	mg_json__free(j);
+}
+
+Test(json, top_level_scalar_is_valid_json)
+{
+	mg_json *j = parse_ok("  42 ");
+
+	cr_expect_eq(mg_json__root(j)->valuedouble, 42);
+	expect_pos(mg_json__pos(j, mg_json__root(j)), 1, 3);
+	mg_json__free(j);
+}
+
+Test(json, error_without_a_file_name_is_allowed)
+{
+	mg_json *j = NULL;
+	mg_error err;
+
+	cr_expect_eq(mg_json__parse(&j, NULL, "[", 1, 0, &err), MG_ERROR);
+	cr_expect_str_eq(err.file, "");
+	cr_expect_str_eq(err.message, "malformed JSON: unexpected end of input");
+}
