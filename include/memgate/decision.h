@@ -47,7 +47,7 @@ enum mg_value_kind {
 typedef struct mg_value {
 	enum mg_value_kind kind;
 	double number;    /* when NUMBER */
-	char *string;     /* when STRING; borrowed from the document */
+	char *string;     /* when STRING; owned by the policy or report that filled it */
 	mg_pos pos;       /* where the value is (or the enclosing object) */
 } mg_value;
 
@@ -257,7 +257,9 @@ typedef struct mg_decision {
 } mg_decision;
 
 /* Limits the core enforces before evaluating (grid products). */
+#ifndef MG_DECISION_MAX_SCENARIOS   /* raise: make EXTRA_CFLAGS=-DMG_DECISION_MAX_SCENARIOS=N */
 #define MG_DECISION_MAX_SCENARIOS 4096
+#endif
 
 /*
  * Decide (SPEC 2).  `pre_issues` holds the issues found outside the core

@@ -30,11 +30,21 @@ typedef struct mg_policy {
 } mg_policy;
 
 /* Limits on what a policy may hold. */
+#ifndef MG_POLICY_MAX_DEPTH   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_DEPTH=N */
 #define MG_POLICY_MAX_DEPTH        16     /* YAML nesting */
+#endif
+#ifndef MG_POLICY_MAX_SCALAR   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_SCALAR=N */
 #define MG_POLICY_MAX_SCALAR       4096   /* bytes in one scalar */
+#endif
+#ifndef MG_POLICY_MAX_STRICTER   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_STRICTER=N */
 #define MG_POLICY_MAX_STRICTER     256
+#endif
+#ifndef MG_POLICY_MAX_AXIS_VALUES   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_AXIS_VALUES=N */
 #define MG_POLICY_MAX_AXIS_VALUES  256
+#endif
+#ifndef MG_POLICY_MAX_NODES   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_NODES=N */
 #define MG_POLICY_MAX_NODES        65536  /* scalars, mappings and sequences */
+#endif
 
 /*
  * Parse `len` bytes of `text` (need not be NUL-terminated) read from `path`.

@@ -21,9 +21,15 @@ typedef struct mg_report {
 	char *producer_reason;      /* decision.reason, NULL when absent */
 } mg_report;
 
+#ifndef MG_REPORT_MAX_CANDIDATES   /* raise: make EXTRA_CFLAGS=-DMG_REPORT_MAX_CANDIDATES=N */
 #define MG_REPORT_MAX_CANDIDATES 1024
+#endif
+#ifndef MG_REPORT_MAX_RUNS   /* raise: make EXTRA_CFLAGS=-DMG_REPORT_MAX_RUNS=N */
 #define MG_REPORT_MAX_RUNS       1024
+#endif
+#ifndef MG_REPORT_MAX_NAME   /* raise: make EXTRA_CFLAGS=-DMG_REPORT_MAX_NAME=N */
 #define MG_REPORT_MAX_NAME       256   /* bytes in a candidate name */
+#endif
 
 /*
  * Parse `len` bytes of `text` (need not be NUL-terminated) read from `path`.
