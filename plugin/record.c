@@ -331,15 +331,25 @@ static void drop_key(cJSON *object, const char *key)
 		cJSON_DeleteItemFromObjectCaseSensitive(object, key);
 }
 
-/* Remove the commit ids: inputs.rev and inputs.<x>.rev. */
+/*
+ * Remove what changes between two runs on the same evidence: the commit ids
+ * (inputs.rev, inputs.<x>.rev), the manifest and approved result (pinning a
+ * record into the manifest changes both, and a later release check would
+ * otherwise never re-record the same decision), the approved-record check
+ * and the warnings (about the working tree, not the evidence).
+ */
 static void drop_revs(cJSON *root)
 {
 	cJSON *inputs = cJSON_GetObjectItemCaseSensitive(root, "inputs");
 	cJSON *child;
 
+	drop_key(root, "warnings");
+	drop_key(root, "approved");
 	if (!cJSON_IsObject(inputs))
 		return;
 	drop_key(inputs, "rev");
+	drop_key(inputs, "manifest");
+	drop_key(inputs, "approved_result");
 	cJSON_ArrayForEach(child, inputs)
 		if (cJSON_IsObject(child))
 			drop_key(child, "rev");

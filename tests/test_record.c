@@ -728,6 +728,15 @@ Test(record, same_sees_a_changed_blob)
 	free(after);
 }
 
+Test(record, same_ignores_a_pinned_manifest_and_warnings)
+{
+	cr_assert(same("{\"d\": 1, \"warnings\": [], \"inputs\": {\"manifest\": {\"blob\": \"a\"}}}",
+		       "{\"d\": 1, \"warnings\": [\"x\"], \"approved\": {\"decision\": \"tune\"},"
+		       " \"inputs\": {\"manifest\": {\"blob\": \"b\"}, \"approved_result\": {}}}"));
+	cr_assert_not(same("{\"d\": 1, \"inputs\": {\"report\": {\"blob\": \"a\"}}}",
+			   "{\"d\": 1, \"inputs\": {\"report\": {\"blob\": \"b\"}}}"));
+}
+
 Test(record, same_sees_a_rev_outside_inputs)
 {
 	cr_assert_not(same("{\"rev\": \"a\", \"inputs\": {}}", "{\"rev\": \"b\", \"inputs\": {}}"));

@@ -12,7 +12,10 @@ char *mg_record_render(const mg_check_result *r);
 
 /*
  * Compare two records' texts ignoring commit ids (inputs.rev,
- * inputs.*.rev): for `memgate record`'s write-once rule.  Sets *same.
+ * inputs.*.rev), the manifest and approved-result inputs, the approved
+ * check and warnings: for `memgate record`'s write-once rule, so that
+ * re-recording the same evidence and decision (even after the record was
+ * pinned in the manifest) is a no-op.  Sets *same.
  * Returns MG_ERROR when `existing` is not a JSON object.
  */
 int mg_record_same(bool *same, const char *existing, size_t existing_len,

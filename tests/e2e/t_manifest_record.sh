@@ -80,6 +80,12 @@ mg check -C "$repo" --require-approved --fail-on reject --format json
 expect_code 0 "approved decision matches"
 expect_field decision '"tune"'
 expect_field approved.selected_candidate '"checkpoint"'
+# Re-recording the same evidence after the record was pinned is a no-op.
+cp "$repo/$APPROVED" "$T/pinned.before"
+mg record -C "$repo" --out "$repo/$APPROVED"
+expect_code 1 "re-recording after pinning exits like check"
+expect_err "unchanged" "re-recording after pinning is a no-op"
+if cmp -s "$repo/$APPROVED" "$T/pinned.before"; then ok "the pinned record is untouched"; else not_ok "the pinned record is untouched"; fi
 # The evidence drifts: hybrid now has the lowest peak, so it is the candidate
 # memgate names; the approved record named checkpoint.
 sed -i 's/"peak_memory_mb": 9454.64/"peak_memory_mb": 8000.0/' "$repo/$REPORT_PATH"
