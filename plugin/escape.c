@@ -106,6 +106,11 @@ static void emit_text(mg_buf *out, uint32_t cp, const unsigned char *bytes, size
 		mg_buf_printf(out, "\\x%02x", (unsigned)cp);
 	} else if (is_layout_control(cp)) {
 		mg_buf_printf(out, "\\u%04x", (unsigned)cp);
+	} else if (cp == '[' && out->len >= 2 && out->ptr[out->len - 1] == '#' &&
+		   out->ptr[out->len - 2] == '#') {
+		/* The GitHub runner runs a legacy "##[command]" found anywhere
+		 * in a log line, stdout or stderr (CI-CONVENTIONS 1). */
+		mg_buf_puts(out, "\\x5b");
 	} else {
 		mg_buf_put(out, bytes, n);
 	}
@@ -127,4 +132,122 @@ static void emit_utf8(mg_buf *out, uint32_t cp, const unsigned char *bytes, size
 void mg_escape_utf8(mg_buf *out, const char *s, size_t len)
 {
 	walk(out, s, len, emit_utf8);
+}
+
+#define REPLACEMENT "\xef\xbf\xbd"   /* U+FFFD in UTF-8 */
+
+static int is_c0_del_or_c1(uint32_t cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
+}
+
+/* The characters CommonMark lets a backslash escape. */
+static int is_ascii_punct(uint32_t cp)
+{
+	return (cp >= 0x21 && cp <= 0x2f) || (cp >= 0x3a && cp <= 0x40) ||
+	       (cp >= 0x5b && cp <= 0x60) || (cp >= 0x7b && cp <= 0x7e);
+}
+
+static void emit_markdown(mg_buf *out, uint32_t cp, const unsigned char *bytes, size_t n)
+{
+	size_t i;
+
+	if (cp == INVALID) {
+		for (i = 0; i < n; i++)
+			mg_buf_printf(out, "\\\\x%02x", bytes[i]);
+	} else if (cp == '<') {
+		mg_buf_puts(out, "&lt;");
+	} else if (cp == '>') {
+		mg_buf_puts(out, "&gt;");
+	} else if (cp == '&') {
+		mg_buf_puts(out, "&amp;");
+	} else if (cp == '\n' || cp == '\r' || cp == '\t') {
+		mg_buf_putc(out, ' ');
+	} else if (is_c0_del_or_c1(cp)) {
+		mg_buf_printf(out, "\\\\x%02x", (unsigned)cp);
+	} else if (is_layout_control(cp)) {
+		mg_buf_printf(out, "\\\\u%04x", (unsigned)cp);
+	} else {
+		if (is_ascii_punct(cp))
+			mg_buf_putc(out, '\\');
+		mg_buf_put(out, bytes, n);
+	}
+}
+
+void mg_escape_markdown_cell(mg_buf *out, const char *s, size_t len)
+{
+	walk(out, s, len, emit_markdown);
+}
+
+/* XML's five predefined entities, or NULL. */
+static const char *xml_entity(uint32_t cp)
+{
+	switch (cp) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return "&quot;";
+	case '\'': return "&apos;";
+	default: return NULL;
+	}
+}
+
+static void emit_xml(mg_buf *out, uint32_t cp, const unsigned char *bytes, size_t n)
+{
+	const char *entity = xml_entity(cp);
+
+	if (entity)
+		mg_buf_puts(out, entity);
+	else if (cp == '\t' || cp == '\n' || cp == '\r')
+		mg_buf_printf(out, "&#%u;", (unsigned)cp);
+	else if (cp == INVALID || is_c0_del_or_c1(cp) || cp == 0xfffe || cp == 0xffff)
+		mg_buf_puts(out, REPLACEMENT);
+	else
+		mg_buf_put(out, bytes, n);
+}
+
+void mg_escape_xml(mg_buf *out, const char *s, size_t len)
+{
+	walk(out, s, len, emit_xml);
+}
+
+/* The workflow-command encodings of @actions/core (command.ts); `property`
+ * adds the two characters that end a property. */
+static void emit_gh(mg_buf *out, uint32_t cp, const unsigned char *bytes, size_t n,
+		    int property)
+{
+	if (cp == INVALID || cp == 0)
+		mg_buf_puts(out, REPLACEMENT);
+	else if (cp == '%')
+		mg_buf_puts(out, "%25");
+	else if (cp == '\r')
+		mg_buf_puts(out, "%0D");
+	else if (cp == '\n')
+		mg_buf_puts(out, "%0A");
+	else if (property && cp == ':')
+		mg_buf_puts(out, "%3A");
+	else if (property && cp == ',')
+		mg_buf_puts(out, "%2C");
+	else
+		mg_buf_put(out, bytes, n);
+}
+
+static void emit_gh_data(mg_buf *out, uint32_t cp, const unsigned char *bytes, size_t n)
+{
+	emit_gh(out, cp, bytes, n, 0);
+}
+
+static void emit_gh_property(mg_buf *out, uint32_t cp, const unsigned char *bytes, size_t n)
+{
+	emit_gh(out, cp, bytes, n, 1);
+}
+
+void mg_escape_gh_data(mg_buf *out, const char *s, size_t len)
+{
+	walk(out, s, len, emit_gh_data);
+}
+
+void mg_escape_gh_property(mg_buf *out, const char *s, size_t len)
+{
+	walk(out, s, len, emit_gh_property);
 }

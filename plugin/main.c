@@ -17,18 +17,23 @@
 
 #include "memgate.h"
 #include "memgate/escape.h"
+#include "memgate/github.h"
+#include "memgate/junit.h"
 #include "memgate/output.h"
+#include "memgate/summary.h"
 
 #define MEMGATE_VERSION "0.1.0"
 
 enum { EXIT_PASS = 0, EXIT_GATE = 1, EXIT_ERROR = 2 };
-enum format { FORMAT_TEXT, FORMAT_JSON };
+enum format { FORMAT_DEFAULT, FORMAT_TEXT, FORMAT_JSON, FORMAT_GITHUB };
 
 struct cli {
 	const char *command;
 	mg_check_options opt;
 	enum format format;
 	const char *json_path;
+	const char *summary_path;  /* --summary, else $GITHUB_STEP_SUMMARY */
+	const char *junit_path;
 	const char *out_path;      /* record, manifest */
 	const char *report_path;   /* manifest */
 	const char *semantic_id;   /* manifest */
@@ -37,8 +42,9 @@ struct cli {
 
 static const char usage_check[] =
 "usage: memgate check [-C DIR] [--rev REV] [--policy PATH] [--policy-rev REV]\n"
-"                     [--worktree] [--format text|json] [--json FILE]\n"
-"                     [--fail-on LIST] [--require-approved] [--max-input-mb N]\n"
+"                     [--worktree] [--format text|json|github] [--json FILE]\n"
+"                     [--summary FILE] [--junit FILE] [--fail-on LIST]\n"
+"                     [--require-approved] [--max-input-mb N]\n"
 "\n"
 "Gate the committed evidence against the budget policy.\n"
 "\n"
@@ -47,11 +53,17 @@ static const char usage_check[] =
 "  --policy PATH      the policy, relative to the repository root (default .memgate.yml)\n"
 "  --policy-rev REV   read the policy from REV (default: --rev); on a pull request, the base\n"
 "  --worktree         read every input from the working tree instead (never in CI)\n"
-"  --format FORMAT    text (default) or json (the decision record) on stdout\n"
+"  --format FORMAT    text, json (the decision record) or github (workflow-command\n"
+"                     annotations); default text, or github when GITHUB_ACTIONS=true\n"
 "  --json FILE        also write the decision record to FILE (atomically)\n"
+"  --summary FILE     append a Markdown job summary to FILE (default $GITHUB_STEP_SUMMARY)\n"
+"  --junit FILE       write a JUnit XML report (GitLab, Jenkins)\n"
 "  --fail-on LIST     decisions that fail the check, e.g. reject,tune (default: the policy's gate.fail_on)\n"
 "  --require-approved the manifest's approved_result must match this decision (release gates)\n"
 "  --max-input-mb N   refuse inputs larger than N MiB (default 64)\n"
+"\n"
+"When GITHUB_OUTPUT is set, the step outputs decision, reason, next-action,\n"
+"selected-candidate and passed are appended to it.\n"
 "\n"
 "Exit status: 0 passes, 1 the decision is in fail_on, 2 could not decide.\n";
 
@@ -132,7 +144,7 @@ static int parse_mb(size_t *out, const char *arg)
 enum {
 	OPT_REV = 256, OPT_POLICY, OPT_POLICY_REV, OPT_WORKTREE, OPT_FORMAT, OPT_JSON,
 	OPT_FAIL_ON, OPT_REQUIRE_APPROVED, OPT_MAX_INPUT, OPT_OUT, OPT_REPORT,
-	OPT_SEMANTIC_ID, OPT_FORCE, OPT_HELP
+	OPT_SEMANTIC_ID, OPT_FORCE, OPT_HELP, OPT_SUMMARY, OPT_JUNIT
 };
 
 static const struct option check_options[] = {
@@ -142,6 +154,8 @@ static const struct option check_options[] = {
 	{ "worktree", no_argument, NULL, OPT_WORKTREE },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "json", required_argument, NULL, OPT_JSON },
+	{ "summary", required_argument, NULL, OPT_SUMMARY },
+	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "require-approved", no_argument, NULL, OPT_REQUIRE_APPROVED },
 	{ "max-input-mb", required_argument, NULL, OPT_MAX_INPUT },
@@ -171,6 +185,8 @@ static int apply_option(struct cli *cli, int c, const char *arg, const char *usa
 	case OPT_POLICY_REV: cli->opt.policy_rev = arg; break;
 	case OPT_WORKTREE: cli->opt.worktree = true; break;
 	case OPT_JSON: cli->json_path = arg; break;
+	case OPT_SUMMARY: cli->summary_path = arg; break;
+	case OPT_JUNIT: cli->junit_path = arg; break;
 	case OPT_REQUIRE_APPROVED: cli->opt.require_approved = true; break;
 	case OPT_OUT: cli->out_path = arg; break;
 	case OPT_REPORT: cli->report_path = arg; break;
@@ -182,8 +198,10 @@ static int apply_option(struct cli *cli, int c, const char *arg, const char *usa
 			cli->format = FORMAT_TEXT;
 		else if (!strcmp(arg, "json"))
 			cli->format = FORMAT_JSON;
+		else if (!strcmp(arg, "github"))
+			cli->format = FORMAT_GITHUB;
 		else
-			return usage_error(usage, "unknown format '%s' (expected text or json)", arg), -1;
+			return usage_error(usage, "unknown format '%s' (expected text, json or github)", arg), -1;
 		break;
 	case OPT_FAIL_ON:
 		cli->opt.fail_on_set = true;
@@ -283,23 +301,81 @@ static void print_warnings(const mg_check_result *res)
 	mg_buf_free(&safe);
 }
 
+static const char *env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+/* Queue --json, --summary, --junit and the GitHub step outputs. */
+static void queue_outputs(mg_outputs *outs, const struct cli *cli,
+			  const mg_check_result *res, const char *json, const char *token)
+{
+	const char *summary = cli->summary_path ? cli->summary_path : env("GITHUB_STEP_SUMMARY");
+	const char *gh_output = env("GITHUB_OUTPUT");
+	char *text;
+
+	if (cli->json_path)
+		mg_outputs_add(outs, cli->json_path, json, strlen(json), false);
+	if (summary) {
+		text = mg_summary_render(res);
+		mg_outputs_add(outs, summary, text, strlen(text), true);
+		free(text);
+	}
+	if (cli->junit_path) {
+		text = mg_junit_render(res);
+		mg_outputs_add(outs, cli->junit_path, text, strlen(text), false);
+		free(text);
+	}
+	if (gh_output) {
+		text = mg_github_outputs(res, token);
+		mg_outputs_add(outs, gh_output, text, strlen(text), true);
+		free(text);
+	}
+}
+
+/* What goes to stdout in the chosen format; the caller frees. */
+static char *render(const struct cli *cli, const mg_check_result *res, const char *json,
+		    const char *token)
+{
+	switch (cli->format) {
+	case FORMAT_JSON:
+		return mg_xstrdup(json);
+	case FORMAT_GITHUB:
+		return mg_github_render(res, token);
+	default:
+		return mg_text_render(res);
+	}
+}
+
 static int cmd_check(struct cli *cli, bool record)
 {
 	mg_check_result *res = NULL;
 	mg_outputs *outs = mg_outputs_new();
 	mg_error err;
 	char *json = NULL, *shown = NULL;
+	char token[MG_GITHUB_TOKEN_SIZE];
 	bool unchanged = false;
 	int code = EXIT_ERROR;
 
 	mg_error_clear(&err);
+	if (cli->format == FORMAT_DEFAULT) {
+		const char *gha = getenv("GITHUB_ACTIONS");
+
+		cli->format = gha && !strcmp(gha, "true") ? FORMAT_GITHUB : FORMAT_TEXT;
+	}
+	if (mg_github_token(token) < 0) {
+		mg_error_set(&err, NULL, 0, 0, "cannot read random bytes for output delimiters");
+		code = fail(&err);
+		goto done;
+	}
 	if (mg_check_run(&res, &cli->opt, &err) < 0) {
 		code = fail(&err);
 		goto done;
 	}
 	json = mg_record_render(res);
-	if (cli->json_path)
-		mg_outputs_add(outs, cli->json_path, json, strlen(json), false);
+	queue_outputs(outs, cli, res, json, token);
 	if (record && queue_record(outs, cli->out_path, json, &unchanged, &err) < 0) {
 		code = fail(&err);
 		goto done;
@@ -308,10 +384,10 @@ static int cmd_check(struct cli *cli, bool record)
 		code = fail(&err);
 		goto done;
 	}
-	shown = cli->format == FORMAT_JSON ? NULL : mg_text_render(res);
-	fputs(shown ? shown : json, stdout);
-	if (!shown)
-		print_warnings(res);  /* the text output lists them itself */
+	shown = render(cli, res, json, token);
+	fputs(shown, stdout);
+	if (cli->format == FORMAT_JSON)
+		print_warnings(res);  /* text and github list them themselves */
 	if (record)
 		fprintf(stderr, "memgate: %s '%s'\n",
 			unchanged ? "record unchanged:" : "wrote", cli->out_path);

@@ -33,6 +33,9 @@
  *   a backslash                   becomes \\ (so the escaping is unambiguous),
  *   bidirectional controls and the line/paragraph separators (U+061C,
  *   U+200E, U+200F, U+2028-U+202E, U+2066-U+2069) become \uNNNN.
+ *   the '[' of "##[" (a legacy GitHub workflow command, run wherever it
+ *   stands in a log line) becomes \x5b, also when the "##" was already in
+ *   the buffer.
  * The output holds no control character at all.
  */
 void mg_escape_text(mg_buf *out, const char *s, size_t len);
@@ -43,5 +46,48 @@ void mg_escape_text(mg_buf *out, const char *s, size_t len);
  * each ill-formed sequence and each NUL byte becomes U+FFFD.
  */
 void mg_escape_utf8(mg_buf *out, const char *s, size_t len);
+
+/*
+ * For a cell of a GitHub-flavoured Markdown table (and any inline Markdown):
+ *   every ASCII punctuation character but < > & is backslash-escaped
+ *   (CommonMark shows "\" + punctuation as the character itself), so input
+ *   cannot end a cell (|), nor start emphasis, code, a link, an autolink,
+ *   an @mention, an :emoji: or $math$;
+ *   < > & become &lt; &gt; &amp;, so input never writes HTML;
+ *   \n \r \t become a space, so input never ends a row;
+ *   other C0 controls, DEL, C1 and each byte of invalid UTF-8 become
+ *   \\xNN, the layout controls of mg_escape_text \\uNNNN (shown as
+ *   \xNN and \uNNNN once rendered).
+ * Line breaks in a cell (<br>) are the caller's to write, never the input's.
+ */
+void mg_escape_markdown_cell(mg_buf *out, const char *s, size_t len);
+
+/*
+ * For XML 1.0 character data and attribute values (JUnit reports):
+ *   & < > " ' become &amp; &lt; &gt; &quot; &apos;,
+ *   \t \n \r become &#9; &#10; &#13; (kept as they are, even in an
+ *   attribute, where a parser would turn them into spaces),
+ *   what XML 1.0 cannot carry, raw or as &#N; (NUL and the other C0
+ *   controls, U+FFFE, U+FFFF, ill-formed sequences), and what it
+ *   discourages (DEL, C1), become U+FFFD, one per character or sequence.
+ */
+void mg_escape_xml(mg_buf *out, const char *s, size_t len);
+
+/*
+ * For the DATA (message) of a GitHub workflow command ::NAME ...::DATA, as
+ * @actions/core escapeData: % \r \n become %25 %0D %0A, everything else is
+ * copied, so that the runner decodes the exact text and a command stays on
+ * one line (../shared/CI-CONVENTIONS.md section 1).  NUL and each
+ * ill-formed sequence become U+FFFD.
+ */
+void mg_escape_gh_data(mg_buf *out, const char *s, size_t len);
+
+/*
+ * For a property value of a workflow command (file=, title=), as
+ * @actions/core escapeProperty: mg_escape_gh_data, and : , become %3A %2C
+ * (so that a value cannot end the properties with "::" or start another
+ * property with ",").
+ */
+void mg_escape_gh_property(mg_buf *out, const char *s, size_t len);
 
 #endif

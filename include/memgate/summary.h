@@ -1,0 +1,22 @@
+#ifndef MEMGATE_SUMMARY_H
+#define MEMGATE_SUMMARY_H
+/*
+ * The job summary: GitHub-flavoured Markdown for $GITHUB_STEP_SUMMARY.
+ * Input text is escaped so that it cannot break a table or inject HTML;
+ * the result stays under MG_SUMMARY_MAX bytes (rows are dropped, with a
+ * note, to fit).
+ *
+ * Sections: the decision, gate and checks run; a table of candidates by
+ * active checks (value, pass or fail, headroom = signed margin to the
+ * threshold, negative when it fails), status and reasons; every finding
+ * with its file:line:col; the sensitivity scenarios (overrides, winner,
+ * feasible set); policy changes; warnings; the evidence (commits, paths,
+ * blobs, SHA-256).  Returns a malloc'd string to append.
+ */
+#include "check.h"
+
+#define MG_SUMMARY_MAX (1000 * 1024)
+
+char *mg_summary_render(const mg_check_result *r);
+
+#endif

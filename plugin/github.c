@@ -1,0 +1,1014 @@
+/*
+ * GitHub Actions: annotations, the findings behind them and step outputs.
+ * See include/memgate/github.h and ../shared/CI-CONVENTIONS.md sections 1-2.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "memgate/escape.h"
+#include "memgate/github.h"
+#include "memgate/text.h"
+
+#define BIT(r) (1u << (r))
+#define NO_CANDIDATE SIZE_MAX
+#define SHORT_DIGITS 10   /* above this, try 6 significant digits */
+
+/* ---- the token ---- */
+
+/* n bytes from /dev/urandom, for kernels without getrandom(). */
+static int urandom(unsigned char *buf, size_t n)
+{
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+	ssize_t k;
+
+	if (fd < 0)
+		return MG_ERROR;
+	while (got < n) {
+		k = read(fd, buf + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	close(fd);
+	return got == n ? MG_OK : MG_ERROR;
+}
+
+static int random_bytes(unsigned char *buf, size_t n)
+{
+	size_t got = 0;
+	ssize_t k;
+
+	while (got < n) {
+		k = getrandom(buf + got, n - got, 0);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return urandom(buf + got, n - got);
+		got += (size_t)k;
+	}
+	return MG_OK;
+}
+
+int mg_github_token(char out[MG_GITHUB_TOKEN_SIZE])
+{
+	unsigned char bytes[(MG_GITHUB_TOKEN_SIZE - 1) / 2];
+	size_t i;
+
+	out[0] = '\0';
+	if (random_bytes(bytes, sizeof(bytes)) < 0)
+		return MG_ERROR;
+	for (i = 0; i < sizeof(bytes); i++)
+		snprintf(out + 2 * i, 3, "%02x", bytes[i]);
+	return MG_OK;
+}
+
+/* ---- checks and values ---- */
+
+const mg_github_check mg_github_checks[MG_GITHUB_CHECK_COUNT] = {
+	{ MG_MEMORY_CAP_MB, MG_M_PEAK, MG_R_MEMORY_OVER_BUDGET, "peak", " MB", true },
+	{ MG_MIN_SAMPLES_PER_S, MG_M_SAMPLES, MG_R_SAMPLES_PER_S_BELOW_FLOOR, "samples/s", "", false },
+	{ MG_MAX_EVAL_LOSS, MG_M_EVAL_LOSS, MG_R_QUALITY_OVER_FLOOR, "eval_loss", "", true },
+	{ MG_MIN_MEMORY_SAVING_MB, MG_M_SAVING, MG_R_MEMORY_SAVING_BELOW_FLOOR, "memory saving", " MB", false },
+	{ MG_MIN_THROUGHPUT_RATIO, MG_M_RATIO, MG_R_THROUGHPUT_BELOW_FLOOR, "throughput ratio", "", false },
+	{ MG_MAX_QUALITY_DELTA, MG_M_DELTA, MG_R_QUALITY_DELTA_OVER_LIMIT, "quality delta", "", true },
+};
+
+bool mg_github_check_active(const mg_github_check *c, const mg_budget *b)
+{
+	return b->set[c->threshold] ||
+	       (c->threshold == MG_MAX_EVAL_LOSS && b->set[MG_MAX_RELATIVE_EVAL_LOSS]);
+}
+
+bool mg_github_check_limit(double *limit, const mg_github_check *c, const mg_decision *d)
+{
+	if (c->threshold != MG_MAX_EVAL_LOSS) {
+		*limit = d->budget.value[c->threshold];
+		return true;
+	}
+	if (d->base.quality_ceiling_known) {
+		*limit = d->base.quality_ceiling;
+		return true;
+	}
+	*limit = d->budget.value[MG_MAX_EVAL_LOSS];
+	return !d->budget.set[MG_MAX_RELATIVE_EVAL_LOSS];
+}
+
+/* The check a step-7 reason comes from, or NULL for steps 1-6. */
+static const mg_github_check *check_of(enum mg_reason reason)
+{
+	size_t i;
+
+	for (i = 0; i < MG_GITHUB_CHECK_COUNT; i++)
+		if (mg_github_checks[i].reason == reason)
+			return &mg_github_checks[i];
+	return NULL;
+}
+
+/* Significant digits in a %g rendering ("0.8765" has 4, "11200" has 3). */
+static int sig_digits(const char *s)
+{
+	int n = 0, last = 0;
+
+	for (; *s && *s != 'e'; s++) {
+		if (*s >= '1' && *s <= '9')
+			last = ++n;
+		else if (*s == '0' && n)
+			n++;
+	}
+	return last;
+}
+
+static int compare(double a, double b)
+{
+	return (a > b) - (a < b);
+}
+
+void mg_github_put_value(mg_buf *out, double v, const double *limit)
+{
+	char full[40], brief[40];
+
+	v = v == 0 ? 0 : v;
+	snprintf(full, sizeof(full), "%.15g", v);
+	snprintf(brief, sizeof(brief), "%.6g", v);
+	if (sig_digits(full) > SHORT_DIGITS &&
+	    (!limit || compare(strtod(brief, NULL), *limit) == compare(v, *limit)))
+		mg_buf_puts(out, brief);
+	else
+		mg_buf_puts(out, full);
+}
+
+void mg_github_put_threshold(mg_buf *out, double v)
+{
+	mg_buf_printf(out, "%.15g", v == 0 ? 0 : v);
+}
+
+static void put_safe(mg_buf *out, const char *s)
+{
+	mg_escape_text(out, s, strlen(s));
+}
+
+void mg_github_put_name(mg_buf *out, const char *name)
+{
+	if (!name)
+		mg_buf_puts(out, "(no name)");
+	else if (!name[0])
+		mg_buf_puts(out, "(empty name)");
+	else
+		put_safe(out, name);
+}
+
+/* 'text', escaped; "nothing" for NULL. */
+static void put_quoted(mg_buf *out, const char *s)
+{
+	if (!s) {
+		mg_buf_puts(out, "nothing");
+		return;
+	}
+	mg_buf_putc(out, '\'');
+	put_safe(out, s);
+	mg_buf_putc(out, '\'');
+}
+
+/* An identity value or pin: 'text', a number, "nothing" or "a non-scalar value". */
+static void put_ident(mg_buf *out, const mg_value *v)
+{
+	if (v->kind == MG_VALUE_STRING)
+		put_quoted(out, v->string);
+	else if (v->kind == MG_VALUE_NUMBER)
+		mg_github_put_threshold(out, v->number);
+	else if (v->kind == MG_VALUE_ABSENT)
+		mg_buf_puts(out, "nothing");
+	else
+		mg_buf_puts(out, "a value that is not a string or a number");
+}
+
+/* ---- findings ---- */
+
+/* The findings under construction; the message of the next one in msg. */
+struct findings {
+	const mg_check_result *r;
+	const mg_decision *d;
+	const mg_evidence *ev;      /* NULL without a report */
+	size_t selected;            /* evaluation of the selected (or best) candidate */
+	mg_github_finding *list;
+	size_t count, cap;
+	mg_buf msg;
+};
+
+static const char *policy_file(const mg_check_result *r)
+{
+	return r->policy_ref.path ? r->policy_ref.path : r->policy ? r->policy->path : NULL;
+}
+
+static const char *manifest_file(const mg_check_result *r)
+{
+	return r->manifest_ref.path ? r->manifest_ref.path :
+	       r->manifest ? r->manifest->path : NULL;
+}
+
+static const char *report_file(const mg_check_result *r)
+{
+	return r->report_ref.path ? r->report_ref.path : r->report ? r->report->path : NULL;
+}
+
+/* Record a finding whose message is f->msg (which is reset). */
+static void add(struct findings *f, enum mg_github_weight weight, enum mg_github_rank rank,
+		const char *code, const char *file, mg_pos pos, size_t candidate)
+{
+	mg_github_finding *x;
+
+	if (f->count == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 16;
+		f->list = mg_xrealloc(f->list, f->cap * sizeof(*f->list));
+	}
+	x = &f->list[f->count++];
+	x->weight = weight;
+	x->rank = rank;
+	x->code = code;
+	x->file = file;
+	x->pos = pos;
+	x->candidate = candidate;
+	x->message = mg_buf_detach(&f->msg, NULL);
+}
+
+static mg_pos no_pos(void)
+{
+	return (mg_pos){ 0, 0 };
+}
+
+/* The policy line of threshold t. */
+static mg_pos threshold_pos(const struct findings *f, int t)
+{
+	return f->r->policy && t >= 0 ? f->r->policy->threshold_pos[t] : no_pos();
+}
+
+/* "report 'x' has SHA-256 <a>; the manifest pins <b>" */
+static void put_hash_mismatch(mg_buf *msg, const char *what, const char *path,
+			      const char *have, const char *pinned)
+{
+	mg_buf_printf(msg, "%s ", what);
+	put_quoted(msg, path);
+	mg_buf_puts(msg, " has SHA-256 ");
+	put_safe(msg, *have ? have : "unknown");
+	mg_buf_puts(msg, "; the manifest pins ");
+	put_safe(msg, pinned ? pinned : "nothing");
+}
+
+/* "the manifest pins schema_version 'a'; the report has 'b'" */
+static void put_pin_mismatch(mg_buf *msg, const char *key, const char *want,
+			     const mg_value *have)
+{
+	mg_buf_printf(msg, "the manifest pins %s ", key);
+	put_quoted(msg, want);
+	mg_buf_puts(msg, "; the report has ");
+	put_ident(msg, have);
+}
+
+/* approved_result_missing: where the approved result should have been named. */
+static void approved_missing(struct findings *f)
+{
+	const mg_check_result *r = f->r;
+	const mg_manifest *m = r->manifest;
+	const char *file = manifest_file(r);
+	mg_pos pos = { 1, 0 };
+
+	if (m && m->has_approved) {
+		mg_buf_puts(&f->msg, "approved result ");
+		put_quoted(&f->msg, m->approved_path);
+		mg_buf_printf(&f->msg, " is not in %s", r->worktree ? "the working tree" : "the commit");
+		pos = m->approved_path_pos;
+	} else if (m) {
+		mg_buf_puts(&f->msg, "the manifest names no approved_result (--require-approved)");
+	} else {
+		mg_buf_puts(&f->msg, "the policy names the report directly, so there is no "
+			    "approved result (--require-approved)");
+		file = policy_file(r);
+		pos = r->policy ? r->policy->report_pos : pos;
+	}
+	add(f, MG_GITHUB_HARD, MG_GITHUB_RANK_EVIDENCE,
+	    mg_issue_name(MG_ISSUE_APPROVED_RESULT_MISSING), file, pos, NO_CANDIDATE);
+}
+
+/* The issues found in the manifest's pins (SPEC 2.1, the first five). */
+static void manifest_issue(struct findings *f, enum mg_issue issue)
+{
+	const mg_check_result *r = f->r;
+	const mg_manifest *m = r->manifest;
+	mg_pos pos = no_pos();
+
+	if (issue == MG_ISSUE_APPROVED_RESULT_MISSING) {
+		approved_missing(f);
+		return;
+	}
+	if (!m)
+		return;   /* the other pins are the manifest's */
+	if (issue == MG_ISSUE_REPORT_HASH_MISMATCH) {
+		put_hash_mismatch(&f->msg, "report", report_file(r), r->report_ref.sha256,
+				  m->source_sha256);
+		pos = m->source_sha256_pos;
+	} else if (issue == MG_ISSUE_SCHEMA_VERSION_MISMATCH && r->report) {
+		put_pin_mismatch(&f->msg, "schema_version", m->schema_version,
+				 &r->report->schema_version);
+		pos = m->schema_version_pos;
+	} else if (issue == MG_ISSUE_SEMANTIC_ID_MISMATCH && r->report) {
+		put_pin_mismatch(&f->msg, "semantic_id", m->semantic_id, &r->report->semantic_id);
+		pos = m->semantic_id_pos;
+	} else if (issue == MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH) {
+		put_hash_mismatch(&f->msg, "approved result", m->approved_path,
+				  r->approved_ref.sha256, m->approved_sha256);
+		pos = m->approved_sha256_pos;
+	} else {
+		mg_buf_puts(&f->msg, mg_issue_name(issue));
+	}
+	add(f, MG_GITHUB_HARD, MG_GITHUB_RANK_EVIDENCE, mg_issue_name(issue), manifest_file(r), pos,
+	    NO_CANDIDATE);
+}
+
+/* The identity field an issue is about, or -1. */
+static int ident_of(enum mg_issue issue)
+{
+	switch (issue) {
+	case MG_ISSUE_WORKLOAD_MISSING: case MG_ISSUE_WORKLOAD_MISMATCH: return MG_ID_WORKLOAD;
+	case MG_ISSUE_HARDWARE_MISSING: case MG_ISSUE_HARDWARE_MISMATCH: return MG_ID_HARDWARE;
+	case MG_ISSUE_MODEL_MISMATCH: return MG_ID_MODEL;
+	case MG_ISSUE_DTYPE_MISMATCH: return MG_ID_DTYPE;
+	case MG_ISSUE_AMP_DTYPE_MISMATCH: return MG_ID_AMP_DTYPE;
+	case MG_ISSUE_BATCH_SIZE_MISMATCH: return MG_ID_BATCH_SIZE;
+	case MG_ISSUE_SEQ_LEN_MISMATCH: return MG_ID_SEQ_LEN;
+	case MG_ISSUE_OPTIMIZER_MISMATCH: return MG_ID_OPTIMIZER;
+	default: return -1;
+	}
+}
+
+/* "the report has no workload_id (nor config.workload); the policy pins 'x'",
+ * "the report's dtype is 'a'; the policy pins 'b'"; returns the report line. */
+static mg_pos identity_message(struct findings *f, enum mg_issue issue, int id)
+{
+	static const char *const fallback[] = { "config.workload", "config.device" };
+	const mg_value *have = &f->ev->identity[id];
+	const char *key = mg_ident_name((enum mg_ident)id);
+
+	if (issue == MG_ISSUE_WORKLOAD_MISSING || issue == MG_ISSUE_HARDWARE_MISSING) {
+		mg_buf_printf(&f->msg, "the report has no %s (nor %s)", key, fallback[id]);
+	} else {
+		mg_buf_printf(&f->msg, "the report's %s is ", key);
+		put_ident(&f->msg, have);
+	}
+	if (f->r->policy) {
+		mg_buf_puts(&f->msg, "; the policy pins ");
+		put_ident(&f->msg, &f->r->policy->rules.pin[id]);
+	}
+	return have->pos;
+}
+
+/* One finding per candidate whose aggregate lies outside its runs. */
+static void aggregate_issues(struct findings *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->ev->candidate_count; i++) {
+		const mg_candidate *c = &f->ev->candidates[i];
+
+		if (!c->aggregate_outside_runs)
+			continue;
+		mg_github_put_name(&f->msg, c->name);
+		mg_buf_puts(&f->msg, ": an aggregate value lies outside the [min, max] of its runs");
+		add(f, MG_GITHUB_HARD, MG_GITHUB_RANK_EVIDENCE,
+		    mg_issue_name(MG_ISSUE_AGGREGATE_OUTSIDE_RUNS), report_file(f->r), c->pos,
+		    i < f->d->base.count ? i : NO_CANDIDATE);
+	}
+}
+
+/* The issues found in the report (SPEC 2.1, from handoff_not_ready on). */
+static void report_issue(struct findings *f, enum mg_issue issue)
+{
+	int id = ident_of(issue);
+	mg_pos pos = no_pos();
+
+	if (issue == MG_ISSUE_AGGREGATE_OUTSIDE_RUNS) {
+		aggregate_issues(f);
+		return;
+	}
+	if (id >= 0) {
+		pos = identity_message(f, issue, id);
+	} else if (issue == MG_ISSUE_HANDOFF_NOT_READY) {
+		mg_buf_puts(&f->msg, "the report's status is ");
+		put_ident(&f->msg, &f->ev->handoff_status);
+		mg_buf_puts(&f->msg, ", not 'ready_for_budget_review'");
+		pos = f->ev->handoff_status.pos;
+	} else if (issue == MG_ISSUE_ELIGIBLE_CANDIDATES_MISSING) {
+		mg_buf_puts(&f->msg, "the handoff report lists no eligible_candidates");
+		pos = f->ev->eligible_pos;
+	} else {
+		mg_buf_puts(&f->msg, "the report has no candidates");
+		pos = f->ev->candidates_pos;
+	}
+	add(f, MG_GITHUB_HARD, MG_GITHUB_RANK_EVIDENCE, mg_issue_name(issue), report_file(f->r), pos,
+	    NO_CANDIDATE);
+}
+
+static void issue_findings(struct findings *f)
+{
+	int i;
+
+	for (i = 0; i < MG_ISSUE_COUNT; i++) {
+		if (!f->d->issue[i])
+			continue;
+		if (i <= MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH)
+			manifest_issue(f, (enum mg_issue)i);
+		else if (f->ev)
+			report_issue(f, (enum mg_issue)i);
+	}
+}
+
+/* --require-approved: the approved record disagrees with this decision. */
+static void drift_finding(struct findings *f)
+{
+	const mg_check_result *r = f->r;
+
+	if (!r->approved_decision || strcmp(f->d->reason, "decision_drift"))
+		return;
+	mg_buf_puts(&f->msg, "the approved record says ");
+	put_safe(&f->msg, r->approved_decision);
+	mg_buf_puts(&f->msg, ", selected ");
+	if (r->approved_selected)
+		mg_github_put_name(&f->msg, r->approved_selected);
+	else
+		mg_buf_puts(&f->msg, "none");
+	mg_buf_puts(&f->msg, "; the evidence now decides otherwise");
+	add(f, MG_GITHUB_HARD, MG_GITHUB_RANK_EVIDENCE, "decision_drift", manifest_file(r),
+	    r->manifest ? r->manifest->approved_path_pos : no_pos(), NO_CANDIDATE);
+}
+
+/* The report's candidate behind an evaluation, or NULL. */
+static const mg_candidate *candidate_of(const struct findings *f, const mg_evaluation *e)
+{
+	return f->ev && e->index < f->ev->candidate_count ? &f->ev->candidates[e->index] : NULL;
+}
+
+/* A candidate's finding: first for the selected one, else hard or target. */
+static enum mg_github_rank candidate_rank(const struct findings *f, size_t i, bool hard)
+{
+	if (i == f->selected)
+		return MG_GITHUB_RANK_SELECTED;
+	return hard ? MG_GITHUB_RANK_HARD : MG_GITHUB_RANK_TARGET;
+}
+
+/* "checkpoint: peak 9450.76 MB > memory_cap_mb 9000"; the effective
+ * quality ceiling for quality_over_floor.  At the threshold's policy line. */
+static void threshold_finding(struct findings *f, const mg_evaluation *e, size_t i,
+			      const mg_github_check *c, bool hard)
+{
+	const mg_budget *b = &f->d->budget;
+	int t = c->threshold;
+	double limit;
+	bool known = mg_github_check_limit(&limit, c, f->d);
+
+	if (c->reason == MG_R_QUALITY_OVER_FLOOR && f->d->base.quality_ceiling_from >= 0)
+		t = f->d->base.quality_ceiling_from;
+	mg_github_put_name(&f->msg, e->name);
+	mg_buf_printf(&f->msg, ": %s ", c->label);
+	mg_github_put_value(&f->msg, e->value[c->metric], known ? &limit : NULL);
+	mg_buf_printf(&f->msg, "%s %s ", c->unit, c->ceiling ? ">" : "<");
+	if (t == MG_MAX_RELATIVE_EVAL_LOSS) {
+		mg_github_put_threshold(&f->msg, limit);
+		mg_buf_puts(&f->msg, ", the ceiling of max_relative_eval_loss ");
+		mg_github_put_threshold(&f->msg, b->value[t]);
+	} else {
+		mg_buf_printf(&f->msg, "%s ", mg_threshold_name((enum mg_threshold)t));
+		mg_github_put_threshold(&f->msg, b->value[t]);
+	}
+	add(f, hard ? MG_GITHUB_HARD : MG_GITHUB_SOFT,
+	    candidate_rank(f, i, hard),
+	    mg_reason_name(c->reason), policy_file(f->r), threshold_pos(f, t), i);
+}
+
+static bool has_number(const mg_candidate *c, enum mg_metric_id m)
+{
+	return c->metric[m].state == MG_METRIC_NUMBER;
+}
+
+static bool is_invalid(const mg_candidate *c, enum mg_metric_id m)
+{
+	return c->metric[m].state == MG_METRIC_INVALID;
+}
+
+/* The first own number an active check of b needs that c lacks (as the
+ * decision core's step 5 reads it), or -1. */
+static int missing_metric(const mg_candidate *c, const mg_budget *b)
+{
+	static const enum mg_metric_id paired[] = { MG_M_SAVING, MG_M_RATIO, MG_M_DELTA };
+	static const enum mg_threshold paired_check[] = {
+		MG_MIN_MEMORY_SAVING_MB, MG_MIN_THROUGHPUT_RATIO, MG_MAX_QUALITY_DELTA,
+	};
+	bool need_samples = b->set[MG_MIN_SAMPLES_PER_S] ||
+		(b->set[MG_MIN_THROUGHPUT_RATIO] && !has_number(c, MG_M_RATIO));
+	bool need_loss = b->set[MG_MAX_EVAL_LOSS] || b->set[MG_MAX_RELATIVE_EVAL_LOSS] ||
+		(b->set[MG_MAX_QUALITY_DELTA] && !has_number(c, MG_M_DELTA));
+	size_t k;
+
+	if (!has_number(c, MG_M_PEAK))
+		return MG_M_PEAK;
+	if (need_samples && !has_number(c, MG_M_SAMPLES))
+		return MG_M_SAMPLES;
+	if (need_loss && !has_number(c, MG_M_EVAL_LOSS))
+		return MG_M_EVAL_LOSS;
+	for (k = 0; k < 3; k++)
+		if (b->set[paired_check[k]] && is_invalid(c, paired[k]))
+			return paired[k];
+	return -1;
+}
+
+/* "samples_per_s is missing"; returns where: the metric, else the candidate. */
+static mg_pos metric_message(struct findings *f, const mg_candidate *c, mg_pos pos)
+{
+	int m = c ? missing_metric(c, &f->d->budget) : -1;
+
+	if (m < 0) {
+		mg_buf_puts(&f->msg, "a number that an active check needs is missing or not finite");
+		return pos;
+	}
+	mg_buf_printf(&f->msg, "%s is %s", mg_metric_name((enum mg_metric_id)m),
+		      is_invalid(c, (enum mg_metric_id)m) ? "not a finite number" : "missing");
+	return c->metric[m].pos.line > 0 ? c->metric[m].pos : pos;
+}
+
+/* Why a candidate's name disqualifies it (step 1). */
+static void name_message(struct findings *f, const mg_evaluation *e, size_t i)
+{
+	const mg_screening *s = &f->d->base;
+	size_t j;
+
+	if (!e->name) {
+		mg_buf_puts(&f->msg, "the name is missing or not a string");
+		return;
+	}
+	if (!e->name[0]) {
+		mg_buf_puts(&f->msg, "the name is empty");
+		return;
+	}
+	for (j = 0; j < i && !(s->evaluations[j].name && !strcmp(s->evaluations[j].name, e->name)); j++)
+		;
+	if (j < i)
+		mg_buf_printf(&f->msg, "the name is already used by candidate #%zu", j + 1);
+	else
+		mg_buf_puts(&f->msg, "the name is used twice");
+}
+
+/* Steps 1-6: at the candidate object (or the metric) in the report. */
+static void early_finding(struct findings *f, const mg_evaluation *e, size_t i,
+			  enum mg_reason reason)
+{
+	const mg_candidate *c = candidate_of(f, e);
+	mg_pos pos = c ? c->pos : no_pos();
+	bool hard = reason != MG_R_EVIDENCE_NOT_COMPARABLE &&
+		    reason != MG_R_NOT_IN_ELIGIBLE_CANDIDATES;
+
+	mg_github_put_name(&f->msg, e->name);
+	mg_buf_puts(&f->msg, ": ");
+	if (reason == MG_R_MISSING_OR_DUPLICATE_NAME) {
+		name_message(f, e, i);
+	} else if (reason == MG_R_OOM) {
+		mg_buf_puts(&f->msg, "ran out of memory (status oom or metrics.oom)");
+	} else if (reason == MG_R_EVIDENCE_NOT_COMPARABLE) {
+		mg_buf_puts(&f->msg, "status ");
+		put_quoted(&f->msg, c ? c->status : NULL);
+		mg_buf_puts(&f->msg, " is neither 'ok' nor 'comparable'");
+	} else if (reason == MG_R_NOT_IN_ELIGIBLE_CANDIDATES) {
+		mg_buf_puts(&f->msg, "not listed in eligible_candidates");
+	} else if (reason == MG_R_MISSING_OR_NON_NUMERIC_METRIC) {
+		pos = metric_message(f, c, pos);
+	} else {
+		mg_buf_printf(&f->msg, "%d repeat%s, fewer than evidence.min_repeats %d", e->repeats,
+			      e->repeats == 1 ? "" : "s",
+			      f->r->policy ? f->r->policy->rules.min_repeats : 1);
+	}
+	add(f, hard ? MG_GITHUB_HARD : MG_GITHUB_SOFT,
+	    candidate_rank(f, i, hard),
+	    mg_reason_name(reason), report_file(f->r), pos, i);
+}
+
+static void candidate_findings(struct findings *f)
+{
+	const mg_screening *s = &f->d->base;
+	const mg_github_check *c;
+	size_t i;
+	int reason;
+
+	for (i = 0; i < s->count; i++) {
+		for (reason = 0; reason < MG_REASON_COUNT; reason++) {
+			if (!(s->evaluations[i].reasons & BIT(reason)))
+				continue;
+			if ((c = check_of((enum mg_reason)reason)))
+				threshold_finding(f, &s->evaluations[i], i, c,
+						  reason <= MG_R_QUALITY_OVER_FLOOR);
+			else
+				early_finding(f, &s->evaluations[i], i, (enum mg_reason)reason);
+		}
+	}
+}
+
+/* baseline_missing_or_invalid with no candidate of that name at all (an
+ * unmeasured baseline has its own step 1-6 finding). */
+static void baseline_finding(struct findings *f)
+{
+	const mg_screening *s = &f->d->base;
+	const char *name;
+	size_t i;
+
+	if (!f->r->policy || strcmp(f->d->reason, "baseline_missing_or_invalid"))
+		return;
+	name = f->r->policy->rules.baseline ? f->r->policy->rules.baseline : "baseline";
+	for (i = 0; i < s->count; i++)
+		if (s->evaluations[i].name && !strcmp(s->evaluations[i].name, name))
+			return;
+	mg_buf_puts(&f->msg, "no candidate is named ");
+	put_quoted(&f->msg, name);
+	mg_buf_puts(&f->msg, " (evidence.baseline), so no value can be derived from it");
+	add(f, MG_GITHUB_HARD, MG_GITHUB_RANK_HARD, "baseline_missing_or_invalid", report_file(f->r),
+	    f->ev ? f->ev->candidates_pos : no_pos(), NO_CANDIDATE);
+}
+
+/* "memory_cap_mb 8500, min_samples_per_s 1.5" */
+static void put_overrides(mg_buf *out, const mg_budget *ov)
+{
+	const char *sep = "";
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		if (!ov->set[t])
+			continue;
+		mg_buf_printf(out, "%s%s ", sep, mg_threshold_name((enum mg_threshold)t));
+		mg_github_put_threshold(out, ov->value[t]);
+		sep = ", ";
+	}
+}
+
+/* The policy line of scenario i: its stricter entry, or the grid's first axis. */
+static mg_pos scenario_pos(const struct findings *f, size_t i)
+{
+	const mg_policy *p = f->r->policy;
+
+	if (!p)
+		return no_pos();
+	if (i < p->rules.stricter_count)
+		return p->stricter_pos ? p->stricter_pos[i] : no_pos();
+	return p->rules.grid_count && p->grid_pos ? p->grid_pos[0] : no_pos();
+}
+
+static bool same_name(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* selection_is_threshold_sensitive: each scenario whose winner differs. */
+static void sensitivity_findings(struct findings *f)
+{
+	size_t i;
+
+	if (strcmp(f->d->reason, "selection_is_threshold_sensitive"))
+		return;
+	for (i = 0; i < f->d->scenario_count; i++) {
+		const mg_scenario *sc = &f->d->scenarios[i];
+
+		if (same_name(sc->best, f->d->best))
+			continue;
+		mg_buf_printf(&f->msg, "%s (", sc->id);
+		put_overrides(&f->msg, &sc->overrides);
+		mg_buf_puts(&f->msg, "): the winner is ");
+		if (sc->best)
+			mg_github_put_name(&f->msg, sc->best);
+		else
+			mg_buf_puts(&f->msg, "none");
+		mg_buf_puts(&f->msg, ", not ");
+		mg_github_put_name(&f->msg, f->d->best);
+		add(f, MG_GITHUB_SOFT, MG_GITHUB_RANK_SENSITIVITY, "selection_is_threshold_sensitive",
+		    policy_file(f->r), scenario_pos(f, i), NO_CANDIDATE);
+	}
+}
+
+static void warning_findings(struct findings *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->r->warning_count; i++) {
+		put_safe(&f->msg, f->r->warnings[i]);
+		add(f, MG_GITHUB_WARNING, MG_GITHUB_RANK_WARNING, "warning", NULL, no_pos(),
+		    NO_CANDIDATE);
+	}
+}
+
+/* The evaluation of the selected candidate (else the base winner), or NO_CANDIDATE. */
+static size_t selected_index(const mg_decision *d)
+{
+	const char *want = d->selected ? d->selected : d->best;
+	size_t i;
+
+	for (i = 0; want && i < d->base.count; i++)
+		if (same_name(d->base.evaluations[i].name, want))
+			return i;
+	return NO_CANDIDATE;
+}
+
+/* Reorder f->list by rank, keeping the order within a rank. */
+static void sort_by_rank(struct findings *f)
+{
+	mg_github_finding *sorted = mg_xcalloc(f->count ? f->count : 1, sizeof(*sorted));
+	size_t i, n = 0;
+	int rank;
+
+	for (rank = 0; rank < MG_GITHUB_RANK_COUNT; rank++)
+		for (i = 0; i < f->count; i++)
+			if ((int)f->list[i].rank == rank)
+				sorted[n++] = f->list[i];
+	free(f->list);
+	f->list = sorted;
+}
+
+void mg_github_findings(mg_github_finding **out, size_t *count, const mg_check_result *r)
+{
+	struct findings f = { 0 };
+
+	assert(out && count && r && r->decision);
+	f.r = r;
+	f.d = r->decision;
+	f.ev = r->report ? &r->report->evidence : NULL;
+	f.selected = selected_index(f.d);
+	mg_buf_init(&f.msg);
+	issue_findings(&f);
+	drift_finding(&f);
+	candidate_findings(&f);
+	baseline_finding(&f);
+	sensitivity_findings(&f);
+	warning_findings(&f);
+	sort_by_rank(&f);
+	mg_buf_free(&f.msg);
+	*out = f.list;
+	*count = f.count;
+}
+
+void mg_github_findings_free(mg_github_finding *findings, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		free(findings[i].message);
+	free(findings);
+}
+
+/* ---- annotations ---- */
+
+enum level { LEVEL_ERROR, LEVEL_WARNING, LEVEL_NOTICE, LEVEL_COUNT };
+
+static const char *const level_names[LEVEL_COUNT] = { "error", "warning", "notice" };
+static const char *const level_plurals[LEVEL_COUNT] = { "errors", "warnings", "notices" };
+
+static enum level level_of(const mg_github_finding *f, bool passed)
+{
+	if (f->weight == MG_GITHUB_WARNING)
+		return LEVEL_WARNING;
+	if (f->weight == MG_GITHUB_HARD)
+		return passed ? LEVEL_WARNING : LEVEL_ERROR;
+	return passed ? LEVEL_NOTICE : LEVEL_WARNING;
+}
+
+/* One property: " key=value" first, ",key=value" after; empty values are
+ * left out (the runner drops them). */
+static void put_property(mg_buf *out, bool *first, const char *key, const char *value)
+{
+	if (!value || !*value)
+		return;
+	mg_buf_printf(out, "%c%s=", *first ? ' ' : ',', key);
+	mg_escape_gh_property(out, value, strlen(value));
+	*first = false;
+}
+
+/* "::error file=f,line=3,col=5,title=t::message" */
+static void put_annotation(mg_buf *out, enum level level, const char *file, mg_pos pos,
+			   const char *title, const char *message)
+{
+	bool first = true;
+	char number[16];
+
+	mg_buf_printf(out, "::%s", level_names[level]);
+	put_property(out, &first, "file", file);
+	if (file && *file && pos.line > 0) {
+		snprintf(number, sizeof(number), "%d", pos.line);
+		put_property(out, &first, "line", number);
+		snprintf(number, sizeof(number), "%d", pos.column);
+		if (pos.column > 0)
+			put_property(out, &first, "col", number);
+	}
+	put_property(out, &first, "title", title);
+	mg_buf_puts(out, "::");
+	mg_escape_gh_data(out, message, strlen(message));
+	mg_buf_putc(out, '\n');
+}
+
+/* The decision: at gate.fail_on (or line 1) of the policy.  Returns its level. */
+static enum level put_decision(mg_buf *out, const mg_check_result *r)
+{
+	const mg_decision *d = r->decision;
+	enum level level = r->passed ? LEVEL_NOTICE : LEVEL_ERROR;
+	mg_buf title = MG_BUF_INIT, msg = MG_BUF_INIT;
+	mg_pos pos = { 1, 0 };
+
+	if (r->policy && r->policy->fail_on_set && r->policy->fail_on_pos.line > 0)
+		pos = r->policy->fail_on_pos;
+	mg_buf_printf(&title, "memgate: %s", mg_verdict_name(d->verdict));
+	mg_buf_printf(&msg, "%s (%s): next action %s; selected ", mg_verdict_name(d->verdict),
+		      d->reason, d->next_action);
+	if (d->selected)
+		mg_github_put_name(&msg, d->selected);
+	else
+		mg_buf_puts(&msg, "none");
+	put_annotation(out, level, policy_file(r), pos, title.ptr, msg.ptr);
+	mg_buf_free(&title);
+	mg_buf_free(&msg);
+	return level;
+}
+
+/* "memgate: memory_over_budget (checkpoint)" */
+static void put_finding(mg_buf *out, const mg_check_result *r, const mg_github_finding *f,
+			enum level level)
+{
+	mg_buf title = MG_BUF_INIT;
+	const mg_screening *s = &r->decision->base;
+
+	mg_buf_printf(&title, "memgate: %s", f->code);
+	if (f->candidate < s->count) {
+		mg_buf_puts(&title, " (");
+		mg_github_put_name(&title, s->evaluations[f->candidate].name);
+		mg_buf_putc(&title, ')');
+	}
+	put_annotation(out, level, f->file, f->pos, title.ptr, f->message);
+	mg_buf_free(&title);
+}
+
+/*
+ * The decision, then the findings in order, at most MG_GITHUB_MAX_ANNOTATIONS
+ * per level (GitHub shows no more per step); a level with more shows one
+ * fewer and closes with an annotation that counts the rest.
+ */
+static void put_annotations(mg_buf *out, const mg_check_result *r,
+			    const mg_github_finding *f, size_t n)
+{
+	size_t total[LEVEL_COUNT] = { 0 }, shown[LEVEL_COUNT] = { 0 }, room[LEVEL_COUNT];
+	enum level decision = put_decision(out, r);
+	char title[64], msg[128];
+	size_t i;
+	int lv;
+
+	total[decision] = shown[decision] = 1;
+	for (i = 0; i < n; i++)
+		total[level_of(&f[i], r->passed)]++;
+	for (lv = 0; lv < LEVEL_COUNT; lv++)
+		room[lv] = total[lv] > MG_GITHUB_MAX_ANNOTATIONS ? MG_GITHUB_MAX_ANNOTATIONS - 1
+								: MG_GITHUB_MAX_ANNOTATIONS;
+	for (i = 0; i < n; i++) {
+		enum level level = level_of(&f[i], r->passed);
+
+		if (shown[level] < room[level]) {
+			put_finding(out, r, &f[i], level);
+			shown[level]++;
+		}
+	}
+	for (lv = 0; lv < LEVEL_COUNT; lv++) {
+		if (total[lv] == shown[lv])
+			continue;
+		snprintf(title, sizeof(title), "memgate: %zu more %s", total[lv] - shown[lv],
+			 level_plurals[lv]);
+		snprintf(msg, sizeof(msg), "and %zu more %s: see the job summary or the log of this step",
+			 total[lv] - shown[lv], level_plurals[lv]);
+		put_annotation(out, (enum level)lv, NULL, no_pos(), title, msg);
+	}
+}
+
+/* The findings as compiler-style lines for the log (warnings are in the
+ * text already): "  .memgate.yml:12:25: warning: ... [memory_saving_below_floor]". */
+static void put_finding_log(mg_buf *out, const mg_check_result *r,
+			    const mg_github_finding *f, size_t n)
+{
+	const char *heading = "findings:\n";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (f[i].weight == MG_GITHUB_WARNING)
+			continue;
+		mg_buf_puts(out, heading);
+		heading = "";
+		mg_buf_puts(out, "  ");
+		if (f[i].file) {
+			put_safe(out, f[i].file);
+			if (f[i].pos.line > 0)
+				mg_buf_printf(out, ":%d", f[i].pos.line);
+			if (f[i].pos.line > 0 && f[i].pos.column > 0)
+				mg_buf_printf(out, ":%d", f[i].pos.column);
+			mg_buf_puts(out, ": ");
+		}
+		mg_buf_printf(out, "%s: %s [%s]\n", level_names[level_of(&f[i], r->passed)],
+			      f[i].message, f[i].code);
+	}
+}
+
+char *mg_github_render(const mg_check_result *r, const char *token)
+{
+	mg_github_finding *findings = NULL;
+	mg_buf out = MG_BUF_INIT;
+	size_t n = 0;
+	char *log;
+
+	assert(r && r->decision && token && *token);
+	mg_github_findings(&findings, &n, r);
+	put_annotations(&out, r, findings, n);
+	mg_buf_printf(&out, "::stop-commands::%s\n", token);
+	log = mg_text_render(r);
+	mg_buf_puts(&out, log);
+	put_finding_log(&out, r, findings, n);
+	mg_buf_printf(&out, "::%s::\n", token);
+	free(log);
+	mg_github_findings_free(findings, n);
+	return mg_buf_detach(&out, NULL);
+}
+
+/* ---- step outputs ---- */
+
+static bool plain_token(const char *s)
+{
+	static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				    "0123456789_.-";
+
+	return *s && strspn(s, chars) == strlen(s);
+}
+
+/* Whether a line of value equals delim (or delim and a CR, which a
+ * runner that ends lines at CRLF would also match). */
+static bool has_line(const char *value, const char *delim)
+{
+	size_t n = strlen(delim);
+	const char *line = value, *end;
+
+	for (;;) {
+		end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line);
+		if (!strncmp(line, delim, n) &&
+		    (line + n == end || (line + n + 1 == end && line[n] == '\r')))
+			return true;
+		if (!*end)
+			return false;
+		line = end + 1;
+	}
+}
+
+/*
+ * NAME=VALUE for a plain token, else NAME<<ghadelimiter_<token> with the
+ * value on the lines up to the delimiter.  The value is written as valid
+ * UTF-8 (mg_escape_utf8) and otherwise exactly, \r included (the Linux and
+ * macOS runners end lines at \n only); a value holding the delimiter line
+ * is replaced by its one-line mg_escape_text form.
+ */
+static void put_output(mg_buf *out, const char *name, const char *value, const char *token)
+{
+	mg_buf clean = MG_BUF_INIT, delim = MG_BUF_INIT;
+
+	mg_escape_utf8(&clean, value, strlen(value));
+	if (plain_token(clean.ptr)) {
+		mg_buf_printf(out, "%s=%s\n", name, clean.ptr);
+		goto done;
+	}
+	mg_buf_printf(&delim, "ghadelimiter_%s", token);
+	if (has_line(clean.ptr, delim.ptr)) {
+		mg_buf_free(&clean);
+		put_safe(&clean, value);
+	}
+	mg_buf_printf(out, "%s<<%s\n%s\n%s\n", name, delim.ptr, clean.ptr, delim.ptr);
+done:
+	mg_buf_free(&clean);
+	mg_buf_free(&delim);
+}
+
+char *mg_github_outputs(const mg_check_result *r, const char *token)
+{
+	const mg_decision *d;
+	mg_buf out = MG_BUF_INIT;
+
+	assert(r && r->decision && token && plain_token(token));
+	d = r->decision;
+	put_output(&out, "decision", mg_verdict_name(d->verdict), token);
+	put_output(&out, "reason", d->reason, token);
+	put_output(&out, "next-action", d->next_action, token);
+	put_output(&out, "selected-candidate", d->selected ? d->selected : "", token);
+	put_output(&out, "passed", r->passed ? "true" : "false", token);
+	return mg_buf_detach(&out, NULL);
+}

@@ -1,0 +1,370 @@
+/*
+ * JUnit XML for GitLab and Jenkins: see include/memgate/junit.h and
+ * ../shared/CI-CONVENTIONS.md section 6.
+ */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memgate/escape.h"
+#include "memgate/github.h"
+#include "memgate/junit.h"
+
+#define BIT(r) (1u << (r))
+
+struct junit {
+	const mg_check_result *r;
+	const mg_decision *d;
+	const mg_github_finding *findings;
+	size_t finding_count;
+	mg_buf cases;        /* the <testcase> elements */
+	size_t tests, failures;
+};
+
+static void put_xml(mg_buf *out, const char *s)
+{
+	mg_escape_xml(out, s, strlen(s));
+}
+
+/* Text of several lines: each line escaped, our line ends kept as they are. */
+static void put_xml_lines(mg_buf *out, const char *s)
+{
+	const char *end;
+
+	while ((end = strchr(s, '\n'))) {
+		mg_escape_xml(out, s, (size_t)(end - s));
+		mg_buf_putc(out, '\n');
+		s = end + 1;
+	}
+	put_xml(out, s);
+}
+
+static const char *policy_file(const mg_check_result *r)
+{
+	return r->policy_ref.path ? r->policy_ref.path : r->policy ? r->policy->path : NULL;
+}
+
+static const char *report_file(const mg_check_result *r)
+{
+	return r->report_ref.path ? r->report_ref.path : r->report ? r->report->path : NULL;
+}
+
+/* <testcase classname="c" name="n" file="f" time="0">; `name` is XML already. */
+static void open_case(struct junit *j, const char *classname, const char *name,
+		      const char *file)
+{
+	mg_buf_printf(&j->cases, "    <testcase classname=\"%s\" name=\"%s\"", classname, name);
+	if (file) {
+		mg_buf_puts(&j->cases, " file=\"");
+		put_xml(&j->cases, file);
+		mg_buf_putc(&j->cases, '"');
+	}
+	mg_buf_puts(&j->cases, " time=\"0\">\n");
+	j->tests++;
+}
+
+static void close_case(struct junit *j)
+{
+	mg_buf_puts(&j->cases, "    </testcase>\n");
+}
+
+/* <failure message="m" type="t">text</failure> */
+static void put_failure(struct junit *j, const char *type, const char *message,
+			const char *text)
+{
+	mg_buf_puts(&j->cases, "      <failure message=\"");
+	put_xml(&j->cases, message);
+	mg_buf_puts(&j->cases, "\" type=\"");
+	put_xml(&j->cases, type);
+	mg_buf_puts(&j->cases, "\">");
+	put_xml_lines(&j->cases, text);
+	mg_buf_puts(&j->cases, "</failure>\n");
+	j->failures++;
+}
+
+static void put_system_out(struct junit *j, const char *text)
+{
+	if (!*text)
+		return;
+	mg_buf_puts(&j->cases, "      <system-out>");
+	put_xml_lines(&j->cases, text);
+	mg_buf_puts(&j->cases, "</system-out>\n");
+}
+
+/* "bench/76.json:12:5: checkpoint: ... [code]\n" */
+static void put_finding_line(mg_buf *out, const mg_github_finding *f)
+{
+	if (f->file) {
+		mg_escape_text(out, f->file, strlen(f->file));
+		if (f->pos.line > 0)
+			mg_buf_printf(out, ":%d", f->pos.line);
+		if (f->pos.line > 0 && f->pos.column > 0)
+			mg_buf_printf(out, ":%d", f->pos.column);
+		mg_buf_puts(out, ": ");
+	}
+	mg_buf_printf(out, "%s [%s]\n", f->message, f->code);
+}
+
+/* The finding lines of one rank (or of every rank, with MG_GITHUB_RANK_COUNT). */
+static void put_findings_of_rank(mg_buf *out, const struct junit *j, enum mg_github_rank rank)
+{
+	size_t i;
+
+	for (i = 0; i < j->finding_count; i++)
+		if (rank == MG_GITHUB_RANK_COUNT || j->findings[i].rank == rank)
+			put_finding_line(out, &j->findings[i]);
+}
+
+/* ---- evidence ---- */
+
+/* "report bench/76.json, SHA-256 <hex>, at commit <id>\n" */
+static void put_report_ref(mg_buf *out, const mg_check_result *r)
+{
+	if (!r->report_ref.path)
+		return;
+	mg_buf_puts(out, "report ");
+	mg_escape_text(out, r->report_ref.path, strlen(r->report_ref.path));
+	mg_buf_printf(out, ", SHA-256 %.64s",
+		      r->report_ref.sha256[0] ? r->report_ref.sha256 : "not computed");
+	if (r->worktree)
+		mg_buf_puts(out, ", from the working tree\n");
+	else
+		mg_buf_printf(out, ", at commit %.64s\n", r->rev);
+}
+
+static void evidence_case(struct junit *j)
+{
+	const mg_check_result *r = j->r;
+	mg_buf message = MG_BUF_INIT, text = MG_BUF_INIT;
+	const char *sep = "";
+	int i;
+
+	open_case(j, "memgate.evidence", "evidence",
+		  r->manifest_ref.read ? r->manifest_ref.path : report_file(r));
+	if (!j->d->applicable) {
+		for (i = 0; i < MG_ISSUE_COUNT; i++) {
+			if (!j->d->issue[i])
+				continue;
+			mg_buf_printf(&message, "%s%s", sep, mg_issue_name((enum mg_issue)i));
+			sep = ", ";
+		}
+		put_findings_of_rank(&text, j, MG_GITHUB_RANK_EVIDENCE);
+		put_failure(j, "evidence_not_applicable", message.ptr, text.ptr);
+		mg_buf_free(&text);
+	}
+	put_report_ref(&text, r);
+	put_system_out(j, text.ptr);
+	close_case(j);
+	mg_buf_free(&message);
+	mg_buf_free(&text);
+}
+
+/* ---- candidates ---- */
+
+/* An XML-escaped case name for candidate i: its name, or "(unnamed #i)";
+ * " #i" (and ".2", ".3", ...) added when an earlier case has it already
+ * (GitLab keeps only the first of two equal names). */
+static char *case_name(char *const *taken, size_t i, const char *name)
+{
+	mg_buf base = MG_BUF_INIT, plain = MG_BUF_INIT, out = MG_BUF_INIT;
+	unsigned k;
+	size_t j;
+
+	if (!name || !*name)
+		mg_buf_printf(&plain, "(unnamed #%zu)", i + 1);
+	else
+		mg_escape_text(&plain, name, strlen(name));
+	mg_escape_xml(&base, plain.ptr, plain.len);
+	mg_buf_puts(&out, base.ptr);
+	for (k = 1;; k++) {
+		for (j = 0; j < i && strcmp(taken[j], out.ptr); j++)
+			;
+		if (j == i)
+			break;
+		mg_buf_free(&out);
+		mg_buf_printf(&out, k == 1 ? "%s #%zu" : "%s #%zu.%u", base.ptr, i + 1, k);
+	}
+	mg_buf_free(&base);
+	mg_buf_free(&plain);
+	return mg_buf_detach(&out, NULL);
+}
+
+/* "peak 9450.76 MB <= 11200", "memory saving 331.98 MB < 512 FAIL": each
+ * active check of a candidate that reached the thresholds. */
+static void put_checks(mg_buf *out, const mg_evaluation *e, const mg_decision *d)
+{
+	double limit;
+	size_t k;
+
+	if (e->status != MG_STATUS_FEASIBLE && e->status != MG_STATUS_REJECTED)
+		return;
+	for (k = 0; k < MG_GITHUB_CHECK_COUNT; k++) {
+		const mg_github_check *c = &mg_github_checks[k];
+		bool fail = e->reasons & BIT(c->reason);
+		bool known = mg_github_check_limit(&limit, c, d);
+
+		if (!mg_github_check_active(c, &d->budget) || !e->known[c->metric] ||
+		    !isfinite(e->value[c->metric]))
+			continue;
+		mg_buf_printf(out, "%s ", c->label);
+		mg_github_put_value(out, e->value[c->metric], known ? &limit : NULL);
+		mg_buf_printf(out, "%s %s ", c->unit,
+			      c->ceiling ? (fail ? ">" : "<=") : (fail ? "<" : ">="));
+		if (known)
+			mg_github_put_threshold(out, limit);
+		else
+			mg_buf_putc(out, '?');
+		mg_buf_puts(out, fail ? " FAIL\n" : "\n");
+	}
+}
+
+static void put_reason_names(mg_buf *out, unsigned reasons)
+{
+	const char *sep = "";
+	int i;
+
+	for (i = 0; i < MG_REASON_COUNT; i++) {
+		if (!(reasons & BIT(i)))
+			continue;
+		mg_buf_printf(out, "%s%s", sep, mg_reason_name((enum mg_reason)i));
+		sep = ", ";
+	}
+}
+
+static void candidate_case(struct junit *j, size_t i, const char *name)
+{
+	const mg_evaluation *e = &j->d->base.evaluations[i];
+	mg_buf message = MG_BUF_INIT, text = MG_BUF_INIT;
+	size_t k;
+
+	open_case(j, "memgate.candidates", name, report_file(j->r));
+	if (e->status != MG_STATUS_FEASIBLE) {
+		put_reason_names(&message, e->reasons);
+		for (k = 0; k < j->finding_count; k++)
+			if (j->findings[k].candidate == i)
+				put_finding_line(&text, &j->findings[k]);
+		put_failure(j, mg_status_name(e->status),
+			    message.len ? message.ptr : mg_status_name(e->status), text.ptr);
+		mg_buf_free(&text);
+	}
+	if (e->name && j->d->selected && !strcmp(e->name, j->d->selected))
+		mg_buf_printf(&text, "selected candidate (%s: %s)\n", mg_verdict_name(j->d->verdict),
+			      j->d->reason);
+	put_checks(&text, e, j->d);
+	put_system_out(j, text.ptr);
+	close_case(j);
+	mg_buf_free(&message);
+	mg_buf_free(&text);
+}
+
+static void candidate_cases(struct junit *j)
+{
+	const mg_screening *s = &j->d->base;
+	char **names = mg_xcalloc(s->count, sizeof(*names));
+	size_t i;
+
+	for (i = 0; i < s->count; i++)
+		names[i] = case_name(names, i, s->evaluations[i].name);
+	for (i = 0; i < s->count; i++) {
+		candidate_case(j, i, names[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* ---- sensitivity and the decision ---- */
+
+static void put_stability(mg_buf *out, const mg_decision *d)
+{
+	if (!d->sensitivity_evaluated)
+		mg_buf_puts(out, "sensitivity was not evaluated: the base decision reached no winner\n");
+	else if (!d->scenario_count)
+		mg_buf_puts(out, "stability was not tested: no sensitivity scenarios\n");
+	else
+		mg_buf_printf(out, "%zu scenarios; best candidate %s, feasible set %s (%s)\n",
+			      d->scenario_count, d->best_candidate_stable ? "stable" : "not stable",
+			      d->feasible_set_stable ? "stable" : "not stable",
+			      d->interpretation ? d->interpretation : "stable");
+}
+
+static void sensitivity_case(struct junit *j)
+{
+	mg_buf text = MG_BUF_INIT;
+
+	open_case(j, "memgate.sensitivity", "sensitivity", policy_file(j->r));
+	if (!strcmp(j->d->reason, "selection_is_threshold_sensitive")) {
+		put_findings_of_rank(&text, j, MG_GITHUB_RANK_SENSITIVITY);
+		put_failure(j, mg_verdict_name(j->d->verdict), j->d->reason, text.ptr);
+		mg_buf_free(&text);
+	}
+	put_stability(&text, j->d);
+	put_system_out(j, text.ptr);
+	close_case(j);
+	mg_buf_free(&text);
+}
+
+/* "selected: checkpoint\ngate: failed (fails on: tune, reject)\n" and every finding. */
+static void put_decision_text(mg_buf *out, const struct junit *j)
+{
+	const char *sep = "";
+	int v;
+
+	mg_buf_puts(out, "selected: ");
+	if (j->d->selected)
+		mg_github_put_name(out, j->d->selected);
+	else
+		mg_buf_puts(out, "none");
+	mg_buf_printf(out, "\ngate: %s (fails on: ", j->r->passed ? "passed" : "failed");
+	for (v = 0; v < MG_VERDICT_COUNT; v++) {
+		if (!j->r->fail_on[v])
+			continue;
+		mg_buf_printf(out, "%s%s", sep, mg_verdict_name((enum mg_verdict)v));
+		sep = ", ";
+	}
+	mg_buf_puts(out, *sep ? ")\n" : "nothing)\n");
+	put_findings_of_rank(out, j, MG_GITHUB_RANK_COUNT);
+}
+
+static void decision_case(struct junit *j)
+{
+	mg_buf message = MG_BUF_INIT, text = MG_BUF_INIT;
+
+	open_case(j, "memgate.decision", "decision", policy_file(j->r));
+	mg_buf_printf(&message, "%s (%s): next action %s", mg_verdict_name(j->d->verdict),
+		      j->d->reason, j->d->next_action);
+	put_decision_text(&text, j);
+	if (!j->r->passed)
+		put_failure(j, mg_verdict_name(j->d->verdict), message.ptr, text.ptr);
+	else
+		put_system_out(j, text.ptr);
+	close_case(j);
+	mg_buf_free(&message);
+	mg_buf_free(&text);
+}
+
+char *mg_junit_render(const mg_check_result *r)
+{
+	mg_github_finding *findings = NULL;
+	struct junit j = { 0 };
+	mg_buf out = MG_BUF_INIT;
+
+	assert(r && r->decision);
+	j.r = r;
+	j.d = r->decision;
+	mg_github_findings(&findings, &j.finding_count, r);
+	j.findings = findings;
+	mg_buf_init(&j.cases);
+	evidence_case(&j);
+	candidate_cases(&j);
+	sensitivity_case(&j);
+	decision_case(&j);
+	mg_buf_puts(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+	mg_buf_printf(&out, "  <testsuite name=\"memgate\" tests=\"%zu\" failures=\"%zu\" "
+		      "errors=\"0\" skipped=\"0\" time=\"0\">\n", j.tests, j.failures);
+	mg_buf_put(&out, j.cases.ptr, j.cases.len);
+	mg_buf_puts(&out, "  </testsuite>\n</testsuites>\n");
+	mg_buf_free(&j.cases);
+	mg_github_findings_free(findings, j.finding_count);
+	return mg_buf_detach(&out, NULL);
+}

@@ -1,0 +1,629 @@
+/* The job summary in GitHub-flavoured Markdown: see include/memgate/summary.h. */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memgate/escape.h"
+#include "memgate/github.h"
+#include "memgate/summary.h"
+
+#define BIT(r) (1u << (r))
+#define FEASIBLE_NAMES 5   /* names listed in a scenario's feasible-set cell */
+
+/* The tables whose rows are dropped to fit MG_SUMMARY_MAX. */
+enum table { T_CANDIDATES, T_FINDINGS, T_SCENARIOS, T_COUNT };
+
+struct render {
+	const mg_check_result *r;
+	const mg_decision *d;
+	const mg_github_finding *findings;
+	size_t finding_count;
+	size_t total[T_COUNT];   /* rows there are */
+	size_t limit[T_COUNT];   /* rows to show at most */
+	size_t shown[T_COUNT];   /* rows shown by the last render */
+	size_t used[T_COUNT];    /* bytes each table took in the last render */
+	mg_buf out;
+};
+
+/* Untrusted text, safe in a table cell or any inline Markdown. */
+static void put_md(mg_buf *out, const char *s)
+{
+	mg_escape_markdown_cell(out, s, strlen(s));
+}
+
+/* A candidate name: its mg_escape_text form ("(no name)" for NULL), then
+ * escaped for Markdown. */
+static void put_name(mg_buf *out, const char *name)
+{
+	mg_buf plain = MG_BUF_INIT;
+
+	mg_github_put_name(&plain, name);
+	mg_escape_markdown_cell(out, plain.ptr, plain.len);
+	mg_buf_free(&plain);
+}
+
+/* A code span for our own identifiers (reason names, issue codes). */
+static void put_code(mg_buf *out, const char *s)
+{
+	mg_buf_printf(out, "`%s`", s);
+}
+
+/* An object id or hash: a code span when it is hex, else escaped text. */
+static void put_hex(mg_buf *out, const char *s)
+{
+	if (*s && strspn(s, "0123456789abcdef") == strlen(s))
+		put_code(out, s);
+	else if (*s)
+		put_md(out, s);
+	else
+		mg_buf_puts(out, "not computed");
+}
+
+/* Whether the table may take one more row: rows are left out past the
+ * limit, or once the summary is already too long. */
+static bool room_for_row(struct render *x, enum table t)
+{
+	return x->shown[t] < x->limit[t] && x->out.len <= MG_SUMMARY_MAX;
+}
+
+static void put_omitted(struct render *x, enum table t, const char *what, const char *where)
+{
+	if (x->shown[t] < x->total[t])
+		mg_buf_printf(&x->out, "\n%zu more %s omitted; see %s\n",
+			      x->total[t] - x->shown[t], what, where);
+}
+
+/* ---- the decision ---- */
+
+static void put_checks_run(mg_buf *out, const mg_budget *b)
+{
+	const char *sep = "";
+	int t, unset = 0;
+
+	mg_buf_puts(out, "- **Checks run:** ");
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		if (!b->set[t]) {
+			unset++;
+			continue;
+		}
+		mg_buf_puts(out, sep);
+		put_code(out, mg_threshold_name((enum mg_threshold)t));
+		mg_buf_putc(out, ' ');
+		mg_github_put_threshold(out, b->value[t]);
+		sep = ", ";
+	}
+	if (!*sep)
+		mg_buf_puts(out, "none");
+	if (unset)
+		mg_buf_puts(out, "; **not set:** ");
+	for (sep = "", t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		if (b->set[t])
+			continue;
+		mg_buf_puts(out, sep);
+		put_code(out, mg_threshold_name((enum mg_threshold)t));
+		sep = ", ";
+	}
+	mg_buf_putc(out, '\n');
+}
+
+static void put_gate(mg_buf *out, const mg_check_result *r)
+{
+	const char *sep = "";
+	int v;
+
+	mg_buf_printf(out, "- **Gate:** %s; fails on ", r->passed ? "passed" : "failed");
+	for (v = 0; v < MG_VERDICT_COUNT; v++) {
+		if (!r->fail_on[v])
+			continue;
+		mg_buf_puts(out, sep);
+		put_code(out, mg_verdict_name((enum mg_verdict)v));
+		sep = ", ";
+	}
+	mg_buf_puts(out, *sep ? "\n" : "nothing\n");
+}
+
+static void put_heading(struct render *x)
+{
+	const mg_decision *d = x->d;
+	mg_buf *out = &x->out;
+
+	mg_buf_printf(out, "## memgate: %s \xe2\x80\x94 %s\n\n", mg_verdict_name(d->verdict),
+		      x->r->passed ? "\xe2\x9c\x85 passed" : "\xe2\x9d\x8c failed");
+	mg_buf_puts(out, "- **Reason:** ");
+	put_code(out, d->reason);
+	mg_buf_puts(out, "\n- **Next action:** ");
+	put_code(out, d->next_action);
+	mg_buf_puts(out, "\n- **Selected candidate:** ");
+	if (d->selected)
+		put_name(out, d->selected);
+	else
+		mg_buf_puts(out, "none");
+	mg_buf_putc(out, '\n');
+	put_gate(out, x->r);
+	put_checks_run(out, &d->budget);
+}
+
+/* ---- candidates ---- */
+
+static void put_candidate_header(mg_buf *out, const mg_decision *d)
+{
+	size_t i;
+	double limit;
+
+	mg_buf_puts(out, "| # | candidate | status |");
+	for (i = 0; i < MG_GITHUB_CHECK_COUNT; i++) {
+		const mg_github_check *c = &mg_github_checks[i];
+
+		if (!mg_github_check_active(c, &d->budget))
+			continue;
+		mg_buf_printf(out, " %s%s %s ", c->label, c->unit, c->ceiling ? "\xe2\x89\xa4" : "\xe2\x89\xa5");
+		if (mg_github_check_limit(&limit, c, d))
+			mg_github_put_threshold(out, limit);
+		else
+			mg_buf_puts(out, "?");
+		mg_buf_puts(out, " |");
+	}
+	mg_buf_puts(out, " reasons |\n|---:|---|---|");
+	for (i = 0; i < MG_GITHUB_CHECK_COUNT; i++)
+		if (mg_github_check_active(&mg_github_checks[i], &d->budget))
+			mg_buf_puts(out, "---:|");
+	mg_buf_puts(out, "---|\n");
+}
+
+/* "9450.76 ✅ +1749.24": the value, pass or fail, and the headroom (the
+ * signed margin to the threshold, negative when it fails); the value alone
+ * for a candidate stopped before the thresholds; "n/a" when unknown. */
+static void put_check_cell(mg_buf *out, const mg_github_check *c, const mg_evaluation *e,
+			   const mg_decision *d)
+{
+	bool screened = e->status == MG_STATUS_FEASIBLE || e->status == MG_STATUS_REJECTED;
+	double v = e->value[c->metric], limit, headroom, zero = 0;
+	bool known = mg_github_check_limit(&limit, c, d);
+
+	if (!e->known[c->metric] || !isfinite(v)) {
+		mg_buf_puts(out, "n/a");
+		return;
+	}
+	mg_github_put_value(out, v, screened && known ? &limit : NULL);
+	if (!screened || !known)
+		return;
+	headroom = c->ceiling ? limit - v : v - limit;
+	mg_buf_puts(out, e->reasons & BIT(c->reason) ? " \xe2\x9d\x8c " : " \xe2\x9c\x85 ");
+	if (headroom >= 0)
+		mg_buf_putc(out, '+');
+	mg_github_put_value(out, headroom, &zero);
+}
+
+static void put_reason_codes(mg_buf *out, unsigned reasons)
+{
+	const char *sep = "";
+	int i;
+
+	if (!reasons)
+		mg_buf_puts(out, "\xe2\x80\x94");
+	for (i = 0; i < MG_REASON_COUNT; i++) {
+		if (!(reasons & BIT(i)))
+			continue;
+		mg_buf_puts(out, sep);
+		put_code(out, mg_reason_name((enum mg_reason)i));
+		sep = ", ";
+	}
+}
+
+static bool same_name(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static void put_candidate_row(struct render *x, size_t i)
+{
+	const mg_evaluation *e = &x->d->base.evaluations[i];
+	const char *baseline = x->r->policy ? x->r->policy->rules.baseline : NULL;
+	mg_buf *out = &x->out;
+	size_t k;
+
+	mg_buf_printf(out, "| %zu | ", i + 1);
+	put_name(out, e->name);
+	if (e->name && same_name(e->name, x->d->selected))
+		mg_buf_puts(out, " (selected)");
+	if (e->name && same_name(e->name, baseline ? baseline : "baseline"))
+		mg_buf_puts(out, " (baseline)");
+	mg_buf_printf(out, " | %s |", mg_status_name(e->status));
+	for (k = 0; k < MG_GITHUB_CHECK_COUNT; k++) {
+		if (!mg_github_check_active(&mg_github_checks[k], &x->d->budget))
+			continue;
+		mg_buf_putc(out, ' ');
+		put_check_cell(out, &mg_github_checks[k], e, x->d);
+		mg_buf_puts(out, " |");
+	}
+	mg_buf_putc(out, ' ');
+	put_reason_codes(out, e->reasons);
+	mg_buf_puts(out, " |\n");
+}
+
+static void put_candidates(struct render *x)
+{
+	const mg_screening *s = &x->d->base;
+	size_t i;
+
+	mg_buf_puts(&x->out, "\n### Candidates\n\n");
+	if (!s->count) {
+		mg_buf_puts(&x->out, "The report has no candidates.\n");
+		return;
+	}
+	put_candidate_header(&x->out, x->d);
+	for (i = 0; i < s->count && room_for_row(x, T_CANDIDATES); i++) {
+		put_candidate_row(x, i);
+		x->shown[T_CANDIDATES]++;
+	}
+	mg_buf_puts(&x->out, "\nA value passes (\xe2\x9c\x85) or fails (\xe2\x9d\x8c) its check; "
+		    "the signed number after it is the headroom to the threshold.\n");
+	put_omitted(x, T_CANDIDATES, "candidates", "the decision record");
+}
+
+/* ---- findings ---- */
+
+/* The marker of a finding's annotation level (github.c's levels). */
+static const char *marker(const mg_github_finding *f, bool passed)
+{
+	static const char error[] = "\xe2\x9d\x8c", warning[] = "\xe2\x9a\xa0\xef\xb8\x8f",
+			  notice[] = "\xe2\x84\xb9\xef\xb8\x8f";
+
+	if (f->weight == MG_GITHUB_HARD)
+		return passed ? warning : error;
+	return passed ? notice : warning;
+}
+
+/* "- ❌ .memgate.yml:12:25: checkpoint: ... (`memory_saving_below_floor`)" */
+static void put_finding(mg_buf *out, const mg_github_finding *f, bool passed)
+{
+	mg_buf_printf(out, "- %s ", marker(f, passed));
+	if (f->file) {
+		put_md(out, f->file);
+		if (f->pos.line > 0)
+			mg_buf_printf(out, ":%d", f->pos.line);
+		if (f->pos.line > 0 && f->pos.column > 0)
+			mg_buf_printf(out, ":%d", f->pos.column);
+		mg_buf_puts(out, ": ");
+	}
+	put_md(out, f->message);
+	mg_buf_puts(out, " (");
+	put_code(out, f->code);
+	mg_buf_puts(out, ")\n");
+}
+
+static void put_findings(struct render *x)
+{
+	size_t i;
+
+	if (!x->total[T_FINDINGS])
+		return;
+	mg_buf_puts(&x->out, "\n### Reasons\n\n");
+	for (i = 0; i < x->finding_count && room_for_row(x, T_FINDINGS); i++) {
+		if (x->findings[i].weight == MG_GITHUB_WARNING)
+			continue;
+		put_finding(&x->out, &x->findings[i], x->r->passed);
+		x->shown[T_FINDINGS]++;
+	}
+	put_omitted(x, T_FINDINGS, "reasons", "the log of this step");
+}
+
+/* ---- sensitivity ---- */
+
+static void put_overrides(mg_buf *out, const mg_budget *ov)
+{
+	const char *sep = "";
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		if (!ov->set[t])
+			continue;
+		mg_buf_puts(out, sep);
+		put_code(out, mg_threshold_name((enum mg_threshold)t));
+		mg_buf_putc(out, ' ');
+		mg_github_put_threshold(out, ov->value[t]);
+		sep = ", ";
+	}
+	if (!*sep)
+		mg_buf_puts(out, "none");
+}
+
+/* The first FEASIBLE_NAMES of a scenario's feasible set, in rank order. */
+static void put_feasible(mg_buf *out, const mg_screening *s)
+{
+	size_t k;
+
+	if (!s->feasible_count)
+		mg_buf_puts(out, "none");
+	for (k = 0; k < s->feasible_count && k < FEASIBLE_NAMES; k++) {
+		if (k)
+			mg_buf_puts(out, ", ");
+		put_name(out, s->evaluations[s->feasible[k]].name);
+	}
+	if (s->feasible_count > FEASIBLE_NAMES)
+		mg_buf_printf(out, " and %zu more", s->feasible_count - FEASIBLE_NAMES);
+}
+
+static void put_scenario_row(struct render *x, const mg_scenario *sc)
+{
+	mg_buf *out = &x->out;
+
+	mg_buf_puts(out, "| ");
+	put_md(out, sc->id);
+	mg_buf_puts(out, " | ");
+	put_overrides(out, &sc->overrides);
+	mg_buf_puts(out, " | ");
+	if (sc->best)
+		put_name(out, sc->best);
+	else
+		mg_buf_puts(out, "none");
+	if (!same_name(sc->best, x->d->best))
+		mg_buf_puts(out, " \xe2\x9a\xa0\xef\xb8\x8f changed");
+	mg_buf_puts(out, " | ");
+	put_feasible(out, &sc->screening);
+	mg_buf_puts(out, " |\n");
+}
+
+static void put_stability(mg_buf *out, const mg_decision *d)
+{
+	mg_buf_printf(out, "%zu scenario%s: the best candidate is %s, the feasible set is %s "
+		      "(interpretation ", d->scenario_count, d->scenario_count == 1 ? "" : "s",
+		      d->best_candidate_stable ? "stable" : "not stable",
+		      d->feasible_set_stable ? "stable" : "not stable");
+	put_code(out, d->interpretation ? d->interpretation : "stable");
+	mg_buf_puts(out, ").\n\n");
+}
+
+static void put_sensitivity(struct render *x)
+{
+	const mg_decision *d = x->d;
+	size_t i;
+
+	mg_buf_puts(&x->out, "\n### Sensitivity\n\n");
+	if (!d->sensitivity_evaluated) {
+		mg_buf_puts(&x->out, "Not evaluated: the base decision did not reach a winner.\n");
+		return;
+	}
+	if (!d->scenario_count) {
+		mg_buf_puts(&x->out, "\xe2\x9a\xa0\xef\xb8\x8f Stability was not tested: "
+			    "the policy has no sensitivity scenarios.\n");
+		return;
+	}
+	put_stability(&x->out, d);
+	mg_buf_puts(&x->out, "| scenario | overrides | winner | feasible set |\n|---|---|---|---|\n");
+	for (i = 0; i < d->scenario_count && room_for_row(x, T_SCENARIOS); i++) {
+		put_scenario_row(x, &d->scenarios[i]);
+		x->shown[T_SCENARIOS]++;
+	}
+	put_omitted(x, T_SCENARIOS, "scenarios", "the decision record");
+}
+
+/* ---- evidence, policy changes, warnings ---- */
+
+/* "- **Report:** path, SHA-256 `hex`, blob `hex`" */
+static void put_input(mg_buf *out, const char *what, const mg_input_ref *ref, bool sha256)
+{
+	if (!ref->path)
+		return;
+	mg_buf_printf(out, "- **%s:** ", what);
+	put_md(out, ref->path);
+	if (sha256) {
+		mg_buf_puts(out, ", SHA-256 ");
+		put_hex(out, ref->sha256);
+	}
+	if (ref->blob[0]) {
+		mg_buf_puts(out, ", blob ");
+		put_hex(out, ref->blob);
+	}
+	mg_buf_putc(out, '\n');
+}
+
+static void put_applicable(mg_buf *out, const mg_decision *d)
+{
+	const char *sep = "";
+	int i;
+
+	mg_buf_puts(out, "- **Applicable:** ");
+	if (d->applicable) {
+		mg_buf_puts(out, "yes\n");
+		return;
+	}
+	mg_buf_puts(out, "no: ");
+	for (i = 0; i < MG_ISSUE_COUNT; i++) {
+		if (!d->issue[i])
+			continue;
+		mg_buf_puts(out, sep);
+		put_code(out, mg_issue_name((enum mg_issue)i));
+		sep = ", ";
+	}
+	mg_buf_putc(out, '\n');
+}
+
+static void put_revisions(mg_buf *out, const mg_check_result *r)
+{
+	const char *policy_rev = r->policy_ref.commit[0] ? r->policy_ref.commit : r->policy_rev;
+
+	if (r->worktree) {
+		mg_buf_puts(out, "- **Inputs:** the working tree (--worktree), not a commit\n");
+		return;
+	}
+	mg_buf_puts(out, "- **Evidence commit:** ");
+	put_hex(out, r->rev);
+	mg_buf_puts(out, "\n- **Policy commit:** ");
+	put_hex(out, policy_rev);
+	mg_buf_putc(out, '\n');
+}
+
+static void put_producer(mg_buf *out, const mg_check_result *r)
+{
+	const mg_report *rep = r->report;
+
+	if (!rep || !rep->producer_decision ||
+	    !strcmp(rep->producer_decision, mg_verdict_name(r->decision->verdict)))
+		return;
+	mg_buf_puts(out, "- **The report's own decision:** ");
+	put_md(out, rep->producer_decision);
+	if (rep->producer_reason) {
+		mg_buf_puts(out, " (");
+		put_md(out, rep->producer_reason);
+		mg_buf_putc(out, ')');
+	}
+	mg_buf_puts(out, "; memgate decided from the evidence\n");
+}
+
+static void put_evidence(struct render *x)
+{
+	const mg_check_result *r = x->r;
+	mg_buf *out = &x->out;
+
+	mg_buf_puts(out, "\n### Evidence\n\n");
+	put_applicable(out, x->d);
+	put_revisions(out, r);
+	put_input(out, "Policy", &r->policy_ref, false);
+	if (r->manifest_ref.read)
+		put_input(out, "Manifest", &r->manifest_ref, false);
+	put_input(out, "Report", &r->report_ref, true);
+	if (r->approved_ref.read)
+		put_input(out, "Approved result", &r->approved_ref, true);
+	if (r->approved_checked) {
+		mg_buf_puts(out, "- **Approved record:** ");
+		put_md(out, r->approved_decision ? r->approved_decision : "none");
+		mg_buf_puts(out, ", selected ");
+		put_name(out, r->approved_selected);
+		mg_buf_putc(out, '\n');
+	}
+	put_producer(out, r);
+}
+
+/* A fixed-size field of mg_policy_change, escaped. */
+static void put_field(mg_buf *out, const char *field, size_t size)
+{
+	mg_escape_markdown_cell(out, field, strnlen(field, size));
+}
+
+static void put_changes(struct render *x)
+{
+	mg_buf *out = &x->out;
+	size_t i;
+
+	if (!x->r->change_count)
+		return;
+	mg_buf_puts(out, "\n### Policy changes\n\nThe policy at the evidence revision differs "
+		    "from the one that decided:\n\n| key | decided with | proposed | effect |\n"
+		    "|---|---|---|---|\n");
+	for (i = 0; i < x->r->change_count; i++) {
+		const mg_policy_change *c = &x->r->changes[i];
+
+		mg_buf_puts(out, "| ");
+		put_field(out, c->key, sizeof(c->key));
+		mg_buf_puts(out, " | ");
+		put_field(out, c->before, sizeof(c->before));
+		mg_buf_puts(out, " | ");
+		put_field(out, c->after, sizeof(c->after));
+		mg_buf_printf(out, " | %s |\n", c->loosens ? "\xe2\x9a\xa0\xef\xb8\x8f loosens" : "tightens");
+	}
+}
+
+static void put_warnings(struct render *x)
+{
+	size_t i;
+
+	if (!x->r->warning_count)
+		return;
+	mg_buf_puts(&x->out, "\n### Warnings\n\n");
+	for (i = 0; i < x->r->warning_count; i++) {
+		mg_buf_puts(&x->out, "- ");
+		put_md(&x->out, x->r->warnings[i]);
+		mg_buf_putc(&x->out, '\n');
+	}
+}
+
+/* ---- fitting under MG_SUMMARY_MAX ---- */
+
+/* Run one table's renderer, counting its rows and bytes. */
+static void run_table(struct render *x, enum table t, void (*put)(struct render *))
+{
+	size_t before = x->out.len;
+
+	x->shown[t] = 0;
+	put(x);
+	x->used[t] = x->out.len - before;
+}
+
+static void render(struct render *x)
+{
+	mg_buf_init(&x->out);
+	put_heading(x);
+	run_table(x, T_CANDIDATES, put_candidates);
+	run_table(x, T_FINDINGS, put_findings);
+	run_table(x, T_SCENARIOS, put_sensitivity);
+	put_changes(x);
+	put_warnings(x);
+	put_evidence(x);
+}
+
+/* Halve the rows of the table that took the most bytes; false when no
+ * table has rows left to drop. */
+static bool shrink(struct render *x)
+{
+	int t, big = -1;
+
+	for (t = 0; t < T_COUNT; t++)
+		if (x->shown[t] && (big < 0 || x->used[t] > x->used[big]))
+			big = t;
+	if (big < 0)
+		return false;
+	x->limit[big] = x->shown[big] / 2;
+	return true;
+}
+
+/* Last resort (huge warnings or paths): cut at a line end and say so. */
+static void truncate_summary(mg_buf *out)
+{
+	static const char note[] = "\n(summary truncated; see the decision record)\n";
+	size_t cut = MG_SUMMARY_MAX - sizeof(note);
+
+	while (cut && out->ptr[cut] != '\n')
+		cut--;
+	out->len = cut;
+	out->ptr[cut] = '\0';
+	mg_buf_puts(out, note);
+}
+
+static size_t count_reasons(const mg_github_finding *f, size_t n)
+{
+	size_t i, count = 0;
+
+	for (i = 0; i < n; i++)
+		count += f[i].weight != MG_GITHUB_WARNING;
+	return count;
+}
+
+char *mg_summary_render(const mg_check_result *r)
+{
+	mg_github_finding *findings = NULL;
+	struct render x = { 0 };
+	int t;
+
+	assert(r && r->decision);
+	mg_github_findings(&findings, &x.finding_count, r);
+	x.r = r;
+	x.d = r->decision;
+	x.findings = findings;
+	x.total[T_CANDIDATES] = x.d->base.count;
+	x.total[T_FINDINGS] = count_reasons(findings, x.finding_count);
+	x.total[T_SCENARIOS] = x.d->sensitivity_evaluated ? x.d->scenario_count : 0;
+	for (t = 0; t < T_COUNT; t++)
+		x.limit[t] = x.total[t];
+	for (;;) {
+		render(&x);
+		if (x.out.len <= MG_SUMMARY_MAX || !shrink(&x))
+			break;
+		mg_buf_free(&x.out);
+	}
+	if (x.out.len > MG_SUMMARY_MAX)
+		truncate_summary(&x.out);
+	mg_github_findings_free(findings, x.finding_count);
+	return mg_buf_detach(&x.out, NULL);
+}

@@ -1,0 +1,550 @@
+/*
+ * The job summary: include/memgate/summary.h.  Tables are checked the way
+ * GitHub splits them (a '|' not preceded by a backslash ends a cell), and
+ * no input text may write HTML, a link or a line break.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "helpers.h"
+#include "memgate/digest.h"
+#include "memgate/manifest.h"
+#include "memgate/summary.h"
+
+#define BIT(r) (1u << (r))
+#define REV "1111111111111111111111111111111111111111"
+#define POLICY_REV "3333333333333333333333333333333333333333"
+#define MAX_CANDIDATES 1100
+#define MAX_SCENARIOS 4096
+
+/* The real flat report's four candidates against memory_cap_mb 11200,
+ * min_samples_per_s 1, min_memory_saving_mb 256 and max_eval_loss 12.6,
+ * checkpoint accepted across two stricter scenarios. */
+static struct {
+	mg_check_result r;
+	mg_decision d;
+	mg_evaluation ev[MAX_CANDIDATES];
+	size_t feasible[MAX_CANDIDATES];
+	mg_scenario sc[MAX_SCENARIOS];
+	mg_policy policy;
+	mg_report report;
+	char *warnings[2];
+	mg_policy_change changes[1];
+} fx;
+
+static void set_threshold(mg_budget *b, enum mg_threshold t, double v)
+{
+	b->set[t] = true;
+	b->value[t] = v;
+}
+
+static void set_eval(size_t i, const char *name, enum mg_status status, unsigned reasons,
+		     double peak, double samples)
+{
+	mg_evaluation *e = &fx.ev[i];
+	int m;
+
+	e->index = i;
+	e->name = name;
+	e->status = status;
+	e->reasons = reasons;
+	e->value[MG_M_PEAK] = peak;
+	e->value[MG_M_SAMPLES] = samples;
+	e->value[MG_M_EVAL_LOSS] = 12.356503;
+	e->value[MG_M_SAVING] = 9782.74 - peak;
+	e->value[MG_M_RATIO] = samples / 2.009;
+	e->value[MG_M_DELTA] = 0;
+	for (m = 0; m < MG_METRIC_COUNT; m++)
+		e->known[m] = true;
+	e->repeats = 1;
+}
+
+static void set_scenario(size_t i, const char *id, enum mg_threshold t, double v,
+			 const char *best)
+{
+	mg_scenario *sc = &fx.sc[i];
+
+	snprintf(sc->id, sizeof(sc->id), "%s", id);
+	set_threshold(&sc->overrides, t, v);
+	sc->screening = fx.d.base;
+	sc->best = best;
+	fx.d.scenario_count = i + 1;
+}
+
+static void set_ref(mg_input_ref *ref, const char *path, char blob)
+{
+	ref->path = (char *)path;
+	memcpy(ref->commit, REV, 41);
+	memset(ref->blob, blob, 40);
+	memset(ref->sha256, 'e', 64);
+	ref->read = true;
+}
+
+static mg_check_result *build(void)
+{
+	mg_check_result *r = &fx.r;
+	mg_decision *d = &fx.d;
+
+	memset(&fx, 0, sizeof(fx));
+	set_eval(0, "baseline", MG_STATUS_REJECTED, BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR), 9782.74, 2.009);
+	set_eval(1, "checkpoint", MG_STATUS_FEASIBLE, 0, 9450.76, 1.761);
+	set_eval(2, "offload", MG_STATUS_REJECTED, BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR), 9448.33, 0.533);
+	set_eval(3, "hybrid", MG_STATUS_FEASIBLE, 0, 9454.64, 1.276);
+	fx.feasible[0] = 1;
+	fx.feasible[1] = 3;
+	d->verdict = MG_ACCEPT;
+	d->reason = "selection_stable_across_thresholds";
+	d->next_action = "send_to_regression_acceptance";
+	d->selected = d->best = "checkpoint";
+	d->applicable = true;
+	set_threshold(&d->budget, MG_MEMORY_CAP_MB, 11200);
+	set_threshold(&d->budget, MG_MIN_SAMPLES_PER_S, 1.0);
+	set_threshold(&d->budget, MG_MIN_MEMORY_SAVING_MB, 256);
+	set_threshold(&d->budget, MG_MAX_EVAL_LOSS, 12.6);
+	d->base = (mg_screening){ fx.ev, 4, fx.feasible, 2, 12.6, true, MG_MAX_EVAL_LOSS, true, false };
+	d->sensitivity_evaluated = d->best_candidate_stable = d->feasible_set_stable = true;
+	d->stability_tested = true;
+	d->interpretation = "stable";
+	d->scenarios = fx.sc;
+	set_scenario(0, "stricter[0]", MG_MEMORY_CAP_MB, 9452, "checkpoint");
+	set_scenario(1, "stricter[1]", MG_MIN_SAMPLES_PER_S, 1.5, "checkpoint");
+	fx.sc[1].screening.feasible_count = 1;
+	fx.policy.path = ".memgate.yml";
+	fx.policy.rules.baseline = "baseline";
+	fx.policy.threshold_pos[MG_MIN_SAMPLES_PER_S] = (mg_pos){ 11, 22 };
+	fx.policy.threshold_pos[MG_MIN_MEMORY_SAVING_MB] = (mg_pos){ 12, 25 };
+	fx.report.path = "bench/76_report.json";
+	memcpy(r->rev, REV, 41);
+	memcpy(r->policy_rev, REV, 41);
+	set_ref(&r->policy_ref, ".memgate.yml", 'a');
+	set_ref(&r->manifest_ref, "bench/75_manifest.json", 'b');
+	set_ref(&r->report_ref, "bench/76_report.json", 'c');
+	r->policy = &fx.policy;
+	r->report = &fx.report;
+	r->decision = d;
+	r->fail_on[MG_REJECT] = r->fail_on[MG_TUNE] = true;
+	r->passed = true;
+	return r;
+}
+
+/* ---- reading Markdown back ---- */
+
+/* The cells of a table row as GitHub splits it: a '|' not preceded by a
+ * backslash separates cells; the row starts and ends with one. */
+static int count_cells(const char *line, size_t len)
+{
+	int pipes = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (line[i] == '|' && (i == 0 || line[i - 1] != '\\'))
+			pipes++;
+	return pipes - 1;
+}
+
+static bool is_delimiter_row(const char *line, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!strchr("|-: ", line[i]))
+			return false;
+	return len > 2;
+}
+
+/* Every table: a header, a delimiter row with as many cells, and rows with
+ * as many cells, each starting and ending with '|'.  Returns the number of
+ * tables. */
+static int expect_tables(const char *md)
+{
+	const char *line = md, *end;
+	int cells = -1, tables = 0, row = 0;
+
+	for (; *line; line = end + 1) {
+		size_t len;
+
+		end = strchr(line, '\n');
+		cr_assert_not_null(end, "the summary does not end with a newline");
+		len = (size_t)(end - line);
+		if (!len || line[0] != '|') {
+			cells = -1;
+			continue;
+		}
+		cr_assert_eq(line[len - 1], '|', "row does not end with '|': %.*s", (int)len, line);
+		if (cells < 0) {
+			cells = count_cells(line, len);
+			tables++;
+			row = 0;
+			cr_assert(is_delimiter_row(end + 1, strcspn(end + 1, "\n")),
+				  "no delimiter row after %.*s", (int)len, line);
+		}
+		cr_assert_eq(count_cells(line, len), cells, "row %d has %d cells, the header %d: %.*s",
+			     row, count_cells(line, len), cells, (int)len, line);
+		row++;
+	}
+	return tables;
+}
+
+/* The summary holds no HTML, no link and no autolink, whatever the input. */
+static void expect_inert(const char *md)
+{
+	const char *p;
+
+	cr_assert_null(strchr(md, '<'), "raw '<' in the summary");
+	cr_assert_null(strstr(md, "://"), "an autolink in the summary");
+	cr_assert_null(strstr(md, "www."), "an autolink in the summary");
+	for (p = md; (p = strpbrk(p, "[]@")); p++)
+		cr_assert(p > md && p[-1] == '\\', "unescaped '%c' at %zu", *p, (size_t)(p - md));
+}
+
+static char *render(const mg_check_result *r)
+{
+	char *md = mg_summary_render(r);
+
+	cr_assert_leq(strlen(md), MG_SUMMARY_MAX);
+	expect_tables(md);
+	expect_inert(md);
+	return md;
+}
+
+static void expect_has(const char *md, const char *want)
+{
+	cr_assert_not_null(strstr(md, want), "no\n%s\nin\n%s", want, md);
+}
+
+/* ---- tests ---- */
+
+Test(summary, heading_states_decision_gate_and_selection)
+{
+	static const char want[] =
+"## memgate: accept \xe2\x80\x94 \xe2\x9c\x85 passed\n"
+"\n"
+"- **Reason:** `selection_stable_across_thresholds`\n"
+"- **Next action:** `send_to_regression_acceptance`\n"
+"- **Selected candidate:** checkpoint\n"
+"- **Gate:** passed; fails on `tune`, `reject`\n"
+"- **Checks run:** `memory_cap_mb` 11200, `min_samples_per_s` 1, `min_memory_saving_mb` 256, "
+"`max_eval_loss` 12.6; **not set:** `min_throughput_ratio`, `max_relative_eval_loss`, "
+"`max_quality_delta`\n"
+"\n### Candidates\n\n";
+	char *md = render(build());
+
+	cr_assert(!strncmp(md, want, strlen(want)), "%s", md);
+	free(md);
+}
+
+Test(summary, failed_gate_says_so)
+{
+	char *md;
+
+	build();
+	fx.r.passed = false;
+	fx.r.fail_on[MG_ACCEPT] = true;
+	fx.r.fail_on[MG_TUNE] = fx.r.fail_on[MG_REJECT] = false;
+	md = render(&fx.r);
+	expect_has(md, "## memgate: accept \xe2\x80\x94 \xe2\x9d\x8c failed\n");
+	expect_has(md, "- **Gate:** failed; fails on `accept`\n");
+	free(md);
+}
+
+/* One row per candidate, one column per active check with the threshold in
+ * its header; each value with pass or fail and the signed headroom. */
+Test(summary, candidate_table_shows_values_against_thresholds_with_headroom)
+{
+	char *md = render(build());
+
+	expect_has(md,
+"| # | candidate | status | peak MB \xe2\x89\xa4 11200 | samples/s \xe2\x89\xa5 1 | eval_loss \xe2\x89\xa4 12.6 "
+"| memory saving MB \xe2\x89\xa5 256 | reasons |\n"
+"|---:|---|---|---:|---:|---:|---:|---|\n"
+"| 1 | baseline (baseline) | rejected | 9782.74 \xe2\x9c\x85 +1417.26 | 2.009 \xe2\x9c\x85 +1.009 "
+"| 12.356503 \xe2\x9c\x85 +0.243497 | 0 \xe2\x9d\x8c -256 | `memory_saving_below_floor` |\n"
+"| 2 | checkpoint (selected) | feasible | 9450.76 \xe2\x9c\x85 +1749.24 | 1.761 \xe2\x9c\x85 +0.761 "
+"| 12.356503 \xe2\x9c\x85 +0.243497 | 331.98 \xe2\x9c\x85 +75.98 | \xe2\x80\x94 |\n"
+"| 3 | offload | rejected | 9448.33 \xe2\x9c\x85 +1751.67 | 0.533 \xe2\x9d\x8c -0.467 "
+"| 12.356503 \xe2\x9c\x85 +0.243497 | 334.41 \xe2\x9c\x85 +78.41 | `samples_per_s_below_floor` |\n"
+"| 4 | hybrid | feasible | 9454.64 \xe2\x9c\x85 +1745.36 | 1.276 \xe2\x9c\x85 +0.276 "
+"| 12.356503 \xe2\x9c\x85 +0.243497 | 328.1 \xe2\x9c\x85 +72.1 | \xe2\x80\x94 |\n");
+	free(md);
+}
+
+/* A value exactly at the threshold passes with zero headroom. */
+Test(summary, value_at_the_threshold_passes_with_zero_headroom)
+{
+	char *md;
+
+	build();
+	fx.d.budget.value[MG_MEMORY_CAP_MB] = 9450.76;
+	fx.ev[0].status = fx.ev[2].status = MG_STATUS_INVALID;
+	md = render(&fx.r);
+	expect_has(md, "| 2 | checkpoint (selected) | feasible | 9450.76 \xe2\x9c\x85 +0 |");
+	expect_has(md, "| 1 | baseline (baseline) | invalid | 9782.74 | 2.009 | 12.356503 | 0 |");
+	free(md);
+}
+
+Test(summary, unknown_values_and_ceilings_are_marked)
+{
+	char *md;
+
+	build();
+	fx.d.budget.set[MG_MAX_EVAL_LOSS] = false;
+	set_threshold(&fx.d.budget, MG_MAX_RELATIVE_EVAL_LOSS, 0.02);
+	fx.d.base.quality_ceiling_known = false;
+	fx.ev[3].known[MG_M_SAVING] = false;
+	md = render(&fx.r);
+	expect_has(md, "| eval_loss \xe2\x89\xa4 ? |");
+	expect_has(md, "| 4 | hybrid | feasible | 9454.64 \xe2\x9c\x85 +1745.36 | 1.276 \xe2\x9c\x85 +0.276 "
+		   "| 12.356503 | n/a | \xe2\x80\x94 |\n");
+	free(md);
+}
+
+Test(summary, reasons_list_every_finding_with_its_line)
+{
+	char *md = render(build());
+
+	expect_has(md, "### Reasons\n\n"
+		   "- \xe2\x9a\xa0\xef\xb8\x8f \\.memgate\\.yml:11:22: offload\\: samples\\/s 0\\.533 &lt; "
+		   "min\\_samples\\_per\\_s 1 (`samples_per_s_below_floor`)\n"
+		   "- \xe2\x84\xb9\xef\xb8\x8f \\.memgate\\.yml:12:25: baseline\\: memory saving 0 MB &lt; "
+		   "min\\_memory\\_saving\\_mb 256 (`memory_saving_below_floor`)\n");
+	free(md);
+}
+
+Test(summary, sensitivity_table_lists_scenarios_winners_and_feasible_sets)
+{
+	char *md;
+
+	build();
+	fx.d.verdict = MG_TUNE;
+	fx.d.reason = "selection_is_threshold_sensitive";
+	set_scenario(2, "grid[0]", MG_MIN_SAMPLES_PER_S, 2.5, NULL);
+	fx.sc[2].screening.feasible_count = 0;
+	fx.d.best_candidate_stable = fx.d.feasible_set_stable = false;
+	fx.d.interpretation = "sensitive_to_thresholds";
+	md = render(&fx.r);
+	expect_has(md, "### Sensitivity\n\n3 scenarios: the best candidate is not stable, the feasible "
+		   "set is not stable (interpretation `sensitive_to_thresholds`).\n\n"
+		   "| scenario | overrides | winner | feasible set |\n|---|---|---|---|\n"
+		   "| stricter\\[0\\] | `memory_cap_mb` 9452 | checkpoint | checkpoint, hybrid |\n"
+		   "| stricter\\[1\\] | `min_samples_per_s` 1.5 | checkpoint | checkpoint |\n"
+		   "| grid\\[0\\] | `min_samples_per_s` 2.5 | none \xe2\x9a\xa0\xef\xb8\x8f changed | none |\n");
+	free(md);
+}
+
+Test(summary, sensitivity_not_evaluated_or_untested_says_so)
+{
+	char *md;
+
+	build();
+	fx.d.scenario_count = 0;
+	md = render(&fx.r);
+	expect_has(md, "### Sensitivity\n\n\xe2\x9a\xa0\xef\xb8\x8f Stability was not tested: "
+		   "the policy has no sensitivity scenarios.\n");
+	free(md);
+	fx.d.sensitivity_evaluated = false;
+	md = render(&fx.r);
+	expect_has(md, "### Sensitivity\n\nNot evaluated: the base decision did not reach a winner.\n");
+	free(md);
+}
+
+Test(summary, evidence_names_commits_paths_and_hashes)
+{
+	char *md;
+
+	build();
+	memcpy(fx.r.policy_rev, POLICY_REV, 41);
+	memcpy(fx.r.policy_ref.commit, POLICY_REV, 41);
+	md = render(&fx.r);
+	expect_has(md, "### Evidence\n\n"
+		   "- **Applicable:** yes\n"
+		   "- **Evidence commit:** `" REV "`\n"
+		   "- **Policy commit:** `" POLICY_REV "`\n"
+		   "- **Policy:** \\.memgate\\.yml, blob `aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa`\n"
+		   "- **Manifest:** bench\\/75\\_manifest\\.json, blob `bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb`\n"
+		   "- **Report:** bench\\/76\\_report\\.json, SHA-256 "
+		   "`eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee`, "
+		   "blob `cccccccccccccccccccccccccccccccccccccccc`\n");
+	free(md);
+}
+
+Test(summary, evidence_issues_and_worktree_inputs_are_named)
+{
+	char *md;
+
+	build();
+	fx.d.applicable = false;
+	fx.d.issue[MG_ISSUE_REPORT_HASH_MISMATCH] = fx.d.issue[MG_ISSUE_DTYPE_MISMATCH] = true;
+	fx.r.worktree = true;
+	fx.r.report_ref.sha256[0] = '\0';
+	md = render(&fx.r);
+	expect_has(md, "- **Applicable:** no: `report_hash_mismatch`, `dtype_mismatch`\n"
+		   "- **Inputs:** the working tree (--worktree), not a commit\n");
+	expect_has(md, "SHA-256 not computed");
+	free(md);
+}
+
+Test(summary, policy_changes_and_warnings_are_listed)
+{
+	char *md;
+
+	build();
+	snprintf(fx.changes[0].key, sizeof(fx.changes[0].key), "budget.memory_cap_mb");
+	snprintf(fx.changes[0].before, sizeof(fx.changes[0].before), "9600");
+	snprintf(fx.changes[0].after, sizeof(fx.changes[0].after), "11200");
+	fx.changes[0].loosens = true;
+	fx.r.changes = fx.changes;
+	fx.r.change_count = 1;
+	fx.warnings[0] = "'.memgate.yml' has uncommitted changes";
+	fx.warnings[1] = "a <b>bold</b>\n| claim |";
+	fx.r.warnings = fx.warnings;
+	fx.r.warning_count = 2;
+	md = render(&fx.r);
+	expect_has(md, "### Policy changes\n\nThe policy at the evidence revision differs from the one "
+		   "that decided:\n\n| key | decided with | proposed | effect |\n|---|---|---|---|\n"
+		   "| budget\\.memory\\_cap\\_mb | 9600 | 11200 | \xe2\x9a\xa0\xef\xb8\x8f loosens |\n");
+	expect_has(md, "### Warnings\n\n- \\'\\.memgate\\.yml\\' has uncommitted changes\n"
+		   "- a &lt;b&gt;bold&lt;\\/b&gt; \\| claim \\|\n");
+	free(md);
+}
+
+/* Names that try to end a cell, a row or the table, or to write HTML, a
+ * link, an image, emphasis or code: the tables keep their shape. */
+Test(summary, hostile_names_cannot_break_a_table_or_inject_markup)
+{
+	static const char *const names[] = {
+		"a|b", "x\n| injected | row |", "<script>alert(1)</script>", "[x](http://e.com)",
+		"![i](https://e.com/i.png)", "`code` *em* _em_", "back\\", "\\|", "\x1b[31mred\xff",
+		"@octocat www.e.com", "&lt;b&gt;",
+	};
+	size_t i, n = sizeof(names) / sizeof(names[0]);
+	char *md;
+
+	build();
+	for (i = 0; i < n; i++)
+		set_eval(i, names[i], MG_STATUS_REJECTED, BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR), 9000, 0.5);
+	fx.d.base.count = n;
+	fx.d.base.feasible_count = 0;
+	fx.d.selected = fx.d.best = names[1];
+	set_scenario(0, "stricter[0]", MG_MEMORY_CAP_MB, 9452, names[2]);
+	fx.sc[0].screening.feasible = fx.feasible;
+	fx.sc[0].screening.feasible_count = 2;
+	fx.feasible[0] = 0;
+	fx.feasible[1] = 7;
+	fx.r.report_ref.path = "a|b\n<i>.json";
+	md = render(&fx.r);
+	cr_assert_eq(expect_tables(md), 2);
+	expect_has(md, "| 1 | a\\|b | rejected |");
+	expect_has(md, "| 2 | x\\\\n\\| injected \\| row \\| (selected) | rejected |");
+	expect_has(md, "| 3 | &lt;script&gt;alert\\(1\\)&lt;\\/script&gt; | rejected |");
+	expect_has(md, "| 4 | \\[x\\]\\(http\\:\\/\\/e\\.com\\) | rejected |");
+	expect_has(md, "| 6 | \\`code\\` \\*em\\* \\_em\\_ | rejected |");
+	expect_has(md, "| 7 | back\\\\\\\\ | rejected |");
+	expect_has(md, "| 8 | \\\\\\\\\\| | rejected |");
+	expect_has(md, "| 9 | \\\\x1b\\[31mred\\\\xff | rejected |");
+	expect_has(md, "| &lt;script&gt;alert\\(1\\)&lt;\\/script&gt; \xe2\x9a\xa0\xef\xb8\x8f changed | "
+		   "a\\|b, \\\\\\\\\\| |");
+	expect_has(md, "- **Report:** a\\|b &lt;i&gt;\\.json, SHA-256");
+	free(md);
+}
+
+/* Far too many rows for 1 MB: rows are dropped with a note, the tables stay
+ * well formed, and the summary fits. */
+Test(summary, oversized_summary_drops_rows_with_a_note)
+{
+	static char names[MAX_CANDIDATES][257];
+	char *md;
+	size_t i;
+
+	build();
+	for (i = 0; i < MAX_CANDIDATES; i++) {
+		memset(names[i], '\xff', 250);
+		snprintf(names[i] + 250, 7, "%06zu", i);
+		set_eval(i, names[i], MG_STATUS_REJECTED,
+			 BIT(MG_R_MEMORY_OVER_BUDGET) | BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR) |
+			 BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR), 12000, 0.5);
+		fx.feasible[i] = i;
+	}
+	fx.d.base.count = MAX_CANDIDATES;
+	for (i = 0; i < MAX_SCENARIOS; i++) {
+		set_scenario(i, "grid[0]", MG_MEMORY_CAP_MB, 9000 + (double)i, names[i % MAX_CANDIDATES]);
+		fx.sc[i].screening.feasible = fx.feasible;
+		fx.sc[i].screening.feasible_count = MAX_CANDIDATES;
+	}
+	md = render(&fx.r);
+	cr_assert_gt(strlen(md), MG_SUMMARY_MAX / 2);
+	expect_has(md, "more candidates omitted; see the decision record\n");
+	expect_has(md, "more reasons omitted; see the log of this step\n");
+	expect_has(md, "more scenarios omitted; see the decision record\n");
+	expect_has(md, "### Evidence\n");
+	expect_has(md, "| 1 | ");
+	free(md);
+}
+
+/* ---- a real run ---- */
+
+#define GIT "git -c init.defaultBranch=main -c commit.gpgsign=false " \
+	    "-c user.name=memgate-test -c user.email=test@memgate.invalid"
+
+static void write_file(const char *dir, const char *path, const char *data, size_t len)
+{
+	char full[512];
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s/%s", dir, path);
+	f = fopen(full, "wb");
+	cr_assert_not_null(f, "cannot write %s", full);
+	cr_assert_eq(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+/* The real flat report and the chapter's budget, committed; checked. */
+static mg_check_result *check_real(char *dir)
+{
+	static const char report_path[] = "benchmarks/results/76_real_gpu_memory.json";
+	char hex[MG_DIGEST_HEX_SIZE], cmd[1024], *text;
+	mg_check_options opt = { 0 };
+	mg_check_result *r = NULL;
+	mg_error err;
+	size_t len;
+
+	strcpy(dir, "/tmp/memgate-summary.XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/benchmarks/results'", dir);
+	cr_assert_eq(system(cmd), 0);
+	text = mg_test_read("fixtures/e2e/real-flat-11200.yml", &len);
+	write_file(dir, ".memgate.yml", text, len);
+	free(text);
+	text = mg_test_read("fixtures/reports/76_real_gpu_memory.flat.json", &len);
+	write_file(dir, report_path, text, len);
+	mg_digest_sha256_hex(hex, text, len);
+	free(text);
+	text = mg_manifest_render(report_path, hex, NULL, NULL);
+	write_file(dir, "benchmarks/results/75_input_manifest.json", text, strlen(text));
+	free(text);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && " GIT " init -q . && " GIT " add -A && "
+		 GIT " commit -q -m evidence", dir);
+	cr_assert_eq(system(cmd), 0);
+	opt.dir = dir;
+	cr_assert_eq(mg_check_run(&r, &opt, &err), 0, "%s", err.message);
+	return r;
+}
+
+Test(summary, real_report_gives_a_well_formed_summary)
+{
+	char dir[64], cmd[128], *md;
+	mg_check_result *r = check_real(dir);
+
+	md = render(r);
+	cr_assert_eq(expect_tables(md), 2);
+	expect_has(md, "## memgate: tune \xe2\x80\x94 \xe2\x9d\x8c failed\n");
+	expect_has(md, "| 2 | checkpoint (selected) | rejected | 9450.76 \xe2\x9c\x85 +1749.24 | "
+		   "1.761 \xe2\x9c\x85 +0.761 | 12.356503 \xe2\x9c\x85 +0.24713006 | "
+		   "331.98 \xe2\x9d\x8c -180.02 | 0.876556 \xe2\x9c\x85 +0.176556 | "
+		   "`memory_saving_below_floor` |\n");
+	expect_has(md, "| grid\\[5\\] | `memory_cap_mb` 11200, `min_samples_per_s` 2 | none | none |\n");
+	free(md);
+	mg_check_result_free(r);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+}
