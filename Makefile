@@ -5,6 +5,8 @@
 #   CC=clang       another compiler
 #   SAN=1          build with AddressSanitizer + UBSan (what `make asan` does)
 #   BUILD=dir      where objects and binaries go (default: build, or build-asan)
+#   EXTRA_CFLAGS=  added to the compiler flags, e.g. to raise a limit:
+#                  make EXTRA_CFLAGS=-DMG_REPORT_MAX_CANDIDATES=4096 clean memgate
 #
 # Targets: all (./memgate), test, asan, valgrind, demo, deps, bench, clean,
 #          install-hook.  `test` and `demo` run `deps` first so that they work
@@ -12,6 +14,7 @@
 
 all::
 
+MG_DIR := $(dir $(lastword $(MAKEFILE_LIST)))
 CC ?= cc
 PKGS = libgit2 libcjson yaml-0.1 libcrypto
 # Recursive (=) so pkg-config runs only once deps are installed.
@@ -22,7 +25,7 @@ CRIT_LIBS = $(shell pkg-config --libs criterion)
 
 WARN = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude $(PKG_CFLAGS)
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude $(PKG_CFLAGS)
 
 ifdef SAN
 BUILD ?= build-asan
@@ -51,7 +54,7 @@ all:: memgate
 
 memgate: $(PROG)
 ifndef SAN
-	@cp $(PROG) memgate
+	@cp $(PROG) memgate.tmp && mv -f memgate.tmp memgate
 endif
 
 $(BUILD)/obj/%.o: plugin/%.c $(HEADERS)
@@ -104,10 +107,53 @@ bench: deps
 	@$(MAKE) --no-print-directory memgate
 	@./tests/bench ./memgate
 
+# From any repository: make -f /path/to/memgate/Makefile install-hook
 install-hook:
 	@top=$$(git rev-parse --git-path hooks) && mkdir -p "$$top" && \
-	 cp actions/pre-push "$$top/pre-push" && chmod +x "$$top/pre-push" && \
+	 cp $(MG_DIR)actions/pre-push "$$top/pre-push" && chmod +x "$$top/pre-push" && \
 	 echo "installed $$top/pre-push"
 
 clean:
 	rm -rf build build-asan memgate
+
+# Fuzzing (libFuzzer, clang)
+#
+#   make fuzz         build every fuzz/fuzz_*.c into build-fuzz/ (needs clang
+#                     and its libFuzzer runtime: install-deps --fuzz)
+#   make fuzz-smoke   run each target for about 20 s on a copy of its corpus
+#                     (fuzz/corpus/<target>/); fails on a crash, leak or timeout
+#
+# Run one target longer by hand, e.g.:
+#   build-fuzz/fuzz_policy -max_len=65536 -timeout=5 fuzz/corpus/policy
+# (that adds what it finds to the corpus: use a copy to keep it clean).
+
+FUZZ_CC = clang
+FUZZ_BUILD = build-fuzz
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS = $(WARN) -g -O1 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude $(PKG_CFLAGS)
+FUZZ_SOURCES = $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZ_PROGS = $(patsubst fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SOURCES))
+FUZZ_LIB_OBJS = $(patsubst plugin/%.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SOURCES))
+FUZZ_LIB = $(FUZZ_BUILD)/libmemgate.a
+
+.PHONY: fuzz fuzz-build fuzz-smoke
+
+$(FUZZ_BUILD)/obj/%.o: plugin/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_LIB): $(FUZZ_LIB_OBJS)
+	$(QUIET_AR)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB) $(HEADERS)
+	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_CFLAGS) -Iplugin $(FUZZ_SAN) -fsanitize=fuzzer \
+		-o $@ $< $(FUZZ_LIB) $(PKG_LIBS)
+
+fuzz-build: $(FUZZ_PROGS)
+
+fuzz:
+	@./actions/install-deps --fuzz
+	@$(MAKE) --no-print-directory fuzz-build
+
+fuzz-smoke: fuzz
+	@./fuzz/run-smoke $(FUZZ_PROGS)
