@@ -1,0 +1,568 @@
+"""An independent reference for memgate's decision (SPEC sections 1.1, 1.3, 2).
+
+Written from the written contract only, never from plugin/decision.c, so that
+tests/diff/run can compare the two on random inputs.  The entry point is
+
+    decide(policy, report) -> dict
+
+where `policy` is the policy as data (the dict that tests/diff/generate.py
+writes as YAML: identity, budget, quality, evidence, rank_by, sensitivity)
+and `report` is the report as json.loads reads it (1e999 becomes inf).  The
+result holds the fields of the decision record that the comparison uses:
+decision, reason, next_action, selected_candidate, issues, evaluations,
+feasible_names, best_candidate, scenarios and their stability summary.
+
+Where the SPEC is silent this follows the lead engineer's documented choices
+(see the comments marked CHOICE).
+"""
+import math
+
+THRESHOLDS = (
+    'memory_cap_mb', 'min_samples_per_s', 'min_memory_saving_mb',
+    'min_throughput_ratio', 'max_eval_loss', 'max_relative_eval_loss',
+    'max_quality_delta',
+)
+QUALITY_CEILINGS = ('max_eval_loss', 'max_relative_eval_loss')
+TARGET_REASONS = ('memory_saving_below_floor', 'throughput_below_floor',
+                  'quality_delta_over_limit')
+
+# metric -> (own keys in SPEC order, sub-object)
+MEASURED = {
+    'peak_memory_mb': (('peak_memory_mb', 'peak_mem_mb', 'candidate_peak_memory_mb'), 'metrics'),
+    'samples_per_s': (('samples_per_s',), 'metrics'),
+    'eval_loss': (('eval_loss', 'val_loss'), 'quality'),
+}
+PAIRED = ('memory_saving_mb', 'throughput_ratio', 'quality_delta')
+VALUE_ORDER = ('peak_memory_mb', 'samples_per_s', 'memory_saving_mb',
+               'throughput_ratio', 'eval_loss', 'quality_delta')
+
+ISSUES = (
+    'report_hash_mismatch', 'schema_version_mismatch', 'semantic_id_mismatch',
+    'approved_result_missing', 'approved_result_hash_mismatch',
+    'handoff_not_ready', 'workload_missing', 'workload_mismatch',
+    'hardware_missing', 'hardware_mismatch', 'model_mismatch', 'dtype_mismatch',
+    'amp_dtype_mismatch', 'batch_size_mismatch', 'seq_len_mismatch',
+    'optimizer_mismatch', 'eligible_candidates_missing', 'candidates_missing',
+    'aggregate_outside_runs',
+)
+
+ABSENT, NUMBER, INVALID = 'absent', 'number', 'invalid'
+
+
+# ---------------------------------------------------------------- reading
+
+def is_number(v):
+    """A JSON number (Python bools are ints: they are not numbers here)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def classify(v):
+    """(state, value) of a present, non-null JSON value."""
+    if is_number(v):
+        f = float(v)
+        if math.isfinite(f):
+            return NUMBER, f
+    return INVALID, None
+
+
+def first_key(obj, keys):
+    """The first of `keys` that `obj` holds with a non-null value, else None."""
+    if not isinstance(obj, dict):
+        return None
+    for k in keys:
+        if obj.get(k) is not None:
+            return k
+    return None
+
+
+def median(values):
+    s = sorted(values)
+    n = len(s)
+    if n % 2:
+        return s[n // 2]
+    return (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def runs_of(cand):
+    runs = cand.get('runs')
+    return runs if isinstance(runs, list) and runs else None
+
+
+def runs_metric(cand, keys):
+    """(state, value, all_numbers) of a metric from runs[] (1.3)."""
+    runs = runs_of(cand)
+    if runs is None:
+        return ABSENT, None, None
+    values, carried = [], False
+    for run in runs:
+        k = first_key(run, keys)
+        if k is None:
+            values.append(None)
+            continue
+        carried = True
+        state, v = classify(run[k])
+        values.append(v if state == NUMBER else None)
+    if not carried:
+        return ABSENT, None, None
+    if any(v is None for v in values):
+        return INVALID, None, None
+    return NUMBER, median(values), values
+
+
+def measured_metric(cand, metric):
+    """(state, value, aggregate_outside) of a measured metric: own keys,
+    then the sub-object, then the median of runs[]."""
+    keys, sub = MEASURED[metric]
+    for place in (cand, cand.get(sub)):
+        k = first_key(place, keys)
+        if k is None:
+            continue
+        state, v = classify(place[k])
+        outside = False
+        rstate, _, rvalues = runs_metric(cand, keys)
+        if state == NUMBER and rstate == NUMBER:
+            outside = v < min(rvalues) or v > max(rvalues)
+        return state, v, outside
+    state, v, _ = runs_metric(cand, keys)
+    return state, v, False
+
+
+class Candidate:
+    """What the screening needs from one entry of `candidates`."""
+
+    def __init__(self, index, raw):
+        self.index = index
+        obj = raw if isinstance(raw, dict) else {}
+        name = obj.get('name')
+        self.name = name if isinstance(name, str) else None
+        status = obj.get('status')
+        self.status = 'ok' if status is None else (status if isinstance(status, str) else None)
+        metrics = obj.get('metrics')
+        self.oom = self.status == 'oom' or (isinstance(metrics, dict) and metrics.get('oom') is True)
+        self.metric = {}
+        self.outside = False
+        for m in MEASURED:
+            state, v, outside = measured_metric(obj, m)
+            self.metric[m] = (state, v)
+            self.outside = self.outside or outside
+        for m in PAIRED:
+            v = obj.get(m)
+            self.metric[m] = (ABSENT, None) if v is None else classify(v)
+        runs = runs_of(obj)
+        self.repeats = len(runs) if runs else 1
+
+    def state(self, m):
+        return self.metric[m][0]
+
+    def value(self, m):
+        return self.metric[m][1]
+
+
+def identity_value(report, top, config_keys):
+    """The report's identity value: the top-level key, else config.<key>."""
+    if top and report.get(top) is not None:
+        return report[top]
+    config = report.get('config')
+    k = first_key(config, config_keys)
+    return config[k] if k else None
+
+
+IDENTITY = (  # policy key, report top-level key, config keys, missing, mismatch
+    ('workload_id', 'workload_id', ('workload',), 'workload_missing', 'workload_mismatch'),
+    ('hardware_id', 'hardware_id', ('device',), 'hardware_missing', 'hardware_mismatch'),
+    ('model_id', None, ('model_id', 'model'), 'model_mismatch', 'model_mismatch'),
+    ('dtype', None, ('dtype',), 'dtype_mismatch', 'dtype_mismatch'),
+    ('amp_dtype', None, ('amp_dtype',), 'amp_dtype_mismatch', 'amp_dtype_mismatch'),
+    ('batch_size', None, ('batch_size',), 'batch_size_mismatch', 'batch_size_mismatch'),
+    ('seq_len', None, ('seq_len',), 'seq_len_mismatch', 'seq_len_mismatch'),
+    ('optimizer', None, ('optimizer',), 'optimizer_mismatch', 'optimizer_mismatch'),
+)
+
+
+def same_identity(pin, got):
+    """Strings compare exactly, numbers as numbers; other kinds never match."""
+    if isinstance(pin, str):
+        return isinstance(got, str) and got == pin
+    return is_number(got) and float(got) == float(pin)
+
+
+def evidence_issues(policy, report, cands):
+    found = set()
+    status = report.get('status')
+    eligible = report.get('eligible_candidates')
+    handoff = status is not None or eligible is not None
+    if status is not None and status != 'ready_for_budget_review':
+        found.add('handoff_not_ready')
+    pins = policy.get('identity', {})
+    for key, top, config_keys, missing, mismatch in IDENTITY:
+        if key not in pins:
+            continue
+        got = identity_value(report, top, config_keys)
+        if got is None:
+            found.add(missing)
+        elif not same_identity(pins[key], got):
+            found.add(mismatch)
+    # CHOICE (memgate's, decision.h: "its string entries (others ignored)"):
+    # a list without one string in it is no list of candidates.
+    if handoff and not (isinstance(eligible, list) and any(isinstance(e, str) for e in eligible)):
+        found.add('eligible_candidates_missing')
+    if not (isinstance(report.get('candidates'), list) and report['candidates']):
+        found.add('candidates_missing')
+    if any(c.outside for c in cands):
+        found.add('aggregate_outside_runs')
+    return [i for i in ISSUES if i in found]
+
+
+# ---------------------------------------------------------------- screening
+
+class Rules:
+    def __init__(self, policy, report):
+        evidence = policy.get('evidence', {})
+        self.baseline = evidence.get('baseline', 'baseline')
+        self.min_repeats = evidence.get('min_repeats', 1)
+        self.rank_by = policy.get('rank_by', 'peak_memory')
+        eligible = report.get('eligible_candidates')
+        self.eligible = None
+        if eligible is not None:
+            self.eligible = [e for e in eligible if isinstance(e, str)] \
+                if isinstance(eligible, list) else []
+
+
+def base_budget(policy):
+    b = {}
+    for section in ('budget', 'quality'):
+        for k, v in policy.get(section, {}).items():
+            b[k] = float(v)
+    return b
+
+
+def scenario_budget(base, overrides):
+    """The base budget with `overrides`; a scenario that sets a quality
+    ceiling replaces both ceilings of the base (2.5)."""
+    b = dict(base)
+    if any(k in overrides for k in QUALITY_CEILINGS):
+        for k in QUALITY_CEILINGS:
+            b.pop(k, None)
+    b.update({k: float(v) for k, v in overrides.items()})
+    return b
+
+
+class Evaluation:
+    def __init__(self, cand):
+        self.cand = cand
+        self.name = cand.name
+        self.status = None
+        self.reasons = []
+        self.values = {m: None for m in VALUE_ORDER}
+
+    def stop(self, status, reason):
+        self.status = status
+        self.reasons = [reason]
+
+
+def early_stop(cand, budget, rules, seen):
+    """Steps 1-6: the (status, reason) that stops the candidate, or None."""
+    if cand.name is None or cand.name == '' or cand.name in seen:
+        return 'invalid', 'missing_or_duplicate_name'
+    seen.add(cand.name)
+    if cand.oom:
+        return 'oom', 'oom'
+    if cand.status not in ('ok', 'comparable'):
+        return 'excluded', 'evidence_not_comparable'
+    if rules.eligible is not None and cand.name not in rules.eligible:
+        return 'excluded', 'not_in_eligible_candidates'
+    if missing_own_number(cand, budget):
+        return 'invalid', 'missing_or_non_numeric_metric'
+    if cand.repeats < rules.min_repeats:
+        return 'invalid', 'insufficient_repeats'
+    return None
+
+
+def missing_own_number(cand, budget):
+    """Step 5.  CHOICE (lead): peak memory is always needed; samples_per_s
+    when min_samples_per_s is set, or min_throughput_ratio is set and there
+    is no paired throughput_ratio; eval_loss when an eval-loss ceiling is
+    set, or max_quality_delta is set and there is no paired quality_delta;
+    a paired value present but non-numeric is missing when its check is on."""
+    need = {'peak_memory_mb'}
+    if 'min_samples_per_s' in budget or (
+            'min_throughput_ratio' in budget and cand.state('throughput_ratio') == ABSENT):
+        need.add('samples_per_s')
+    if 'max_eval_loss' in budget or 'max_relative_eval_loss' in budget or (
+            'max_quality_delta' in budget and cand.state('quality_delta') == ABSENT):
+        need.add('eval_loss')
+    for paired, threshold in (('memory_saving_mb', 'min_memory_saving_mb'),
+                              ('throughput_ratio', 'min_throughput_ratio'),
+                              ('quality_delta', 'max_quality_delta')):
+        if threshold in budget and cand.state(paired) == INVALID:
+            return True
+    return any(cand.state(m) != NUMBER for m in need)
+
+
+class Baseline:
+    """The baseline as screened under one budget: usable values or None."""
+
+    def __init__(self, cand=None):
+        self.peak = self.samples = self.loss = None
+        if cand is None:
+            return
+        self.peak = cand.value('peak_memory_mb')
+        if cand.state('samples_per_s') == NUMBER and cand.value('samples_per_s') > 0:
+            self.samples = cand.value('samples_per_s')
+        if cand.state('eval_loss') == NUMBER:
+            self.loss = cand.value('eval_loss')
+
+
+def derived_values(cand, is_baseline, base):
+    """(saving, ratio, delta), each a float or None (not known); and for
+    each, whether it is unknown because of the baseline."""
+    out, blame = {}, {}
+    own = {m: cand.value(m) if cand.state(m) == NUMBER else None for m in MEASURED}
+    specs = (('memory_saving_mb', 0.0, base.peak, own['peak_memory_mb'], lambda c, b: b - c),
+             ('throughput_ratio', 1.0, base.samples, own['samples_per_s'], lambda c, b: c / b),
+             ('quality_delta', 0.0, base.loss, own['eval_loss'], lambda c, b: c - b))
+    for m, self_value, bv, cv, f in specs:
+        blame[m] = False
+        if cand.state(m) == NUMBER:
+            out[m] = cand.value(m)
+        elif is_baseline:
+            out[m] = self_value
+        elif bv is not None and cv is not None:
+            out[m] = f(cv, bv)
+        else:
+            out[m] = None
+            blame[m] = bv is None
+    return out, blame
+
+
+def quality_ceiling(budget, base):
+    """(active, ceiling or None, complete): the lower of the absolute and
+    relative ceilings.  When the relative one cannot be computed (no usable
+    baseline) the absolute one alone is checked, if set -- a loss above it
+    is above the lower of the two whatever the other is -- and the check is
+    incomplete (2.3 step 2)."""
+    ceilings, complete = [], True
+    if 'max_eval_loss' in budget:
+        ceilings.append(budget['max_eval_loss'])
+    if 'max_relative_eval_loss' in budget:
+        if base.loss is None:
+            complete = False
+        else:
+            ceilings.append(base.loss * (1 + budget['max_relative_eval_loss']))
+    active = 'max_eval_loss' in budget or 'max_relative_eval_loss' in budget
+    return active, (min(ceilings) if ceilings else None), complete
+
+
+def threshold_reasons(ev, budget, derived, ceiling):
+    cand = ev.cand
+    reasons = []
+    if cand.value('peak_memory_mb') > budget['memory_cap_mb']:
+        reasons.append('memory_over_budget')
+    if 'min_samples_per_s' in budget and cand.value('samples_per_s') < budget['min_samples_per_s']:
+        reasons.append('samples_per_s_below_floor')
+    if ceiling is not None and cand.value('eval_loss') > ceiling:
+        reasons.append('quality_over_floor')
+    checks = (('min_memory_saving_mb', 'memory_saving_mb', lambda v, t: v < t, 'memory_saving_below_floor'),
+              ('min_throughput_ratio', 'throughput_ratio', lambda v, t: v < t, 'throughput_below_floor'),
+              ('max_quality_delta', 'quality_delta', lambda v, t: v > t, 'quality_delta_over_limit'))
+    for threshold, m, fails, reason in checks:
+        if threshold in budget and derived[m] is not None and fails(derived[m], budget[threshold]):
+            reasons.append(reason)
+    return reasons
+
+
+def needs_missing_baseline(budget, rules, derived, blame, ceiling):
+    """A value this candidate needs must be derived and the baseline cannot
+    give it (2.3 step 2)."""
+    if not ceiling[2]:
+        return True
+    wants = {'memory_saving_mb': 'min_memory_saving_mb' in budget,
+             'throughput_ratio': 'min_throughput_ratio' in budget or rules.rank_by == 'throughput',
+             'quality_delta': 'max_quality_delta' in budget}
+    return any(wants[m] and derived[m] is None and blame[m] for m in wants)
+
+
+class Screening:
+    def __init__(self, cands, rules, budget, scenario):
+        self.evaluations = [Evaluation(c) for c in cands]
+        self.needs_missing = False
+        seen = set()
+        stops = [early_stop(c, budget, rules, seen) for c in cands]
+        base_index = next((i for i, c in enumerate(cands) if c.name == rules.baseline), None)
+        reaches = base_index is not None and stops[base_index] is None
+        base = Baseline(cands[base_index] if reaches else None)
+        ceiling = quality_ceiling(budget, base)
+        for ev, stop in zip(self.evaluations, stops):
+            derived, blame = derived_values(ev.cand, reaches and ev.cand.index == base_index, base)
+            self.fill_values(ev, derived)
+            if stop:
+                ev.stop(*stop)
+                continue
+            self.step7(ev, derived, blame, budget, rules, ceiling, scenario)
+        feasible = [ev for ev in self.evaluations if ev.status == 'feasible']
+        self.feasible = rank(feasible, rules)
+
+    @staticmethod
+    def fill_values(ev, derived):
+        # CHOICE (memgate's): the record shows every value that is known,
+        # whatever the candidate's status: its own numbers, and the values
+        # derived from the measured baseline.
+        for m in VALUE_ORDER:
+            if ev.cand.state(m) == NUMBER:
+                ev.values[m] = ev.cand.value(m)
+        ev.values.update({m: v for m, v in derived.items() if v is not None})
+
+    def step7(self, ev, derived, blame, budget, rules, ceiling, scenario):
+        missing = needs_missing_baseline(budget, rules, derived, blame, ceiling)
+        if missing and scenario:
+            ev.stop('invalid', 'missing_or_non_numeric_metric')
+            return
+        self.needs_missing = self.needs_missing or missing
+        ev.reasons = threshold_reasons(ev, budget, derived, ceiling[1])
+        ev.status = 'rejected' if ev.reasons else 'feasible'
+
+
+def rank(evs, rules):
+    """Stable sort by 2.4; a value that is not known sorts last."""
+    def desc(v):
+        return (1, 0.0) if v is None else (0, -v)
+
+    def asc(v):
+        return (1, 0.0) if v is None else (0, v)
+
+    def key(ev):
+        v = ev.values
+        if rules.rank_by == 'throughput':
+            return (desc(v['throughput_ratio']), asc(v['peak_memory_mb']), asc(v['quality_delta']))
+        return (asc(v['peak_memory_mb']), desc(v['throughput_ratio']), asc(v['quality_delta']))
+    return sorted(evs, key=key)
+
+
+# ---------------------------------------------------------------- deciding
+
+def scenarios_of(policy):
+    """[(id, overrides)]: each stricter entry, then each grid cell (axes in
+    the order written, last axis fastest)."""
+    out = []
+    sens = policy.get('sensitivity', {})
+    for i, entry in enumerate(sens.get('stricter', [])):
+        out.append(('stricter[%d]' % i, dict(entry)))
+    axes = sens.get('grid', [])
+    if axes:
+        cells = [{}]
+        for key, values in axes:
+            cells = [dict(c, **{key: v}) for c in cells for v in values]
+        out.extend(('grid[%d]' % i, c) for i, c in enumerate(cells))
+    return out
+
+
+def verdict(decision, reason, action, selected=None):
+    return {'decision': decision, 'reason': reason, 'next_action': action,
+            'selected_candidate': selected}
+
+
+STEP4 = (
+    ('quality_delta_over_limit', 'compression_needs_quality_recovery',
+     'adjust_checkpoint_scope_or_batch_plan'),
+    ('memory_saving_below_floor', 'memory_saving_below_meaningful_threshold',
+     'test_larger_pressure_or_optimizer_compression'),
+    ('throughput_below_floor', 'throughput_loss_exceeds_budget', 'reduce_compression_scope'),
+)
+
+
+def base_decision(screening, rules):
+    """2.3 steps 3-5 (None means: go to sensitivity)."""
+    if screening.feasible:
+        if screening.feasible[0].name == rules.baseline:
+            return verdict('tune', 'baseline_still_best_under_current_budget',
+                           'revisit_memory_strategy_mix')
+        return None
+    hard_ok = [ev for ev in screening.evaluations
+               if ev.status == 'rejected' and ev.name != rules.baseline
+               and all(r in TARGET_REASONS for r in ev.reasons)]
+    if hard_ok:
+        pick = rank(hard_ok, rules)[0]
+        for reason, why, action in STEP4:
+            if reason in pick.reasons:
+                return verdict('tune', why, action, pick.name)
+    return verdict('reject', 'no_candidate_meets_base_budget', 'rework_strategy_or_budget')
+
+
+def decide(policy, report):
+    raw = report.get('candidates')
+    cands = [Candidate(i, c) for i, c in enumerate(raw if isinstance(raw, list) else [])]
+    rules = Rules(policy, report)
+    budget = base_budget(policy)
+    issues = evidence_issues(policy, report, cands)
+    base = Screening(cands, rules, budget, scenario=False)
+    best = base.feasible[0].name if base.feasible else None
+    scenarios = []
+    if issues:
+        result = verdict('reject', 'evidence_not_applicable', 'rebuild_same_workload_evidence')
+    elif base.needs_missing:
+        result = verdict('reject', 'baseline_missing_or_invalid',
+                         'rerun_baseline_before_comparing_candidates')
+    else:
+        for sid, overrides in scenarios_of(policy):
+            s = Screening(cands, rules, scenario_budget(budget, overrides), scenario=True)
+            scenarios.append({'id': sid, 'overrides': {k: float(v) for k, v in overrides.items()},
+                              'best_candidate': s.feasible[0].name if s.feasible else None,
+                              'feasible_names': [ev.name for ev in s.feasible]})
+        result = base_decision(base, rules)
+        if result is None:
+            if any(s['best_candidate'] != best for s in scenarios):
+                result = verdict('tune', 'selection_is_threshold_sensitive',
+                                 'collect_boundary_evidence', best)
+            else:
+                result = verdict('accept', 'selection_stable_across_thresholds',
+                                 'send_to_regression_acceptance', best)
+    result.update({
+        'issues': issues,
+        'evaluations': [evaluation_record(ev) for ev in base.evaluations],
+        'feasible_names': [ev.name for ev in base.feasible],
+        'best_candidate': best,
+        'scenarios': scenarios,
+        'stability': stability(scenarios),
+    })
+    return result
+
+
+def stability(scenarios):
+    """The sensitivity summary as the seed counts it (2.5), None without
+    scenarios (the summary then says that stability was not tested)."""
+    if not scenarios:
+        return None
+    winners = {s['best_candidate'] for s in scenarios}
+    sets = {tuple(s['feasible_names']) for s in scenarios}
+    stable = len(winners) == 1 and len(sets) == 1
+    return {'scenario_count': len(scenarios),
+            'best_candidate_stable': len(winners) == 1,
+            'feasible_set_stable': len(sets) == 1,
+            'interpretation': 'stable' if stable else 'sensitive_to_thresholds'}
+
+
+def evaluation_record(ev):
+    rec = {'name': ev.name, 'status': ev.status, 'reasons': list(ev.reasons)}
+    rec.update(ev.values)
+    rec['repeats'] = ev.cand.repeats
+    return rec
+
+
+def main(argv):
+    """reference.py POLICY.json REPORT.json: print the reference's decision
+    (e.g. for a case that tests/diff/run kept)."""
+    import json
+    if len(argv) != 3:
+        print('usage: reference.py POLICY.json REPORT.json')
+        return 2
+    with open(argv[1], encoding='utf-8') as f:
+        policy = json.load(f)
+    with open(argv[2], encoding='utf-8') as f:
+        report = json.load(f)
+    print(json.dumps(decide(policy, report), indent=2))
+    return 0
+
+
+if __name__ == '__main__':
+    import sys
+    sys.exit(main(sys.argv))

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The decision against an independent reference of SPEC 2 (tests/diff/):
+# 200 random policies and reports from a fixed seed, each run through
+# `memgate check --worktree`, must give the reference's decision, reasons,
+# evaluations and scenarios.  Needs python3, which a bare Debian may lack.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "ok - # SKIP python3 not available"
+	exit 0
+fi
+
+SEED=75
+CASES=200
+MEMGATE=$MEMGATE MEMGATE_WRAP=${MEMGATE_WRAP:-} \
+	python3 "$SRC/tests/diff/run" "$SEED" -n "$CASES" >"$T/out" 2>"$T/err"
+code=$?
+if [ "$code" = 0 ] && grep -qx "diff: $CASES passed, 0 failed" "$T/out"; then
+	ok "differential: $CASES random cases (seed $SEED) match the reference"
+else
+	not_ok "differential: $CASES random cases (seed $SEED) match the reference" \
+		"expected 'diff: $CASES passed, 0 failed', got '$(tail -n 1 "$T/out")'" \
+		"rerun: tests/diff/run $SEED -n $CASES (each mismatch names the folder it is kept in)"
+fi
+finish
