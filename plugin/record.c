@@ -1,6 +1,7 @@
 /* The decision record (SPEC 4): see include/memgate/record.h. */
 #include <assert.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,10 +53,26 @@ static cJSON *new_id(const char *hex)
 	return hex[0] ? new_string(hex) : cJSON_CreateNull();
 }
 
-/* Non-finite numbers never reach cJSON: they are written as null. */
+/*
+ * A number written exactly: the shortest of %.15g, %.16g and %.17g that
+ * reads back as the same double (cJSON prints at most 15 digits, so a value
+ * one unit in the last place over a threshold could print equal to it).
+ * Non-finite numbers are written as null.
+ */
 static cJSON *new_number(double v)
 {
-	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+	char buf[32];
+	int digits;
+
+	if (!isfinite(v))
+		return cJSON_CreateNull();
+	for (digits = 15; digits < 17; digits++) {
+		snprintf(buf, sizeof(buf), "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	snprintf(buf, sizeof(buf), "%.*g", digits, v);
+	return cJSON_CreateRaw(buf);
 }
 
 static cJSON *new_bool(bool v)

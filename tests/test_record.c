@@ -412,6 +412,23 @@ Test(record, evaluations_carry_status_reasons_and_every_metric)
 	cJSON_Delete(root);
 }
 
+Test(record, numbers_read_back_exactly)
+{
+	mg_check_result *r = build();
+	cJSON *root, *e;
+	char *json;
+
+	fx.d.base.evaluations[1].value[MG_M_RATIO] = 0.1 + 0.2;   /* 0.30000000000000004 */
+	json = mg_record_render(r);
+	cr_assert_not_null(strstr(json, "0.30000000000000004"), "%s", json);
+	root = cJSON_Parse(json);
+	e = cJSON_GetArrayItem(at(root, "evaluations"), 1);
+	cr_assert_eq(at(e, "throughput_ratio")->valuedouble, 0.1 + 0.2);
+	cr_assert_not_null(strstr(json, "\"peak_memory_mb\":\t9450.76,"), "shortest form kept");
+	cJSON_Delete(root);
+	free(json);
+}
+
 Test(record, lists_several_reasons_in_spec_order)
 {
 	mg_check_result *r = build();
