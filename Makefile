@@ -97,7 +97,7 @@ asan: deps
 
 valgrind: deps
 	@$(MAKE) --no-print-directory $(PROG) $(BUILD)/tests/jsonget
-	@MEMGATE=$(CURDIR)/$(PROG) MEMGATE_WRAP=./tests/valgrind-wrap ./tests/e2e/run
+	@MEMGATE=$(CURDIR)/$(PROG) MEMGATE_WRAP=$(CURDIR)/tests/valgrind-wrap ./tests/e2e/run
 
 demo: deps
 	@$(MAKE) --no-print-directory memgate
@@ -130,7 +130,7 @@ clean:
 FUZZ_CC = clang
 FUZZ_BUILD = build-fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS = $(WARN) -g -O1 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude $(PKG_CFLAGS)
+FUZZ_CFLAGS = $(WARN) -g -O1 $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude $(PKG_CFLAGS)
 FUZZ_SOURCES = $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_PROGS = $(patsubst fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SOURCES))
 FUZZ_LIB_OBJS = $(patsubst plugin/%.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SOURCES))

@@ -444,6 +444,20 @@ static void report_notes(mg_check_result *res)
 		add_warning(res, "no sensitivity scenarios: stability of the choice was not tested");
 }
 
+/* The core refuses only sensitivity too large to evaluate: point at it. */
+static int blame_sensitivity(const mg_policy *p, mg_error *err)
+{
+	char msg[sizeof(err->message)];
+	mg_pos pos = { 0, 0 };
+
+	if (p->rules.grid_count)
+		pos = p->grid_pos[0];
+	else if (p->rules.stricter_count)
+		pos = p->stricter_pos[0];
+	snprintf(msg, sizeof(msg), "%s", err->message);
+	return mg_error_at(err, p->path, pos, "%s", msg);
+}
+
 static int run_check(struct run *run, mg_error *err)
 {
 	const mg_check_options *opt = run->opt;
@@ -464,7 +478,7 @@ static int run_check(struct run *run, mg_error *err)
 	error = mg_decide(&res->decision, &res->policy->rules, &res->report->evidence,
 			  run->pre, 0, err);
 	if (error < 0)
-		return error;
+		return blame_sensitivity(res->policy, err);
 	memcpy(res->fail_on, opt->fail_on_set ? opt->fail_on : res->policy->fail_on,
 	       sizeof(res->fail_on));
 	check_drift(res);

@@ -537,11 +537,17 @@ static int key_cmp(const void *a, const void *b)
 /* Find the earliest second occurrence among keys[base..nkeys) and pop them. */
 static void check_duplicates(struct walk *w, size_t base)
 {
-	struct key *k = w->keys + base;
 	size_t n = w->nkeys - base, i;
+	struct key *k;
 
-	if (n > 1)
-		qsort(k, n, sizeof(*k), key_cmp);
+	/* An empty object before any key leaves w->keys NULL: no pointer
+	 * arithmetic on it, not even + 0. */
+	if (n < 2) {
+		w->nkeys = base;
+		return;
+	}
+	k = w->keys + base;
+	qsort(k, n, sizeof(*k), key_cmp);
 	for (i = 1; i < n; i++) {
 		if (strcmp(k[i - 1].name, k[i].name))
 			continue;

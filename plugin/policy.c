@@ -812,8 +812,9 @@ static int walk_evidence(walk *w, const ynode *map)
 			error = get_string(&p->rules.baseline, w, v, "evidence.baseline");
 			p->baseline_pos = v->pos;
 		} else {
-			error = get_int(&repeats, w, v, "evidence.min_repeats", 1);
-			p->rules.min_repeats = (int)repeats;
+			/* repeats is only set on success: never convert it otherwise */
+			if ((error = get_int(&repeats, w, v, "evidence.min_repeats", 1)) == 0)
+				p->rules.min_repeats = (int)repeats;
 			p->min_repeats_pos = v->pos;
 		}
 		if (error < 0)

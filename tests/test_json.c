@@ -340,6 +340,22 @@ Test(json, same_key_in_sibling_objects_is_fine)
 	mg_json__free(parse_ok("[{\"name\": 1}, {\"name\": 2}, {\"name\": {\"name\": 3}}]"));
 }
 
+/* Found by fuzz/fuzz_report: an empty object met before any key did
+ * arithmetic on the still-NULL key stack (clang's UBSan: "applying zero
+ * offset to null pointer"; gcc's UBSan does not check it). */
+Test(json, empty_object_before_any_key_parses)
+{
+	size_t len;
+	char *text = mg_test_read("fixtures/reports/fuzz-empty-object.json", &len);
+	mg_json *j = parse_ok_n(text, len);
+
+	cr_expect(cJSON_IsObject(mg_json__root(j)));
+	cr_expect_null(mg_json__root(j)->child);
+	mg_json__free(j);
+	free(text);
+	mg_json__free(parse_ok("[{}, {\"a\": {}}, {}]"));
+}
+
 /* Build {"k0": 0, ..., "k<n-1>": n-1} with cJSON, plus `extra` key at the end. */
 static char *many_keys(int n, const char *extra)
 {

@@ -1,0 +1,111 @@
+/*
+ * libFuzzer target: the stage-75 manifest parser (mg_manifest_parse), the
+ * repository path rules (mg_manifest_check_path) and the manifest writer
+ * (mg_manifest_render).
+ *
+ * A manifest that parses has checked paths and hashes, and rendering its
+ * fields gives a manifest that parses back to the same fields.  A refusal
+ * is a one-line error that names the file and a position in the text.
+ */
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memgate/buf.h"
+#include "memgate/manifest.h"
+
+#define PATH "fuzz/manifest.json"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(cond) do { if (!(cond)) __builtin_trap(); } while (0)
+
+static void check_error(const mg_error *err, const char *path, size_t size)
+{
+	size_t n = strlen(err->message);
+
+	CHECK(n > 0 && !strchr(err->message, '\n'));
+	CHECK(err->message[n - 1] != '.' && !isupper((unsigned char)err->message[0]));
+	CHECK(!strcmp(err->file, path));
+	CHECK(err->line >= 1 && err->column >= 1);
+	CHECK((size_t)err->line <= size + 1 && (size_t)err->column <= size + 1);
+}
+
+static bool same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static void check_sha256(const char *hex)
+{
+	size_t i;
+
+	CHECK(strlen(hex) == 64);
+	for (i = 0; i < 64; i++)
+		CHECK((hex[i] >= '0' && hex[i] <= '9') || (hex[i] >= 'a' && hex[i] <= 'f'));
+}
+
+/* Render the parsed source fields and read them back. */
+static void check_round_trip(const mg_manifest *m)
+{
+	mg_manifest *back = NULL;
+	mg_error err;
+	char *text = mg_manifest_render(m->source_path, m->source_sha256,
+					m->schema_version, m->semantic_id);
+
+	mg_error_clear(&err);
+	CHECK(mg_manifest_parse(&back, "rendered.json", text, strlen(text), &err) == 0);
+	CHECK(same(back->source_path, m->source_path));
+	CHECK(same(back->source_sha256, m->source_sha256));
+	CHECK(same(back->schema_version, m->schema_version));
+	CHECK(same(back->semantic_id, m->semantic_id));
+	CHECK(!back->has_approved);
+	mg_manifest_free(back);
+	free(text);
+}
+
+static void check_manifest(const mg_manifest *m)
+{
+	mg_error err;
+
+	CHECK(m->source_path && m->source_sha256);
+	CHECK(mg_manifest_check_path(m->source_path, &err) == 0);
+	check_sha256(m->source_sha256);
+	CHECK(m->has_approved == (m->approved_path != NULL));
+	if (m->has_approved) {
+		CHECK(mg_manifest_check_path(m->approved_path, &err) == 0);
+		check_sha256(m->approved_sha256);
+	}
+	check_round_trip(m);
+}
+
+/* The path rules on the raw bytes (up to the first NUL). */
+static void check_path_rules(const uint8_t *data, size_t size)
+{
+	char *s = mg_xstrndup((const char *)data, size);
+	mg_error err;
+
+	mg_error_clear(&err);
+	if (mg_manifest_check_path(s, &err) == 0)
+		CHECK(s[0] && s[0] != '/' && !strstr(s, "//") && !strchr(s, '\\'));
+	else
+		CHECK(err.message[0] && !strchr(err.message, '\n'));
+	free(s);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	mg_manifest *m = NULL;
+	mg_error err;
+
+	mg_error_clear(&err);
+	if (mg_manifest_parse(&m, PATH, (const char *)data, size, &err) == 0)
+		check_manifest(m);
+	else
+		check_error(&err, PATH, size);
+	mg_manifest_free(m);
+	check_path_rules(data, size);
+	return 0;
+}

@@ -1,0 +1,116 @@
+/*
+ * libFuzzer target: the stage-76 report parser (mg_report_parse) and, on
+ * the same bytes, the approved-record reader (mg_record_read_approved):
+ * both read untrusted JSON from the repository through plugin/json.c.
+ *
+ * A report that parses keeps the invariants the decision core relies on;
+ * a refusal is a one-line error naming the file and a position in the text.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memgate/decision.h"
+#include "memgate/record.h"
+#include "memgate/report.h"
+
+#define PATH "fuzz/report.json"
+#define RECORD_PATH "fuzz/approved.json"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(cond) do { if (!(cond)) __builtin_trap(); } while (0)
+
+static void check_error(const mg_error *err, const char *path, size_t size)
+{
+	size_t n = strlen(err->message);
+
+	CHECK(n > 0 && !strchr(err->message, '\n'));
+	CHECK(err->message[n - 1] != '.' && !isupper((unsigned char)err->message[0]));
+	CHECK(!strcmp(err->file, path));
+	CHECK(err->line >= 1 && err->column >= 1);
+	CHECK((size_t)err->line <= size + 1 && (size_t)err->column <= size + 1);
+}
+
+static void check_pos(mg_pos pos, size_t size)
+{
+	CHECK(pos.line >= 0 && pos.column >= 0);
+	CHECK((size_t)pos.line <= size + 1 && (size_t)pos.column <= size + 1);
+}
+
+static void check_value(const mg_value *v, size_t size)
+{
+	CHECK((v->kind == MG_VALUE_STRING) == (v->string != NULL));
+	check_pos(v->pos, size);
+}
+
+static void check_candidate(const mg_candidate *c, size_t size)
+{
+	int m;
+
+	CHECK(c->repeats >= 1 && c->repeats <= MG_REPORT_MAX_RUNS);
+	CHECK(!c->name || strlen(c->name) <= MG_REPORT_MAX_NAME);
+	check_pos(c->pos, size);
+	for (m = 0; m < MG_METRIC_COUNT; m++) {
+		const mg_metric *x = &c->metric[m];
+
+		CHECK(x->state != MG_METRIC_NUMBER || isfinite(x->value));
+		check_pos(x->pos, size);
+	}
+}
+
+static void check_report(const mg_report *r, size_t size)
+{
+	const mg_evidence *ev = &r->evidence;
+	size_t i;
+	int k;
+
+	for (k = 0; k < MG_ID_COUNT; k++)
+		check_value(&ev->identity[k], size);
+	check_value(&ev->handoff_status, size);
+	check_value(&r->schema_version, size);
+	check_value(&r->semantic_id, size);
+	CHECK(!ev->eligible_count || ev->eligible_present);
+	CHECK(ev->handoff == (ev->eligible_present ||
+			      ev->handoff_status.kind != MG_VALUE_ABSENT));
+	for (i = 0; i < ev->eligible_count; i++)
+		CHECK(ev->eligible[i] != NULL);
+	CHECK(ev->candidates_present || !ev->candidate_count);
+	CHECK(ev->candidate_count <= MG_REPORT_MAX_CANDIDATES);
+	for (i = 0; i < ev->candidate_count; i++)
+		check_candidate(&ev->candidates[i], size);
+}
+
+static void check_approved(const uint8_t *data, size_t size)
+{
+	char *decision = NULL, *selected = NULL;
+	mg_error err;
+
+	mg_error_clear(&err);
+	if (mg_record_read_approved(&decision, &selected, RECORD_PATH,
+				    data ? (const char *)data : "", size, &err) == 0) {
+		CHECK(decision && mg_verdict_from_name(decision) >= 0);
+	} else {
+		CHECK(!decision && !selected);
+		check_error(&err, RECORD_PATH, size);
+	}
+	free(decision);
+	free(selected);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	mg_report *r = NULL;
+	mg_error err;
+
+	mg_error_clear(&err);
+	if (mg_report_parse(&r, PATH, (const char *)data, size, &err) == 0)
+		check_report(r, size);
+	else
+		check_error(&err, PATH, size);
+	mg_report_free(r);
+	check_approved(data, size);
+	return 0;
+}
