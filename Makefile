@@ -89,8 +89,11 @@ run-tests: build-tests
 	@MG_BUILD_DIR=$(CURDIR)/$(BUILD) ./tests/run-unit $(TEST_PROGS)
 	@MEMGATE=$(CURDIR)/$(PROG) ./tests/e2e/run
 
+# The whole suite: unit and end-to-end tests, then each fuzz target for
+# about 20 s (the suite stays well under 10 minutes on 2 cores).
 test: deps
 	@$(MAKE) --no-print-directory run-tests
+	@$(MAKE) --no-print-directory fuzz-smoke
 
 asan: deps
 	@$(MAKE) --no-print-directory SAN=1 run-tests
