@@ -868,7 +868,7 @@ Test(record, reads_the_real_stage_75_records)
 	char *text;
 
 	for (i = 0; i < 2; i++) {
-		mg_buf_printf(&path, "%s/real-reports/%s", mg_test_shared_dir(), files[i]);
+		mg_buf_printf(&path, "%s/fixtures/reports/%s", MG_SOURCE_DIR, files[i]);
 		text = mg_test_read(path.ptr, &len);
 		expect_approved(read_approved(files[i], text, len), "tune", "checkpoint");
 		free(text);

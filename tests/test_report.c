@@ -2,6 +2,7 @@
  * and every way a report is refused. */
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "memgate/report.h"
@@ -237,6 +238,8 @@ Test(report, real_reports_in_shared_parse_like_the_fixture_copies)
 
 	snprintf(path, sizeof(path), "%s/real-reports/76_real_gpu_memory.flat.json",
 		 mg_test_shared_dir());
+	if (access(path, R_OK) != 0)
+		cr_skip_test("no shared/ folder beside the checkout (%s)", path);
 	text = mg_test_read(path, &len);
 	cr_assert_eq(mg_report_parse(&r, path, text, len, &err), MG_OK, "%s", err.message);
 	cr_expect_eq(r->evidence.candidate_count, 4);
