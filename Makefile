@@ -117,7 +117,7 @@ install-hook:
 	 echo "installed $$top/pre-push"
 
 clean:
-	rm -rf build build-asan memgate
+	rm -rf build build-asan build-fuzz memgate
 
 # Fuzzing (libFuzzer, clang)
 #

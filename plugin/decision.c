@@ -804,9 +804,6 @@ static int count_scenarios(size_t *count, const mg_rules *rules, size_t max,
  * 260 MB record (found with fuzz/fuzz_decide).  4096 scenarios of 16
  * candidates, or 64 of 1024, stay within it.
  */
-#ifndef MG_DECISION_MAX_EVALUATIONS   /* raise: make EXTRA_CFLAGS=-DMG_DECISION_MAX_EVALUATIONS=N */
-#define MG_DECISION_MAX_EVALUATIONS 65536
-#endif
 
 /* Fails when the scenarios would screen more evaluations than the limit. */
 static int check_evaluations(size_t scenarios, const mg_evidence *ev, mg_error *err)

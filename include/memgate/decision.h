@@ -257,6 +257,11 @@ typedef struct mg_decision {
 } mg_decision;
 
 /* Limits the core enforces before evaluating (grid products). */
+/* Scenarios times candidates: what sensitivity screens, keeps and renders.
+ * Each input is bounded on its own; this bounds their product. */
+#ifndef MG_DECISION_MAX_EVALUATIONS   /* raise: make EXTRA_CFLAGS=-DMG_DECISION_MAX_EVALUATIONS=N */
+#define MG_DECISION_MAX_EVALUATIONS 65536
+#endif
 #ifndef MG_DECISION_MAX_SCENARIOS   /* raise: make EXTRA_CFLAGS=-DMG_DECISION_MAX_SCENARIOS=N */
 #define MG_DECISION_MAX_SCENARIOS 4096
 #endif
@@ -266,7 +271,8 @@ typedef struct mg_decision {
  * (MG_ISSUE_REPORT_HASH_MISMATCH .. MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH);
  * may be NULL.  On success *out is the caller's, freed with
  * mg_decision_free.  Fails only when the scenario count exceeds
- * `max_scenarios` (0 = MG_DECISION_MAX_SCENARIOS).
+ * `max_scenarios` (0 = MG_DECISION_MAX_SCENARIOS) or scenarios times
+ * candidates exceeds MG_DECISION_MAX_EVALUATIONS; the message has no file.
  */
 int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
 	      const bool pre_issues[MG_ISSUE_COUNT], size_t max_scenarios,
