@@ -13,12 +13,12 @@
 #include <unistd.h>
 
 #include "memgate/escape.h"
+#include "memgate/format.h"
 #include "memgate/github.h"
 #include "memgate/text.h"
 
 #define BIT(r) (1u << (r))
 #define NO_CANDIDATE SIZE_MAX
-#define SHORT_DIGITS 10   /* above this, try 6 significant digits */
 
 /* ---- the token ---- */
 
@@ -114,57 +114,9 @@ static const mg_github_check *check_of(enum mg_reason reason)
 	return NULL;
 }
 
-/* Significant digits in a %g rendering ("0.8765" has 4, "11200" has 3). */
-static int sig_digits(const char *s)
-{
-	int n = 0, last = 0;
-
-	for (; *s && *s != 'e'; s++) {
-		if (*s >= '1' && *s <= '9')
-			last = ++n;
-		else if (*s == '0' && n)
-			n++;
-	}
-	return last;
-}
-
-static int compare(double a, double b)
-{
-	return (a > b) - (a < b);
-}
-
-void mg_github_put_value(mg_buf *out, double v, const double *limit)
-{
-	char full[40], brief[40];
-
-	v = v == 0 ? 0 : v;
-	snprintf(full, sizeof(full), "%.15g", v);
-	snprintf(brief, sizeof(brief), "%.6g", v);
-	if (sig_digits(full) > SHORT_DIGITS &&
-	    (!limit || compare(strtod(brief, NULL), *limit) == compare(v, *limit)))
-		mg_buf_puts(out, brief);
-	else
-		mg_buf_puts(out, full);
-}
-
-void mg_github_put_threshold(mg_buf *out, double v)
-{
-	mg_buf_printf(out, "%.15g", v == 0 ? 0 : v);
-}
-
 static void put_safe(mg_buf *out, const char *s)
 {
 	mg_escape_text(out, s, strlen(s));
-}
-
-void mg_github_put_name(mg_buf *out, const char *name)
-{
-	if (!name)
-		mg_buf_puts(out, "(no name)");
-	else if (!name[0])
-		mg_buf_puts(out, "(empty name)");
-	else
-		put_safe(out, name);
 }
 
 /* 'text', escaped; "nothing" for NULL. */
@@ -185,7 +137,7 @@ static void put_ident(mg_buf *out, const mg_value *v)
 	if (v->kind == MG_VALUE_STRING)
 		put_quoted(out, v->string);
 	else if (v->kind == MG_VALUE_NUMBER)
-		mg_github_put_threshold(out, v->number);
+		mg_format_threshold(out, v->number);
 	else if (v->kind == MG_VALUE_ABSENT)
 		mg_buf_puts(out, "nothing");
 	else
@@ -381,7 +333,7 @@ static void aggregate_issues(struct findings *f)
 
 		if (!c->aggregate_outside_runs)
 			continue;
-		mg_github_put_name(&f->msg, c->name);
+		mg_format_name(&f->msg, c->name);
 		mg_buf_puts(&f->msg, ": an aggregate value lies outside the [min, max] of its runs");
 		add(f, MG_GITHUB_HARD, MG_GITHUB_RANK_EVIDENCE,
 		    mg_issue_name(MG_ISSUE_AGGREGATE_OUTSIDE_RUNS), report_file(f->r), c->pos,
@@ -442,7 +394,7 @@ static void drift_finding(struct findings *f)
 	put_safe(&f->msg, r->approved_decision);
 	mg_buf_puts(&f->msg, ", selected ");
 	if (r->approved_selected)
-		mg_github_put_name(&f->msg, r->approved_selected);
+		mg_format_name(&f->msg, r->approved_selected);
 	else
 		mg_buf_puts(&f->msg, "none");
 	mg_buf_puts(&f->msg, "; the evidence now decides otherwise");
@@ -476,17 +428,17 @@ static void threshold_finding(struct findings *f, const mg_evaluation *e, size_t
 
 	if (c->reason == MG_R_QUALITY_OVER_FLOOR && f->d->base.quality_ceiling_from >= 0)
 		t = f->d->base.quality_ceiling_from;
-	mg_github_put_name(&f->msg, e->name);
+	mg_format_name(&f->msg, e->name);
 	mg_buf_printf(&f->msg, ": %s ", c->label);
-	mg_github_put_value(&f->msg, e->value[c->metric], known ? &limit : NULL);
+	mg_format_value(&f->msg, e->value[c->metric], known ? &limit : NULL);
 	mg_buf_printf(&f->msg, "%s %s ", c->unit, c->ceiling ? ">" : "<");
 	if (t == MG_MAX_RELATIVE_EVAL_LOSS) {
-		mg_github_put_threshold(&f->msg, limit);
+		mg_format_threshold(&f->msg, limit);
 		mg_buf_puts(&f->msg, ", the ceiling of max_relative_eval_loss ");
-		mg_github_put_threshold(&f->msg, b->value[t]);
+		mg_format_threshold(&f->msg, b->value[t]);
 	} else {
 		mg_buf_printf(&f->msg, "%s ", mg_threshold_name((enum mg_threshold)t));
-		mg_github_put_threshold(&f->msg, b->value[t]);
+		mg_format_threshold(&f->msg, b->value[t]);
 	}
 	add(f, hard ? MG_GITHUB_HARD : MG_GITHUB_SOFT,
 	    candidate_rank(f, i, hard),
@@ -574,7 +526,7 @@ static void early_finding(struct findings *f, const mg_evaluation *e, size_t i,
 	bool hard = reason != MG_R_EVIDENCE_NOT_COMPARABLE &&
 		    reason != MG_R_NOT_IN_ELIGIBLE_CANDIDATES;
 
-	mg_github_put_name(&f->msg, e->name);
+	mg_format_name(&f->msg, e->name);
 	mg_buf_puts(&f->msg, ": ");
 	if (reason == MG_R_MISSING_OR_DUPLICATE_NAME) {
 		name_message(f, e, i);
@@ -649,7 +601,7 @@ static void put_overrides(mg_buf *out, const mg_budget *ov)
 		if (!ov->set[t])
 			continue;
 		mg_buf_printf(out, "%s%s ", sep, mg_threshold_name((enum mg_threshold)t));
-		mg_github_put_threshold(out, ov->value[t]);
+		mg_format_threshold(out, ov->value[t]);
 		sep = ", ";
 	}
 }
@@ -687,11 +639,11 @@ static void sensitivity_findings(struct findings *f)
 		put_overrides(&f->msg, &sc->overrides);
 		mg_buf_puts(&f->msg, "): the winner is ");
 		if (sc->best)
-			mg_github_put_name(&f->msg, sc->best);
+			mg_format_name(&f->msg, sc->best);
 		else
 			mg_buf_puts(&f->msg, "none");
 		mg_buf_puts(&f->msg, ", not ");
-		mg_github_put_name(&f->msg, f->d->best);
+		mg_format_name(&f->msg, f->d->best);
 		add(f, MG_GITHUB_SOFT, MG_GITHUB_RANK_SENSITIVITY, "selection_is_threshold_sensitive",
 		    policy_file(f->r), scenario_pos(f, i), NO_CANDIDATE);
 	}
@@ -829,7 +781,7 @@ static enum level put_decision(mg_buf *out, const mg_check_result *r)
 	mg_buf_printf(&msg, "%s (%s): next action %s; selected ", mg_verdict_name(d->verdict),
 		      d->reason, d->next_action);
 	if (d->selected)
-		mg_github_put_name(&msg, d->selected);
+		mg_format_name(&msg, d->selected);
 	else
 		mg_buf_puts(&msg, "none");
 	put_annotation(out, level, policy_file(r), pos, title.ptr, msg.ptr);
@@ -848,7 +800,7 @@ static void put_finding(mg_buf *out, const mg_check_result *r, const mg_github_f
 	mg_buf_printf(&title, "memgate: %s", f->code);
 	if (f->candidate < s->count) {
 		mg_buf_puts(&title, " (");
-		mg_github_put_name(&title, s->evaluations[f->candidate].name);
+		mg_format_name(&title, s->evaluations[f->candidate].name);
 		mg_buf_putc(&title, ')');
 	}
 	put_annotation(out, level, f->file, f->pos, title.ptr, f->message);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "memgate/escape.h"
+#include "memgate/format.h"
 #include "memgate/github.h"
 #include "memgate/junit.h"
 
@@ -208,11 +209,11 @@ static void put_checks(mg_buf *out, const mg_evaluation *e, const mg_decision *d
 		    !isfinite(e->value[c->metric]))
 			continue;
 		mg_buf_printf(out, "%s ", c->label);
-		mg_github_put_value(out, e->value[c->metric], known ? &limit : NULL);
+		mg_format_value(out, e->value[c->metric], known ? &limit : NULL);
 		mg_buf_printf(out, "%s %s ", c->unit,
 			      c->ceiling ? (fail ? ">" : "<=") : (fail ? "<" : ">="));
 		if (known)
-			mg_github_put_threshold(out, limit);
+			mg_format_threshold(out, limit);
 		else
 			mg_buf_putc(out, '?');
 		mg_buf_puts(out, fail ? " FAIL\n" : "\n");
@@ -312,7 +313,7 @@ static void put_decision_text(mg_buf *out, const struct junit *j)
 
 	mg_buf_puts(out, "selected: ");
 	if (j->d->selected)
-		mg_github_put_name(out, j->d->selected);
+		mg_format_name(out, j->d->selected);
 	else
 		mg_buf_puts(out, "none");
 	mg_buf_printf(out, "\ngate: %s (fails on: ", j->r->passed ? "passed" : "failed");

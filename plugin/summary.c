@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "memgate/escape.h"
+#include "memgate/format.h"
 #include "memgate/github.h"
 #include "memgate/summary.h"
 
@@ -38,7 +39,7 @@ static void put_name(mg_buf *out, const char *name)
 {
 	mg_buf plain = MG_BUF_INIT;
 
-	mg_github_put_name(&plain, name);
+	mg_format_name(&plain, name);
 	mg_escape_markdown_cell(out, plain.ptr, plain.len);
 	mg_buf_free(&plain);
 }
@@ -90,7 +91,7 @@ static void put_checks_run(mg_buf *out, const mg_budget *b)
 		mg_buf_puts(out, sep);
 		put_code(out, mg_threshold_name((enum mg_threshold)t));
 		mg_buf_putc(out, ' ');
-		mg_github_put_threshold(out, b->value[t]);
+		mg_format_threshold(out, b->value[t]);
 		sep = ", ";
 	}
 	if (!*sep)
@@ -159,7 +160,7 @@ static void put_candidate_header(mg_buf *out, const mg_decision *d)
 			continue;
 		mg_buf_printf(out, " %s%s %s ", c->label, c->unit, c->ceiling ? "\xe2\x89\xa4" : "\xe2\x89\xa5");
 		if (mg_github_check_limit(&limit, c, d))
-			mg_github_put_threshold(out, limit);
+			mg_format_threshold(out, limit);
 		else
 			mg_buf_puts(out, "?");
 		mg_buf_puts(out, " |");
@@ -185,14 +186,14 @@ static void put_check_cell(mg_buf *out, const mg_github_check *c, const mg_evalu
 		mg_buf_puts(out, "n/a");
 		return;
 	}
-	mg_github_put_value(out, v, screened && known ? &limit : NULL);
+	mg_format_value(out, v, screened && known ? &limit : NULL);
 	if (!screened || !known)
 		return;
 	headroom = c->ceiling ? limit - v : v - limit;
 	mg_buf_puts(out, e->reasons & BIT(c->reason) ? " \xe2\x9d\x8c " : " \xe2\x9c\x85 ");
 	if (headroom >= 0)
 		mg_buf_putc(out, '+');
-	mg_github_put_value(out, headroom, &zero);
+	mg_format_value(out, headroom, &zero);
 }
 
 static void put_reason_codes(mg_buf *out, unsigned reasons)
@@ -322,7 +323,7 @@ static void put_overrides(mg_buf *out, const mg_budget *ov)
 		mg_buf_puts(out, sep);
 		put_code(out, mg_threshold_name((enum mg_threshold)t));
 		mg_buf_putc(out, ' ');
-		mg_github_put_threshold(out, ov->value[t]);
+		mg_format_threshold(out, ov->value[t]);
 		sep = ", ";
 	}
 	if (!*sep)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "memgate/escape.h"
+#include "memgate/format.h"
 #include "memgate/text.h"
 
 /* One column of the candidate table: an active check. */
@@ -30,7 +31,6 @@ static const check_col checks[] = {
 };
 #define CHECK_COUNT (sizeof(checks) / sizeof(checks[0]))
 #define MAX_COLS (3 + CHECK_COUNT + 1)   /* #, name, status, checks, reasons */
-#define SHORT_DIGITS 10                  /* above this, try 6 significant digits */
 
 /* Append untrusted text escaped for a terminal. */
 static void put_safe(mg_buf *out, const char *s)
@@ -38,71 +38,13 @@ static void put_safe(mg_buf *out, const char *s)
 	mg_escape_text(out, s, strlen(s));
 }
 
-/* A candidate name for display; NULL and "" get a placeholder. */
-static void put_name(mg_buf *out, const char *name)
-{
-	if (!name)
-		mg_buf_puts(out, "(no name)");
-	else if (!name[0])
-		mg_buf_puts(out, "(empty name)");
-	else
-		put_safe(out, name);
-}
-
 /* A winner or selection: "(none)" for NULL. */
 static void put_winner(mg_buf *out, const char *name)
 {
 	if (name)
-		put_name(out, name);
+		mg_format_name(out, name);
 	else
 		mg_buf_puts(out, "(none)");
-}
-
-/* Significant digits in a %g rendering, from the first non-zero digit to
- * the last ("0.8765" has 4, "11200" has 3). */
-static int sig_digits(const char *s)
-{
-	int n = 0, last = 0;
-
-	for (; *s && *s != 'e'; s++) {
-		if (*s >= '1' && *s <= '9')
-			last = ++n;
-		else if (*s == '0' && n)
-			n++;
-	}
-	return last;
-}
-
-static int compare(double a, double b)
-{
-	return (a > b) - (a < b);
-}
-
-/* A threshold as written: %.15g (11200, 0.7, 12.60363306), never "-0". */
-static void put_full(mg_buf *out, double v)
-{
-	mg_buf_printf(out, "%.15g", v == 0 ? 0 : v);
-}
-
-/*
- * A measured or derived value in its shortest natural form: %.15g (9450.76,
- * not 9450.760000).  When that takes more than SHORT_DIGITS significant
- * digits (derived ratios, float noise such as 331.97999999999956), 6
- * digits, unless they would compare with `limit` differently from the
- * exact value (0.69999999999 stays, not "0.7 < 0.7").
- */
-static void put_value(mg_buf *out, double v, const double *limit)
-{
-	char full[40], brief[40];
-
-	v = v == 0 ? 0 : v;
-	snprintf(full, sizeof(full), "%.15g", v);
-	snprintf(brief, sizeof(brief), "%.6g", v);
-	if (sig_digits(full) > SHORT_DIGITS &&
-	    (!limit || compare(strtod(brief, NULL), *limit) == compare(v, *limit)))
-		mg_buf_puts(out, brief);
-	else
-		mg_buf_puts(out, full);
 }
 
 /* Display width of escaped (valid UTF-8) text: one column per character. */
@@ -148,7 +90,7 @@ static void put_comparison(mg_buf *out, const check_col *c, bool fail,
 	else
 		mg_buf_puts(out, fail ? " < " : " >= ");
 	if (limit)
-		put_full(out, *limit);
+		mg_format_threshold(out, *limit);
 	else
 		mg_buf_putc(out, '?');
 	if (fail)
@@ -169,7 +111,7 @@ static void put_check(mg_buf *out, const check_col *c, const mg_evaluation *e,
 	if (!e->known[c->metric] || !isfinite(v)) {
 		mg_buf_puts(out, "unknown");
 	} else {
-		put_value(out, v, screened ? shown : NULL);
+		mg_format_value(out, v, screened ? shown : NULL);
 		mg_buf_puts(out, c->unit);
 		if (screened)
 			put_comparison(out, c, fail, shown);
@@ -211,7 +153,7 @@ static void fill_row(char **cells, size_t row, const mg_evaluation *e,
 
 	mg_buf_printf(&cell, "%zu", row + 1);
 	cells[n++] = mg_buf_detach(&cell, NULL);
-	put_name(&cell, e->name);
+	mg_format_name(&cell, e->name);
 	cells[n++] = mg_buf_detach(&cell, NULL);
 	mg_buf_puts(&cell, mg_status_name(e->status));
 	cells[n++] = mg_buf_detach(&cell, NULL);
@@ -293,7 +235,7 @@ static void put_checks_line(mg_buf *out, const mg_budget *b)
 		}
 		put_list(out, mg_threshold_name((enum mg_threshold)t), &sep);
 		mg_buf_putc(out, ' ');
-		put_full(out, b->value[t]);
+		mg_format_threshold(out, b->value[t]);
 	}
 	if (!*sep)
 		mg_buf_puts(out, "none");

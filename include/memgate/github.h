@@ -113,14 +113,4 @@ bool mg_github_check_active(const mg_github_check *c, const mg_budget *b);
  * measured baseline). */
 bool mg_github_check_limit(double *limit, const mg_github_check *c, const mg_decision *d);
 
-/* A value in its shortest natural form, as the text output prints it
- * (9450.76, 0.876556), never "-0"; with `limit`, shortened only when the
- * short form compares with *limit as the exact value does. */
-void mg_github_put_value(mg_buf *out, double v, const double *limit);
-/* A threshold as written: %.15g, never "-0". */
-void mg_github_put_threshold(mg_buf *out, double v);
-/* A candidate name escaped with mg_escape_text; "(no name)" for NULL and
- * "(empty name)" for "". */
-void mg_github_put_name(mg_buf *out, const char *name);
-
 #endif

@@ -1,0 +1,23 @@
+#ifndef MEMGATE_FORMAT_H
+#define MEMGATE_FORMAT_H
+/*
+ * How every renderer for people writes numbers and candidate names (text,
+ * GitHub annotations, job summary, JUnit), so that they all agree.
+ */
+#include "buf.h"
+
+/* A value in its shortest natural form: %.15g (9450.76, not 9450.760000),
+ * never "-0".  When that takes more than 10 significant digits (derived
+ * ratios, float noise such as 331.97999999999956), 6 digits, unless with
+ * `limit` they would compare with *limit differently from the exact value
+ * (0.69999999999 stays, not "0.7 < 0.7"). */
+void mg_format_value(mg_buf *out, double v, const double *limit);
+
+/* A threshold as written: %.15g, never "-0". */
+void mg_format_threshold(mg_buf *out, double v);
+
+/* A candidate name escaped with mg_escape_text; "(no name)" for NULL and
+ * "(empty name)" for "". */
+void mg_format_name(mg_buf *out, const char *name);
+
+#endif
