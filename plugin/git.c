@@ -18,6 +18,9 @@
 #include <unistd.h>
 
 #include <git2.h>
+#if LIBGIT2_VER_MAJOR > 1 || (LIBGIT2_VER_MAJOR == 1 && LIBGIT2_VER_MINOR >= 8)
+#include <git2/sys/errors.h>  /* git_error_clear left git2.h in libgit2 1.8 */
+#endif
 
 #include "memgate/buf.h"
 #include "memgate/git.h"
@@ -49,13 +52,6 @@ static const char *git_message(void)
 	const git_error *e = git_error_last();
 
 	return e && e->message && e->message[0] ? e->message : "unknown libgit2 error";
-}
-
-static int git_klass(void)
-{
-	const git_error *e = git_error_last();
-
-	return e ? e->klass : GIT_ERROR_NONE;
 }
 
 /* Parse a full hex object id; 0, or -1 when it is not 40 hex digits. */
@@ -103,28 +99,67 @@ done:
 
 static int sha256_error(const char *where, mg_error *err)
 {
+	int major = 0, minor = 0, rev = 0;
+
+	git_libgit2_version(&major, &minor, &rev);
 	return mg_error_set(err, NULL, 0, 0, "repository '%s' uses the SHA-256 object "
-			    "format, which libgit2 1.5 cannot read", where);
+			    "format, which memgate cannot read (linked with libgit2 %d.%d.%d)",
+			    where, major, minor, rev);
 }
 
-/* Translate a failed git_repository_open_ext; returns MG_ERROR. */
+/* Is the repository found from `where` owned by another user than us?
+ * (libgit2 versions word their refusal differently, so look ourselves.) */
+static bool owned_by_other(const char *where)
+{
+	git_buf gitdir = GIT_BUF_INIT;
+	struct stat st;
+	bool other;
+
+	other = git_repository_discover(&gitdir, where, 0, NULL) == 0 &&
+		stat(gitdir.ptr, &st) == 0 && st.st_uid != geteuid();
+	git_buf_dispose(&gitdir);
+	git_error_clear();
+	return other;
+}
+
+/* Is there any repository to find from `where`? */
+static bool discoverable(const char *where)
+{
+	git_buf gitdir = GIT_BUF_INIT;
+	bool found = git_repository_discover(&gitdir, where, 0, NULL) == 0;
+
+	git_buf_dispose(&gitdir);
+	git_error_clear();
+	return found;
+}
+
+/*
+ * Translate a failed git_repository_open_ext; returns MG_ERROR.  Each case
+ * is recognised by memgate itself, not by libgit2's message, so that the
+ * wording is the same with every libgit2 version.
+ */
 static int open_error(int rc, const char *dir, mg_error *err)
 {
-	const char *msg = git_message();
-	int klass = git_klass();
+	char *msg = mg_xstrdup(git_message());
+	struct stat st;
 
-	if (klass == GIT_ERROR_REPOSITORY && strstr(msg, "extensions.objectformat"))
-		return sha256_error(dir, err);
-	/* Unreachable while owner validation is off; kept so that a libgit2
-	 * that ignores the option still gives a message that says why. */
-	if (rc == GIT_EOWNER || (rc == GIT_ENOTFOUND && klass == GIT_ERROR_CONFIG))
-		return mg_error_set(err, NULL, 0, 0,
-				    "repository '%s' is owned by another user: %s", dir, msg);
-	if (rc == GIT_ENOTFOUND && !strncmp(msg, "could not find repository", 25))
-		return mg_error_set(err, NULL, 0, 0, "not a git repository: '%s'", dir);
-	if (rc == GIT_ENOTFOUND)
-		return mg_error_set(err, NULL, 0, 0, "not a git repository: '%s': %s", dir, msg);
-	return mg_error_set(err, NULL, 0, 0, "cannot open repository '%s': %s", dir, msg);
+	if (stat(dir, &st) < 0)
+		rc = mg_error_set(err, NULL, 0, 0, "not a git repository: '%s': %s", dir,
+				  strerror(errno));
+	else if (uses_sha256(dir))
+		rc = sha256_error(dir, err);
+	else if (rc == GIT_EOWNER || owned_by_other(dir))
+		/* Unreachable while owner validation is off; kept so that a
+		 * libgit2 that ignores the option still says why. */
+		rc = mg_error_set(err, NULL, 0, 0, "repository '%s' is owned by another "
+				  "user (memgate only reads it: run it as that user, or mark "
+				  "it safe with git config --global --add safe.directory)", dir);
+	else if (!discoverable(dir))
+		rc = mg_error_set(err, NULL, 0, 0, "not a git repository: '%s'", dir);
+	else
+		rc = mg_error_set(err, NULL, 0, 0, "cannot open repository '%s': %s", dir, msg);
+	free(msg);
+	return rc;
 }
 
 int mg_repo_open(mg_repo **out, const char *dir, mg_error *err)
@@ -143,7 +178,11 @@ int mg_repo_open(mg_repo **out, const char *dir, mg_error *err)
 	 * the ownership check on, libgit2 1.5 refuses with a confusing
 	 * "config value 'safe.directory' was not found".  So turn it off.
 	 */
+#if LIBGIT2_VER_MAJOR > 1 || (LIBGIT2_VER_MAJOR == 1 && (LIBGIT2_VER_MINOR > 4 || \
+	(LIBGIT2_VER_MINOR == 4 && LIBGIT2_VER_REVISION >= 3)))
+	/* The option and the check it turns off came with libgit2 1.4.3. */
 	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+#endif
 	if (uses_sha256(where)) {
 		rc = sha256_error(where, err);
 		goto done;
@@ -182,27 +221,59 @@ bool mg_repo_is_shallow(const mg_repo *repo)
 
 /* ---- revisions -------------------------------------------------------- */
 
+/*
+ * In a shallow clone, does `rev` fail because it reaches past the shallow
+ * boundary?  True when it navigates (~ or ^) from a revision that does
+ * resolve, or when it is an object id that the clone lacks.  Worked out
+ * here rather than from libgit2's error, whose class and wording vary
+ * between versions.
+ */
+static bool past_shallow_boundary(mg_repo *repo, const char *rev)
+{
+	git_object *base = NULL;
+	size_t n = strcspn(rev, "~^");
+	char *prefix;
+	bool past = false;
+
+	if (!repo->shallow)
+		return false;
+	if (rev[n] && n > 0 && rev[n + 1] != '{') {
+		prefix = mg_xstrndup(rev, n);
+		past = git_revparse_single(&base, repo->git, prefix) == 0;
+		git_object_free(base);
+		free(prefix);
+	} else if (!rev[n] && n >= 4 && strspn(rev, "0123456789abcdefABCDEF") == n) {
+		past = true;
+	}
+	git_error_clear();
+	return past;
+}
+
 /* Translate a failed git_revparse_single; returns MG_ENOTFOUND or MG_ERROR. */
 static int revparse_error(mg_repo *repo, const char *rev, int rc, mg_error *err)
 {
-	if (repo->shallow && git_klass() == GIT_ERROR_ODB) {
+	char *msg = mg_xstrdup(git_message());
+
+	if (past_shallow_boundary(repo, rev)) {
 		mg_error_set(err, NULL, 0, 0,
 			     "revision '%s' is not in this shallow clone (fetch more history, "
 			     "e.g. git fetch --deepen=N or fetch-depth: 0)", rev);
-		return MG_ENOTFOUND;
+		rc = MG_ENOTFOUND;
+	} else if (rc == GIT_EAMBIGUOUS) {
+		rc = mg_error_set(err, NULL, 0, 0,
+				  "ambiguous revision '%s' (give more hex digits)", rev);
+	} else if (rc != GIT_ENOTFOUND && rc != GIT_EINVALIDSPEC) {
+		rc = mg_error_set(err, NULL, 0, 0, "cannot resolve revision '%s': %s", rev, msg);
+	} else {
+		if (!strncmp(rev, "HEAD", 4) && git_repository_head_unborn(repo->git) == 1)
+			mg_error_set(err, NULL, 0, 0, "unknown revision '%s' (the repository "
+				     "has no commits yet)", rev);
+		else
+			mg_error_set(err, NULL, 0, 0, "unknown revision '%s'", rev);
+		rc = MG_ENOTFOUND;
 	}
-	if (rc == GIT_EAMBIGUOUS)
-		return mg_error_set(err, NULL, 0, 0,
-				    "ambiguous revision '%s' (give more hex digits)", rev);
-	if (rc != GIT_ENOTFOUND && rc != GIT_EINVALIDSPEC)
-		return mg_error_set(err, NULL, 0, 0, "cannot resolve revision '%s': %s",
-				    rev, git_message());
-	if (!strncmp(rev, "HEAD", 4) && git_repository_head_unborn(repo->git) == 1)
-		mg_error_set(err, NULL, 0, 0,
-			     "unknown revision '%s' (the repository has no commits yet)", rev);
-	else
-		mg_error_set(err, NULL, 0, 0, "unknown revision '%s'", rev);
-	return MG_ENOTFOUND;
+	free(msg);
+	return rc;
 }
 
 /* The type name of what obj finally points at ("blob", "tree"). */

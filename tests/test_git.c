@@ -4,6 +4,7 @@
  * directory, removed afterwards.
  */
 #include <criterion/criterion.h>
+#include <git2/common.h>  /* git_libgit2_version: the version memgate names */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,10 +300,13 @@ Test(git, reads_shallow_head_and_explains_missing_history)
 Test(git, refuses_sha256_repository)
 {
 	char want[512];
+	int major, minor, rev;
 
 	fixture("sha256");
+	git_libgit2_version(&major, &minor, &rev);
 	snprintf(want, sizeof(want), "repository '%s/sha256' uses the SHA-256 object format, "
-		 "which libgit2 1.5 cannot read", scratch);
+		 "which memgate cannot read (linked with libgit2 %d.%d.%d)", scratch,
+		 major, minor, rev);
 	expect_open_error(in_scratch("sha256"), want);
 }
 
@@ -326,13 +330,13 @@ Test(git, reports_directory_that_is_not_a_repository)
 	expect_open_error(scratch, want);
 }
 
-Test(git, reports_missing_directory_with_libgit2_reason)
+Test(git, reports_missing_directory)
 {
 	char dir[512], want[2048];
 
 	snprintf(dir, sizeof(dir), "%s/nope", scratch);
-	snprintf(want, sizeof(want), "not a git repository: '%s': failed to resolve path "
-		 "'%s': No such file or directory", dir, dir);
+	snprintf(want, sizeof(want), "not a git repository: '%s': No such file or directory",
+		 dir);
 	expect_open_error(dir, want);
 }
 
