@@ -2,6 +2,11 @@
 #
 # Knobs:
 #   V=1            show full command lines
+#   WERROR=1       turn warnings into errors (the project's own checks, `make
+#                  test`, `make asan`, `make valgrind`, set it; a user's
+#                  `make` does not, so a newer compiler's new warning never
+#                  breaks a build)
+#   -j N           build in parallel, e.g. make -j4 memgate
 #   CC=clang       another compiler
 #   SAN=1          build with AddressSanitizer + UBSan (what `make asan` does)
 #   BUILD=dir      where objects and binaries go (default: build, or build-asan)
@@ -23,7 +28,10 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS)) -lm
 CRIT_CFLAGS = $(shell pkg-config --cflags criterion)
 CRIT_LIBS = $(shell pkg-config --libs criterion)
 
-WARN = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla
+WARN = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wvla
+ifdef WERROR
+WARN += -Werror
+endif
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude $(PKG_CFLAGS)
 
@@ -57,7 +65,14 @@ ifndef SAN
 	@cp $(PROG) memgate.tmp && mv -f memgate.tmp memgate
 endif
 
-$(BUILD)/obj/%.o: plugin/%.c $(HEADERS)
+# Rebuild everything when the flags change (git's GIT-CFLAGS): a `make
+# test` after a plain `make` recompiles with -Werror.
+$(BUILD)/CFLAGS: FORCE
+	@mkdir -p $(BUILD)
+	@flags='$(subst ','\'',$(CC) $(ALL_CFLAGS) $(LDFLAGS))'; \
+	 if test x"$$flags" != x"`cat $@ 2>/dev/null`"; then echo "$$flags" >$@; fi
+
+$(BUILD)/obj/%.o: plugin/%.c $(HEADERS) $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -67,17 +82,17 @@ $(LIB): $(LIB_OBJS)
 $(PROG): $(BUILD)/obj/main.o $(LIB)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/%.c tests/helpers.h $(LIB) $(HEADERS)
+$(BUILD)/tests/%: tests/%.c tests/helpers.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CRIT_CFLAGS) -Itests -DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
 		$(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
 
-.PHONY: all deps test asan valgrind demo bench clean install-hook build-tests run-tests
+.PHONY: all deps test asan valgrind demo bench clean install-hook build-tests run-tests FORCE
 
 deps:
 	@./actions/install-deps
 
-$(BUILD)/tests/jsonget: tests/jsonget.c
+$(BUILD)/tests/jsonget: tests/jsonget.c $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(PKG_LIBS)
 
@@ -92,14 +107,14 @@ run-tests: build-tests
 # The whole suite: unit and end-to-end tests, then each fuzz target for
 # about 20 s (the suite stays well under 10 minutes on 2 cores).
 test: deps
-	@$(MAKE) --no-print-directory run-tests
-	@$(MAKE) --no-print-directory fuzz-smoke
+	@$(MAKE) --no-print-directory WERROR=1 run-tests
+	@$(MAKE) --no-print-directory WERROR=1 fuzz-smoke
 
 asan: deps
-	@$(MAKE) --no-print-directory SAN=1 run-tests
+	@$(MAKE) --no-print-directory WERROR=1 SAN=1 run-tests
 
 valgrind: deps
-	@$(MAKE) --no-print-directory $(PROG) $(BUILD)/tests/jsonget
+	@$(MAKE) --no-print-directory WERROR=1 $(PROG) $(BUILD)/tests/jsonget
 	@MEMGATE=$(CURDIR)/$(PROG) MEMGATE_WRAP=$(CURDIR)/tests/valgrind-wrap ./tests/e2e/run
 
 demo: deps
@@ -141,14 +156,19 @@ FUZZ_LIB = $(FUZZ_BUILD)/libmemgate.a
 
 .PHONY: fuzz fuzz-build fuzz-smoke
 
-$(FUZZ_BUILD)/obj/%.o: plugin/%.c $(HEADERS)
+$(FUZZ_BUILD)/CFLAGS: FORCE
+	@mkdir -p $(FUZZ_BUILD)
+	@flags='$(subst ','\'',$(FUZZ_CC) $(FUZZ_CFLAGS))'; \
+	 if test x"$$flags" != x"`cat $@ 2>/dev/null`"; then echo "$$flags" >$@; fi
+
+$(FUZZ_BUILD)/obj/%.o: plugin/%.c $(HEADERS) $(FUZZ_BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && ar rcs $@ $^
 
-$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB) $(HEADERS)
+$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB) $(HEADERS) $(FUZZ_BUILD)/CFLAGS
 	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_CFLAGS) -Iplugin $(FUZZ_SAN) -fsanitize=fuzzer \
 		-o $@ $< $(FUZZ_LIB) $(PKG_LIBS)
 
