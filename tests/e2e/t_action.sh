@@ -108,10 +108,10 @@ expect_static() { # expect_static FILE pass|fail DESC [workflow]
 }
 
 expect_static "$ACTION" pass "no \${{ }} in any run: script, shell: bash on every run step"
-if [ "$(wc -l <"$T/steps")" -eq 4 ] && [ "$(awk '$3 == "yes"' "$T/steps" | wc -l)" -eq 4 ]; then
-	ok "the scan sees the four run steps"
+if [ "$(wc -l <"$T/steps")" -eq 5 ] && [ "$(awk '$3 == "yes"' "$T/steps" | wc -l)" -eq 5 ]; then
+	ok "the scan sees the five run steps"
 else
-	not_ok "the scan sees the four run steps" "$(cat "$T/steps")"
+	not_ok "the scan sees the five run steps" "$(cat "$T/steps")"
 fi
 if grep -qF 'exec "$GITHUB_ACTION_PATH/memgate" "${args[@]}"' "$T/runs"; then
 	ok "the scan reads block scripts to their end"
@@ -122,7 +122,7 @@ cp "$T/steps" "$T/steps.action"
 cp "$T/runs" "$T/runs.action"
 
 # The static check is not vacuous: each offence is caught.
-sed 's|make -C "\$GITHUB_ACTION_PATH" memgate|make -C "${{ inputs.working-directory }}" memgate|' "$ACTION" >"$T/inline.yml"
+sed 's|make -C "\$GITHUB_ACTION_PATH" -j"\$(nproc)" memgate|make -C "${{ inputs.working-directory }}" memgate|' "$ACTION" >"$T/inline.yml"
 expect_static "$T/inline.yml" fail "an input interpolated into a one-line run: is caught"
 sed '0,/^        cd -- "\$MEMGATE_DIR"$/s//        cd -- "$MEMGATE_DIR"\n        echo "${{ github.event.pull_request.title }}"/' "$ACTION" >"$T/block.yml"
 expect_static "$T/block.yml" fail "an event value interpolated into a run: | block is caught"
@@ -141,6 +141,15 @@ if [ -z "$skip" ]; then
 	validate "$T/readme/memgate.yml"
 	expect_code 0 "README's workflow is a valid workflow"
 fi
+
+# The project's own workflows follow the same rules.
+for wf in "$SRC"/.github/workflows/*.yml; do
+	expect_static "$wf" pass "$(basename "$wf") has no \${{ }} in run:" workflow
+	if [ -z "$skip" ]; then
+		validate "$wf"
+		expect_code 0 "$(basename "$wf") is a valid workflow"
+	fi
+done
 
 # Inputs and event values reach the scripts through these env: mappings
 # (the step scripts below are run with these variables).
@@ -211,6 +220,27 @@ expect_args() { # expect_args "ARG ARG ..." DESC: memgate's arguments, space-joi
 	got=$(tr '\n' ' ' <"$T/stub/args" 2>/dev/null)
 	if [ "$got" = "$1 " ]; then ok "$2"; else not_ok "$2" "expected: $1" "got:      $got"; fi
 }
+
+# The runner check: Linux with apt passes; macOS and Windows stop with one
+# ::error:: line that names the supported runners.
+run_step runner "$T"
+if command -v apt-get >/dev/null && command -v dpkg-query >/dev/null; then
+	run_step runner "$T" RUNNER_OS=Linux
+	expect_code 0 "runner: Linux with apt is supported"
+fi
+for os in macOS Windows; do
+	run_step runner "$T" RUNNER_OS=$os
+	expect_code 1 "runner: $os stops the action"
+	if [ "$(grep -c '^::error::' "$T/out")" -eq 1 ] &&
+	   grep -qF "::error::memgate: this action runs on Linux runners with apt (Ubuntu 22.04, 24.04, 26.04; Debian 12, 13; x64 and arm64), not on $os" "$T/out"; then
+		ok "runner: $os gets one clear ::error:: line"
+	else
+		not_ok "runner: $os gets one clear ::error:: line"
+	fi
+done
+run_step runner "$T" RUNNER_OS='Linux::error::x'
+expect_code 1 "runner: a strange RUNNER_OS is not echoed"
+expect_out "not on unknown" "runner: it is named unknown"
 
 make_gate_repo "$T/push" "$E/real-flat-11200.yml" "$FLAT"
 repo=$T/push
