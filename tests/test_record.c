@@ -429,6 +429,24 @@ Test(record, numbers_read_back_exactly)
 	free(json);
 }
 
+/* The record's bytes come from memgate, not from the installed cJSON's
+ * number printer (which differs between versions: -0, 2^53), so a record is
+ * the same on every distribution. */
+Test(record, writes_numbers_the_same_with_every_cjson)
+{
+	mg_check_result *r = build();
+	char *json;
+
+	fx.d.base.evaluations[0].value[MG_M_PEAK] = -0.0;
+	fx.d.base.evaluations[1].value[MG_M_PEAK] = 9007199254740992.0;  /* 2^53 */
+	fx.d.base.evaluations[2].value[MG_M_PEAK] = 1e300;
+	json = mg_record_render(r);
+	cr_expect_not_null(strstr(json, "\"peak_memory_mb\":\t-0,"), "%s", json);
+	cr_expect_not_null(strstr(json, "\"peak_memory_mb\":\t9007199254740992,"), "%s", json);
+	cr_expect_not_null(strstr(json, "\"peak_memory_mb\":\t1e+300,"), "%s", json);
+	free(json);
+}
+
 Test(record, lists_several_reasons_in_spec_order)
 {
 	mg_check_result *r = build();
