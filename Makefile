@@ -136,21 +136,21 @@ clean:
 
 # Fuzzing (libFuzzer, clang)
 #
-#   make fuzz         build every fuzz/fuzz_*.c into build-fuzz/ (needs clang
+#   make fuzz         build every tests/fuzz/fuzz_*.c into build-fuzz/ (needs clang
 #                     and its libFuzzer runtime: install-deps --fuzz)
 #   make fuzz-smoke   run each target for about 20 s on a copy of its corpus
-#                     (fuzz/corpus/<target>/); fails on a crash, leak or timeout
+#                     (fixtures/fuzz-corpus/<target>/); fails on a crash, leak or timeout
 #
 # Run one target longer by hand, e.g.:
-#   build-fuzz/fuzz_policy -max_len=65536 -timeout=5 fuzz/corpus/policy
+#   build-fuzz/fuzz_policy -max_len=65536 -timeout=5 fixtures/fuzz-corpus/policy
 # (that adds what it finds to the corpus: use a copy to keep it clean).
 
 FUZZ_CC = clang
 FUZZ_BUILD = build-fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS = $(WARN) -g -O1 $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude $(PKG_CFLAGS)
-FUZZ_SOURCES = $(sort $(wildcard fuzz/fuzz_*.c))
-FUZZ_PROGS = $(patsubst fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SOURCES))
+FUZZ_SOURCES = $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_PROGS = $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SOURCES))
 FUZZ_LIB_OBJS = $(patsubst plugin/%.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SOURCES))
 FUZZ_LIB = $(FUZZ_BUILD)/libmemgate.a
 
@@ -168,7 +168,7 @@ $(FUZZ_BUILD)/obj/%.o: plugin/%.c $(HEADERS) $(FUZZ_BUILD)/CFLAGS
 $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && ar rcs $@ $^
 
-$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB) $(HEADERS) $(FUZZ_BUILD)/CFLAGS
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB) $(HEADERS) $(FUZZ_BUILD)/CFLAGS
 	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_CFLAGS) -Iplugin $(FUZZ_SAN) -fsanitize=fuzzer \
 		-o $@ $< $(FUZZ_LIB) $(PKG_LIBS)
 
@@ -179,4 +179,4 @@ fuzz:
 	@$(MAKE) --no-print-directory fuzz-build
 
 fuzz-smoke: fuzz
-	@./fuzz/run-smoke $(FUZZ_PROGS)
+	@./tests/fuzz/run-smoke $(FUZZ_PROGS)
