@@ -167,6 +167,9 @@ typedef struct loader {
 	int depth;
 	int documents;
 	size_t nodes;
+	bool anchored;       /* an anchor was seen: refused at the end, unless */
+	mg_pos anchor_pos;   /* an alias comes first (then at the alias)       */
+	char anchor[65];
 } loader;
 
 /* "!!int" for the core tags, the tag as resolved otherwise. */
@@ -197,15 +200,21 @@ static bool tag_is_core(const char *tag)
 	return false;
 }
 
-/* Refuse an anchor or a non-core tag on a node.  0 or MG_ERROR. */
+/*
+ * Refuse a non-core tag on a node, and note its anchor.  An anchor is
+ * refused once the stream ends, or at the first alias if one comes first:
+ * the alias is what a reader must write out.  0 or MG_ERROR.
+ */
 static int check_properties(loader *ld, const yaml_char_t *anchor,
 			    const yaml_char_t *tag, yaml_mark_t mark)
 {
 	char shown[128];
 
-	if (anchor)
-		return mg_error_at(ld->err, ld->path, mark_pos(mark),
-				   "anchor '&%.64s' is not allowed", (const char *)anchor);
+	if (anchor && !ld->anchored) {
+		ld->anchored = true;
+		ld->anchor_pos = mark_pos(mark);
+		snprintf(ld->anchor, sizeof(ld->anchor), "%s", (const char *)anchor);
+	}
 	if (!tag_is_core((const char *)tag)) {
 		tag_show(shown, sizeof(shown), (const char *)tag);
 		return mg_error_at(ld->err, ld->path, mark_pos(mark),
@@ -355,6 +364,9 @@ static int on_event(loader *ld, const yaml_event_t *ev, bool *end)
 	switch (ev->type) {
 	case YAML_STREAM_END_EVENT:
 		*end = true;
+		if (ld->anchored)
+			return mg_error_at(ld->err, ld->path, ld->anchor_pos,
+					   "anchor '&%s' is not allowed", ld->anchor);
 		return 0;
 	case YAML_DOCUMENT_START_EVENT:
 		if (ld->documents++ > 0)
@@ -740,15 +752,22 @@ static int walk_budget(walk *w, const ynode *map)
 	return error;
 }
 
-/* An identity value: a finite number or a non-empty string. */
-static int get_pin(mg_value *v, walk *w, const ynode *n, const char *where, bool integer)
+/* An identity value: a finite number or a non-empty string; a count
+ * (batch_size, seq_len) is a number of at least 1. */
+static int get_pin(mg_value *v, walk *w, const ynode *n, const char *where, bool counts)
 {
 	int error;
 
-	if (integer) {
-		if ((error = get_int(&v->number, w, n, where, 1)) < 0)
-			return error;
+	if (counts) {
+		/* A count compares as a number: 1.0 pins what a report's 1 is. */
+		if (n->kind != Y_INT && n->kind != Y_FLOAT)
+			return type_error(w, n, where, "a number");
+		if (!isfinite(n->num) || n->num < 1)
+			return mg_error_at(w->err, w->path, n->pos,
+					   "'%s' must be a finite number of at least 1, got '%.40s'",
+					   where, n->text);
 		v->kind = MG_VALUE_NUMBER;
+		v->number = n->num;
 	} else if (n->kind == Y_INT || n->kind == Y_FLOAT) {
 		if (!isfinite(n->num))
 			return mg_error_at(w->err, w->path, n->pos,
@@ -795,7 +814,7 @@ done:
 static int walk_evidence(walk *w, const ynode *map)
 {
 	mg_policy *p = w->p;
-	double repeats;
+	double repeats = 0;
 	int idx, error = 0;
 	size_t i;
 

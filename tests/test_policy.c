@@ -282,6 +282,15 @@ Test(policy, keeps_the_kind_of_each_identity_pin)
 	mg_policy_free(p);
 }
 
+Test(policy, reads_count_pins_as_numbers)
+{
+	mg_policy *p = parse_fixture(FIXTURE("pin-counts-as-floats.yml"));
+
+	expect_number_pin(p, MG_ID_BATCH_SIZE, 1, 6, 15);
+	expect_number_pin(p, MG_ID_SEQ_LEN, 768, 7, 12);
+	mg_policy_free(p);
+}
+
 Test(policy, accepts_yaml_core_schema_tags)
 {
 	mg_policy *p = parse_fixture(FIXTURE("core-tags.yml"));
@@ -405,6 +414,12 @@ Test(policy, rejects_alias)
 		     "alias '*reference' is not allowed: write the value out");
 }
 
+Test(policy, points_at_the_alias_not_its_anchor)
+{
+	expect_error(FIXTURE("alias-of-anchor.yml"), 9, 13,
+		     "alias '*workload' is not allowed: write the value out");
+}
+
 Test(policy, rejects_anchor)
 {
 	expect_error(FIXTURE("anchor.yml"), 9, 13, "anchor '&reference' is not allowed");
@@ -483,7 +498,7 @@ Test(policy, refuses_200k_levels_of_nesting_quickly, .timeout = 10)
 	mg_buf_free(&b);
 }
 
-Test(policy, refuses_alias_bomb_at_its_first_anchor, .timeout = 10)
+Test(policy, refuses_alias_bomb_at_its_first_alias, .timeout = 10)
 {
 	static const char bomb[] =
 		"a: &a [x, x, x, x, x, x, x, x, x]\n"
@@ -492,7 +507,8 @@ Test(policy, refuses_alias_bomb_at_its_first_anchor, .timeout = 10)
 		"d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
 		"e: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n";
 
-	expect_text_error("bomb.yml", bomb, sizeof(bomb) - 1, 1, 4, "anchor '&a' is not allowed");
+	expect_text_error("bomb.yml", bomb, sizeof(bomb) - 1, 2, 8,
+			  "alias '*a' is not allowed: write the value out");
 }
 
 /* A policy whose evidence.baseline is `n` bytes long. */
@@ -616,7 +632,7 @@ Test(policy, rejects_non_finite_identity_pin)
 Test(policy, rejects_quoted_seq_len)
 {
 	expect_error(FIXTURE("seq-len-quoted.yml"), 6, 12,
-		     "'identity.seq_len': expected an integer, got a string");
+		     "'identity.seq_len': expected a number, got a string");
 }
 
 Test(policy, rejects_string_with_nul_byte)
@@ -731,7 +747,7 @@ Test(policy, rejects_min_repeats_beyond_int)
 Test(policy, rejects_batch_size_of_zero)
 {
 	expect_error(FIXTURE("batch-size-zero.yml"), 6, 15,
-		     "'identity.batch_size' must be at least 1, got '0'");
+		     "'identity.batch_size' must be a finite number of at least 1, got '0'");
 }
 
 Test(policy, rejects_empty_workload_id)

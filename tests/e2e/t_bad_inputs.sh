@@ -6,7 +6,7 @@
 
 # Policies that parse (the unit tests use them as valid inputs).
 VALID_POLICIES=" core-tags defaults fail-on-accept-twice fail-on-empty grid-at-scenario-limit
- pin-kinds rank-by-throughput real-11200 real-9600 seed spec-example "
+ pin-kinds pin-counts-as-floats rank-by-throughput real-11200 real-9600 seed spec-example "
 
 repo=$T/bad
 mkdir -p "$repo"

@@ -39,6 +39,15 @@ expect_field evaluations.0.status '"rejected"'
 expect_field evaluations.0.reasons '["memory_over_budget","memory_saving_below_floor"]'
 expect_field reason '"memory_saving_below_meaningful_threshold"'
 
+# A pinned count compares as a number: batch_size 1.0 is the report's 1.
+make_gate_repo "$T/float-pin" "$E/real-flat-11200.yml" "$R/76_real_gpu_memory.flat.json"
+sed -i 's/^  model_id: .*/&\n  batch_size: 1.0\n  seq_len: 768.0/' "$T/float-pin/.memgate.yml"
+commit_all "$T/float-pin" "pin counts as floats"
+mg check -C "$T/float-pin" --format json
+expect_code 1 "batch_size 1.0 and seq_len 768.0 pins are read"
+expect_field evidence.is_applicable true
+expect_field reason '"memory_saving_below_meaningful_threshold"'
+
 repo=$T/real-76_real_gpu_memory.flat.json
 
 # --fail-on replaces the policy's gate.fail_on.
