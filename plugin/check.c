@@ -14,7 +14,6 @@
 #include "memgate/record.h"
 
 #define DEFAULT_POLICY ".memgate.yml"
-#define READY_STATUS "ready_for_budget_review"
 
 /* The state of one run: the repository, the commits and the result. */
 struct run {

@@ -106,7 +106,7 @@ static int member(const cJSON **out, const struct parse *p, const cJSON *parent,
 	if (!v)
 		return mg_error_at(p->err, p->path, mg_json__pos(p->j, parent),
 				   "missing required key '%s'", key);
-	if ((v->type & 0xff) != type)
+	if (type == cJSON_Object ? !cJSON_IsObject(v) : !cJSON_IsString(v))
 		return mg_error_at(p->err, p->path, mg_json__pos(p->j, v),
 				   "'%s' must be %s, not %s", label,
 				   type == cJSON_Object ? "an object" : "a string",

@@ -12,7 +12,6 @@
 #define MG_OK        0
 #define MG_ERROR    -1   /* bad input or failed operation: exit 2 */
 #define MG_ENOTFOUND -3  /* a path or revision that does not exist */
-#define MG_EEXISTS  -4   /* an output exists with other content */
 
 typedef struct mg_pos {
 	int line;   /* 1-based, 0 when unknown */
