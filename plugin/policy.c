@@ -1,432 +1,24 @@
 /*
  * The budget policy (SPEC 1.1): see include/memgate/policy.h.
  *
- * Two stages.  load() runs libyaml's event parser and builds a small tree
- * of our own, refusing on the way what must never reach a walk: aliases,
- * anchors, tags outside the YAML core schema, a second document, nesting
- * deeper than MG_POLICY_MAX_DEPTH (checked per event, so a pathological
- * input stops after a few bytes), over-long scalars and too many values.
- * Plain scalars are resolved there with the YAML 1.2 core schema.  Then the
- * walk_*() functions check every key and value in document order and fill
- * the mg_policy; each error names path:line:column of the offending node.
+ * plugin/yaml.c loads the text into a tree, refusing what must never reach
+ * a walk (aliases, anchors, foreign tags, a second document, deep nesting).
+ * Here the walk_*() functions map that tree to rules: they check every key
+ * and value in document order and fill the mg_policy; each error names
+ * path:line:column of the offending node.
  */
 #include <assert.h>
 #include <limits.h>
 #include <math.h>
-#include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
 #include "memgate/buf.h"
 #include "memgate/policy.h"
-
-/* ------------------------------------------------------------------ */
-/* The tree built from libyaml events                                 */
-
-enum ykind { Y_MAP, Y_SEQ, Y_NULL, Y_BOOL, Y_INT, Y_FLOAT, Y_STR };
-
-typedef struct ynode {
-	enum ykind kind;
-	mg_pos pos;          /* start of the node (its anchor or tag included) */
-	char *text;          /* scalars: the content, NUL-terminated */
-	size_t len;          /* scalars: bytes in text (may hold a NUL) */
-	bool quoted_number;  /* quoted, but its text reads as a number */
-	double num;          /* Y_INT, Y_FLOAT */
-	struct ynode **kids; /* Y_SEQ: items; Y_MAP: key, value, key, value... */
-	size_t count;
-	size_t cap;
-} ynode;
-
-static void node_free(ynode *n)
-{
-	size_t i;
-
-	if (!n)
-		return;
-	for (i = 0; i < n->count; i++)
-		node_free(n->kids[i]);
-	free(n->kids);
-	free(n->text);
-	free(n);
-}
-
-static void node_add(ynode *parent, ynode *kid)
-{
-	if (parent->count == parent->cap) {
-		parent->cap = parent->cap ? 2 * parent->cap : 8;
-		parent->kids = mg_xrealloc(parent->kids, parent->cap * sizeof(*parent->kids));
-	}
-	parent->kids[parent->count++] = kid;
-}
-
-static mg_pos mark_pos(yaml_mark_t m)
-{
-	mg_pos pos = { (int)m.line + 1, (int)m.column + 1 };
-
-	return pos;
-}
-
-/* ------------------------------------------------------------------ */
-/* The YAML 1.2 core schema (spec 10.3.2)                             */
-
-#define RE_NULL  "^(null|Null|NULL|~)?$"
-#define RE_BOOL  "^(true|True|TRUE|false|False|FALSE)$"
-#define RE_INT10 "^[-+]?[0-9]+$"
-#define RE_INT8  "^0o[0-7]+$"
-#define RE_INT16 "^0x[0-9a-fA-F]+$"
-#define RE_FLOAT "^[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?$"
-#define RE_INF   "^[-+]?(\\.inf|\\.Inf|\\.INF)$"
-#define RE_NAN   "^(\\.nan|\\.NaN|\\.NAN)$"
-
-enum { CORE_NULL, CORE_BOOL, CORE_INT10, CORE_INT8, CORE_INT16, CORE_FLOAT,
-       CORE_INF, CORE_NAN, CORE_COUNT };
-
-typedef struct core_schema {
-	regex_t re[CORE_COUNT];
-	int compiled;
-} core_schema;
-
-static void core_init(core_schema *cs)
-{
-	static const char *const pattern[CORE_COUNT] = {
-		RE_NULL, RE_BOOL, RE_INT10, RE_INT8, RE_INT16, RE_FLOAT, RE_INF, RE_NAN
-	};
-
-	for (cs->compiled = 0; cs->compiled < CORE_COUNT; cs->compiled++)
-		if (regcomp(&cs->re[cs->compiled], pattern[cs->compiled],
-			    REG_EXTENDED | REG_NOSUB) != 0)
-			abort(); /* the patterns are constants: cannot fail */
-}
-
-static void core_release(core_schema *cs)
-{
-	while (cs->compiled > 0)
-		regfree(&cs->re[--cs->compiled]);
-}
-
-/* Digits in `base` after a 2-byte prefix, as a double (exact up to 2^53). */
-static double radix_value(const char *s, int base)
-{
-	double v = 0;
-
-	for (s += 2; *s; s++)
-		v = v * base + (double)(*s <= '9' ? *s - '0' : (*s | 0x20) - 'a' + 10);
-	return v;
-}
-
-/* Which core-schema form the content matches, or -1 (a string). */
-static int core_match(const core_schema *cs, const ynode *n)
-{
-	int i;
-
-	if (strlen(n->text) != n->len)
-		return -1;
-	for (i = 0; i < CORE_COUNT; i++)
-		if (regexec(&cs->re[i], n->text, 0, NULL, 0) == 0)
-			return i;
-	return -1;
-}
-
-/* Resolve a plain (or core-tagged) scalar's kind and number. */
-static void core_resolve(const core_schema *cs, ynode *n)
-{
-	switch (core_match(cs, n)) {
-	case CORE_NULL: n->kind = Y_NULL; break;
-	case CORE_BOOL: n->kind = Y_BOOL; break;
-	case CORE_INT10: n->kind = Y_INT; n->num = strtod(n->text, NULL); break;
-	case CORE_INT8: n->kind = Y_INT; n->num = radix_value(n->text, 8); break;
-	case CORE_INT16: n->kind = Y_INT; n->num = radix_value(n->text, 16); break;
-	case CORE_FLOAT: n->kind = Y_FLOAT; n->num = strtod(n->text, NULL); break;
-	case CORE_INF:
-		n->kind = Y_FLOAT;
-		n->num = n->text[0] == '-' ? -INFINITY : INFINITY;
-		break;
-	case CORE_NAN: n->kind = Y_FLOAT; n->num = NAN; break;
-	default: n->kind = Y_STR; break;
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* Loading: libyaml events -> tree, with the structural refusals       */
-
-#define CORE_TAG "tag:yaml.org,2002:"
-
-typedef struct loader {
-	const char *path;
-	const char *text;
-	size_t len;
-	mg_error *err;
-	yaml_parser_t parser;
-	core_schema schema;
-	ynode *root;
-	ynode *stack[MG_POLICY_MAX_DEPTH];
-	int depth;
-	int documents;
-	size_t nodes;
-	bool anchored;       /* an anchor was seen: refused at the end, unless */
-	mg_pos anchor_pos;   /* an alias comes first (then at the alias)       */
-	char anchor[65];
-} loader;
-
-/* "!!int" for the core tags, the tag as resolved otherwise. */
-static void tag_show(char *buf, size_t n, const char *tag)
-{
-	size_t k = strlen(CORE_TAG);
-
-	if (!strncmp(tag, CORE_TAG, k))
-		snprintf(buf, n, "!!%s", tag + k);
-	else
-		snprintf(buf, n, "%s", tag);
-}
-
-/* Is `tag` NULL or one of the core schema tags? */
-static bool tag_is_core(const char *tag)
-{
-	static const char *const core[] = { "str", "int", "float", "bool", "null",
-					    "map", "seq" };
-	size_t i, k = strlen(CORE_TAG);
-
-	if (!tag)
-		return true;
-	if (strncmp(tag, CORE_TAG, k))
-		return false;
-	for (i = 0; i < sizeof(core) / sizeof(core[0]); i++)
-		if (!strcmp(tag + k, core[i]))
-			return true;
-	return false;
-}
-
-/*
- * Refuse a non-core tag on a node, and note its anchor.  An anchor is
- * refused once the stream ends, or at the first alias if one comes first:
- * the alias is what a reader must write out.  0 or MG_ERROR.
- */
-static int check_properties(loader *ld, const yaml_char_t *anchor,
-			    const yaml_char_t *tag, yaml_mark_t mark)
-{
-	char shown[128];
-
-	if (anchor && !ld->anchored) {
-		ld->anchored = true;
-		ld->anchor_pos = mark_pos(mark);
-		snprintf(ld->anchor, sizeof(ld->anchor), "%s", (const char *)anchor);
-	}
-	if (!tag_is_core((const char *)tag)) {
-		tag_show(shown, sizeof(shown), (const char *)tag);
-		return mg_error_at(ld->err, ld->path, mark_pos(mark),
-				   "tag '%s' is not allowed: only yaml core schema tags are",
-				   shown);
-	}
-	return 0;
-}
-
-/* Make a node, hang it under the open collection (or make it the root). */
-static int node_new(ynode **out, loader *ld, enum ykind kind, yaml_mark_t mark)
-{
-	ynode *n;
-
-	if (++ld->nodes > MG_POLICY_MAX_NODES)
-		return mg_error_at(ld->err, ld->path, mark_pos(mark),
-				   "policy has more than %d values", MG_POLICY_MAX_NODES);
-	n = mg_xcalloc(1, sizeof(*n));
-	n->kind = kind;
-	n->pos = mark_pos(mark);
-	if (ld->depth > 0)
-		node_add(ld->stack[ld->depth - 1], n);
-	else
-		ld->root = n;
-	*out = n;
-	return 0;
-}
-
-/* Kind of a scalar from its tag and style.  0 or MG_ERROR. */
-static int scalar_kind(loader *ld, ynode *n, const char *tag, bool plain)
-{
-	static const struct { const char *name; enum ykind kind; } want[] = {
-		{ "null", Y_NULL }, { "bool", Y_BOOL }, { "int", Y_INT },
-		{ "float", Y_FLOAT },
-	};
-	char shown[64];
-	size_t i;
-
-	if (!tag) {
-		if (plain)
-			core_resolve(&ld->schema, n);
-		else
-			n->quoted_number = core_match(&ld->schema, n) >= CORE_INT10;
-		return 0;
-	}
-	if (!strcmp(tag, CORE_TAG "str"))
-		return 0;
-	tag_show(shown, sizeof(shown), tag);
-	core_resolve(&ld->schema, n);
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		if (strcmp(tag + strlen(CORE_TAG), want[i].name))
-			continue;
-		if (want[i].kind == Y_FLOAT && n->kind == Y_INT)
-			n->kind = Y_FLOAT;
-		if (n->kind == want[i].kind)
-			return 0;
-		return mg_error_at(ld->err, ld->path, n->pos,
-				   "'%.40s' is not a valid '%s'", n->text, shown);
-	}
-	return mg_error_at(ld->err, ld->path, n->pos,
-			   "tag '%s' cannot be used on a scalar", shown);
-}
-
-static int on_scalar(loader *ld, const yaml_event_t *ev)
-{
-	ynode *n;
-	int error;
-
-	if ((error = check_properties(ld, ev->data.scalar.anchor, ev->data.scalar.tag,
-				      ev->start_mark)) < 0)
-		return error;
-	if (ev->data.scalar.length > MG_POLICY_MAX_SCALAR)
-		return mg_error_at(ld->err, ld->path, mark_pos(ev->start_mark),
-				   "value is longer than %d bytes", MG_POLICY_MAX_SCALAR);
-	if ((error = node_new(&n, ld, Y_STR, ev->start_mark)) < 0)
-		return error;
-	n->text = mg_xstrndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
-	n->len = ev->data.scalar.length;
-	return scalar_kind(ld, n, (const char *)ev->data.scalar.tag,
-			   ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE);
-}
-
-/* A mapping or sequence starts: check depth, tag and anchor, then open it. */
-static int on_collection(loader *ld, const yaml_event_t *ev, enum ykind kind)
-{
-	const yaml_char_t *anchor, *tag;
-	const char *want = kind == Y_MAP ? CORE_TAG "map" : CORE_TAG "seq";
-	char shown[64];
-	ynode *n;
-	int error;
-
-	anchor = kind == Y_MAP ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
-	tag = kind == Y_MAP ? ev->data.mapping_start.tag : ev->data.sequence_start.tag;
-	if (ld->depth == MG_POLICY_MAX_DEPTH)
-		return mg_error_at(ld->err, ld->path, mark_pos(ev->start_mark),
-				   "nesting is deeper than %d levels", MG_POLICY_MAX_DEPTH);
-	if ((error = check_properties(ld, anchor, tag, ev->start_mark)) < 0)
-		return error;
-	if (tag && strcmp((const char *)tag, want)) {
-		tag_show(shown, sizeof(shown), (const char *)tag);
-		return mg_error_at(ld->err, ld->path, mark_pos(ev->start_mark),
-				   "tag '%s' cannot be used on a %s", shown,
-				   kind == Y_MAP ? "mapping" : "sequence");
-	}
-	if ((error = node_new(&n, ld, kind, ev->start_mark)) < 0)
-		return error;
-	ld->stack[ld->depth++] = n;
-	return 0;
-}
-
-/* 1-based line and column of a byte offset (columns count characters). */
-static mg_pos offset_pos(const char *text, size_t len, size_t offset)
-{
-	mg_pos pos = { 1, 1 };
-	size_t i;
-
-	for (i = 0; i < offset && i < len; i++) {
-		if (text[i] == '\n') {
-			pos.line++;
-			pos.column = 1;
-		} else if ((text[i] & 0xC0) != 0x80) {
-			pos.column++;
-		}
-	}
-	return pos;
-}
-
-/* Translate libyaml's failure into err.  Always MG_ERROR. */
-static int syntax_error(loader *ld)
-{
-	const yaml_parser_t *p = &ld->parser;
-	const char *problem = p->problem ? p->problem : "out of memory";
-	mg_pos pos = mark_pos(p->problem_mark);
-
-	if (p->error == YAML_READER_ERROR)
-		pos = offset_pos(ld->text, ld->len, p->problem_offset);
-	if (p->context)
-		return mg_error_at(ld->err, ld->path, pos, "invalid yaml: %s (%s at %d:%d)",
-				   problem, p->context, (int)p->context_mark.line + 1,
-				   (int)p->context_mark.column + 1);
-	return mg_error_at(ld->err, ld->path, pos, "invalid yaml: %s", problem);
-}
-
-/* Handle one event; sets *end at the end of the stream.  0 or MG_ERROR. */
-static int on_event(loader *ld, const yaml_event_t *ev, bool *end)
-{
-	switch (ev->type) {
-	case YAML_STREAM_END_EVENT:
-		*end = true;
-		if (ld->anchored)
-			return mg_error_at(ld->err, ld->path, ld->anchor_pos,
-					   "anchor '&%s' is not allowed", ld->anchor);
-		return 0;
-	case YAML_DOCUMENT_START_EVENT:
-		if (ld->documents++ > 0)
-			return mg_error_at(ld->err, ld->path, mark_pos(ev->start_mark),
-					   "a second yaml document is not allowed");
-		return 0;
-	case YAML_ALIAS_EVENT:
-		return mg_error_at(ld->err, ld->path, mark_pos(ev->start_mark),
-				   "alias '*%.64s' is not allowed: write the value out",
-				   (const char *)ev->data.alias.anchor);
-	case YAML_SCALAR_EVENT:
-		return on_scalar(ld, ev);
-	case YAML_SEQUENCE_START_EVENT:
-		return on_collection(ld, ev, Y_SEQ);
-	case YAML_MAPPING_START_EVENT:
-		return on_collection(ld, ev, Y_MAP);
-	case YAML_SEQUENCE_END_EVENT:
-	case YAML_MAPPING_END_EVENT:
-		ld->depth--;
-		return 0;
-	default:
-		return 0;
-	}
-}
-
-/* Parse the whole stream into *out (NULL for a stream with no document). */
-static int load(ynode **out, const char *path, const char *text, size_t len,
-		mg_error *err)
-{
-	loader ld;
-	yaml_event_t ev;
-	bool end = false;
-	int error = 0;
-
-	memset(&ld, 0, sizeof(ld));
-	ld.path = path;
-	ld.text = text;
-	ld.len = len;
-	ld.err = err;
-	if (!yaml_parser_initialize(&ld.parser))
-		return mg_error_set(err, path, 0, 0, "cannot start the yaml parser");
-	core_init(&ld.schema);
-	yaml_parser_set_input_string(&ld.parser, (const unsigned char *)text, len);
-	while (!end && error == 0) {
-		if (!yaml_parser_parse(&ld.parser, &ev)) {
-			error = syntax_error(&ld);
-			break;
-		}
-		error = on_event(&ld, &ev, &end);
-		yaml_event_delete(&ev);
-	}
-	if (error == 0) {
-		*out = ld.root;
-		ld.root = NULL;
-	}
-	node_free(ld.root);
-	core_release(&ld.schema);
-	yaml_parser_delete(&ld.parser);
-	return error;
-}
+#include "yaml.h"
 
 /* ------------------------------------------------------------------ */
 /* Keys: sections, suggestions, duplicates                            */
@@ -575,23 +167,23 @@ static const char *join(char *buf, size_t n, const char *where, const char *key)
 	return buf;
 }
 
-static const char *describe(const ynode *n)
+static const char *describe(const mg_yaml_node *n)
 {
 	switch (n->kind) {
-	case Y_MAP: return "a mapping";
-	case Y_SEQ: return "a sequence";
-	case Y_NULL: return "null";
-	case Y_BOOL: return "a boolean";
-	case Y_INT:
-	case Y_FLOAT: return "a number";
+	case MG_YAML_MAP: return "a mapping";
+	case MG_YAML_SEQ: return "a sequence";
+	case MG_YAML_NULL: return "null";
+	case MG_YAML_BOOL: return "a boolean";
+	case MG_YAML_INT:
+	case MG_YAML_FLOAT: return "a number";
 	default: return "a string";
 	}
 }
 
 /* "'where': expected <what>, got <kind of n>".  Always MG_ERROR. */
-static int type_error(walk *w, const ynode *n, const char *where, const char *what)
+static int type_error(walk *w, const mg_yaml_node *n, const char *where, const char *what)
 {
-	if (n->kind == Y_FLOAT && !strcmp(what, "an integer"))
+	if (n->kind == MG_YAML_FLOAT && !strcmp(what, "an integer"))
 		return mg_error_at(w->err, w->path, n->pos, "'%s': expected an integer, got '%.40s'",
 				   where, n->text);
 	return mg_error_at(w->err, w->path, n->pos, "'%s': expected %s, got %s",
@@ -599,7 +191,7 @@ static int type_error(walk *w, const ynode *n, const char *where, const char *wh
 }
 
 /* Report an unknown or misplaced key.  Always MG_ERROR. */
-static int unknown_key(walk *w, const ynode *key, enum section sec, const char *where)
+static int unknown_key(walk *w, const mg_yaml_node *key, enum section sec, const char *where)
 {
 	int home = home_section(key->text, key->len, sec);
 	const char *near;
@@ -630,13 +222,13 @@ static int unknown_key(walk *w, const ynode *key, enum section sec, const char *
  * in the mapping, known in `sec`.  Sets *idx to its index in the section's
  * key list.  0 or MG_ERROR.
  */
-static int pair_key(int *idx, walk *w, const ynode *map, size_t i, enum section sec,
+static int pair_key(int *idx, walk *w, const mg_yaml_node *map, size_t i, enum section sec,
 		    const char *where)
 {
-	const ynode *key = map->kids[i], *prev;
+	const mg_yaml_node *key = map->kids[i], *prev;
 	size_t j;
 
-	if (key->kind == Y_MAP || key->kind == Y_SEQ)
+	if (key->kind == MG_YAML_MAP || key->kind == MG_YAML_SEQ)
 		return mg_error_at(w->err, w->path, key->pos,
 				   "expected a string key, got %s", describe(key));
 	for (j = 0; j < i; j += 2) {
@@ -652,15 +244,15 @@ static int pair_key(int *idx, walk *w, const ynode *map, size_t i, enum section 
 	return 0;
 }
 
-static int expect_map(walk *w, const ynode *n, const char *where)
+static int expect_map(walk *w, const mg_yaml_node *n, const char *where)
 {
-	return n->kind == Y_MAP ? 0 : type_error(w, n, where, "a mapping");
+	return n->kind == MG_YAML_MAP ? 0 : type_error(w, n, where, "a mapping");
 }
 
 /* A non-empty string without NUL bytes, copied into *out (the caller's). */
-static int get_string(char **out, walk *w, const ynode *n, const char *where)
+static int get_string(char **out, walk *w, const mg_yaml_node *n, const char *where)
 {
-	if (n->kind != Y_STR)
+	if (n->kind != MG_YAML_STR)
 		return type_error(w, n, where, "a string");
 	if (!n->len)
 		return mg_error_at(w->err, w->path, n->pos, "'%s' must not be empty", where);
@@ -671,9 +263,9 @@ static int get_string(char **out, walk *w, const ynode *n, const char *where)
 }
 
 /* An integer in [min, INT_MAX].  0 or MG_ERROR. */
-static int get_int(double *out, walk *w, const ynode *n, const char *where, int min)
+static int get_int(double *out, walk *w, const mg_yaml_node *n, const char *where, int min)
 {
-	if (n->kind != Y_INT)
+	if (n->kind != MG_YAML_INT)
 		return type_error(w, n, where, "an integer");
 	if (n->num < min)
 		return mg_error_at(w->err, w->path, n->pos, "'%s' must be at least %d, got '%.40s'",
@@ -686,13 +278,13 @@ static int get_int(double *out, walk *w, const ynode *n, const char *where, int 
 }
 
 /* A threshold's value: a finite number in the threshold's range. */
-static int get_threshold(double *out, walk *w, const ynode *n, enum mg_threshold t,
+static int get_threshold(double *out, walk *w, const mg_yaml_node *n, enum mg_threshold t,
 			 const char *where)
 {
 	const char *range = NULL;
 
-	if (n->kind != Y_INT && n->kind != Y_FLOAT) {
-		if (n->kind == Y_STR && n->quoted_number)
+	if (n->kind != MG_YAML_INT && n->kind != MG_YAML_FLOAT) {
+		if (n->kind == MG_YAML_STR && n->quoted_number)
 			return mg_error_at(w->err, w->path, n->pos,
 					   "'%s': expected a number, got a string (numbers are written without quotes)",
 					   where);
@@ -715,7 +307,7 @@ static int get_threshold(double *out, walk *w, const ynode *n, enum mg_threshold
 }
 
 /* budget, quality and stricter entries: thresholds keyed by name. */
-static int walk_thresholds(walk *w, const ynode *map, enum section sec, const char *where,
+static int walk_thresholds(walk *w, const mg_yaml_node *map, enum section sec, const char *where,
 			   mg_budget *b, mg_pos *pos)
 {
 	int first = sec == SEC_QUALITY ? MG_MAX_EVAL_LOSS : 0, idx, error = 0;
@@ -740,7 +332,7 @@ done:
 	return error;
 }
 
-static int walk_budget(walk *w, const ynode *map)
+static int walk_budget(walk *w, const mg_yaml_node *map)
 {
 	int error;
 
@@ -754,13 +346,13 @@ static int walk_budget(walk *w, const ynode *map)
 
 /* An identity value: a finite number or a non-empty string; a count
  * (batch_size, seq_len) is a number of at least 1. */
-static int get_pin(mg_value *v, walk *w, const ynode *n, const char *where, bool counts)
+static int get_pin(mg_value *v, walk *w, const mg_yaml_node *n, const char *where, bool counts)
 {
 	int error;
 
 	if (counts) {
 		/* A count compares as a number: 1.0 pins what a report's 1 is. */
-		if (n->kind != Y_INT && n->kind != Y_FLOAT)
+		if (n->kind != MG_YAML_INT && n->kind != MG_YAML_FLOAT)
 			return type_error(w, n, where, "a number");
 		if (!isfinite(n->num) || n->num < 1)
 			return mg_error_at(w->err, w->path, n->pos,
@@ -768,13 +360,13 @@ static int get_pin(mg_value *v, walk *w, const ynode *n, const char *where, bool
 					   where, n->text);
 		v->kind = MG_VALUE_NUMBER;
 		v->number = n->num;
-	} else if (n->kind == Y_INT || n->kind == Y_FLOAT) {
+	} else if (n->kind == MG_YAML_INT || n->kind == MG_YAML_FLOAT) {
 		if (!isfinite(n->num))
 			return mg_error_at(w->err, w->path, n->pos,
 					   "'%s' must be a finite number, got '%.40s'", where, n->text);
 		v->kind = MG_VALUE_NUMBER;
 		v->number = n->num;
-	} else if (n->kind == Y_STR) {
+	} else if (n->kind == MG_YAML_STR) {
 		if ((error = get_string(&v->string, w, n, where)) < 0)
 			return error;
 		v->kind = MG_VALUE_STRING;
@@ -785,7 +377,7 @@ static int get_pin(mg_value *v, walk *w, const ynode *n, const char *where, bool
 	return 0;
 }
 
-static int walk_identity(walk *w, const ynode *map)
+static int walk_identity(walk *w, const mg_yaml_node *map)
 {
 	mg_value *pin = w->p->rules.pin;
 	char sub[64];
@@ -811,7 +403,7 @@ done:
 	return error;
 }
 
-static int walk_evidence(walk *w, const ynode *map)
+static int walk_evidence(walk *w, const mg_yaml_node *map)
 {
 	mg_policy *p = w->p;
 	double repeats = 0;
@@ -821,7 +413,7 @@ static int walk_evidence(walk *w, const ynode *map)
 	if ((error = expect_map(w, map, "evidence")) < 0)
 		goto done;
 	for (i = 0; i < map->count; i += 2) {
-		const ynode *v = map->kids[i + 1];
+		const mg_yaml_node *v = map->kids[i + 1];
 
 		if ((error = pair_key(&idx, w, map, i, SEC_EVIDENCE, "evidence")) < 0)
 			goto done;
@@ -843,14 +435,14 @@ done:
 	return error;
 }
 
-static int walk_stricter(walk *w, const ynode *seq)
+static int walk_stricter(walk *w, const mg_yaml_node *seq)
 {
 	mg_rules *r = &w->p->rules;
 	char where[64];
 	size_t i;
 	int error = 0;
 
-	if (seq->kind != Y_SEQ)
+	if (seq->kind != MG_YAML_SEQ)
 		return type_error(w, seq, "sensitivity.stricter", "a sequence");
 	if (seq->count > MG_POLICY_MAX_STRICTER)
 		return mg_error_at(w->err, w->path, seq->kids[MG_POLICY_MAX_STRICTER]->pos,
@@ -859,7 +451,7 @@ static int walk_stricter(walk *w, const ynode *seq)
 	r->stricter = mg_xcalloc(seq->count, sizeof(*r->stricter));
 	w->p->stricter_pos = mg_xcalloc(seq->count, sizeof(mg_pos));
 	for (i = 0; i < seq->count && error == 0; i++) {
-		const ynode *entry = seq->kids[i];
+		const mg_yaml_node *entry = seq->kids[i];
 
 		r->stricter_count++;
 		w->p->stricter_pos[i] = entry->pos;
@@ -873,7 +465,7 @@ static int walk_stricter(walk *w, const ynode *seq)
 }
 
 /* One grid axis: a non-empty list of valid values for threshold t. */
-static int walk_axis(walk *w, mg_grid_axis *axis, const ynode *seq, enum mg_threshold t)
+static int walk_axis(walk *w, mg_grid_axis *axis, const mg_yaml_node *seq, enum mg_threshold t)
 {
 	char where[64], item[96];
 	size_t i;
@@ -881,7 +473,7 @@ static int walk_axis(walk *w, mg_grid_axis *axis, const ynode *seq, enum mg_thre
 
 	join(where, sizeof(where), "sensitivity.grid", threshold_keys[t]);
 	axis->threshold = t;
-	if (seq->kind != Y_SEQ)
+	if (seq->kind != MG_YAML_SEQ)
 		return type_error(w, seq, where, "a sequence");
 	if (seq->count == 0)
 		return mg_error_at(w->err, w->path, seq->pos,
@@ -898,7 +490,7 @@ static int walk_axis(walk *w, mg_grid_axis *axis, const ynode *seq, enum mg_thre
 	return error;
 }
 
-static int walk_grid(walk *w, const ynode *map)
+static int walk_grid(walk *w, const mg_yaml_node *map)
 {
 	mg_rules *r = &w->p->rules;
 	size_t i, axes;
@@ -920,7 +512,7 @@ static int walk_grid(walk *w, const ynode *map)
 }
 
 /* Refuse more scenarios than the decision core evaluates.  0 or MG_ERROR. */
-static int check_scenarios(walk *w, const ynode *grid)
+static int check_scenarios(walk *w, const mg_yaml_node *grid)
 {
 	const mg_rules *r = &w->p->rules;
 	unsigned long long cells = 1;
@@ -938,9 +530,9 @@ static int check_scenarios(walk *w, const ynode *grid)
 			   MG_DECISION_MAX_SCENARIOS);
 }
 
-static int walk_sensitivity(walk *w, const ynode *map)
+static int walk_sensitivity(walk *w, const mg_yaml_node *map)
 {
-	const ynode *grid = NULL;
+	const mg_yaml_node *grid = NULL;
 	int idx, error = 0;
 	size_t i;
 
@@ -964,14 +556,14 @@ done:
 }
 
 /* One gate.fail_on word.  0 or MG_ERROR. */
-static int fail_on_word(walk *w, const ynode *n, size_t i)
+static int fail_on_word(walk *w, const mg_yaml_node *n, size_t i)
 {
 	char where[48];
 	const char *near;
 	int v;
 
 	snprintf(where, sizeof(where), "gate.fail_on[%zu]", i);
-	if (n->kind != Y_STR)
+	if (n->kind != MG_YAML_STR)
 		return type_error(w, n, where, "a string");
 	v = key_find(verdict_words, n->text, n->len);
 	if (v >= 0) {
@@ -989,13 +581,13 @@ static int fail_on_word(walk *w, const ynode *n, size_t i)
 }
 
 /* gate.fail_on: a list of decisions (maybe empty: never fail). */
-static int walk_fail_on(walk *w, const ynode *seq)
+static int walk_fail_on(walk *w, const mg_yaml_node *seq)
 {
 	size_t i;
 	int error = 0;
 
 	w->p->fail_on_pos = seq->pos;
-	if (seq->kind != Y_SEQ)
+	if (seq->kind != MG_YAML_SEQ)
 		return type_error(w, seq, "gate.fail_on", "a sequence");
 	memset(w->p->fail_on, 0, sizeof(w->p->fail_on));
 	w->p->fail_on_set = true;
@@ -1004,7 +596,7 @@ static int walk_fail_on(walk *w, const ynode *seq)
 	return error;
 }
 
-static int walk_gate(walk *w, const ynode *map)
+static int walk_gate(walk *w, const mg_yaml_node *map)
 {
 	int idx, error = 0;
 	size_t i;
@@ -1021,10 +613,10 @@ done:
 	return error;
 }
 
-static int walk_rank_by(walk *w, const ynode *n)
+static int walk_rank_by(walk *w, const mg_yaml_node *n)
 {
 	w->p->rank_by_pos = n->pos;
-	if (n->kind != Y_STR)
+	if (n->kind != MG_YAML_STR)
 		return type_error(w, n, "rank_by", "a string");
 	if (!strcmp(n->text, "peak_memory"))
 		w->p->rules.rank_by = MG_RANK_PEAK_MEMORY;
@@ -1037,11 +629,11 @@ static int walk_rank_by(walk *w, const ynode *n)
 	return 0;
 }
 
-static int walk_version(walk *w, const ynode *n)
+static int walk_version(walk *w, const mg_yaml_node *n)
 {
-	if (n->kind != Y_INT && n->kind != Y_FLOAT)
+	if (n->kind != MG_YAML_INT && n->kind != MG_YAML_FLOAT)
 		return type_error(w, n, "version", "the integer 1");
-	if (n->kind != Y_INT || n->num != 1)
+	if (n->kind != MG_YAML_INT || n->num != 1)
 		return mg_error_at(w->err, w->path, n->pos,
 				   "'version' must be the integer 1, got '%.40s'", n->text);
 	w->p->version = 1;
@@ -1049,7 +641,7 @@ static int walk_version(walk *w, const ynode *n)
 }
 
 /* manifest: or report:, exactly one of them.  0 or MG_ERROR. */
-static int walk_source(walk *w, const ynode *n, int key)
+static int walk_source(walk *w, const mg_yaml_node *n, int key)
 {
 	mg_policy *p = w->p;
 
@@ -1065,7 +657,7 @@ static int walk_source(walk *w, const ynode *n, int key)
 }
 
 /* Dispatch one top-level key's value.  0 or MG_ERROR. */
-static int walk_top(walk *w, int key, const ynode *v)
+static int walk_top(walk *w, int key, const mg_yaml_node *v)
 {
 	switch (key) {
 	case K_VERSION: return walk_version(w, v);
@@ -1084,7 +676,7 @@ static int walk_top(walk *w, int key, const ynode *v)
 }
 
 /* The keys the top level must have, checked after its walk. */
-static int check_required(walk *w, const ynode *root, const bool seen[])
+static int check_required(walk *w, const mg_yaml_node *root, const bool seen[])
 {
 	const char *missing = NULL;
 
@@ -1101,17 +693,17 @@ static int check_required(walk *w, const ynode *root, const bool seen[])
 	return mg_error_at(w->err, w->path, root->pos, "missing required key %s", missing);
 }
 
-static int walk_root(walk *w, const ynode *root)
+static int walk_root(walk *w, const mg_yaml_node *root)
 {
 	bool seen[K_GATE + 1] = { false };
 	int key, error = 0;
 	size_t i;
 
-	if (!root || (root->kind == Y_NULL && root->len == 0)) {
+	if (!root || (root->kind == MG_YAML_NULL && root->len == 0)) {
 		error = mg_error_set(w->err, w->path, 1, 1, "policy is empty");
 		goto done;
 	}
-	if (root->kind != Y_MAP) {
+	if (root->kind != MG_YAML_MAP) {
 		error = mg_error_at(w->err, w->path, root->pos,
 				    "expected a mapping at the top level, got %s", describe(root));
 		goto done;
@@ -1144,14 +736,14 @@ static mg_policy *policy_new(const char *path)
 int mg_policy_parse(mg_policy **out, const char *path, const char *text,
 		    size_t len, mg_error *err)
 {
-	ynode *root = NULL;
+	mg_yaml_node *root = NULL;
 	mg_policy *p = NULL;
 	walk w;
 	int error;
 
 	assert(out && path && (text || !len));
 	*out = NULL;
-	if ((error = load(&root, path, text ? text : "", len, err)) < 0)
+	if ((error = mg_yaml__load(&root, path, text ? text : "", len, err)) < 0)
 		goto done;
 	p = policy_new(path);
 	w.path = path;
@@ -1162,7 +754,7 @@ int mg_policy_parse(mg_policy **out, const char *path, const char *text,
 	*out = p;
 	p = NULL;
 done:
-	node_free(root);
+	mg_yaml__free(root);
 	mg_policy_free(p);
 	return error;
 }
