@@ -154,6 +154,21 @@ static int refuse_lfs(const mg_blob *blob, const char *path, const char *commit,
 			    size, oid, *commit ? short_id(commit).hex : "the working tree");
 }
 
+/* Resolve one revision option; the message names the option it came from
+ * ("--policy-rev: unknown revision 'deadbeef'"). */
+static int resolve_option(char out[65], mg_repo *repo, const char *option, const char *rev,
+			  mg_error *err)
+{
+	char msg[sizeof(err->message)];
+	int error;
+
+	if ((error = mg_repo_resolve(out, repo, rev, err)) < 0) {
+		snprintf(msg, sizeof(msg), "%s", err->message);
+		mg_error_set(err, NULL, 0, 0, "%s: %s", option, msg);
+	}
+	return error;
+}
+
 static int resolve_revs(struct run *run, mg_error *err)
 {
 	const mg_check_options *opt = run->opt;
@@ -162,13 +177,17 @@ static int resolve_revs(struct run *run, mg_error *err)
 
 	if (res->worktree)
 		return MG_OK;
-	if ((error = mg_repo_resolve(res->rev, run->repo, opt->rev ? opt->rev : "HEAD", err)) < 0)
+	if (opt->rev)
+		error = resolve_option(res->rev, run->repo, "--rev", opt->rev, err);
+	else
+		error = mg_repo_resolve(res->rev, run->repo, "HEAD", err);
+	if (error < 0)
 		return error;
 	if (!opt->policy_rev) {
 		memcpy(res->policy_rev, res->rev, sizeof(res->rev));
 		return MG_OK;
 	}
-	return mg_repo_resolve(res->policy_rev, run->repo, opt->policy_rev, err);
+	return resolve_option(res->policy_rev, run->repo, "--policy-rev", opt->policy_rev, err);
 }
 
 static int load_policy_at(mg_policy **out, struct run *run, const char *commit,

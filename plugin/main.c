@@ -21,8 +21,7 @@
 #include "memgate/junit.h"
 #include "memgate/output.h"
 #include "memgate/summary.h"
-
-#define MEMGATE_VERSION "0.1.0"
+#include "memgate/version.h"
 
 enum { EXIT_PASS = 0, EXIT_GATE = 1, EXIT_ERROR = 2 };
 enum format { FORMAT_DEFAULT, FORMAT_TEXT, FORMAT_JSON, FORMAT_GITHUB };
@@ -58,9 +57,11 @@ static const char usage_check[] =
 "  --json FILE        also write the decision record to FILE (atomically)\n"
 "  --summary FILE     append a Markdown job summary to FILE (default $GITHUB_STEP_SUMMARY)\n"
 "  --junit FILE       write a JUnit XML report (GitLab, Jenkins)\n"
-"  --fail-on LIST     decisions that fail the check, e.g. reject,tune (default: the policy's gate.fail_on)\n"
+"  --fail-on LIST     decisions that fail the check, e.g. reject,tune, or none\n"
+"                     (default: the policy's gate.fail_on)\n"
 "  --require-approved the manifest's approved_result must match this decision (release gates)\n"
 "  --max-input-mb N   refuse inputs larger than N MiB (default 64)\n"
+"  -h, --help         show this help\n"
 "\n"
 "When GITHUB_OUTPUT is set, the step outputs decision, reason, next-action,\n"
 "selected-candidate and passed are appended to it.\n"
@@ -68,11 +69,13 @@ static const char usage_check[] =
 "Exit status: 0 passes, 1 the decision is in fail_on, 2 could not decide.\n";
 
 static const char usage_record[] =
-"usage: memgate record [check's input options] --out PATH\n"
+"usage: memgate record --out PATH [-C DIR] [--rev REV] [--policy PATH]\n"
+"                      [--policy-rev REV] [--worktree] [--fail-on LIST]\n"
+"                      [--require-approved] [--max-input-mb N] [check's output options]\n"
 "\n"
 "Write the decision record to PATH, write-once: when PATH holds the same record (apart\n"
 "from commit ids) nothing is done; when it holds a different one, memgate refuses (exit 2).\n"
-"Exits like check.\n";
+"Exits like check; the options are check's (see 'memgate check -h').\n";
 
 static const char usage_manifest[] =
 "usage: memgate manifest --report PATH [--out PATH] [--semantic-id ID] [--force]\n"
@@ -89,7 +92,7 @@ static const char usage_main[] =
 "  manifest   make a manifest for a committed report\n"
 "  version    print the version\n"
 "\n"
-"'memgate <command> --help' describes a command.\n";
+"'memgate <command> -h' describes a command.\n";
 
 /* Print an error (escaped: it may quote input text) and return exit 2. */
 static int fail(const mg_error *err)
@@ -104,30 +107,64 @@ static int fail(const mg_error *err)
 	return EXIT_ERROR;
 }
 
-static int usage_error(const char *usage, const char *fmt, const char *arg)
+/*
+ * A usage error, git's way: one line that says what is wrong, then a pointer
+ * to the command's help (not the whole of it).  `cmd` is "check", "record",
+ * "manifest" or NULL.  Returns exit 2.
+ */
+static int usage_error(const char *cmd, const char *fmt, const char *arg)
 {
-	fprintf(stderr, "memgate: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n\n%s", usage);
+	mg_buf msg = MG_BUF_INIT, safe = MG_BUF_INIT;
+
+	mg_buf_printf(&msg, fmt, arg);
+	mg_escape_text(&safe, msg.ptr, msg.len);
+	if (cmd)
+		fprintf(stderr, "memgate: error: %s: %s\nsee 'memgate %s -h'\n", cmd, safe.ptr, cmd);
+	else
+		fprintf(stderr, "memgate: error: %s\nsee 'memgate -h'\n", safe.ptr);
+	mg_buf_free(&msg);
+	mg_buf_free(&safe);
 	return EXIT_ERROR;
 }
 
-/* "reject,tune" -> flags; "" fails on nothing.  Returns -1 on an unknown word. */
+/* "reject,tune" -> flags; "none" alone fails on nothing.  Returns -1 on an
+ * unknown word, -2 on a list that names nothing ("", ","): that would
+ * quietly turn the gate off; -3 on "none" with other words. */
 static int parse_fail_on(bool out[MG_VERDICT_COUNT], const char *list)
 {
 	char *copy = mg_xstrdup(list), *save = NULL, *word;
-	int v, error = 0;
+	int v, words = 0, error = 0;
+	bool none = false;
 
 	memset(out, 0, sizeof(bool) * MG_VERDICT_COUNT);
 	for (word = strtok_r(copy, ", ", &save); word; word = strtok_r(NULL, ", ", &save)) {
-		if ((v = mg_verdict_from_name(word)) < 0) {
+		words++;
+		if (!strcmp(word, "none")) {
+			none = true;
+		} else if ((v = mg_verdict_from_name(word)) >= 0) {
+			out[v] = true;
+		} else {
 			error = -1;
 			break;
 		}
-		out[v] = true;
 	}
+	if (!error && !words)
+		error = -2;
+	else if (!error && none && words > 1)
+		error = -3;
 	free(copy);
 	return error;
+}
+
+/* A repository path given on the command line: "./x" is "x". */
+static const char *repo_path_arg(const char *arg)
+{
+	while (arg[0] == '.' && arg[1] == '/') {
+		arg += 2;
+		while (*arg == '/')
+			arg++;
+	}
+	return arg;
 }
 
 static int parse_mb(size_t *out, const char *arg)
@@ -176,12 +213,14 @@ static const struct option manifest_options[] = {
 };
 
 /* Apply one option; returns 0, 1 for --help, or -1 after printing a usage error. */
-static int apply_option(struct cli *cli, int c, const char *arg, const char *usage)
+static int apply_option(struct cli *cli, int c, const char *arg)
 {
+	const char *cmd = cli->command;
+
 	switch (c) {
 	case 'C': cli->opt.dir = arg; break;
 	case OPT_REV: cli->opt.rev = arg; break;
-	case OPT_POLICY: cli->opt.policy_path = arg; break;
+	case OPT_POLICY: cli->opt.policy_path = repo_path_arg(arg); break;
 	case OPT_POLICY_REV: cli->opt.policy_rev = arg; break;
 	case OPT_WORKTREE: cli->opt.worktree = true; break;
 	case OPT_JSON: cli->json_path = arg; break;
@@ -189,10 +228,10 @@ static int apply_option(struct cli *cli, int c, const char *arg, const char *usa
 	case OPT_JUNIT: cli->junit_path = arg; break;
 	case OPT_REQUIRE_APPROVED: cli->opt.require_approved = true; break;
 	case OPT_OUT: cli->out_path = arg; break;
-	case OPT_REPORT: cli->report_path = arg; break;
+	case OPT_REPORT: cli->report_path = repo_path_arg(arg); break;
 	case OPT_SEMANTIC_ID: cli->semantic_id = arg; break;
 	case OPT_FORCE: cli->force = true; break;
-	case OPT_HELP: return 1;
+	case 'h': case OPT_HELP: return 1;
 	case OPT_FORMAT:
 		if (!strcmp(arg, "text"))
 			cli->format = FORMAT_TEXT;
@@ -201,22 +240,49 @@ static int apply_option(struct cli *cli, int c, const char *arg, const char *usa
 		else if (!strcmp(arg, "github"))
 			cli->format = FORMAT_GITHUB;
 		else
-			return usage_error(usage, "unknown format '%s' (expected text, json or github)", arg), -1;
+			return usage_error(cmd, "--format: unknown format '%s' (expected text, json or github)", arg), -1;
 		break;
 	case OPT_FAIL_ON:
 		cli->opt.fail_on_set = true;
-		if (parse_fail_on(cli->opt.fail_on, arg) < 0)
-			return usage_error(usage, "--fail-on: unknown decision in '%s' (expected accept, tune, reject)", arg), -1;
+		switch (parse_fail_on(cli->opt.fail_on, arg)) {
+		case -1:
+			return usage_error(cmd, "--fail-on: unknown decision in '%s' (expected accept, tune, reject or none)", arg), -1;
+		case -2:
+			return usage_error(cmd, "--fail-on: '%s' names no decision (give accept, tune, reject, "
+					   "or 'none' to never fail; leave --fail-on out for the policy's gate.fail_on)", arg), -1;
+		case -3:
+			return usage_error(cmd, "--fail-on: 'none' cannot be combined with other decisions in '%s'", arg), -1;
+		}
 		break;
 	case OPT_MAX_INPUT:
 		if (parse_mb(&cli->opt.max_input_bytes, arg) < 0)
-			return usage_error(usage, "--max-input-mb: expected a positive whole number, got '%s'", arg), -1;
+			return usage_error(cmd, "--max-input-mb: expected a positive whole number, got '%s'", arg), -1;
 		break;
 	default:
-		fprintf(stderr, "\n%s", usage);
-		return -1;
+		return usage_error(cmd, "%s", "unknown option"), -1;
 	}
 	return 0;
+}
+
+/* The option getopt stopped at (argv[optind - 1], or -X for a short one). */
+static const char *bad_option(char *const *argv, char buf[3])
+{
+	if (optopt > 0 && optopt < 256) {
+		buf[0] = '-';
+		buf[1] = (char)optopt;
+		buf[2] = '\0';
+		return buf;
+	}
+	return argv[optind - 1];
+}
+
+/* The long option name of an OPT_ value that takes an argument, for messages. */
+static const char *option_name(const struct option *opts, int c)
+{
+	for (; opts->name; opts++)
+		if (opts->val == c)
+			return opts->name;
+	return "?";
 }
 
 /* Parse argv after the command word.  Returns 0 to go on, or an exit code + 1
@@ -224,12 +290,32 @@ static int apply_option(struct cli *cli, int c, const char *arg, const char *usa
 static int parse_args(struct cli *cli, int argc, char **argv, const struct option *opts,
 		      const char *usage)
 {
-	int c, r;
+	char shortopt[3];
+	int c, r, idx;
 
 	optind = 1;
-	opterr = 1;
-	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
-		if ((r = apply_option(cli, c, optarg, usage)) > 0) {
+	opterr = 0;
+	for (;;) {
+		idx = -1;
+		optopt = 0;
+		if ((c = getopt_long(argc, argv, ":C:h", opts, &idx)) == -1)
+			break;
+		if (c == '?') {
+			usage_error(cli->command, "unknown option '%s'", bad_option(argv, shortopt));
+			return 3;
+		}
+		if (c == ':') {
+			const char *name = optopt == 'C' ? "-C" : NULL;
+			char dashed[64];
+
+			if (!name) {
+				snprintf(dashed, sizeof(dashed), "--%s", option_name(opts, optopt));
+				name = optopt ? dashed : argv[optind - 1];
+			}
+			usage_error(cli->command, "option '%s' needs a value", name);
+			return 3;
+		}
+		if ((r = apply_option(cli, c, optarg)) > 0) {
 			fputs(usage, stdout);
 			return 1;
 		}
@@ -237,7 +323,7 @@ static int parse_args(struct cli *cli, int argc, char **argv, const struct optio
 			return 3;
 	}
 	if (optind < argc) {
-		usage_error(usage, "unexpected argument '%s'", argv[optind]);
+		usage_error(cli->command, "unexpected argument '%s'", argv[optind]);
 		return 3;
 	}
 	return 0;
@@ -447,12 +533,16 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 	int r;
 
-	if (!cmd || !strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-		fputs(usage_main, cmd ? stdout : stderr);
-		return cmd ? EXIT_PASS : EXIT_ERROR;
+	if (!cmd) {
+		fputs(usage_main, stderr);
+		return EXIT_ERROR;
+	}
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		fputs(usage_main, stdout);
+		return EXIT_PASS;
 	}
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
-		printf("memgate %s\n", MEMGATE_VERSION);
+		printf("memgate %s\n", MG_VERSION);
 		return EXIT_PASS;
 	}
 	cli.command = cmd;
@@ -463,17 +553,17 @@ int main(int argc, char **argv)
 		if ((r = parse_args(&cli, argc - 1, argv + 1, check_options, usage)))
 			return r - 1;
 		if (record && !cli.out_path)
-			return usage_error(usage, "%s", "record needs --out PATH");
+			return usage_error(cmd, "%s", "needs --out PATH");
 		if (!record && cli.out_path)
-			return usage_error(usage, "%s", "--out belongs to 'memgate record'");
+			return usage_error(cmd, "%s", "--out belongs to 'memgate record'");
 		return cmd_check(&cli, record);
 	}
 	if (!strcmp(cmd, "manifest")) {
 		if ((r = parse_args(&cli, argc - 1, argv + 1, manifest_options, usage_manifest)))
 			return r - 1;
 		if (!cli.report_path)
-			return usage_error(usage_manifest, "%s", "manifest needs --report PATH");
+			return usage_error(cmd, "%s", "needs --report PATH");
 		return cmd_manifest(&cli);
 	}
-	return usage_error(usage_main, "unknown command '%s'", cmd);
+	return usage_error(NULL, "unknown command '%s'", cmd);
 }

@@ -10,6 +10,7 @@
 #include "json.h"
 #include "memgate/escape.h"
 #include "memgate/record.h"
+#include "memgate/version.h"
 
 /* cJSON reports allocation failure as NULL; like mg_xmalloc, give up. */
 static cJSON *must(cJSON *item)
@@ -282,6 +283,10 @@ static void render_approved(cJSON *root, const mg_check_result *r)
 	o = add(root, "approved", cJSON_CreateObject());
 	add(o, "decision", new_string(r->approved_decision));
 	add(o, "selected_candidate", new_string(r->approved_selected));
+	o = add(o, "computed", cJSON_CreateObject());
+	add(o, "decision", new_string(mg_verdict_name(r->computed_verdict)));
+	add(o, "reason", new_string(r->computed_reason));
+	add(o, "selected_candidate", new_string(r->computed_selected));
 }
 
 static cJSON *build(const mg_check_result *r)
@@ -290,6 +295,7 @@ static cJSON *build(const mg_check_result *r)
 	cJSON *root = must(cJSON_CreateObject());
 
 	add(root, "schema_version", new_string(MG_RECORD_SCHEMA));
+	add(root, "memgate_version", new_string(MG_VERSION));
 	add(root, "decision", new_string(mg_verdict_name(d->verdict)));
 	add(root, "reason", new_string(d->reason));
 	add(root, "next_action", new_string(d->next_action));
@@ -353,13 +359,15 @@ static void drop_key(cJSON *object, const char *key)
  * (inputs.rev, inputs.<x>.rev), the manifest and approved result (pinning a
  * record into the manifest changes both, and a later release check would
  * otherwise never re-record the same decision), the approved-record check
- * and the warnings (about the working tree, not the evidence).
+ * the warnings (about the working tree, not the evidence) and the version
+ * of memgate that wrote it (an upgrade that decides the same is no change).
  */
 static void drop_revs(cJSON *root)
 {
 	cJSON *inputs = cJSON_GetObjectItemCaseSensitive(root, "inputs");
 	cJSON *child;
 
+	drop_key(root, "memgate_version");
 	drop_key(root, "warnings");
 	drop_key(root, "approved");
 	if (!cJSON_IsObject(inputs))

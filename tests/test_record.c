@@ -7,6 +7,7 @@
 #include "helpers.h"
 #include "memgate/escape.h"
 #include "memgate/record.h"
+#include "memgate/version.h"
 
 #define BIT(r) (1u << (r))
 #define REV "1111111111111111111111111111111111111111"
@@ -219,7 +220,7 @@ Test(record, keys_follow_the_spec_order)
 {
 	cJSON *root = render(build());
 
-	expect_keys(root, "schema_version decision reason next_action selected_candidate gate "
+	expect_keys(root, "schema_version memgate_version decision reason next_action selected_candidate gate "
 			  "inputs evidence budget checks_run evaluations feasible_names "
 			  "best_candidate sensitivity warnings");
 	cJSON_Delete(root);
@@ -615,8 +616,11 @@ Test(record, warnings_policy_changes_and_approved_are_listed)
 	r->approved_checked = true;
 	r->approved_decision = "accept";
 	r->approved_selected = NULL;
+	r->computed_verdict = MG_REJECT;
+	r->computed_reason = "no_candidate_meets_base_budget";
+	r->computed_selected = NULL;
 	root = render(r);
-	expect_keys(root, "schema_version decision reason next_action selected_candidate gate "
+	expect_keys(root, "schema_version memgate_version decision reason next_action selected_candidate gate "
 			  "inputs evidence budget checks_run evaluations feasible_names "
 			  "best_candidate sensitivity warnings policy_changes approved");
 	expect_strings(at(root, "warnings"), "'.memgate.yml' differs from the working tree");
@@ -627,9 +631,13 @@ Test(record, warnings_policy_changes_and_approved_are_listed)
 	expect_string(c, "before", "11200");
 	expect_string(c, "after", "12000");
 	expect_string(c, "effect", "loosens");
-	expect_keys(at(root, "approved"), "decision selected_candidate");
+	expect_keys(at(root, "approved"), "decision selected_candidate computed");
 	expect_string(at(root, "approved"), "decision", "accept");
 	expect_null(at(root, "approved"), "selected_candidate");
+	expect_keys(at(at(root, "approved"), "computed"), "decision reason selected_candidate");
+	expect_string(at(at(root, "approved"), "computed"), "decision", "reject");
+	expect_string(at(at(root, "approved"), "computed"), "reason", "no_candidate_meets_base_budget");
+	expect_null(at(at(root, "approved"), "computed"), "selected_candidate");
 	cJSON_Delete(root);
 }
 
@@ -770,6 +778,27 @@ Test(record, same_ignores_a_pinned_manifest_and_warnings)
 		       " \"inputs\": {\"manifest\": {\"blob\": \"b\"}, \"approved_result\": {}}}"));
 	cr_assert_not(same("{\"d\": 1, \"inputs\": {\"report\": {\"blob\": \"a\"}}}",
 			   "{\"d\": 1, \"inputs\": {\"report\": {\"blob\": \"b\"}}}"));
+}
+
+Test(record, same_ignores_the_memgate_version)
+{
+	cr_assert(same("{\"d\": 1, \"memgate_version\": \"0.1.0\"}",
+		       "{\"d\": 1, \"memgate_version\": \"0.2.0\"}"));
+	cr_assert_not(same("{\"d\": 1, \"memgate_version\": \"0.1.0\"}",
+			   "{\"d\": 2, \"memgate_version\": \"0.1.0\"}"));
+}
+
+Test(record, carries_the_memgate_version_and_renders_byte_stable)
+{
+	mg_check_result *r = build();
+	char *one = mg_record_render(r), *two = mg_record_render(r);
+	cJSON *root = render(r);
+
+	expect_string(root, "memgate_version", MG_VERSION);
+	cr_assert_str_eq(one, two);
+	cJSON_Delete(root);
+	free(one);
+	free(two);
 }
 
 Test(record, same_sees_a_rev_outside_inputs)

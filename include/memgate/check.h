@@ -64,6 +64,15 @@ typedef struct mg_check_result {
 	bool approved_checked;
 	char *approved_decision;    /* what the approved record says */
 	char *approved_selected;
+	const char *approved_hint;  /* approved_result_missing: why (static text from
+				       mg_repo_uncommitted_hint, e.g. "it is untracked:
+				       git add it, then commit"), or NULL */
+	/* When approved_checked: what the evidence decides now, before the
+	 * approved record is compared (the decision above is reject /
+	 * decision_drift when they differ). */
+	enum mg_verdict computed_verdict;
+	const char *computed_reason;     /* static */
+	const char *computed_selected;   /* borrowed from the report, or NULL */
 } mg_check_result;
 
 /*
