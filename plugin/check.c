@@ -365,8 +365,12 @@ static int load_approved(struct run *run, mg_error *err)
 			   m->path, m->approved_path_pos, err);
 	if (error == MG_ENOTFOUND) {
 		run->pre[MG_ISSUE_APPROVED_RESULT_MISSING] = true;
-		add_warning(res, "approved result '%s' is not in %s", m->approved_path,
-			    res->worktree ? "the working tree" : short_id(res->rev).hex);
+		if (!res->worktree)
+			res->approved_hint = mg_repo_uncommitted_hint(run->repo, m->approved_path);
+		add_warning(res, "approved result '%s' is not in %s%s%s", m->approved_path,
+			    res->worktree ? "the working tree" : short_id(res->rev).hex,
+			    res->approved_hint ? "; " : "",
+			    res->approved_hint ? res->approved_hint : "");
 		mg_error_clear(err);
 		error = MG_OK;
 		goto done;
@@ -443,6 +447,9 @@ static void check_drift(mg_check_result *res)
 	if (!res->approved_decision || !d->applicable)
 		return;
 	res->approved_checked = true;
+	res->computed_verdict = d->verdict;
+	res->computed_reason = d->reason;
+	res->computed_selected = d->selected;
 	if (!strcmp(res->approved_decision, mg_verdict_name(d->verdict)) &&
 	    !strcmp(res->approved_selected ? res->approved_selected : "", sel))
 		return;
@@ -450,6 +457,26 @@ static void check_drift(mg_check_result *res)
 	d->reason = "decision_drift";
 	d->next_action = "re_approve_or_restore_evidence";
 	d->selected = NULL;
+}
+
+/*
+ * When the approved result is the only evidence issue, the evidence itself
+ * is fine: the next action points at the approval record, not at the GPU.
+ * The decision and reason stay reject / evidence_not_applicable.
+ */
+static void approved_next_action(mg_decision *d)
+{
+	int i;
+
+	if (d->applicable)
+		return;
+	for (i = 0; i < MG_ISSUE_COUNT; i++)
+		if (d->issue[i] && i != MG_ISSUE_APPROVED_RESULT_MISSING &&
+		    i != MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH)
+			return;
+	d->next_action = d->issue[MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH]
+		? "restore_or_reapprove_approved_result"
+		: "record_and_pin_approved_result";
 }
 
 static void report_notes(mg_check_result *res)
@@ -500,6 +527,7 @@ static int run_check(struct run *run, mg_error *err)
 	memcpy(res->fail_on, opt->fail_on_set ? opt->fail_on : res->policy->fail_on,
 	       sizeof(res->fail_on));
 	check_drift(res);
+	approved_next_action(res->decision);
 	report_notes(res);
 	res->passed = !res->fail_on[res->decision->verdict];
 	return MG_OK;

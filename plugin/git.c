@@ -452,19 +452,41 @@ static bool head_has(mg_repo *repo, const char *path)
 	return has;
 }
 
+const char *mg_repo_uncommitted_hint(mg_repo *repo, const char *path)
+{
+	unsigned int flags = 0;
+	const char *hint = NULL;
+
+	if (!wt_has(repo, path) || head_has(repo, path))
+		return NULL;
+	if (git_status_file(&flags, repo->git, path) < 0)
+		hint = "it exists in the working tree but is not committed";
+	else if (flags & GIT_STATUS_INDEX_NEW)
+		hint = "it is staged but not committed: commit it";
+	else if (flags & GIT_STATUS_IGNORED)
+		hint = "it is untracked and ignored by .gitignore: git add -f it, then commit";
+	else if (flags & GIT_STATUS_WT_NEW)
+		hint = "it is untracked: git add it, then commit";
+	else
+		hint = "it exists in the working tree but is not committed";
+	git_error_clear();
+	return hint;
+}
+
 /* Explain why path is not in tree; returns MG_ENOTFOUND or MG_ERROR. */
 static int not_found_error(mg_repo *repo, git_tree *tree, const char *path,
 			   const char *at, mg_error *err)
 {
 	size_t len = 0;
 	const char *what = bad_parent(&len, tree, path);
+	const char *hint;
 
 	if (what)
 		return mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: '%.*s' is %s",
 				    path, at, (int)len, path, what);
-	mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: not found%s", path, at,
-		     wt_has(repo, path) && !head_has(repo, path)
-		     ? "; it exists in the working tree but is not committed" : "");
+	hint = mg_repo_uncommitted_hint(repo, path);
+	mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: not found%s%s", path, at,
+		     hint ? "; " : "", hint ? hint : "");
 	return MG_ENOTFOUND;
 }
 

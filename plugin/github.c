@@ -238,6 +238,8 @@ static void approved_missing(struct findings *f)
 		mg_buf_puts(&f->msg, "approved result ");
 		put_quoted(&f->msg, m->approved_path);
 		mg_buf_printf(&f->msg, " is not in %s", r->worktree ? "the working tree" : "the commit");
+		if (r->approved_hint)
+			mg_buf_printf(&f->msg, "; %s", r->approved_hint);
 		pos = m->approved_path_pos;
 	} else if (m) {
 		mg_buf_puts(&f->msg, "the manifest names no approved_result (--require-approved)");
@@ -397,7 +399,12 @@ static void drift_finding(struct findings *f)
 		mg_format_name(&f->msg, r->approved_selected);
 	else
 		mg_buf_puts(&f->msg, "none");
-	mg_buf_puts(&f->msg, "; the evidence now decides otherwise");
+	mg_buf_printf(&f->msg, "; the evidence now decides %s (%s), selected ",
+		      mg_verdict_name(r->computed_verdict), r->computed_reason);
+	if (r->computed_selected)
+		mg_format_name(&f->msg, r->computed_selected);
+	else
+		mg_buf_puts(&f->msg, "none");
 	add(f, MG_GITHUB_HARD, MG_GITHUB_RANK_EVIDENCE, "decision_drift", manifest_file(r),
 	    r->manifest ? r->manifest->approved_path_pos : no_pos(), NO_CANDIDATE);
 }

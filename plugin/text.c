@@ -427,6 +427,9 @@ static void put_producer_note(mg_buf *out, const mg_check_result *r)
 	mg_buf_puts(out, "; memgate decided from the evidence\n");
 }
 
+/* "approved record: tune, selected checkpoint (the evidence still decides
+ * this)", or on decision_drift "...; the evidence now decides reject
+ * (no_candidate_meets_base_budget), selected (none)". */
 static void put_approved(mg_buf *out, const mg_check_result *r)
 {
 	if (!r->approved_checked)
@@ -435,6 +438,14 @@ static void put_approved(mg_buf *out, const mg_check_result *r)
 	put_winner(out, r->approved_decision);
 	mg_buf_puts(out, ", selected ");
 	put_winner(out, r->approved_selected);
+	if (strcmp(r->decision->reason, "decision_drift")) {
+		mg_buf_puts(out, " (the evidence still decides this)\n");
+		return;
+	}
+	mg_buf_printf(out, "; the evidence now decides %s (%s), selected ",
+		      mg_verdict_name(r->computed_verdict),
+		      r->computed_reason ? r->computed_reason : "unknown");
+	put_winner(out, r->computed_selected);
 	mg_buf_putc(out, '\n');
 }
 

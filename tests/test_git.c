@@ -435,8 +435,29 @@ Test(git, says_when_missing_path_exists_in_working_tree)
 	write_file("repo/new.json", "{}\n");
 	repo = open_repo("repo");
 	expect_read_error(repo, "HEAD", "new.json", 0, MG_ENOTFOUND,
-			  "cannot read 'new.json' at %s: not found; it exists in the working "
-			  "tree but is not committed");
+			  "cannot read 'new.json' at %s: not found; it is untracked: "
+			  "git add it, then commit");
+	mg_repo_free(repo);
+}
+
+Test(git, says_when_missing_path_is_staged_or_ignored)
+{
+	char cmd[1024];
+	mg_repo *repo;
+
+	fixture("basic");
+	write_file("repo/new.json", "{}\n");
+	write_file("repo/.gitignore", "ignored.json\n");
+	write_file("repo/ignored.json", "{}\n");
+	snprintf(cmd, sizeof(cmd), "git -C '%s' add new.json", in_scratch("repo"));
+	cr_assert_eq(system(cmd), 0);
+	repo = open_repo("repo");
+	expect_read_error(repo, "HEAD", "new.json", 0, MG_ENOTFOUND,
+			  "cannot read 'new.json' at %s: not found; it is staged but not "
+			  "committed: commit it");
+	expect_read_error(repo, "HEAD", "ignored.json", 0, MG_ENOTFOUND,
+			  "cannot read 'ignored.json' at %s: not found; it is untracked and "
+			  "ignored by .gitignore: git add -f it, then commit");
 	mg_repo_free(repo);
 }
 

@@ -933,13 +933,16 @@ Test(github, drift_points_at_the_approved_result_in_the_manifest)
 	fx.r.approved_checked = true;
 	fx.r.approved_decision = "tune";
 	fx.r.approved_selected = "hybrid";
+	fx.r.computed_verdict = MG_ACCEPT;
+	fx.r.computed_reason = "selection_stable_across_thresholds";
+	fx.r.computed_selected = "checkpoint";
 	fx.ev[0].reasons = fx.ev[2].reasons = 0;
 	fx.r.passed = false;
 	run = render_and_run(&fx.r);
 	cr_assert_eq(run->count, 2);
 	expect_annotation(&run->cmd[1], "error", MANIFEST, 9, 13, "memgate: decision_drift",
 			  "the approved record says tune, selected hybrid; the evidence now decides "
-			  "otherwise");
+			  "accept (selection_stable_across_thresholds), selected checkpoint");
 	free_run(run);
 }
 

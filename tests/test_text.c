@@ -399,7 +399,7 @@ Test(text, approved_changes_and_warnings_close_the_output)
 	r->warning_count = 2;
 	expect_lines(r,
 "  winner checkpoint (base winner): stricter[0], stricter[1]\n"
-"approved record: tune, selected checkpoint\n"
+"approved record: tune, selected checkpoint (the evidence still decides this)\n"
 "policy change: budget.memory_cap_mb was 9600 at the policy revision, is 11200 at the evidence revision (loosens the budget)\n"
 "policy change: quality.max_eval_loss was unset at the policy revision, is 12.6 at the evidence revision (tightens the budget)\n"
 "warning: '.memgate.yml' differs from the working tree\n"
@@ -413,7 +413,25 @@ Test(text, approved_record_without_selection)
 
 	r->approved_checked = true;
 	r->approved_decision = "reject";
-	expect_lines(r, "approved record: reject, selected (none)\n");
+	expect_lines(r, "approved record: reject, selected (none) (the evidence still decides this)\n");
+}
+
+Test(text, decision_drift_says_what_the_evidence_decides_now)
+{
+	mg_check_result *r = build();
+
+	r->approved_checked = true;
+	r->approved_decision = "tune";
+	r->approved_selected = "checkpoint";
+	r->computed_verdict = MG_ACCEPT;
+	r->computed_reason = "selection_stable_across_thresholds";
+	r->computed_selected = "hybrid";
+	r->decision->verdict = MG_REJECT;
+	r->decision->reason = "decision_drift";
+	r->decision->next_action = "re_approve_or_restore_evidence";
+	r->decision->selected = NULL;
+	expect_lines(r, "approved record: tune, selected checkpoint; the evidence now decides "
+			"accept (selection_stable_across_thresholds), selected hybrid\n");
 }
 
 Test(text, empty_fail_on_fails_on_nothing)

@@ -51,8 +51,8 @@ int mg_repo_resolve(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *rev,
  * Read `path` from the tree of commit `commit_hex` (as resolved above).
  * The path rules of mg_manifest_check_path are enforced first.  Errors
  * (exit 2), each naming path and short commit id:
- *   missing at that commit (MG_ENOTFOUND; "exists in the working tree but is
- *   not committed" when it does), symlink, submodule, directory, larger than
+ *   missing at that commit (MG_ENOTFOUND; with mg_repo_uncommitted_hint's
+ *   sentence when the working tree has it), symlink, submodule, directory, larger than
  *   `max_bytes` (0 = MG_GIT_DEFAULT_MAX_INPUT).
  * On success blob->data is the caller's; release with mg_blob_release.
  */
@@ -72,6 +72,14 @@ int mg_repo_read_worktree(mg_blob *blob, mg_repo *repo, const char *path,
  */
 int mg_repo_worktree_differs(bool *differs, mg_repo *repo, const char *path,
 			     const char *blob_oid, mg_error *err);
+
+/*
+ * Why `path`, missing at a commit, may be missing: a static sentence such as
+ * "it is untracked: git add it, then commit" or "it is staged but not
+ * committed: commit it" when the working tree has it and HEAD does not;
+ * NULL otherwise (no working tree, no such file, or HEAD has it).
+ */
+const char *mg_repo_uncommitted_hint(mg_repo *repo, const char *path);
 
 void mg_blob_release(mg_blob *blob);
 

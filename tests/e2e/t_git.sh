@@ -90,7 +90,7 @@ g -C "$repo" rm -q --cached "$MANIFEST_PATH"
 g -C "$repo" commit -q -m "drop manifest from the commit"
 mg check -C "$repo" --json "$T/none.json"
 expect_code 2 "a manifest missing at the commit"
-expect_err "not committed" "says the manifest is not committed"
+expect_err "not found; it is untracked: git add it, then commit" "says the manifest is untracked and how to add it"
 expect_no_file "$T/none.json" "nothing written"
 
 # A Git LFS pointer committed instead of the report.
