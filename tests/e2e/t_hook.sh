@@ -179,8 +179,8 @@ expect_remote refs/heads/main "$(head_oid)" "the passing commit reached the remo
 expect_no_err "memgate pre-push" "a passing push prints nothing from the hook"
 expect_no_err "memgate:" "a passing push prints nothing from memgate"
 g -C "$repo" tag v1.0
-push origin v1.0
-expect_code 0 "a tag on a passing commit is pushed"
+MEMGATE_TAG_REQUIRE_APPROVED=false push origin v1.0
+expect_code 0 "a tag on a passing commit is pushed (no approved record required)"
 expect_remote refs/tags/v1.0 "$(head_oid)" "the tag reached the remote"
 
 # Policies memgate cannot read refuse the push: malformed, or deleted.
@@ -247,7 +247,7 @@ expect_code 0 "without MEMGATE_POLICY the moved policy is not found, nothing is 
 echo "x" >>"$repo/README"
 commit_all "$repo" "docs"
 g -C "$repo" tag v2
-MEMGATE_POLICY=ci/memgate.yml push origin v2
+MEMGATE_POLICY=ci/memgate.yml MEMGATE_TAG_FAIL_ON=policy MEMGATE_TAG_REQUIRE_APPROVED=false push origin v2
 expect_code 1 "MEMGATE_POLICY selects the policy the hook gates with"
 expect_err "memgate: tune" "the moved policy decided"
 
