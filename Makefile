@@ -125,11 +125,12 @@ bench: deps
 	@$(MAKE) --no-print-directory memgate
 	@./tests/bench ./memgate
 
-# From any repository: make -f /path/to/memgate/Makefile install-hook
+# From any repository: make -f /path/to/memgate/Makefile install-hook.
+# An existing, different pre-push hook is left alone (memgate's is installed
+# beside it as pre-push.memgate, with the line that chains it); FORCE=1
+# replaces it, keeping it as pre-push.old.
 install-hook:
-	@top=$$(git rev-parse --git-path hooks) && mkdir -p "$$top" && \
-	 cp $(MG_DIR)actions/pre-push "$$top/pre-push" && chmod +x "$$top/pre-push" && \
-	 echo "installed $$top/pre-push"
+	@FORCE='$(FORCE)' sh $(MG_DIR)actions/install-hook $(MG_DIR)actions/pre-push
 
 clean:
 	rm -rf build build-asan build-fuzz memgate
