@@ -299,6 +299,36 @@ static void diff_policies(mg_check_result *res, const mg_policy *base,
 	}
 }
 
+/*
+ * A `sensitivity.stricter` entry is meant to tighten the base budget; one
+ * that loosens a threshold (a higher cap or ceiling, a lower floor, than
+ * the base) tests nothing the base does not, so say so.
+ */
+static void warn_loose_stricter(mg_check_result *res)
+{
+	const mg_policy *p = res->policy;
+	const mg_budget *base = &p->rules.budget;
+	char before[64], after[64];
+	size_t i;
+	int t;
+
+	for (i = 0; i < p->rules.stricter_count; i++) {
+		const mg_budget *ov = &p->rules.stricter[i];
+
+		for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+			if (!ov->set[t] || !loosens(t, base->set[t], base->value[t], true, ov->value[t]))
+				continue;
+			format_value(before, sizeof(before), base->set[t], base->value[t]);
+			format_value(after, sizeof(after), true, ov->value[t]);
+			add_warning(res, "sensitivity.stricter[%zu] (%s:%d:%d) sets %s %s, looser than "
+				    "the base budget's %s: a stricter scenario should tighten it",
+				    i, p->path, p->stricter_pos ? p->stricter_pos[i].line : 0,
+				    p->stricter_pos ? p->stricter_pos[i].column : 0,
+				    mg_threshold_name((enum mg_threshold)t), after, before);
+		}
+	}
+}
+
 /* Read the policy at --policy-rev; when it differs from --rev, also read the
  * policy at --rev to say what the change would have altered. */
 static int load_policies(struct run *run, mg_error *err)
@@ -518,6 +548,7 @@ static int run_check(struct run *run, mg_error *err)
 	mg_error_clear(err);
 	if ((error = load_policies(run, err)) < 0)
 		return error;
+	warn_loose_stricter(res);
 	if ((error = load_evidence(run, err)) < 0)
 		return error;
 	error = mg_decide(&res->decision, &res->policy->rules, &res->report->evidence,

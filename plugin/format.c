@@ -56,3 +56,62 @@ void mg_format_name(mg_buf *out, const char *name)
 	else
 		mg_escape_text(out, name, strlen(name));
 }
+
+static bool same_name(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static bool same_feasible(const mg_screening *a, const mg_screening *b)
+{
+	return a->feasible_count == b->feasible_count &&
+	       (!a->feasible_count ||
+		!memcmp(a->feasible, b->feasible, a->feasible_count * sizeof(*a->feasible)));
+}
+
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+void mg_format_stability(mg_buf *out, const mg_decision *d,
+			 void (*put_name)(mg_buf *out, const char *name))
+{
+	size_t n = d->scenario_count, same = 0, winners = 0, moved = 0, i;
+
+	if (!d->sensitivity_evaluated) {
+		mg_buf_puts(out, "not evaluated: the decision stopped at the evidence or the baseline");
+		return;
+	}
+	if (!n) {
+		mg_buf_puts(out, "not tested: the policy has no sensitivity scenarios");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		same += same_name(d->scenarios[i].best, d->best);
+		winners += d->scenarios[i].best != NULL;
+		moved += !same_feasible(&d->scenarios[i].screening, &d->base);
+	}
+	if (!d->best && !winners) {
+		mg_buf_printf(out, "no winner to be stable: no candidate is feasible under the base "
+			      "budget or in any of the %zu scenario%s", n, plural(n));
+	} else if (!d->best) {
+		mg_buf_printf(out, "no winner under the base budget; %zu of %zu scenario%s ha%s one "
+			      "(they do not change this decision)", winners, n, plural(n),
+			      winners == 1 ? "s" : "ve");
+	} else if (same == n) {
+		mg_buf_puts(out, "selection stable: ");
+		put_name(out, d->best);
+		if (n == 1)
+			mg_buf_puts(out, " wins the only scenario");
+		else
+			mg_buf_printf(out, " wins all %zu scenarios", n);
+		if (moved)
+			mg_buf_printf(out, "; the feasible set changes in %zu of them, the selection "
+				      "does not", moved);
+	} else {
+		mg_buf_puts(out, "selection sensitive: ");
+		put_name(out, d->best);
+		mg_buf_printf(out, " wins %zu of %zu scenario%s", same, n, plural(n));
+	}
+}

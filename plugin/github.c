@@ -557,6 +557,17 @@ static void early_finding(struct findings *f, const mg_evaluation *e, size_t i,
 	    mg_reason_name(reason), report_file(f->r), pos, i);
 }
 
+bool mg_github_self_comparison(const mg_check_result *r, const mg_evaluation *e,
+			       enum mg_reason reason)
+{
+	const char *baseline = r->policy && r->policy->rules.baseline
+		? r->policy->rules.baseline : "baseline";
+
+	return (reason == MG_R_MEMORY_SAVING_BELOW_FLOOR || reason == MG_R_THROUGHPUT_BELOW_FLOOR ||
+		reason == MG_R_QUALITY_DELTA_OVER_LIMIT) &&
+	       e->name && !strcmp(e->name, baseline);
+}
+
 static void candidate_findings(struct findings *f)
 {
 	const mg_screening *s = &f->d->base;
@@ -566,7 +577,8 @@ static void candidate_findings(struct findings *f)
 
 	for (i = 0; i < s->count; i++) {
 		for (reason = 0; reason < MG_REASON_COUNT; reason++) {
-			if (!(s->evaluations[i].reasons & BIT(reason)))
+			if (!(s->evaluations[i].reasons & BIT(reason)) ||
+			    mg_github_self_comparison(f->r, &s->evaluations[i], (enum mg_reason)reason))
 				continue;
 			if ((c = check_of((enum mg_reason)reason)))
 				threshold_finding(f, &s->evaluations[i], i, c,

@@ -20,7 +20,7 @@ struct junit {
 	const mg_github_finding *findings;
 	size_t finding_count;
 	mg_buf cases;        /* the <testcase> elements */
-	size_t tests, failures;
+	size_t tests, failures, skipped;
 };
 
 static void put_xml(mg_buf *out, const char *s)
@@ -84,6 +84,15 @@ static void put_failure(struct junit *j, const char *type, const char *message,
 	j->failures++;
 }
 
+/* <skipped message="m"/>: CI systems show the case as skipped, not failed. */
+static void put_skipped(struct junit *j, const char *message)
+{
+	mg_buf_puts(&j->cases, "      <skipped message=\"");
+	put_xml(&j->cases, message);
+	mg_buf_puts(&j->cases, "\"/>\n");
+	j->skipped++;
+}
+
 static void put_system_out(struct junit *j, const char *text)
 {
 	if (!*text)
@@ -134,6 +143,8 @@ static void put_report_ref(mg_buf *out, const mg_check_result *r)
 		mg_buf_printf(out, ", at commit %.64s\n", r->rev);
 }
 
+/* Fails when the evidence is not applicable and the gate fails; on a
+ * passing gate (fail_on without reject) it is skipped, naming the issues. */
 static void evidence_case(struct junit *j)
 {
 	const mg_check_result *r = j->r;
@@ -144,6 +155,8 @@ static void evidence_case(struct junit *j)
 	open_case(j, "memgate.evidence", "evidence",
 		  r->manifest_ref.read ? r->manifest_ref.path : report_file(r));
 	if (!j->d->applicable) {
+		if (r->passed)
+			mg_buf_puts(&message, "not applicable, but the gate passes: ");
 		for (i = 0; i < MG_ISSUE_COUNT; i++) {
 			if (!j->d->issue[i])
 				continue;
@@ -151,8 +164,12 @@ static void evidence_case(struct junit *j)
 			sep = ", ";
 		}
 		put_findings_of_rank(&text, j, MG_GITHUB_RANK_EVIDENCE);
-		put_failure(j, "evidence_not_applicable", message.ptr, text.ptr);
-		mg_buf_free(&text);
+		if (r->passed) {
+			put_skipped(j, message.ptr);
+		} else {
+			put_failure(j, "evidence_not_applicable", message.ptr, text.ptr);
+			mg_buf_free(&text);
+		}
 	}
 	put_report_ref(&text, r);
 	put_system_out(j, text.ptr);
@@ -233,25 +250,101 @@ static void put_reason_names(mg_buf *out, unsigned reasons)
 	}
 }
 
+/* The reasons of evaluation e that are findings (not the baseline compared
+ * with itself). */
+static unsigned finding_reasons(const struct junit *j, const mg_evaluation *e)
+{
+	unsigned reasons = 0;
+	int i;
+
+	for (i = 0; i < MG_REASON_COUNT; i++)
+		if ((e->reasons & BIT(i)) &&
+		    !mg_github_self_comparison(j->r, e, (enum mg_reason)i))
+			reasons |= BIT(i);
+	return reasons;
+}
+
+static bool is_baseline(const struct junit *j, const mg_evaluation *e)
+{
+	const mg_policy *p = j->r->policy;
+
+	return e->name && !strcmp(e->name, p && p->rules.baseline ? p->rules.baseline : "baseline");
+}
+
+static bool is_selected(const struct junit *j, const mg_evaluation *e)
+{
+	return e->name && j->d->selected && !strcmp(e->name, j->d->selected);
+}
+
+/*
+ * Does candidate e's case fail?  Only when the gate fails, and only for the
+ * candidates behind its reason: the one a `tune` diagnosis names, every
+ * candidate when none meets the base budget, the baseline when it is what
+ * is missing.  (Other reasons fail the evidence, sensitivity or decision
+ * case.)
+ */
+static bool candidate_fails(const struct junit *j, const mg_evaluation *e)
+{
+	const char *reason = j->d->reason;
+
+	if (j->r->passed || e->status == MG_STATUS_FEASIBLE || !finding_reasons(j, e))
+		return false;
+	if (!strcmp(reason, "no_candidate_meets_base_budget"))
+		return true;
+	if (!strcmp(reason, "baseline_missing_or_invalid"))
+		return is_baseline(j, e);
+	return is_selected(j, e);
+}
+
+/* "feasible, rank 2 of 3", for a feasible candidate that is not selected. */
+static void put_rank(mg_buf *out, const struct junit *j, size_t i)
+{
+	const mg_screening *s = &j->d->base;
+	size_t k;
+
+	for (k = 0; k < s->feasible_count && s->feasible[k] != i; k++)
+		;
+	mg_buf_printf(out, "feasible, rank %zu of %zu; not selected (%s: %s)\n", k + 1,
+		      s->feasible_count, mg_verdict_name(j->d->verdict), j->d->reason);
+}
+
+/*
+ * A candidate's case.  It fails as candidate_fails says (message = its
+ * reasons, text = the findings).  Otherwise the selected candidate and the
+ * feasible ones pass, and a candidate that was screened out and not
+ * selected is skipped with "not selected: <reasons>", so that a passing
+ * gate shows no red test.  The baseline's comparisons with itself are not
+ * reasons here; a baseline with no other reason passes as the reference.
+ */
 static void candidate_case(struct junit *j, size_t i, const char *name)
 {
 	const mg_evaluation *e = &j->d->base.evaluations[i];
 	mg_buf message = MG_BUF_INIT, text = MG_BUF_INIT;
+	unsigned reasons = finding_reasons(j, e);
 	size_t k;
 
 	open_case(j, "memgate.candidates", name, report_file(j->r));
-	if (e->status != MG_STATUS_FEASIBLE) {
-		put_reason_names(&message, e->reasons);
-		for (k = 0; k < j->finding_count; k++)
-			if (j->findings[k].candidate == i)
-				put_finding_line(&text, &j->findings[k]);
-		put_failure(j, mg_status_name(e->status),
-			    message.len ? message.ptr : mg_status_name(e->status), text.ptr);
+	for (k = 0; k < j->finding_count; k++)
+		if (j->findings[k].candidate == i)
+			put_finding_line(&text, &j->findings[k]);
+	put_reason_names(&message, reasons);
+	if (candidate_fails(j, e)) {
+		put_failure(j, mg_status_name(e->status), message.ptr, text.ptr);
 		mg_buf_free(&text);
+	} else if (!is_selected(j, e) && e->status != MG_STATUS_FEASIBLE && reasons) {
+		mg_buf_free(&message);
+		mg_buf_puts(&message, "not selected: ");
+		put_reason_names(&message, reasons);
+		put_skipped(j, message.ptr);
 	}
-	if (e->name && j->d->selected && !strcmp(e->name, j->d->selected))
+	if (is_selected(j, e))
 		mg_buf_printf(&text, "selected candidate (%s: %s)\n", mg_verdict_name(j->d->verdict),
 			      j->d->reason);
+	else if (e->status == MG_STATUS_FEASIBLE)
+		put_rank(&text, j, i);
+	if (e->reasons && !reasons)
+		mg_buf_puts(&text, "the baseline (evidence.baseline): the reference the others are "
+			    "compared with; its own saving, ratio and delta are not findings\n");
 	put_checks(&text, e, j->d);
 	put_system_out(j, text.ptr);
 	close_case(j);
@@ -278,17 +371,12 @@ static void candidate_cases(struct junit *j)
 
 static void put_stability(mg_buf *out, const mg_decision *d)
 {
-	if (!d->sensitivity_evaluated)
-		mg_buf_puts(out, "sensitivity was not evaluated: the base decision reached no winner\n");
-	else if (!d->scenario_count)
-		mg_buf_puts(out, "stability was not tested: no sensitivity scenarios\n");
-	else
-		mg_buf_printf(out, "%zu scenarios; best candidate %s, feasible set %s (%s)\n",
-			      d->scenario_count, d->best_candidate_stable ? "stable" : "not stable",
-			      d->feasible_set_stable ? "stable" : "not stable",
-			      d->interpretation ? d->interpretation : "stable");
+	mg_format_stability(out, d, mg_format_name);
+	mg_buf_putc(out, '\n');
 }
 
+/* Fails on selection_is_threshold_sensitive when the gate fails; skipped
+ * when sensitivity was not evaluated (no base winner or diagnosis). */
 static void sensitivity_case(struct junit *j)
 {
 	mg_buf text = MG_BUF_INIT;
@@ -296,8 +384,12 @@ static void sensitivity_case(struct junit *j)
 	open_case(j, "memgate.sensitivity", "sensitivity", policy_file(j->r));
 	if (!strcmp(j->d->reason, "selection_is_threshold_sensitive")) {
 		put_findings_of_rank(&text, j, MG_GITHUB_RANK_SENSITIVITY);
-		put_failure(j, mg_verdict_name(j->d->verdict), j->d->reason, text.ptr);
-		mg_buf_free(&text);
+		if (!j->r->passed) {
+			put_failure(j, mg_verdict_name(j->d->verdict), j->d->reason, text.ptr);
+			mg_buf_free(&text);
+		}
+	} else if (!j->d->sensitivity_evaluated) {
+		put_skipped(j, "not evaluated: the evidence did not reach a base decision");
 	}
 	put_stability(&text, j->d);
 	put_system_out(j, text.ptr);
@@ -362,7 +454,7 @@ char *mg_junit_render(const mg_check_result *r)
 	decision_case(&j);
 	mg_buf_puts(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
 	mg_buf_printf(&out, "  <testsuite name=\"memgate\" tests=\"%zu\" failures=\"%zu\" "
-		      "errors=\"0\" skipped=\"0\" time=\"0\">\n", j.tests, j.failures);
+		      "errors=\"0\" skipped=\"%zu\" time=\"0\">\n", j.tests, j.failures, j.skipped);
 	mg_buf_put(&out, j.cases.ptr, j.cases.len);
 	mg_buf_puts(&out, "  </testsuite>\n</testsuites>\n");
 	mg_buf_free(&j.cases);

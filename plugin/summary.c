@@ -368,12 +368,9 @@ static void put_scenario_row(struct render *x, const mg_scenario *sc)
 
 static void put_stability(mg_buf *out, const mg_decision *d)
 {
-	mg_buf_printf(out, "%zu scenario%s: the best candidate is %s, the feasible set is %s "
-		      "(interpretation ", d->scenario_count, d->scenario_count == 1 ? "" : "s",
-		      d->best_candidate_stable ? "stable" : "not stable",
-		      d->feasible_set_stable ? "stable" : "not stable");
-	put_code(out, d->interpretation ? d->interpretation : "stable");
-	mg_buf_puts(out, ").\n\n");
+	mg_buf_puts(out, "Sensitivity: ");
+	mg_format_stability(out, d, put_name);
+	mg_buf_puts(out, ".\n\n");
 }
 
 static void put_sensitivity(struct render *x)
@@ -383,7 +380,8 @@ static void put_sensitivity(struct render *x)
 
 	mg_buf_puts(&x->out, "\n### Sensitivity\n\n");
 	if (!d->sensitivity_evaluated) {
-		mg_buf_puts(&x->out, "Not evaluated: the base decision did not reach a winner.\n");
+		mg_buf_puts(&x->out, "Not evaluated: the decision stopped at the evidence or the "
+			    "baseline.\n");
 		return;
 	}
 	if (!d->scenario_count) {

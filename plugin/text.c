@@ -379,32 +379,77 @@ static void put_winner_group(mg_buf *out, const mg_decision *d, size_t first)
 	mg_buf_putc(out, '\n');
 }
 
-static void put_sensitivity(mg_buf *out, const mg_decision *d)
+/* "memory_cap_mb 8500, min_samples_per_s 1.5" */
+static void put_overrides(mg_buf *out, const mg_budget *ov)
 {
+	const char *sep = "";
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		if (!ov->set[t])
+			continue;
+		mg_buf_printf(out, "%s%s ", sep, mg_threshold_name((enum mg_threshold)t));
+		mg_format_threshold(out, ov->value[t]);
+		sep = ", ";
+	}
+	if (!*sep)
+		mg_buf_puts(out, "no override");
+}
+
+/* What each scenario id stands for: "  stricter[0]: memory_cap_mb 8500",
+ * and one line for the grid: "  grid[0-5]: memory_cap_mb 9600, 11200 x
+ * min_samples_per_s 1, 1.5, 2 (last axis fastest)". */
+static void put_scenario_ids(mg_buf *out, const mg_check_result *r)
+{
+	const mg_decision *d = r->decision;
+	const mg_rules *rules = r->policy ? &r->policy->rules : NULL;
+	size_t i, k, first_grid = d->scenario_count;
+
+	for (i = 0; i < d->scenario_count; i++) {
+		if (strncmp(d->scenarios[i].id, "stricter[", 9)) {
+			if (first_grid == d->scenario_count)
+				first_grid = i;
+			continue;
+		}
+		mg_buf_printf(out, "  %s: ", d->scenarios[i].id);
+		put_overrides(out, &d->scenarios[i].overrides);
+		mg_buf_putc(out, '\n');
+	}
+	if (first_grid == d->scenario_count || !rules || !rules->grid_count || !rules->grid)
+		return;
+	mg_buf_puts(out, "  ");
+	put_range(out, d->scenarios[first_grid].id, d->scenarios[d->scenario_count - 1].id);
+	mg_buf_puts(out, ": ");
+	for (i = 0; i < rules->grid_count; i++) {
+		const mg_grid_axis *axis = &rules->grid[i];
+
+		mg_buf_printf(out, "%s%s ", i ? " x " : "", mg_threshold_name(axis->threshold));
+		for (k = 0; k < axis->count; k++) {
+			if (k)
+				mg_buf_puts(out, ", ");
+			mg_format_threshold(out, axis->values[k]);
+		}
+	}
+	mg_buf_puts(out, rules->grid_count > 1 ? " (last axis fastest)\n" : "\n");
+}
+
+static void put_sensitivity(mg_buf *out, const mg_check_result *r)
+{
+	const mg_decision *d = r->decision;
 	size_t i, j;
 
-	if (!d->sensitivity_evaluated) {
-		mg_buf_puts(out, "sensitivity: not evaluated\n");
+	mg_buf_puts(out, "sensitivity: ");
+	mg_format_stability(out, d, mg_format_name);
+	mg_buf_putc(out, '\n');
+	if (!d->sensitivity_evaluated)
 		return;
-	}
-	if (!d->scenario_count) {
-		mg_buf_puts(out, "sensitivity: stability was not tested: no sensitivity scenarios\n");
-		return;
-	}
-	mg_buf_printf(out, "sensitivity: %zu scenario%s, ", d->scenario_count,
-		      d->scenario_count == 1 ? "" : "s");
-	if (d->best_candidate_stable && d->feasible_set_stable)
-		mg_buf_puts(out, "stable\n");
-	else if (!d->best_candidate_stable)
-		mg_buf_puts(out, "sensitive to thresholds\n");
-	else
-		mg_buf_puts(out, "sensitive to thresholds (the feasible set changes)\n");
 	for (i = 0; i < d->scenario_count; i++) {
 		for (j = 0; j < i && !same_name(sc_best(d, j), sc_best(d, i)); j++)
 			;
 		if (j == i)
 			put_winner_group(out, d, i);
 	}
+	put_scenario_ids(out, r);
 }
 
 /* "note: the report's own decision was 'tune' (reason); ..." when the
@@ -513,7 +558,7 @@ char *mg_text_render(const mg_check_result *r)
 	put_evidence_line(&out, d);
 	put_checks_line(&out, &d->budget);
 	put_candidates(&out, d);
-	put_sensitivity(&out, d);
+	put_sensitivity(&out, r);
 	put_approved(&out, r);
 	put_producer_note(&out, r);
 	put_changes(&out, r);

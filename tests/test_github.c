@@ -532,16 +532,14 @@ Test(github, passing_gate_gives_exactly_the_intended_commands)
 {
 	gh_run *run = render_and_run(build());
 
-	cr_assert_eq(run->count, 3);
+	/* the baseline's own 0 MB saving is not a finding */
+	cr_assert_eq(run->count, 2);
 	expect_annotation(&run->cmd[0], "notice", POLICY, 25, 12, "memgate: accept",
 			  "accept (selection_stable_across_thresholds): next action "
 			  "send_to_regression_acceptance; selected checkpoint");
 	expect_annotation(&run->cmd[1], "warning", POLICY, 11, 22,
 			  "memgate: samples_per_s_below_floor (offload)",
 			  "offload: samples/s 0.533 < min_samples_per_s 1");
-	expect_annotation(&run->cmd[2], "notice", POLICY, 12, 25,
-			  "memgate: memory_saving_below_floor (baseline)",
-			  "baseline: memory saving 0 MB < min_memory_saving_mb 256");
 	free_run(run);
 }
 
@@ -556,7 +554,7 @@ Test(github, failing_gate_uses_errors_for_hard_limits_and_warnings_for_targets)
 	fx.ev[1].status = MG_STATUS_REJECTED;
 	fx.ev[1].reasons = BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR);
 	run = render_and_run(&fx.r);
-	cr_assert_eq(run->count, 4);
+	cr_assert_eq(run->count, 3);
 	expect_annotation(&run->cmd[0], "error", POLICY, 25, 12, "memgate: tune",
 			  "tune (memory_saving_below_meaningful_threshold): next action "
 			  "test_larger_pressure_or_optimizer_compression; selected checkpoint");
@@ -566,9 +564,35 @@ Test(github, failing_gate_uses_errors_for_hard_limits_and_warnings_for_targets)
 	expect_annotation(&run->cmd[2], "error", POLICY, 11, 22,
 			  "memgate: samples_per_s_below_floor (offload)",
 			  "offload: samples/s 0.533 < min_samples_per_s 1");
-	expect_annotation(&run->cmd[3], "warning", POLICY, 12, 25,
-			  "memgate: memory_saving_below_floor (baseline)",
-			  "baseline: memory saving 0 MB < min_memory_saving_mb 256");
+	free_run(run);
+}
+
+/* The baseline compared with itself (saving 0, ratio 1, delta 0) is not a
+ * finding, on a passing or a failing gate; its hard limits still are, and
+ * so is another candidate's missed target. */
+Test(github, the_baseline_compared_with_itself_is_not_a_finding)
+{
+	gh_run *run;
+
+	build();
+	fail_gate();
+	fx.ev[0].reasons = BIT(MG_R_MEMORY_OVER_BUDGET) | BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR) |
+			   BIT(MG_R_THROUGHPUT_BELOW_FLOOR) | BIT(MG_R_QUALITY_DELTA_OVER_LIMIT);
+	fx.ev[2].reasons = BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR);
+	run = render_and_run(&fx.r);
+	cr_assert_eq(run->count, 3);
+	cr_assert_str_eq(prop(&run->cmd[1], "title"), "memgate: memory_over_budget (baseline)");
+	cr_assert_str_eq(prop(&run->cmd[2], "title"), "memgate: memory_saving_below_floor (offload)");
+	free_run(run);
+	/* a baseline under another name (evidence.baseline) */
+	build();
+	fx.policy.rules.baseline = "checkpoint";
+	fx.ev[0].reasons = BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR);
+	fx.ev[1].reasons = BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR);
+	fx.ev[2].reasons = 0;
+	run = render_and_run(&fx.r);
+	cr_assert_eq(run->count, 2);
+	cr_assert_str_eq(prop(&run->cmd[1], "title"), "memgate: memory_saving_below_floor (baseline)");
 	free_run(run);
 }
 
@@ -803,12 +827,14 @@ Test(github, most_important_findings_come_first)
 	fx.ev[3].status = MG_STATUS_REJECTED;
 	fx.ev[3].reasons = BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR);
 	fx.d.selected = "hybrid";
+	fx.ev[1].status = MG_STATUS_REJECTED;
+	fx.ev[1].reasons = BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR);
 	run = render_and_run(&fx.r);
 	cr_assert_eq(run->count, 5);
 	cr_assert_str_eq(prop(&run->cmd[1], "title"), "memgate: report_hash_mismatch");
 	cr_assert_str_eq(prop(&run->cmd[2], "title"), "memgate: memory_saving_below_floor (hybrid)");
 	cr_assert_str_eq(prop(&run->cmd[3], "title"), "memgate: samples_per_s_below_floor (offload)");
-	cr_assert_str_eq(prop(&run->cmd[4], "title"), "memgate: memory_saving_below_floor (baseline)");
+	cr_assert_str_eq(prop(&run->cmd[4], "title"), "memgate: memory_saving_below_floor (checkpoint)");
 	free_run(run);
 }
 
@@ -978,8 +1004,6 @@ Test(github, log_follows_the_annotations_inside_stop_commands)
 	cr_assert_not_null(strstr(stop, "\nfindings:\n"
 				  "  .memgate.yml:11:22: warning: offload: samples/s 0.533 < "
 				  "min_samples_per_s 1 [samples_per_s_below_floor]\n"
-				  "  .memgate.yml:12:25: notice: baseline: memory saving 0 MB < "
-				  "min_memory_saving_mb 256 [memory_saving_below_floor]\n"
 				  "::" TOKEN "::\n"), "%s", stop);
 	cr_assert_eq(strlen(strstr(text, "::" TOKEN "::\n")), strlen("::" TOKEN "::\n"));
 	free(text);
@@ -1122,7 +1146,7 @@ Test(github, real_report_points_at_real_policy_lines)
 	mg_check_result *r = check_repo(dir);
 	gh_run *run = render_and_run(r);
 
-	cr_assert_eq(run->count, 8);
+	cr_assert_eq(run->count, 7);   /* no annotation for the baseline's own saving */
 	expect_annotation(&run->cmd[0], "error", ".memgate.yml", 21, 12, "memgate: tune",
 			  "tune (memory_saving_below_meaningful_threshold): next action "
 			  "test_larger_pressure_or_optimizer_compression; selected checkpoint");

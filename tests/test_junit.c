@@ -391,7 +391,7 @@ static junit *render(const mg_check_result *r)
 {
 	junit *j = mg_xcalloc(1, sizeof(*j));
 	const xelem *suite;
-	size_t i, k, failures = 0;
+	size_t i, k, failures = 0, skipped = 0;
 	char want[32];
 
 	j->text = mg_junit_render(r);
@@ -408,6 +408,9 @@ static junit *render(const mg_check_result *r)
 		cr_assert_lt(j->count, 64);
 		j->cases[j->count++] = i;
 		failures += child(j->doc, i, "failure") != NULL;
+		skipped += child(j->doc, i, "skipped") != NULL;
+		cr_assert(!child(j->doc, i, "failure") || !child(j->doc, i, "skipped"),
+			  "a case both failed and skipped");
 	}
 	cr_assert_geq(j->count, 1, "no test case: Jenkins would fail the build");
 	snprintf(want, sizeof(want), "%zu", j->count);
@@ -415,7 +418,8 @@ static junit *render(const mg_check_result *r)
 	snprintf(want, sizeof(want), "%zu", failures);
 	cr_assert_str_eq(attr(suite, "failures"), want);
 	cr_assert_str_eq(attr(suite, "errors"), "0");
-	cr_assert_str_eq(attr(suite, "skipped"), "0");
+	snprintf(want, sizeof(want), "%zu", skipped);
+	cr_assert_str_eq(attr(suite, "skipped"), want);
 	for (i = 0; i < j->count; i++)
 		for (k = 0; k < i; k++)
 			cr_assert(strcmp(attr(&j->doc->e[j->cases[i]], "name"),
@@ -488,6 +492,26 @@ static void expect_failure(const junit *j, size_t n, const char *type, const cha
 
 /* ---- tests ---- */
 
+/* The message of case n's <skipped>; NULL when it is not skipped. */
+static const char *skipped_of(const junit *j, size_t n)
+{
+	const xelem *sk;
+	size_t i;
+
+	case_at(j, n, &i);
+	sk = child(j->doc, i, "skipped");
+	return sk ? attr(sk, "message") : NULL;
+}
+
+/* No case of j fails. */
+static void expect_no_failure(const junit *j)
+{
+	size_t n;
+
+	for (n = 0; n < j->count; n++)
+		cr_assert_null(failure_of(j, n), "case %zu fails", n);
+}
+
 Test(junit, one_case_for_the_evidence_each_candidate_sensitivity_and_the_decision)
 {
 	junit *j = render(build());
@@ -500,25 +524,119 @@ Test(junit, one_case_for_the_evidence_each_candidate_sensitivity_and_the_decisio
 	expect_case(j, 4, "memgate.candidates", "hybrid", REPORT);
 	expect_case(j, 5, "memgate.sensitivity", "sensitivity", ".memgate.yml");
 	expect_case(j, 6, "memgate.decision", "decision", ".memgate.yml");
-	cr_assert_null(failure_of(j, 0));
-	cr_assert_null(failure_of(j, 2));
-	cr_assert_null(failure_of(j, 5));
-	cr_assert_null(failure_of(j, 6));
 	free_junit(j);
 }
 
-Test(junit, rejected_candidates_fail_with_their_reasons_and_values)
+/* A passing gate writes no failure: the selected and feasible candidates
+ * pass, a screened-out one is skipped with its reasons, and the baseline's
+ * own 0 MB saving is not a finding (it passes as the reference). */
+Test(junit, passing_gate_writes_no_failure)
 {
 	junit *j = render(build());
 
-	expect_failure(j, 1, "rejected", "memory_saving_below_floor",
-		       ".memgate.yml:12:25: baseline: memory saving 0 MB < min_memory_saving_mb 256 "
+	expect_no_failure(j);
+	cr_assert_null(skipped_of(j, 1));
+	cr_assert_str_eq(system_out(j, 1), "the baseline (evidence.baseline): the reference the "
+			 "others are compared with; its own saving, ratio and delta are not findings\n"
+			 "peak 9782.74 MB <= 11200\nsamples/s 2.009 >= 1\nmemory saving 0 MB < 256 FAIL\n");
+	cr_assert_null(skipped_of(j, 2));
+	cr_assert_str_eq(skipped_of(j, 3), "not selected: samples_per_s_below_floor");
+	cr_assert_str_eq(system_out(j, 3), ".memgate.yml:11:22: offload: samples/s 0.533 < "
+			 "min_samples_per_s 1 [samples_per_s_below_floor]\n"
+			 "peak 9448.33 MB <= 11200\nsamples/s 0.533 < 1 FAIL\n"
+			 "memory saving 334.41 MB >= 256\n");
+	cr_assert_null(skipped_of(j, 4));
+	cr_assert_str_eq(system_out(j, 4), "feasible, rank 2 of 2; not selected (accept: "
+			 "selection_stable_across_thresholds)\npeak 9454.64 MB <= 11200\n"
+			 "samples/s 1.276 >= 1\nmemory saving 328.1 MB >= 256\n");
+	free_junit(j);
+}
+
+/* The same evidence deciding tune (2.3.4) with fail_on [reject]: the gate
+ * passes, so the selected candidate's missed target is not a failure. */
+Test(junit, passing_tune_writes_no_failure)
+{
+	junit *j;
+
+	build();
+	fx.d.verdict = MG_TUNE;
+	fx.d.reason = "memory_saving_below_meaningful_threshold";
+	fx.d.next_action = "test_larger_pressure_or_optimizer_compression";
+	fx.ev[1].status = fx.ev[3].status = MG_STATUS_REJECTED;
+	fx.ev[1].reasons = fx.ev[3].reasons = BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR);
+	fx.d.base.feasible_count = 0;
+	fx.d.best = NULL;
+	fx.r.fail_on[MG_TUNE] = false;
+	j = render(&fx.r);
+	expect_no_failure(j);
+	cr_assert_null(skipped_of(j, 2));
+	cr_assert(!strncmp(system_out(j, 2), ".memgate.yml:12:25: checkpoint: memory saving 331.98 MB < "
+			   "min_memory_saving_mb 256 [memory_saving_below_floor]\nselected candidate (tune: "
+			   "memory_saving_below_meaningful_threshold)\n", 150), "%s", system_out(j, 2));
+	cr_assert_str_eq(skipped_of(j, 4), "not selected: memory_saving_below_floor");
+	free_junit(j);
+}
+
+/* A failing tune fails the decision and the candidate it names, nothing else. */
+Test(junit, failing_tune_fails_the_named_candidate)
+{
+	junit *j;
+
+	build();
+	fx.d.verdict = MG_TUNE;
+	fx.d.reason = "memory_saving_below_meaningful_threshold";
+	fx.d.next_action = "test_larger_pressure_or_optimizer_compression";
+	fx.ev[1].status = fx.ev[3].status = MG_STATUS_REJECTED;
+	fx.ev[1].reasons = fx.ev[3].reasons = BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR);
+	fx.d.base.feasible_count = 0;
+	fx.d.best = NULL;
+	fx.r.passed = false;
+	j = render(&fx.r);
+	cr_assert_null(failure_of(j, 0));
+	cr_assert_null(failure_of(j, 1));
+	expect_failure(j, 2, "rejected", "memory_saving_below_floor",
+		       ".memgate.yml:12:25: checkpoint: memory saving 331.98 MB < min_memory_saving_mb 256 "
 		       "[memory_saving_below_floor]\n");
+	cr_assert_str_eq(skipped_of(j, 3), "not selected: samples_per_s_below_floor");
+	cr_assert_str_eq(skipped_of(j, 4), "not selected: memory_saving_below_floor");
+	cr_assert_null(failure_of(j, 5));
+	cr_assert_not_null(failure_of(j, 6));
+	free_junit(j);
+}
+
+/* No candidate meets the base budget: each one behind it fails; the
+ * baseline only for a finding of its own. */
+Test(junit, rejected_candidates_fail_when_none_meets_the_budget)
+{
+	junit *j;
+
+	build();
+	fx.d.verdict = MG_REJECT;
+	fx.d.reason = "no_candidate_meets_base_budget";
+	fx.d.next_action = "rework_strategy_or_budget";
+	fx.d.selected = fx.d.best = NULL;
+	fx.ev[1].status = fx.ev[3].status = MG_STATUS_REJECTED;
+	fx.ev[1].reasons = fx.ev[3].reasons = BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR);
+	fx.d.base.feasible_count = 0;
+	fx.d.sensitivity_evaluated = true;
+	fx.r.passed = false;
+	j = render(&fx.r);
+	cr_assert_null(failure_of(j, 1));
+	cr_assert_null(skipped_of(j, 1));
 	expect_failure(j, 3, "rejected", "samples_per_s_below_floor",
 		       ".memgate.yml:11:22: offload: samples/s 0.533 < min_samples_per_s 1 "
 		       "[samples_per_s_below_floor]\n");
 	cr_assert_str_eq(system_out(j, 3), "peak 9448.33 MB <= 11200\nsamples/s 0.533 < 1 FAIL\n"
 			 "memory saving 334.41 MB >= 256\n");
+	cr_assert_not_null(failure_of(j, 2));
+	cr_assert_not_null(failure_of(j, 4));
+	cr_assert_not_null(failure_of(j, 6));
+	free_junit(j);
+	/* the baseline over the cap is a finding */
+	fx.ev[0].reasons |= BIT(MG_R_MEMORY_OVER_BUDGET);
+	j = render(&fx.r);
+	expect_failure(j, 1, "rejected", "memory_over_budget",
+		       ".memgate.yml: baseline: peak 9782.74 MB > memory_cap_mb 11200 [memory_over_budget]\n");
 	free_junit(j);
 }
 
@@ -529,11 +647,11 @@ Test(junit, selected_candidate_is_marked_in_system_out)
 	cr_assert_str_eq(system_out(j, 2), "selected candidate (accept: "
 			 "selection_stable_across_thresholds)\npeak 9450.76 MB <= 11200\n"
 			 "samples/s 1.761 >= 1\nmemory saving 331.98 MB >= 256\n");
-	cr_assert_null(strstr(system_out(j, 4), "selected"));
+	cr_assert_null(strstr(system_out(j, 4), "selected candidate"));
 	free_junit(j);
 }
 
-Test(junit, candidates_stopped_before_the_thresholds_fail_with_their_status)
+Test(junit, candidates_stopped_before_the_thresholds_are_skipped_with_their_status)
 {
 	junit *j;
 
@@ -541,9 +659,30 @@ Test(junit, candidates_stopped_before_the_thresholds_fail_with_their_status)
 	fx.ev[3].status = MG_STATUS_OOM;
 	fx.ev[3].reasons = BIT(MG_R_OOM);
 	j = render(&fx.r);
-	expect_failure(j, 4, "oom", "oom",
-		       "bench/76_report.json: hybrid: ran out of memory (status oom or metrics.oom) [oom]\n");
-	cr_assert_str_eq(system_out(j, 4), "");
+	cr_assert_str_eq(skipped_of(j, 4), "not selected: oom");
+	cr_assert_str_eq(system_out(j, 4), "bench/76_report.json: hybrid: ran out of memory (status "
+			 "oom or metrics.oom) [oom]\n");
+	free_junit(j);
+}
+
+Test(junit, baseline_missing_or_invalid_fails_the_baseline)
+{
+	junit *j;
+
+	build();
+	fx.d.verdict = MG_REJECT;
+	fx.d.reason = "baseline_missing_or_invalid";
+	fx.d.next_action = "rerun_baseline_before_comparing_candidates";
+	fx.d.selected = fx.d.best = NULL;
+	fx.d.sensitivity_evaluated = false;
+	fx.ev[0].status = MG_STATUS_OOM;
+	fx.ev[0].reasons = BIT(MG_R_OOM);
+	fx.r.passed = false;
+	j = render(&fx.r);
+	expect_failure(j, 1, "oom", "oom",
+		       "bench/76_report.json: baseline: ran out of memory (status oom or metrics.oom) [oom]\n");
+	cr_assert_str_eq(skipped_of(j, 3), "not selected: samples_per_s_below_floor");
+	cr_assert_str_eq(skipped_of(j, 5), "not evaluated: the evidence did not reach a base decision");
 	free_junit(j);
 }
 
@@ -566,6 +705,13 @@ Test(junit, evidence_fails_with_its_issues)
 		       "[report_hash_mismatch]\n"
 		       "bench/76_report.json:20:17: the report has no candidates [candidates_missing]\n");
 	cr_assert_not_null(failure_of(j, 6));
+	free_junit(j);
+	/* with fail_on [tune] the same evidence passes the gate: skipped, not failed */
+	fx.r.passed = true;
+	j = render(&fx.r);
+	expect_no_failure(j);
+	cr_assert_str_eq(skipped_of(j, 0), "not applicable, but the gate passes: "
+			 "report_hash_mismatch, candidates_missing");
 	free_junit(j);
 }
 
@@ -600,8 +746,15 @@ Test(junit, sensitivity_fails_when_the_selection_changes)
 	expect_failure(j, 5, "tune", "selection_is_threshold_sensitive",
 		       ".memgate.yml: stricter[1] (min_samples_per_s 1.5): the winner is hybrid, not "
 		       "checkpoint [selection_is_threshold_sensitive]\n");
-	cr_assert_str_eq(system_out(j, 5), "2 scenarios; best candidate not stable, feasible set stable "
-			 "(sensitive_to_thresholds)\n");
+	cr_assert_str_eq(system_out(j, 5), "selection sensitive: checkpoint wins 1 of 2 scenarios\n");
+	free_junit(j);
+	/* with fail_on [reject] the gate passes: no failure, the reasons in system-out */
+	fx.r.passed = true;
+	j = render(&fx.r);
+	expect_no_failure(j);
+	cr_assert_str_eq(system_out(j, 5), ".memgate.yml: stricter[1] (min_samples_per_s 1.5): the "
+			 "winner is hybrid, not checkpoint [selection_is_threshold_sensitive]\n"
+			 "selection sensitive: checkpoint wins 1 of 2 scenarios\n");
 	free_junit(j);
 }
 
@@ -623,9 +776,7 @@ Test(junit, decision_fails_when_the_gate_fails)
 		       "selected: checkpoint\ngate: failed (fails on: tune, reject)\n"
 		       ".memgate.yml:11:22: offload: samples/s 0.533 < min_samples_per_s 1 "
 		       "[samples_per_s_below_floor]\n"
-		       "the policy names the report directly [warning]\n"
-		       ".memgate.yml:12:25: baseline: memory saving 0 MB < min_memory_saving_mb 256 "
-		       "[memory_saving_below_floor]\n");
+		       "the policy names the report directly [warning]\n");
 	free_junit(j);
 }
 
@@ -701,7 +852,7 @@ Test(junit, hostile_text_is_escaped_and_free_of_forbidden_characters)
 	cr_assert_eq(j->count, 10);
 	for (i = 0; i < 7; i++) {
 		expect_case(j, 1 + i, "memgate.candidates", want[i], "r<&>\"'\xef\xbf\xbd.json");
-		cr_assert_not_null(failure_of(j, 1 + i));
+		cr_assert_eq(skipped_of(j, 1 + i) != NULL, i < 6);
 	}
 	cr_assert_not_null(strstr(system_out(j, 9), "]]> <!-- \\x07 --> [warning]\n"),
 			   "%s", system_out(j, 9));
@@ -761,10 +912,11 @@ Test(junit, real_seed_report_gives_a_well_formed_report)
 
 	cr_assert_eq(j->count, 3 + r->decision->base.count);
 	expect_case(j, 0, "memgate.evidence", "evidence", "benchmarks/results/76_handoff.json");
+	cr_assert(r->passed);
+	expect_no_failure(j);
 	for (i = 0; i < r->decision->base.count; i++)
-		cr_assert_eq(failure_of(j, 1 + i) != NULL,
+		cr_assert_eq(skipped_of(j, 1 + i) != NULL,
 			     r->decision->base.evaluations[i].status != MG_STATUS_FEASIBLE);
-	cr_assert_eq(failure_of(j, j->count - 1) != NULL, !r->passed);
 	free_junit(j);
 	mg_check_result_free(r);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

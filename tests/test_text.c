@@ -63,12 +63,17 @@ static void set_scenario(size_t i, const char *id, enum mg_threshold t, double v
 	mg_scenario *sc = &fx.sc[i];
 
 	snprintf(sc->id, sizeof(sc->id), "%s", id);
+	memset(&sc->overrides, 0, sizeof(sc->overrides));
 	set_threshold(&sc->overrides, t, v);
 	sc->budget = fx.d.budget;
 	sc->budget.value[t] = v;
 	fx.sc_feasible[i] = winner;
 	sc->screening = (mg_screening){ fx.ev, 4, &fx.sc_feasible[i], has_winner, 12.6, true,
 					MG_MAX_EVAL_LOSS, true, false };
+	if (has_winner && winner == 1) {   /* the base's feasible set: checkpoint, hybrid */
+		sc->screening.feasible = fx.feasible;
+		sc->screening.feasible_count = 2;
+	}
 	sc->best = has_winner ? fx.ev[winner].name : NULL;
 	fx.d.scenario_count = i + 1;
 }
@@ -186,8 +191,10 @@ Test(text, accepted_decision_reads_as_golden)
 "  2  checkpoint  feasible  peak 9450.76 MB <= 11200  samples/s 1.761 >= 1      eval_loss 12.356503 <= 12.6  saving 331.98 MB >= 256  -\n"
 "  3  offload     rejected  peak 9448.33 MB <= 11200  samples/s 0.533 < 1 FAIL  eval_loss 12.356503 <= 12.6  saving 334.41 MB >= 256  samples_per_s_below_floor\n"
 "  4  hybrid      feasible  peak 9454.64 MB <= 11200  samples/s 1.276 >= 1      eval_loss 12.356503 <= 12.6  saving 328.1 MB >= 256   -\n"
-"sensitivity: 2 scenarios, stable\n"
+"sensitivity: selection stable: checkpoint wins all 2 scenarios\n"
 "  winner checkpoint (base winner): stricter[0], stricter[1]\n"
+"  stricter[0]: memory_cap_mb 9452\n"
+"  stricter[1]: min_samples_per_s 1.5\n"
 "gate: passed (fails on: tune, reject)\n");
 }
 
@@ -228,7 +235,7 @@ Test(text, tune_on_missed_target_reads_as_golden)
 "  2  checkpoint  rejected  peak 9450.76 MB <= 11200  samples/s 1.761 >= 1      saving 331.98 MB < 512 FAIL  memory_saving_below_floor\n"
 "  3  offload     rejected  peak 9448.33 MB <= 11200  samples/s 0.533 < 1 FAIL  saving 334.41 MB < 512 FAIL  samples_per_s_below_floor, memory_saving_below_floor\n"
 "  4  hybrid      rejected  peak 9454.64 MB <= 11200  samples/s 1.276 >= 1      saving 328.1 MB < 512 FAIL   memory_saving_below_floor\n"
-"sensitivity: stability was not tested: no sensitivity scenarios\n"
+"sensitivity: not tested: the policy has no sensitivity scenarios\n"
 "gate: failed (fails on: tune, reject)\n");
 }
 
@@ -267,7 +274,7 @@ Test(text, evidence_reject_reads_as_golden)
 "  2  checkpoint  feasible  peak 9450.76 MB <= 11200  -\n"
 "  3  offload     feasible  peak 9448.33 MB <= 11200  -\n"
 "  4  hybrid      feasible  peak 9454.64 MB <= 11200  -\n"
-"sensitivity: not evaluated\n"
+"sensitivity: not evaluated: the decision stopped at the evidence or the baseline\n"
 "gate: failed (fails on: tune, reject)\n");
 }
 
@@ -294,21 +301,28 @@ Test(text, sensitive_selection_groups_scenarios_by_winner)
 	expect_line(r, 1, "memgate: tune (selection_is_threshold_sensitive)");
 	expect_line(r, 3, "selected: checkpoint");
 	expect_lines(r,
-"sensitivity: 8 scenarios, sensitive to thresholds\n"
+"sensitivity: selection sensitive: checkpoint wins 5 of 8 scenarios\n"
 "  winner checkpoint (base winner): stricter[0], grid[0-2], grid[5]\n"
 "  winner (none): stricter[1], grid[4]\n"
 "  winner hybrid: grid[3]\n"
+"  stricter[0]: memory_cap_mb 9452\n"
+"  stricter[1]: memory_cap_mb 9449\n"
 "gate: failed (fails on: tune, reject)\n");
 }
 
-Test(text, same_winner_with_changing_feasible_set_is_called_sensitive)
+/* The decision compares winners: the same winner everywhere is a stable
+ * selection (accept), even when the feasible set changes. */
+Test(text, same_winner_with_changing_feasible_set_is_a_stable_selection)
 {
 	mg_check_result *r = build();
 
+	fx.sc[1].screening.feasible_count = 1;
 	fx.d.feasible_set_stable = false;
 	fx.d.interpretation = "sensitive_to_thresholds";
+	expect_line(r, 1, "memgate: accept (selection_stable_across_thresholds)");
 	expect_lines(r,
-"sensitivity: 2 scenarios, sensitive to thresholds (the feasible set changes)\n"
+"sensitivity: selection stable: checkpoint wins all 2 scenarios; the feasible set changes in 1 "
+	"of them, the selection does not\n"
 "  winner checkpoint (base winner): stricter[0], stricter[1]\n");
 }
 
@@ -317,8 +331,32 @@ Test(text, a_single_scenario_is_singular)
 	mg_check_result *r = build();
 
 	fx.d.scenario_count = 1;
-	expect_lines(r, "sensitivity: 1 scenario, stable\n"
-			"  winner checkpoint (base winner): stricter[0]\n");
+	expect_lines(r, "sensitivity: selection stable: checkpoint wins the only scenario\n"
+			"  winner checkpoint (base winner): stricter[0]\n"
+			"  stricter[0]: memory_cap_mb 9452\n");
+}
+
+/* No base winner (2.3 step 4 or 5): nothing is called stable. */
+Test(text, no_winner_is_not_called_stable)
+{
+	mg_check_result *r = build();
+
+	fx.d.verdict = MG_TUNE;
+	fx.d.reason = "memory_saving_below_meaningful_threshold";
+	fx.d.best = NULL;
+	fx.d.base.feasible_count = 0;
+	set_scenario(0, "stricter[0]", MG_MEMORY_CAP_MB, 9452, 0, false);
+	set_scenario(1, "stricter[1]", MG_MIN_SAMPLES_PER_S, 1.5, 0, false);
+	expect_lines(r,
+"sensitivity: no winner to be stable: no candidate is feasible under the base budget or in any "
+	"of the 2 scenarios\n"
+"  winner (none): stricter[0], stricter[1]\n");
+	set_scenario(1, "stricter[1]", MG_MIN_SAMPLES_PER_S, 1.5, 3, true);
+	expect_lines(r,
+"sensitivity: no winner under the base budget; 1 of 2 scenarios has one (they do not change "
+	"this decision)\n"
+"  winner (none): stricter[0]\n"
+"  winner hybrid: stricter[1]\n");
 }
 
 Test(text, worktree_inputs_say_so)
@@ -399,6 +437,8 @@ Test(text, approved_changes_and_warnings_close_the_output)
 	r->warning_count = 2;
 	expect_lines(r,
 "  winner checkpoint (base winner): stricter[0], stricter[1]\n"
+"  stricter[0]: memory_cap_mb 9452\n"
+"  stricter[1]: min_samples_per_s 1.5\n"
 "approved record: tune, selected checkpoint (the evidence still decides this)\n"
 "policy change: budget.memory_cap_mb was 9600 at the policy revision, is 11200 at the evidence revision (loosens the budget)\n"
 "policy change: quality.max_eval_loss was unset at the policy revision, is 12.6 at the evidence revision (tightens the budget)\n"
@@ -581,9 +621,11 @@ Test(text, hostile_names_are_escaped_and_never_start_a_line)
 "  2  \\x1b[31mcheckpoint  feasible  peak 9450.76 MB <= 11200  -\n"
 "  3  off\\xffload         rejected  peak 9448.33 MB <= 11200  samples_per_s_below_floor\n"
 "  4  ::error::x          feasible  peak 9454.64 MB <= 11200  -\n"
-"sensitivity: 2 scenarios, sensitive to thresholds\n"
+"sensitivity: selection sensitive: \\x1b[31mcheckpoint wins 1 of 2 scenarios\n"
 "  winner \\x1b[31mcheckpoint (base winner): stricter[0]\n"
 "  winner ::error::x: stricter[1]\n"
+"  stricter[0]: memory_cap_mb 9452\n"
+"  stricter[1]: min_samples_per_s 1.5\n"
 "note: the report's own decision was '\\x1b]0;owned\\x07'; memgate decided from the evidence\n"
 "warning: candidate '::warning::y\\n::error::z' is odd\n");
 	text = mg_text_render(r);

@@ -5,6 +5,7 @@
  * GitHub annotations, job summary, JUnit), so that they all agree.
  */
 #include "buf.h"
+#include "decision.h"
 
 /* A value in its shortest natural form: %.15g (9450.76, not 9450.760000),
  * never "-0".  When that takes more than 10 significant digits (derived
@@ -19,5 +20,24 @@ void mg_format_threshold(mg_buf *out, double v);
 /* A candidate name escaped with mg_escape_text; "(no name)" for NULL and
  * "(empty name)" for "". */
 void mg_format_name(mg_buf *out, const char *name);
+
+/*
+ * What sensitivity says, in words that agree with the decision: the base
+ * winner against each scenario's winner (what the decision compares), not
+ * the seed's scenario-to-scenario counters.  One of:
+ *   "not evaluated: the decision stopped at the evidence or the baseline"
+ *   "not tested: the policy has no sensitivity scenarios"
+ *   "selection stable: checkpoint wins all 6 scenarios" (or "the only
+ *    scenario")[; the feasible set changes in 2 of them, the selection does
+ *    not]"
+ *   "selection sensitive: checkpoint wins 4 of 6 scenarios"
+ *   "no winner to be stable: no candidate is feasible under the base budget
+ *    or in any of the 6 scenarios"
+ *   "no winner under the base budget; 2 of 6 scenarios have one (they do
+ *    not change this decision)"
+ * Names are written with `put_name` (the renderer's own escaping).
+ */
+void mg_format_stability(mg_buf *out, const mg_decision *d,
+			 void (*put_name)(mg_buf *out, const char *name));
 
 #endif

@@ -85,10 +85,21 @@ typedef struct mg_github_finding {
 /*
  * Every finding of r, most important first (report order within a rank):
  * evidence issues and decision drift, each reason of each candidate in the
- * base screening, a missing baseline, the scenarios that change a sensitive
+ * base screening (but the baseline's comparisons with itself, see
+ * mg_github_self_comparison), a missing baseline, the scenarios that change a sensitive
  * selection, and the warnings.  *out is the caller's: mg_github_findings_free.
  */
 void mg_github_findings(mg_github_finding **out, size_t *count, const mg_check_result *r);
+
+/*
+ * Is `reason` of evaluation `e` the baseline compared with itself?  The
+ * baseline (evidence.baseline) is the reference: its memory saving is 0, its
+ * throughput ratio 1 and its quality delta 0 by definition, so it misses a
+ * positive saving floor on every run.  The record keeps such reasons (SPEC
+ * screening); they are not findings: no annotation, no JUnit failure.
+ */
+bool mg_github_self_comparison(const mg_check_result *r, const mg_evaluation *e,
+			       enum mg_reason reason);
 void mg_github_findings_free(mg_github_finding *findings, size_t count);
 
 /* A check of the budget as a column: value against threshold.  The

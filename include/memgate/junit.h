@@ -2,21 +2,30 @@
 #define MEMGATE_JUNIT_H
 /*
  * JUnit XML for GitLab (artifacts:reports:junit) and Jenkins: one test case
- * for the evidence, one per candidate, one for sensitivity; failures carry
- * the reasons.  Always at least one test case; XML-escaped, free of
- * characters XML 1.0 cannot carry.
+ * for the evidence, one per candidate, one for sensitivity and one for the
+ * decision.  Always at least one test case; XML-escaped, free of characters
+ * XML 1.0 cannot carry.
  *
- * One suite "memgate"; cases, in order: memgate.evidence/evidence (fails
- * when the evidence is not applicable), memgate.candidates/<name> per
- * candidate (fails unless feasible: message = reasons, type = status, text =
- * the findings with file:line:col; system-out = each check's value against
- * its threshold, and "selected candidate" for the selected one),
- * memgate.sensitivity/sensitivity (fails on
- * selection_is_threshold_sensitive) and memgate.decision/decision (fails
- * when the gate fails; text = every finding and warning).  A candidate
- * without a name is "(unnamed #i)"; a name already used gets " #i" (i =
- * its place in the report) so that GitLab keeps every case.  Returns a
- * malloc'd string.
+ * The rule: a passing gate writes no <failure>.  A failing gate fails the
+ * decision case and the case behind its reason: the evidence
+ * (evidence_not_applicable), sensitivity (selection_is_threshold_sensitive),
+ * the candidate a `tune` diagnosis names, every screened-out candidate when
+ * none meets the base budget, the baseline when it is what is missing.
+ * Every other candidate passes when it is selected or feasible (system-out
+ * says which, and its rank) and is otherwise <skipped message="not
+ * selected: <reasons>">, the findings in system-out.  The baseline's
+ * comparisons with itself (mg_github_self_comparison) are never reasons
+ * here.  Evidence that is not applicable on a passing gate, and sensitivity
+ * that was not evaluated, are skipped.
+ *
+ * One suite "memgate"; cases, in order: memgate.evidence/evidence,
+ * memgate.candidates/<name> (a failure's message = the reasons, type = the
+ * status, text = the findings with file:line:col; system-out = each check's
+ * value against its threshold), memgate.sensitivity/sensitivity and
+ * memgate.decision/decision (text = every finding and warning).  A
+ * candidate without a name is "(unnamed #i)"; a name already used gets
+ * " #i" (i = its place in the report) so that GitLab keeps every case.
+ * Returns a malloc'd string.
  */
 #include "check.h"
 

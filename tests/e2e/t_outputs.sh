@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# What the outputs say, as CI systems and people read them.
+#   - JUnit: a passing gate writes no failure; candidates that were not
+#     selected are skipped (or pass when feasible) with their reasons; the
+#     baseline's own zero saving is neither a JUnit failure nor a GitHub
+#     annotation, on passing and failing runs alike.
+#   - Sensitivity: the words agree with the decision, "stable" is said only
+#     of a winner, each scenario id is printed with its overrides, and a
+#     `stricter` entry that loosens the budget is warned about.
+. "$(dirname "$0")/lib.sh"
+
+E=$FIX/e2e
+FLAT=$FIX/reports/76_real_gpu_memory.flat.json
+
+# count PATTERN FILE: how many lines of FILE hold PATTERN.
+count() { grep -c -- "$1" "$2"; }
+expect_count() { # expect_count N PATTERN FILE DESC
+	local n
+	n=$(count "$2" "$3")
+	if [ "$n" = "$1" ]; then ok "$4"; else not_ok "$4" "expected $1 lines with '$2', got $n"; fi
+}
+# junit_case NAME FILE: the <testcase> element named NAME, up to its end.
+junit_case() {
+	sed -n "/<testcase [^>]*name=\"$1\"/,/<\/testcase>/p" "$2"
+}
+expect_case_has() { # expect_case_has NAME TEXT FILE DESC
+	if junit_case "$1" "$3" | grep -qF -- "$2"; then ok "$4"; else not_ok "$4" "case $1 lacks: $2"; fi
+}
+expect_case_lacks() {
+	if junit_case "$1" "$3" | grep -qF -- "$2"; then not_ok "$4" "case $1 has: $2"; else ok "$4"; fi
+}
+
+# 1. The real report decides tune; with fail_on [reject] the gate passes.
+repo=$T/tune
+make_gate_repo "$repo" "$E/real-flat-11200.yml" "$FLAT"
+sed -i 's/fail_on: \[reject, tune\]/fail_on: [reject]/' "$repo/.memgate.yml"
+commit_all "$repo" "fail only on reject"
+mg check -C "$repo" --junit "$T/pass.xml"
+expect_code 0 "tune with fail_on [reject] passes"
+expect_count 0 "<failure" "$T/pass.xml" "a passing gate writes no JUnit failure"
+expect_count 1 'failures="0"' "$T/pass.xml" "the suite counts no failure"
+expect_count 1 'skipped="2"' "$T/pass.xml" "the two candidates not selected are skipped"
+expect_case_lacks baseline "<skipped" "$T/pass.xml" "the baseline is not skipped: its zero saving is no finding"
+expect_case_has baseline "the reference the others are compared with" "$T/pass.xml" "the baseline is named the reference"
+expect_case_has checkpoint "selected candidate (tune: memory_saving_below_meaningful_threshold)" "$T/pass.xml" "the selected candidate passes"
+expect_case_has checkpoint "checkpoint: memory saving 331.98 MB &lt; min_memory_saving_mb 512" "$T/pass.xml" "its missed target is in system-out"
+expect_case_has offload '<skipped message="not selected: samples_per_s_below_floor, memory_saving_below_floor, throughput_below_floor"/>' "$T/pass.xml" "offload is skipped with its reasons"
+expect_case_has hybrid '<skipped message="not selected: memory_saving_below_floor, throughput_below_floor"/>' "$T/pass.xml" "hybrid is skipped with its reasons"
+expect_case_has hybrid "hybrid: throughput ratio 0.635142 &lt; min_throughput_ratio 0.7" "$T/pass.xml" "the reasons' details are in system-out"
+GITHUB_ACTIONS=true mg check -C "$repo"
+expect_code 0 "the GitHub format on a passing gate"
+if grep -q '^::[a-z]*.*(baseline)::' "$T/out"; then not_ok "no annotation about the baseline"; else ok "no annotation about the baseline"; fi
+expect_out "::notice file=.memgate.yml,line=12,col=25,title=memgate%3A memory_saving_below_floor (checkpoint)::" "the selected candidate's missed target is still annotated"
+
+# 2. The same evidence failing the gate: the decision and the candidate the
+#    tune names fail; the others are skipped; the baseline passes.
+sed -i 's/fail_on: \[reject\]/fail_on: [reject, tune]/' "$repo/.memgate.yml"
+commit_all "$repo" "fail on tune"
+mg check -C "$repo" --junit "$T/fail.xml"
+expect_code 1 "tune with fail_on [reject, tune] fails"
+expect_count 1 'failures="2"' "$T/fail.xml" "two failures: the decision and the candidate behind it"
+expect_case_has checkpoint '<failure message="memory_saving_below_floor" type="rejected">' "$T/fail.xml" "checkpoint fails with its reason"
+expect_case_has decision '<failure message="tune (memory_saving_below_meaningful_threshold)' "$T/fail.xml" "the decision fails"
+expect_case_lacks baseline "<failure" "$T/fail.xml" "the baseline's zero saving is not a failure"
+expect_case_has offload "<skipped" "$T/fail.xml" "offload is skipped"
+GITHUB_ACTIONS=true mg check -C "$repo"
+expect_code 1 "the GitHub format on a failing gate"
+if grep -q '(baseline)::' "$T/out"; then not_ok "no warning annotation about the baseline on a failing run"; else ok "no warning annotation about the baseline on a failing run"; fi
+if grep -q 'baseline: memory saving 0 MB' "$T/out"; then not_ok "the log's findings leave out the baseline's own saving"; else ok "the log's findings leave out the baseline's own saving"; fi
+mg check -C "$repo" --format json
+expect_field evaluations.0.reasons '["memory_saving_below_floor"]'   # the record keeps the screening
+
+# 3. An accept whose feasible set changes under a scenario, and a
+#    "stricter" entry that is looser than the base.
+repo=$T/accept
+make_gate_repo "$repo" "$E/real-flat-11200.yml" "$FLAT"
+cat >"$repo/.memgate.yml" <<'YAML'
+version: 1
+manifest: benchmarks/results/75_input_manifest.json
+identity:
+  workload_id: pressure
+  hardware_id: NVIDIA GeForce RTX 5070 Ti Laptop GPU
+budget:
+  memory_cap_mb: 11200
+  min_samples_per_s: 1.0
+  min_throughput_ratio: 0.70
+quality:
+  max_relative_eval_loss: 0.02
+sensitivity:
+  stricter:
+    - { memory_cap_mb: 9600 }
+    - { memory_cap_mb: 12000 }
+    - { min_samples_per_s: 0.5, min_throughput_ratio: 0.8 }
+  grid:
+    memory_cap_mb: [9500, 11200]
+    min_samples_per_s: [1.0, 1.5]
+YAML
+commit_all "$repo" "an accepting policy"
+mg check -C "$repo" --junit "$T/accept.xml"
+expect_code 0 "accept"
+expect_out "memgate: accept (selection_stable_across_thresholds)" "the decision is accept"
+expect_out "sensitivity: selection stable: checkpoint wins all 7 scenarios; the feasible set changes in 3 of them, the selection does not" \
+	"the sensitivity line agrees with accept"
+if grep -q "sensitive to thresholds" "$T/out"; then not_ok "accept is not called sensitive"; else ok "accept is not called sensitive"; fi
+expect_out "  stricter[0]: memory_cap_mb 9600" "stricter[0] is printed with its override"
+expect_out "  stricter[2]: min_samples_per_s 0.5, min_throughput_ratio 0.8" "stricter[2] with both overrides"
+expect_out "  grid[0-3]: memory_cap_mb 9500, 11200 x min_samples_per_s 1, 1.5 (last axis fastest)" "the grid ids with their axes"
+expect_out "warning: sensitivity.stricter[1] (.memgate.yml:15:7) sets memory_cap_mb 12000, looser than the base budget's 11200" \
+	"a looser cap in stricter is warned about, at its line"
+expect_out "warning: sensitivity.stricter[2] (.memgate.yml:16:7) sets min_samples_per_s 0.5, looser than the base budget's 1" \
+	"a lower floor in stricter is warned about"
+expect_no_err "min_throughput_ratio 0.8, looser" "a tighter override in the same entry is not"
+expect_count 0 "<failure" "$T/accept.xml" "an accept writes no JUnit failure"
+expect_case_has baseline "feasible, rank 2 of 2; not selected" "$T/accept.xml" "the feasible baseline passes, with its rank"
+expect_case_has sensitivity "selection stable: checkpoint wins all 7 scenarios" "$T/accept.xml" "JUnit's sensitivity case says the same"
+mg check -C "$repo" --summary "$T/summary.md"
+if grep -qF "Sensitivity: selection stable: checkpoint wins all 7 scenarios" "$T/summary.md"; then
+	ok "the job summary says the same"
+else
+	not_ok "the job summary says the same"
+fi
+
+# 4. No winner anywhere: nothing is called stable.
+repo=$T/tune
+mg check -C "$repo"
+expect_out "sensitivity: no winner to be stable: no candidate is feasible under the base budget or in any of the 6 scenarios" \
+	"no winner is not called stable"
+expect_out "  grid[0-5]: memory_cap_mb 9600, 11200 x min_samples_per_s 1, 1.5, 2 (last axis fastest)" "the grid's ids with their axes"
+
+finish
