@@ -95,7 +95,8 @@ static void warn_uncommitted(struct run *run, const char *path, const char *comm
 			return;
 		oid = head.oid;
 	}
-	if (mg_repo_worktree_differs(&differs, run->repo, path, oid, &ignored) == 0 && differs)
+	if (mg_repo_worktree_differs(&differs, run->repo, path, oid, run->max_bytes,
+				     &ignored) == 0 && differs)
 		add_warning(run->res, "'%s' has uncommitted changes in the working tree; "
 			    "the decision uses the version committed at %s", path,
 			    short_id(commit).hex);

@@ -162,6 +162,46 @@ static int open_error(int rc, const char *dir, mg_error *err)
 	return rc;
 }
 
+/*
+ * Refuse a repository whose git directory sits inside another repository's
+ * working tree (outside that repository's .git): such a directory (HEAD,
+ * objects/, refs/, config) is plain files that any commit can plant, and
+ * gating it would gate the planter's choice instead of the checkout.  The
+ * nearest directory above the git directory that holds a ".git" entry is
+ * the enclosing checkout; git itself refuses ".git" as a path in a commit,
+ * so that entry cannot be planted.  Returns 0 or MG_ERROR.
+ */
+static void buf_truncate(mg_buf *b, size_t len);
+
+static int refuse_planted(git_repository *git, const char *where, mg_error *err)
+{
+	const char *gitdir = git_repository_commondir(git);
+	mg_buf dir = MG_BUF_INIT, probe = MG_BUF_INIT;
+	struct stat st;
+	char *slash;
+	int rc = 0;
+
+	mg_buf_puts(&dir, gitdir ? gitdir : "");
+	while (dir.len > 1 && dir.ptr[dir.len - 1] == '/')
+		buf_truncate(&dir, dir.len - 1);
+	while (dir.len > 1 && (slash = strrchr(dir.ptr, '/'))) {
+		buf_truncate(&dir, slash == dir.ptr ? 1 : (size_t)(slash - dir.ptr));
+		buf_truncate(&probe, 0);
+		mg_buf_printf(&probe, "%s/.git", dir.len > 1 ? dir.ptr : "");
+		if (lstat(probe.ptr, &st) < 0)
+			continue;
+		if (strncmp(gitdir, probe.ptr, probe.len) || gitdir[probe.len] != '/')
+			rc = mg_error_set(err, NULL, 0, 0, "refusing repository '%s': its git "
+					  "directory '%s' lies inside the working tree of '%s', "
+					  "where any commit can plant one (run memgate at the "
+					  "checkout's top level)", where, gitdir, dir.ptr);
+		break;
+	}
+	mg_buf_free(&dir);
+	mg_buf_free(&probe);
+	return rc;
+}
+
 int mg_repo_open(mg_repo **out, const char *dir, mg_error *err)
 {
 	git_repository *git = NULL;
@@ -189,6 +229,10 @@ int mg_repo_open(mg_repo **out, const char *dir, mg_error *err)
 	}
 	if ((rc = git_repository_open_ext(&git, where, 0, NULL)) < 0) {
 		rc = open_error(rc, where, err);
+		goto done;
+	}
+	if ((rc = refuse_planted(git, where, err)) < 0) {
+		git_repository_free(git);
 		goto done;
 	}
 	*out = mg_xcalloc(1, sizeof(**out));
@@ -531,7 +575,10 @@ static int copy_blob(mg_blob *out, mg_repo *repo, const git_tree_entry *entry,
 	size_t size = 0;
 	int rc = MG_ERROR;
 
-	if (blob_size(&size, repo, oid) < 0 || git_blob_lookup(&blob, repo->git, oid) < 0) {
+	/* The size comes from the object's header: a blob over the limit is
+	 * refused before a byte of it is inflated (a few MB of zlib can hold
+	 * gigabytes of zeros). */
+	if (blob_size(&size, repo, oid) < 0) {
 		mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: %s", path, at,
 			     git_message());
 		goto done;
@@ -539,6 +586,11 @@ static int copy_blob(mg_blob *out, mg_repo *repo, const git_tree_entry *entry,
 	if (size > limit) {
 		mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: blob is %zu bytes, "
 			     "more than the limit of %zu " LIMIT_HINT, path, at, size, limit);
+		goto done;
+	}
+	if (git_blob_lookup(&blob, repo->git, oid) < 0) {
+		mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: %s", path, at,
+			     git_message());
 		goto done;
 	}
 	out->len = (size_t)git_blob_rawsize(blob);
@@ -687,7 +739,7 @@ done:
 }
 
 int mg_repo_worktree_differs(bool *differs, mg_repo *repo, const char *path,
-			     const char *blob_oid, mg_error *err)
+			     const char *blob_oid, size_t max_bytes, mg_error *err)
 {
 	const char *workdir = mg_repo_workdir(repo);
 	git_oid want, have;
@@ -708,7 +760,12 @@ int mg_repo_worktree_differs(bool *differs, mg_repo *repo, const char *path,
 		kind = wt_inspect(&st, &prefix, workdir, path);
 	/* a symlink or directory where the commit has a file is a change */
 	*differs = kind != WT_MISSING && kind != WT_FILE;
-	if (kind == WT_FILE && (rc = wt_hash(&have, repo, path, err)) == 0)
+	/* Hashing applies the checkout's filters, which may load the whole
+	 * file: one larger than the input limit is not hashed, and it cannot
+	 * be the committed blob, which is within the limit. */
+	if (kind == WT_FILE && (size_t)st.st_size > effective_limit(max_bytes))
+		*differs = true;
+	else if (kind == WT_FILE && (rc = wt_hash(&have, repo, path, err)) == 0)
 		*differs = !git_oid_equal(&want, &have);
 done:
 	return rc;

@@ -18,6 +18,9 @@
 #   empty     DIR/empty: git init, no commit
 #   owned     DIR/repo as basic, plus DIR/owned: a copy owned by 'nobody'
 #             (needs root)
+#   planted   DIR/repo as basic, plus DIR/host: a repository whose commit
+#             holds DIR/bare.git's files as plain files under 'ml/' (a
+#             planted bare repository), checked out
 #
 # Commits have fixed authors and dates, and git reads no global or system
 # config, so ids do not depend on the machine.  DIR must exist; several
@@ -25,7 +28,7 @@
 set -eu
 
 usage() {
-	echo "usage: $0 basic|detached|worktree|bare|shallow|sha256|empty|owned DIR" >&2
+	echo "usage: $0 basic|detached|worktree|bare|shallow|sha256|empty|owned|planted DIR" >&2
 	exit 2
 }
 
@@ -121,6 +124,13 @@ owned)
 	make_basic
 	cp -a "$dir/repo" "$dir/owned"
 	chown -R nobody "$dir/owned" ;;
+planted)
+	make_basic
+	[ -d "$dir/bare.git" ] || g clone -q --bare "$dir/repo" "$dir/bare.git"
+	g init -q "$dir/host"
+	cp -R "$dir/bare.git" "$dir/host/ml"
+	printf 'host\n' >"$dir/host/README"
+	commit "$dir/host" "plant a repository under ml/" ;;
 *)
 	usage ;;
 esac

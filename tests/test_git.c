@@ -276,9 +276,40 @@ Test(git, reads_bare_clone_without_working_tree)
 	expect_blob(repo, "v1", "report.json", REPORT_V1);
 	cr_expect_eq(mg_repo_read_worktree(&blob, repo, "report.json", 0, &err), MG_ERROR);
 	cr_expect_str_eq(err.message, "repository has no working tree");
-	cr_expect_eq(mg_repo_worktree_differs(&differs, repo, "report.json", REPORT_V2_OID,
+	cr_expect_eq(mg_repo_worktree_differs(&differs, repo, "report.json", REPORT_V2_OID, 0,
 					      &err), 0);
 	cr_expect_not(differs);
+	mg_repo_free(repo);
+}
+
+/* A bare repository committed as plain files under ml/ of a checkout is
+ * refused, from ml/ itself, from below it and by -C; the checkout opens. */
+Test(git, refuses_repository_planted_in_a_working_tree)
+{
+	const char *starts[] = { "host/ml", "host/ml/refs", "host/ml/objects" };
+	mg_repo *repo = NULL;
+	mg_error err;
+	char want[1024];
+	size_t i;
+
+	fixture("planted");
+	for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
+		mg_error_clear(&err);
+		cr_expect_eq(mg_repo_open(&repo, in_scratch(starts[i]), &err), MG_ERROR,
+			     "%s opened", starts[i]);
+		cr_expect_null(repo);
+		snprintf(want, sizeof(want), "refusing repository '%s/%s': its git directory "
+			 "'%s/host/ml/' lies inside the working tree of '%s/host', where any "
+			 "commit can plant one (run memgate at the checkout's top level)",
+			 scratch, starts[i], scratch, scratch);
+		cr_expect_str_eq(err.message, want);
+	}
+	repo = open_repo("host");
+	snprintf(want, sizeof(want), "%s/host/", scratch);
+	cr_expect_str_eq(mg_repo_workdir(repo), want);
+	mg_repo_free(repo);
+	/* the same bare repository outside any working tree opens */
+	repo = open_repo("bare.git");
 	mg_repo_free(repo);
 }
 
@@ -648,7 +679,7 @@ static bool differs(mg_repo *repo, const char *path, const char *oid)
 	mg_error err;
 
 	mg_error_clear(&err);
-	cr_assert_eq(mg_repo_worktree_differs(&d, repo, path, oid, &err), 0, "%s", err.message);
+	cr_assert_eq(mg_repo_worktree_differs(&d, repo, path, oid, 0, &err), 0, "%s", err.message);
 	return d;
 }
 
@@ -692,7 +723,7 @@ Test(git, rejects_invalid_blob_id_for_comparison)
 
 	fixture("basic");
 	repo = open_repo("repo");
-	cr_expect_eq(mg_repo_worktree_differs(&d, repo, "report.json", "0ca55ad", &err), MG_ERROR);
+	cr_expect_eq(mg_repo_worktree_differs(&d, repo, "report.json", "0ca55ad", 0, &err), MG_ERROR);
 	cr_expect_str_eq(err.message, "invalid blob id '0ca55ad'");
 	mg_repo_free(repo);
 }

@@ -29,7 +29,9 @@ typedef struct mg_blob {
  * Open the repository containing `dir` (NULL = the current directory),
  * searching upwards.  Repository ownership checks are turned off (see the
  * README): memgate only reads.  A SHA-256 object-format repository is
- * refused with a clear message.
+ * refused with a clear message, and so is a repository whose git directory
+ * lies inside another repository's working tree (committed there as plain
+ * files: a planted repository).
  */
 int mg_repo_open(mg_repo **out, const char *dir, mg_error *err);
 void mg_repo_free(mg_repo *repo);
@@ -68,10 +70,12 @@ int mg_repo_read_worktree(mg_blob *blob, mg_repo *repo, const char *path,
 /*
  * Does the working-tree copy of `path` differ from the blob `blob_oid`?
  * Sets *differs; false when there is no working tree or the file is missing
- * (a missing file is not an edit we warn about).  Returns 0 or MG_ERROR.
+ * (a missing file is not an edit we warn about).  A file larger than
+ * `max_bytes` (0 = MG_GIT_DEFAULT_MAX_INPUT) differs without being read.
+ * Returns 0 or MG_ERROR.
  */
 int mg_repo_worktree_differs(bool *differs, mg_repo *repo, const char *path,
-			     const char *blob_oid, mg_error *err);
+			     const char *blob_oid, size_t max_bytes, mg_error *err);
 
 /*
  * Why `path`, missing at a commit, may be missing: a static sentence such as
