@@ -329,33 +329,20 @@ static int parse_args(struct cli *cli, int argc, char **argv, const struct optio
 	return 0;
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-	mg_buf b = MG_BUF_INIT;
-	char chunk[8192];
-	size_t n;
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		mg_buf_put(&b, chunk, n);
-	fclose(f);
-	return mg_buf_detach(&b, len);
-}
-
 /* memgate record: queue --out unless it already holds the same record. */
 static int queue_record(mg_outputs *outs, const char *path, const char *record,
 			bool *unchanged, mg_error *err)
 {
 	size_t len;
-	char *existing = read_file(path, &len);
+	char *existing = NULL;
 	bool same = false;
-	int error = MG_OK;
+	int error;
 
 	*unchanged = false;
+	if ((error = mg_outputs_read_existing(&existing, &len, path, err)) < 0)
+		return error;
 	if (!existing) {
-		mg_outputs_add(outs, path, record, strlen(record), false);
+		mg_outputs_add(outs, path, record, strlen(record), MG_OUTPUT_REPLACE);
 		return MG_OK;
 	}
 	if ((error = mg_record_same(&same, existing, len, record, err)) < 0) {
@@ -394,31 +381,48 @@ static const char *env(const char *name)
 	return v && *v ? v : NULL;
 }
 
-/* Queue --json, --summary, --junit and the GitHub step outputs. */
+/*
+ * Queue --json, --summary, --junit and the GitHub step outputs.  The files
+ * the runner names in GITHUB_STEP_SUMMARY and GITHUB_OUTPUT are appended to
+ * in place whatever they are; any other --summary must be a regular file.
+ */
 static void queue_outputs(mg_outputs *outs, const struct cli *cli,
 			  const mg_check_result *res, const char *json, const char *token)
 {
-	const char *summary = cli->summary_path ? cli->summary_path : env("GITHUB_STEP_SUMMARY");
+	const char *runner_summary = env("GITHUB_STEP_SUMMARY");
+	const char *summary = cli->summary_path ? cli->summary_path : runner_summary;
 	const char *gh_output = env("GITHUB_OUTPUT");
 	char *text;
 
 	if (cli->json_path)
-		mg_outputs_add(outs, cli->json_path, json, strlen(json), false);
+		mg_outputs_add(outs, cli->json_path, json, strlen(json), MG_OUTPUT_REPLACE);
 	if (summary) {
 		text = mg_summary_render(res);
-		mg_outputs_add(outs, summary, text, strlen(text), true);
+		mg_outputs_add(outs, summary, text, strlen(text),
+			       runner_summary && !strcmp(summary, runner_summary)
+			       ? MG_OUTPUT_RUNNER : MG_OUTPUT_APPEND);
 		free(text);
 	}
 	if (cli->junit_path) {
 		text = mg_junit_render(res);
-		mg_outputs_add(outs, cli->junit_path, text, strlen(text), false);
+		mg_outputs_add(outs, cli->junit_path, text, strlen(text), MG_OUTPUT_REPLACE);
 		free(text);
 	}
 	if (gh_output) {
 		text = mg_github_outputs(res, token);
-		mg_outputs_add(outs, gh_output, text, strlen(text), true);
+		mg_outputs_add(outs, gh_output, text, strlen(text), MG_OUTPUT_RUNNER);
 		free(text);
 	}
+}
+
+/* "memgate: wrote 'PATH'" and the like, the path escaped. */
+static void say_file(const char *what, const char *path)
+{
+	mg_buf safe = MG_BUF_INIT;
+
+	mg_escape_text(&safe, path, strlen(path));
+	fprintf(stderr, "memgate: %s '%s'\n", what, safe.ptr);
+	mg_buf_free(&safe);
 }
 
 /* What goes to stdout in the chosen format; the caller frees. */
@@ -475,8 +479,7 @@ static int cmd_check(struct cli *cli, bool record)
 	if (cli->format == FORMAT_JSON)
 		print_warnings(res);  /* text and github list them themselves */
 	if (record)
-		fprintf(stderr, "memgate: %s '%s'\n",
-			unchanged ? "record unchanged:" : "wrote", cli->out_path);
+		say_file(unchanged ? "record unchanged:" : "wrote", cli->out_path);
 	code = res->passed ? EXIT_PASS : EXIT_GATE;
 done:
 	free(shown);
@@ -506,19 +509,22 @@ static int cmd_manifest(struct cli *cli)
 		code = EXIT_PASS;
 		goto done;
 	}
-	existing = read_file(cli->out_path, &len);
+	if (mg_outputs_read_existing(&existing, &len, cli->out_path, &err) < 0) {
+		code = fail(&err);
+		goto done;
+	}
 	if (existing && (len != strlen(text) || memcmp(existing, text, len)) && !cli->force) {
 		mg_error_set(&err, cli->out_path, 0, 0,
 			     "already exists with different content; use --force to replace it");
 		code = fail(&err);
 		goto done;
 	}
-	mg_outputs_add(outs, cli->out_path, text, strlen(text), false);
+	mg_outputs_add(outs, cli->out_path, text, strlen(text), MG_OUTPUT_REPLACE);
 	if (mg_outputs_commit(outs, &err) < 0) {
 		code = fail(&err);
 		goto done;
 	}
-	fprintf(stderr, "memgate: wrote '%s'\n", cli->out_path);
+	say_file("wrote", cli->out_path);
 	code = EXIT_PASS;
 done:
 	free(existing);

@@ -1,11 +1,26 @@
 #ifndef MEMGATE_OUTPUT_H
 #define MEMGATE_OUTPUT_H
 /*
- * Atomic output files.  Every file memgate writes (--json, --summary,
- * --junit, record --out, manifest --out) goes through here: all of a run's
- * files are first written to temporary files in their own directories, then
- * renamed into place, so that on any error nothing is left behind and a
- * reader never sees half a file.
+ * Output files.  Every file memgate writes (--json, --summary, --junit,
+ * record --out, manifest --out, GITHUB_STEP_SUMMARY, GITHUB_OUTPUT) goes
+ * through here, in one transaction per run:
+ *
+ *   1. every destination is checked before anything is written: a file
+ *      memgate replaces or appends to must be a regular file or absent, never
+ *      a symlink, a directory, a device or a FIFO (the runner's own files,
+ *      MG_OUTPUT_RUNNER, excepted);
+ *   2. replaced files are written to temporary files beside them;
+ *   3. they are renamed into place (an existing file is first hard-linked
+ *      aside, so that it can be put back);
+ *   4. appended files are appended to in place, last;
+ *   5. on any failure every step already done is undone where the file
+ *      system allows it: replaced files are put back, created files removed,
+ *      appended files truncated to their old length.
+ *
+ * Nothing is ever read through a symlink, and nothing an append target
+ * holds is read at all.  A file memgate creates gets mode 0644 less the
+ * umask; a file it replaces keeps its permission bits less the execute,
+ * set-id and sticky bits.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,19 +28,34 @@
 
 typedef struct mg_outputs mg_outputs;  /* opaque; mg_outputs_free */
 
+enum mg_output_mode {
+	MG_OUTPUT_REPLACE,  /* write a temporary file, rename it into place */
+	MG_OUTPUT_APPEND,   /* append in place to a regular file (created when absent) */
+	MG_OUTPUT_RUNNER    /* the runner's GITHUB_STEP_SUMMARY or GITHUB_OUTPUT, named
+			     * by the runner's environment, not by the repository:
+			     * appended in place to whatever it is (a symlink is
+			     * followed, a device written to) */
+};
+
 mg_outputs *mg_outputs_new(void);
 
-/* Queue `len` bytes for `path` (relative to the current directory).  With
- * `append`, the file's current content is kept in front (GITHUB_STEP_SUMMARY,
- * GITHUB_OUTPUT).  The data is copied. */
+/* Queue `len` bytes for `path` (relative to the current directory).  The
+ * data is copied. */
 void mg_outputs_add(mg_outputs *o, const char *path, const char *data, size_t len,
-		    bool append);
+		    enum mg_output_mode mode);
 
-/* Write every queued file to a temporary file beside it, then rename them
- * all.  On failure removes every temporary file and returns MG_ERROR naming
- * the path. */
+/* Carry out the transaction above.  Returns MG_OK, or MG_ERROR naming the
+ * path after undoing what was done. */
 int mg_outputs_commit(mg_outputs *o, mg_error *err);
 
 void mg_outputs_free(mg_outputs *o);
+
+/*
+ * Read the regular file at `path` without following a symlink, for a
+ * comparison before replacing it (record --out, manifest --out).  *data
+ * (NUL-terminated, *len bytes) is the caller's; it is NULL when the file
+ * does not exist.  A symlink, directory, device or FIFO is MG_ERROR.
+ */
+int mg_outputs_read_existing(char **data, size_t *len, const char *path, mg_error *err);
 
 #endif
