@@ -206,14 +206,26 @@ static void render_screening(cJSON *root, const mg_decision *d)
 	add(root, "best_candidate", new_string(d->best));
 }
 
+/*
+ * A scenario names candidates by their index in "evaluations" (0-based,
+ * report order), never by name: a name is written once, in "evaluations",
+ * however many scenarios it wins or passes, which bounds the record's size
+ * (see the README's "The decision record").
+ */
 static void render_scenario(cJSON *list, const mg_scenario *sc)
 {
+	const mg_screening *s = &sc->screening;
 	cJSON *o = add(list, NULL, cJSON_CreateObject());
+	cJSON *a;
+	size_t i;
 
 	add(o, "id", new_string(sc->id));
 	render_budget(o, "overrides", &sc->overrides);
-	add(o, "best_candidate", new_string(sc->best));
-	render_feasible(o, &sc->screening);
+	add(o, "best_index", s->feasible_count ? cJSON_CreateNumber((double)s->feasible[0])
+	    : cJSON_CreateNull());
+	a = add(o, "feasible_indices", cJSON_CreateArray());
+	for (i = 0; i < s->feasible_count; i++)
+		add(a, NULL, cJSON_CreateNumber((double)s->feasible[i]));
 }
 
 static void render_sensitivity(cJSON *root, const mg_decision *d)
@@ -313,6 +325,24 @@ static cJSON *build(const mg_check_result *r)
 	return root;
 }
 
+/*
+ * Copy JSON text, writing the '[' of every "##[" as \u005b: the GitHub
+ * runner runs a legacy "##[command]" found anywhere in a log line, and the
+ * record is printed to logs (--format json) and cat'ed there.  "#" only
+ * occurs inside strings in JSON text, so the escape always lands in one.
+ */
+static void put_log_safe(mg_buf *out, const char *text)
+{
+	const char *hit;
+
+	while ((hit = strstr(text, "##["))) {
+		mg_buf_put(out, text, (size_t)(hit - text) + 2);
+		mg_buf_puts(out, "\\u005b");
+		text = hit + 3;
+	}
+	mg_buf_puts(out, text);
+}
+
 char *mg_record_render(const mg_check_result *r)
 {
 	mg_buf out = MG_BUF_INIT;
@@ -324,7 +354,7 @@ char *mg_record_render(const mg_check_result *r)
 	text = cJSON_Print(root);
 	if (!text)
 		abort();
-	mg_buf_puts(&out, text);
+	put_log_safe(&out, text);
 	mg_buf_putc(&out, '\n');
 	cJSON_free(text);
 	cJSON_Delete(root);

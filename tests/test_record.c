@@ -202,6 +202,21 @@ static void expect_keys(const cJSON *o, const char *want)
 }
 
 /* The strings of array a, joined by commas. */
+/* An array of whole numbers, joined with commas. */
+static void expect_indices(const cJSON *a, const char *want)
+{
+	mg_buf list = MG_BUF_INIT;
+	const cJSON *c;
+
+	cr_assert(cJSON_IsArray(a));
+	cJSON_ArrayForEach(c, a) {
+		cr_assert(cJSON_IsNumber(c));
+		mg_buf_printf(&list, "%s%g", list.len ? "," : "", c->valuedouble);
+	}
+	cr_assert_str_eq(list.ptr, want);
+	mg_buf_free(&list);
+}
+
 static void expect_strings(const cJSON *a, const char *want)
 {
 	mg_buf list = MG_BUF_INIT;
@@ -511,12 +526,12 @@ Test(record, sensitivity_records_scenarios_and_summary)
 	expect_bool(s, "evaluated", true);
 	cr_assert_eq(cJSON_GetArraySize(at(s, "scenarios")), 2);
 	sc = cJSON_GetArrayItem(at(s, "scenarios"), 0);
-	expect_keys(sc, "id overrides best_candidate feasible_names");
+	expect_keys(sc, "id overrides best_index feasible_indices");
 	expect_string(sc, "id", "stricter[0]");
 	expect_keys(at(sc, "overrides"), "memory_cap_mb");
 	expect_number(at(sc, "overrides"), "memory_cap_mb", 9452);
-	expect_string(sc, "best_candidate", "checkpoint");
-	expect_strings(at(sc, "feasible_names"), "checkpoint");
+	expect_number(sc, "best_index", 1);   /* evaluations[1] is checkpoint */
+	expect_indices(at(sc, "feasible_indices"), "1");
 	sc = cJSON_GetArrayItem(at(s, "scenarios"), 1);
 	expect_string(sc, "id", "stricter[1]");
 	expect_keys(at(sc, "overrides"), "min_samples_per_s");
@@ -532,7 +547,7 @@ Test(record, sensitivity_records_scenarios_and_summary)
 	cJSON_Delete(root);
 }
 
-Test(record, scenario_without_winner_has_null_best_candidate)
+Test(record, scenario_without_winner_has_null_best_index)
 {
 	mg_check_result *r = build();
 	cJSON *root;
@@ -542,8 +557,69 @@ Test(record, scenario_without_winner_has_null_best_candidate)
 	fx.sc[1].screening.feasible_count = 0;
 	root = render(r);
 	sc = cJSON_GetArrayItem(at(at(root, "sensitivity"), "scenarios"), 1);
-	expect_null(sc, "best_candidate");
-	expect_strings(at(sc, "feasible_names"), "");
+	expect_null(sc, "best_index");
+	expect_indices(at(sc, "feasible_indices"), "");
+	cJSON_Delete(root);
+}
+
+/* How many times needle occurs in text. */
+static int count(const char *text, const char *needle)
+{
+	int n = 0;
+
+	for (; (text = strstr(text, needle)); text++)
+		n++;
+	return n;
+}
+
+/* Scenarios name candidates by index, in rank order, never by name: the
+ * names are written once, in evaluations. */
+Test(record, scenarios_refer_to_candidates_by_index_in_rank_order)
+{
+	mg_check_result *r = build();
+	size_t ranked[3] = { 3, 2, 1 };
+	cJSON *root;
+	const cJSON *sc;
+	char *text;
+
+	fx.sc[0].screening.feasible = ranked;
+	fx.sc[0].screening.feasible_count = 3;
+	fx.sc[0].best = "hybrid";
+	root = render(r);
+	sc = cJSON_GetArrayItem(at(at(root, "sensitivity"), "scenarios"), 0);
+	expect_number(sc, "best_index", 3);
+	expect_indices(at(sc, "feasible_indices"), "3,2,1");
+	expect_string(cJSON_GetArrayItem(at(root, "evaluations"), 3), "name", "hybrid");
+	text = mg_record_render(r);
+	/* "offload" only in evaluations (it is in no base list), "hybrid" in
+	 * evaluations and the base feasible_names: never in a scenario */
+	cr_assert_eq(count(text, "\"offload\""), 1);
+	cr_assert_eq(count(text, "\"hybrid\""), 2);
+	free(text);
+	cJSON_Delete(root);
+}
+
+/* The runner runs a legacy "##[command]" anywhere in a log line: the
+ * record, printed by --format json, never holds one; read back, the names
+ * are the same. */
+Test(record, legacy_workflow_commands_are_escaped)
+{
+	mg_check_result *r = build();
+	cJSON *root;
+	char *text;
+
+	fx.ev[2].name = "##[add-mask]x ###[stop-commands]y ##[";
+	fx.warnings[0] = "'##[error]' has uncommitted changes";
+	r->warnings = fx.warnings;
+	r->warning_count = 1;
+	text = mg_record_render(r);
+	cr_assert_null(strstr(text, "##["), "%s", text);
+	cr_assert_not_null(strstr(text, "\"##\\u005badd-mask]x ###\\u005bstop-commands]y ##\\u005b\""));
+	root = cJSON_Parse(text);
+	cr_assert_not_null(root);
+	expect_string(cJSON_GetArrayItem(at(root, "evaluations"), 2), "name",
+		      "##[add-mask]x ###[stop-commands]y ##[");
+	free(text);
 	cJSON_Delete(root);
 }
 
