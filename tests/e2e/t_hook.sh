@@ -207,7 +207,8 @@ push origin main
 expect_code 1 "a push deleting the policy is refused"
 g -C "$repo" reset -q --hard "$good"
 
-# Finding memgate: $MEMGATE, else PATH, else the repository's ./memgate.
+# Finding memgate: $MEMGATE, else PATH, never the repository's own (see
+# t_security.sh for the attack).
 sed -i 's/memory_cap_mb: 11200/memory_cap_mb: 9000/' "$repo/.memgate.yml"
 commit_all "$repo" "a cap below every candidate"
 (cd "$repo" && unset MEMGATE && PATH=/usr/bin:/bin g push origin main) >"$T/out" 2>"$T/err"
@@ -219,10 +220,10 @@ code=$?
 expect_code 1 "memgate on PATH is used"
 expect_err "memgate: reject" "memgate on PATH decided"
 cp "$HOOK_MEMGATE" "$repo/memgate"
-(cd "$repo" && unset MEMGATE && PATH=/usr/bin:/bin g push origin main) >"$T/out" 2>"$T/err"
+(cd "$repo" && unset MEMGATE && PATH=.:/usr/bin:/bin g push origin main) >"$T/out" 2>"$T/err"
 code=$?
-expect_code 1 "the repository's ./memgate is used"
-expect_err "memgate: reject" "./memgate decided"
+expect_code 1 "the repository's ./memgate is not used, '.' on PATH or not"
+expect_err "cannot find memgate (set MEMGATE, or put memgate on PATH)" "says memgate was not found"
 rm -f "$repo/memgate"
 g -C "$repo" reset -q --hard "$good"
 
