@@ -115,18 +115,34 @@ if [ "$(wc -l <"$T/steps")" -eq "$nstep" ] && [ "$(awk '$3 == "yes"' "$T/steps" 
 else
 	not_ok "the scan sees every step ($nstep) and every run step ($nrun)" "$(cat "$T/steps")"
 fi
-if grep -qF 'exec "$GITHUB_ACTION_PATH/memgate" "${args[@]}"' "$T/runs"; then
-	ok "the scan reads block scripts to their end"
-else
-	not_ok "the scan reads block scripts to their end"
-fi
 cp "$T/steps" "$T/steps.action"
 cp "$T/runs" "$T/runs.action"
+# The scan reads a run: | block to its end (checked on a block of its own).
+cat >"$T/blockaction.yml" <<'YML'
+runs:
+  using: composite
+  steps:
+    - id: one
+      shell: bash
+      run: |
+        echo first
+
+        echo last "${{ inputs.x }}"
+    - id: two
+      shell: bash
+      run: echo two
+YML
+expect_static "$T/blockaction.yml" fail "an expression on the last line of a run: | block is caught"
+if grep -qF 'echo last' "$T/runs" && [ "$(wc -l <"$T/steps")" -eq 2 ]; then
+	ok "the scan reads block scripts to their end"
+else
+	not_ok "the scan reads block scripts to their end" "$(cat "$T/runs")"
+fi
 
 # The static check is not vacuous: each offence is caught.
 sed 's|make -C "\$GITHUB_ACTION_PATH" -j"\$(nproc)" memgate|make -C "${{ inputs.working-directory }}" memgate|' "$ACTION" >"$T/inline.yml"
 expect_static "$T/inline.yml" fail "an input interpolated into a one-line run: is caught"
-sed '0,/^        cd -- "\$MEMGATE_DIR"$/s//        cd -- "$MEMGATE_DIR"\n        echo "${{ github.event.pull_request.title }}"/' "$ACTION" >"$T/block.yml"
+sed 's|^      run: bash "\$GITHUB_ACTION_PATH/actions/action-check"$|      run: \|\n        echo "${{ github.event.pull_request.title }}"\n        bash "$GITHUB_ACTION_PATH/actions/action-check"|' "$ACTION" >"$T/block.yml"
 expect_static "$T/block.yml" fail "an event value interpolated into a run: | block is caught"
 sed '0,/^      shell: bash$/{/^      shell: bash$/d}' "$ACTION" >"$T/noshell.yml"
 expect_static "$T/noshell.yml" fail "a run step without shell is caught"
@@ -157,7 +173,10 @@ done
 # (the step scripts below are run with these variables).
 for m in 'MEMGATE_DIR: ${{ inputs.working-directory }}' \
 	 'MEMGATE_POLICY_REV: ${{ inputs.policy-rev }}' \
-	 'MEMGATE_BASE_SHA: ${{ github.event.pull_request.base.sha }}' \
+	 'MEMGATE_EVENT: ${{ github.event_name }}' \
+	 'MEMGATE_PR_BASE: ${{ github.event.pull_request.base.sha }}' \
+	 'MEMGATE_MERGE_GROUP_BASE: ${{ github.event.merge_group.base_sha }}' \
+	 'MEMGATE_PUSH_BEFORE: ${{ github.event.before }}' \
 	 'MEMGATE_POLICY: ${{ inputs.policy }}' \
 	 'MEMGATE_REV: ${{ inputs.rev }}' \
 	 'MEMGATE_POLICY_REV: ${{ steps.resolve.outputs.policy-rev }}' \
@@ -176,14 +195,26 @@ done
 
 # --- the step scripts, run as the runner runs them ----------------------
 
-# A stand-in for the action's directory: its memgate logs its arguments and
-# whether GITHUB_STEP_SUMMARY is set, then runs the real memgate with
-# --format json for --format github and without --summary.
+# The run: lines call the scripts under actions/, which the tests below run
+# through those very lines: a stand-in action directory holds the real
+# actions/ (a symlink) and a memgate that logs its arguments and whether
+# GITHUB_STEP_SUMMARY is set, then runs the real memgate with --format json
+# for --format github and without --summary.
+for id in resolve check; do
+	n=$(awk -v id="$id" '$2 == id { print $1 }' "$T/steps.action")
+	line=$(awk -F'\t' -v n="$n" '$1 == n { sub(/^[^\t]*\t/, ""); print }' "$T/runs.action")
+	case $id in resolve) want='bash "$GITHUB_ACTION_PATH/actions/action-policy-rev"' ;;
+	check) want='bash "$GITHUB_ACTION_PATH/actions/action-check"' ;; esac
+	if [ "$line" = "$want" ]; then ok "step $id runs $want"; else not_ok "step $id runs $want" "got: $line"; fi
+	printf '%s\n' "$line" >"$T/step-$id.sh"
+done
 mkdir -p "$T/action"
+ln -s "$SRC/actions" "$T/action/actions"
 cat >"$T/action/memgate" <<'SH'
 #!/usr/bin/env bash
 printf '%s\n' "$@" >"$STUB_DIR/args"
 printf '%s\n' "${GITHUB_STEP_SUMMARY-<unset>}" >"$STUB_DIR/summary-env"
+pwd >"$STUB_DIR/cwd"
 args=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -196,23 +227,25 @@ exec $REAL_MEMGATE "${args[@]}"
 SH
 chmod +x "$T/action/memgate"
 
-# run_step ID DIR [VAR=VALUE...]: run step ID's script in DIR with the
-# action's default inputs (overridden by VAR=VALUE), as
+# run_step ID WORKSPACE [VAR=VALUE...]: run step ID's run: script with the
+# workspace WORKSPACE (also the working directory, as on the runner) and
+# the action's default inputs (overridden by VAR=VALUE), as
 # `bash --noprofile --norc -eo pipefail`; sets $code, $T/out, $T/err.
 run_step() {
 	local id=$1 dir=$2 n
 	shift 2
 	n=$(awk -v id="$id" '$2 == id { print $1 }' "$T/steps.action")
 	awk -F'\t' -v n="$n" '$1 == n { sub(/^[^\t]*\t/, ""); print }' "$T/runs.action" >"$T/step-$id.sh"
-	rm -f "$T/stub/args" "$T/stub/summary-env"
+	rm -f "$T/stub/args" "$T/stub/summary-env" "$T/stub/cwd"
 	mkdir -p "$T/stub"
 	(cd "$dir" && env -i PATH="$PATH" HOME="${HOME:-/tmp}" \
 		GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
-		GITHUB_ACTIONS=true GITHUB_ACTION_PATH="$T/action" \
+		GITHUB_ACTIONS=true GITHUB_ACTION_PATH="$T/action" GITHUB_WORKSPACE="$dir" \
 		GITHUB_OUTPUT="$T/github-output" GITHUB_STEP_SUMMARY="$T/summary.md" \
 		STUB_DIR="$T/stub" REAL_MEMGATE="${MEMGATE_WRAP:-} $MEMGATE" \
 		MEMGATE_DIR=. MEMGATE_POLICY=.memgate.yml MEMGATE_REV=HEAD \
-		MEMGATE_POLICY_REV= MEMGATE_BASE_SHA= MEMGATE_FAIL_ON= \
+		MEMGATE_POLICY_REV= MEMGATE_EVENT=pull_request MEMGATE_PR_BASE= \
+		MEMGATE_MERGE_GROUP_BASE= MEMGATE_PUSH_BEFORE= MEMGATE_FAIL_ON= \
 		MEMGATE_REQUIRE_APPROVED=false MEMGATE_SUMMARY=true \
 		"$@" bash --noprofile --norc -eo pipefail "$T/step-$id.sh") >"$T/out" 2>"$T/err"
 	code=$?
@@ -221,6 +254,9 @@ expect_args() { # expect_args "ARG ARG ..." DESC: memgate's arguments, space-joi
 	local got
 	got=$(tr '\n' ' ' <"$T/stub/args" 2>/dev/null)
 	if [ "$got" = "$1 " ]; then ok "$2"; else not_ok "$2" "expected: $1" "got:      $got"; fi
+}
+expect_output() { # expect_output LINE DESC: $GITHUB_OUTPUT has LINE
+	if grep -qxF -- "$1" "$T/github-output"; then ok "$2"; else not_ok "$2" "GITHUB_OUTPUT: $(cat "$T/github-output")"; fi
 }
 
 # The runner check: Linux with apt passes; macOS and Windows stop with one
@@ -248,17 +284,18 @@ make_gate_repo "$T/push" "$E/real-flat-11200.yml" "$FLAT"
 repo=$T/push
 : >"$T/github-output"
 run_step resolve "$repo"
-expect_code 0 "resolve: nothing to fetch outside a pull request"
-if grep -qx 'policy-rev=' "$T/github-output"; then ok "resolve: policy-rev is empty"; else not_ok "resolve: policy-rev is empty"; fi
+expect_code 0 "resolve: a pull request event without a base commit"
+expect_output 'policy-rev=' "resolve: policy-rev is empty"
+expect_out "::notice::memgate: event 'pull_request' carries no base commit" "resolve: says the policy comes from the evidence commit"
 run_step check "$repo"
 expect_code 1 "check: the failing gate fails the step"
-expect_args "check --rev HEAD --policy .memgate.yml --format github --summary $T/summary.md" \
+expect_args "check -C $repo --rev HEAD --policy .memgate.yml --format github --summary $T/summary.md" \
 	"check: default inputs give memgate's arguments"
 expect_field decision '"tune"'
 
 run_step check "$repo" MEMGATE_FAIL_ON=reject MEMGATE_SUMMARY=false
 expect_code 0 "check: fail-on reject passes"
-expect_args "check --rev HEAD --policy .memgate.yml --format github --fail-on reject" \
+expect_args "check -C $repo --rev HEAD --policy .memgate.yml --format github --fail-on reject" \
 	"check: fail-on is passed, summary false drops --summary"
 if [ "$(cat "$T/stub/summary-env")" = "<unset>" ]; then
 	ok "check: summary false unsets GITHUB_STEP_SUMMARY for memgate"
@@ -267,12 +304,23 @@ else
 fi
 run_step check "$repo" MEMGATE_REQUIRE_APPROVED=true MEMGATE_FAIL_ON=reject
 expect_code 1 "check: require-approved without an approved result fails"
-expect_args "check --rev HEAD --policy .memgate.yml --format github --fail-on reject --require-approved --summary $T/summary.md" \
+expect_args "check -C $repo --rev HEAD --policy .memgate.yml --format github --fail-on reject --require-approved --summary $T/summary.md" \
 	"check: require-approved adds --require-approved"
 expect_field evidence.issues '["approved_result_missing"]'
-run_step check "$repo/benchmarks" MEMGATE_DIR=results
-expect_code 1 "check: working-directory is where memgate runs"
-expect_field inputs.policy.path '".memgate.yml"'
+run_step check "$repo" MEMGATE_DIR=benchmarks/results
+expect_code 1 "check: a working-directory inside the checkout gates the checkout"
+expect_args "check -C $repo --rev HEAD --policy .memgate.yml --format github --summary $T/summary.md" \
+	"check: memgate gets the checkout's top level"
+if [ "$(cat "$T/stub/cwd")" = "$repo" ]; then ok "check: memgate runs at the checkout's top level"; else not_ok "check: memgate runs at the checkout's top level" "cwd: $(cat "$T/stub/cwd")"; fi
+mkdir -p "$T/elsewhere"
+ln -s "$T/elsewhere" "$repo/outside"
+run_step check "$repo" MEMGATE_DIR=outside
+expect_code 2 "check: a working-directory that leaves the workspace is refused"
+expect_out "::error::memgate: input 'working-directory' ('outside') resolves to '$T/elsewhere', outside the workspace '$repo'" "check: says where it leads"
+expect_no_file "$T/stub/args" "check: memgate does not run"
+run_step check "$repo" MEMGATE_DIR=no-such-dir
+expect_code 2 "check: a working-directory that does not exist is refused"
+rm "$repo/outside"
 
 run_step check "$repo" MEMGATE_SUMMARY=yes
 expect_code 2 "check: summary must be true or false"
@@ -285,12 +333,13 @@ expect_code 2 "check: require-approved must be true or false"
 run_step check "$repo" MEMGATE_POLICY='$(touch pwned).yml' MEMGATE_FAIL_ON='reject;touch pwned2' \
 	MEMGATE_REV='HEAD`touch pwned3`'
 expect_code 2 "check: hostile inputs reach memgate as plain arguments"
-expect_args "check --rev HEAD\`touch pwned3\` --policy \$(touch pwned).yml --format github --fail-on reject;touch pwned2 --summary $T/summary.md" \
+expect_args "check -C $repo --rev HEAD\`touch pwned3\` --policy \$(touch pwned).yml --format github --fail-on reject;touch pwned2 --summary $T/summary.md" \
 	"check: hostile inputs are passed verbatim"
 if ls "$repo"/pwned* "$T"/pwned* >/dev/null 2>&1; then not_ok "check: no input was executed"; else ok "check: no input was executed"; fi
 
 # A pull request: the base commit holds the policy; the head loosens it, so
-# its own policy would accept.  The checkout is shallow (fetch-depth: 1).
+# its own policy would accept.  The checkout is shallow (fetch-depth: 1);
+# the base commit is fetched from $GITHUB_SERVER_URL/$GITHUB_REPOSITORY.
 make_gate_repo "$T/upstream" "$E/real-flat-11200.yml" "$FLAT"
 base=$(g -C "$T/upstream" rev-parse HEAD)
 sed -i -e 's/memory_cap_mb: 11200/memory_cap_mb: 20000/' \
@@ -299,6 +348,7 @@ sed -i -e 's/memory_cap_mb: 11200/memory_cap_mb: 20000/' \
 commit_all "$T/upstream" "loosen the budget"
 g clone -q --depth=1 "file://$T/upstream" "$T/pr" 2>"$T/err"
 repo=$T/pr
+SERVER=(GITHUB_SERVER_URL="file://$T" GITHUB_REPOSITORY=upstream)
 if g -C "$repo" cat-file -e "$base^{commit}" 2>/dev/null; then
 	not_ok "the shallow checkout lacks the base commit"
 else
@@ -309,32 +359,38 @@ expect_code 0 "the head's own policy would accept"
 expect_field decision '"accept"'
 
 : >"$T/github-output"
-run_step resolve "$repo" MEMGATE_BASE_SHA="$base"
+run_step resolve "$repo" "${SERVER[@]}" MEMGATE_PR_BASE="$base"
 expect_code 0 "resolve: fetches the base commit"
-expect_err "memgate: fetching the policy commit $base" "resolve: says it fetches"
+expect_err "memgate: fetching the policy commit $base (the pull request's base commit)" "resolve: says it fetches"
 if g -C "$repo" cat-file -e "$base^{commit}" 2>/dev/null; then ok "the base commit is now present"; else not_ok "the base commit is now present"; fi
-if grep -qx "policy-rev=$base" "$T/github-output"; then ok "resolve: policy-rev is the base commit"; else not_ok "resolve: policy-rev is the base commit"; fi
+expect_output "policy-rev=$base" "resolve: policy-rev is the base commit"
 run_step check "$repo" MEMGATE_POLICY_REV="$base"
 expect_code 1 "check: the base commit's policy decides"
-expect_args "check --rev HEAD --policy .memgate.yml --format github --policy-rev $base --summary $T/summary.md" \
+expect_args "check -C $repo --rev HEAD --policy .memgate.yml --format github --policy-rev $base --summary $T/summary.md" \
 	"check: --policy-rev is the base commit"
 expect_field decision '"tune"'
 expect_field inputs.policy.rev "\"$base\""
-run_step resolve "$repo" MEMGATE_BASE_SHA="$base"
+run_step resolve "$repo" "${SERVER[@]}" MEMGATE_PR_BASE="$base"
 expect_code 0 "resolve: a present base commit is not fetched again"
 expect_no_err "fetching" "resolve: no fetch"
 
 : >"$T/github-output"
-run_step resolve "$repo" MEMGATE_BASE_SHA="$base" MEMGATE_POLICY_REV=HEAD
+run_step resolve "$repo" MEMGATE_PR_BASE="$base" MEMGATE_POLICY_REV=HEAD
 expect_code 0 "resolve: the policy-rev input wins over the base commit"
-if grep -qx "policy-rev=HEAD" "$T/github-output"; then ok "resolve: policy-rev is the input"; else not_ok "resolve: policy-rev is the input"; fi
+expect_output "policy-rev=HEAD" "resolve: policy-rev is the input"
 run_step resolve "$repo" MEMGATE_POLICY_REV=no-such-branch
 expect_code 2 "resolve: a policy-rev that is not there and not a commit id"
-expect_out "::error::memgate: the policy commit is not in the checkout" "resolve: says so as an annotation"
-run_step resolve "$repo" MEMGATE_BASE_SHA=0123456789abcdef0123456789abcdef01234567
+expect_out "::error::memgate: the policy commit 'no-such-branch' is not in the checkout" "resolve: says so as an annotation"
+run_step resolve "$repo" MEMGATE_POLICY_REV=--upload-pack=touch
+expect_code 2 "resolve: a policy-rev that looks like an option is refused"
+run_step resolve "$repo" "${SERVER[@]}" MEMGATE_PR_BASE=0123456789abcdef0123456789abcdef01234567
 expect_code 2 "resolve: a base commit the remote does not have"
 expect_out "::error::memgate: cannot fetch the policy commit 0123456789abcdef0123456789abcdef01234567" "resolve: says it cannot fetch"
+run_step resolve "$repo" MEMGATE_PR_BASE='main; touch pwned'
+expect_code 2 "resolve: an event base that is not a commit id is refused"
+: >"$T/github-output"
 run_step resolve "$repo" MEMGATE_POLICY_REV=$'HEAD\nsecret=1'
 expect_code 2 "resolve: a multi-line policy-rev cannot add outputs"
+if [ -s "$T/github-output" ]; then not_ok "resolve: nothing is written to GITHUB_OUTPUT" "$(cat "$T/github-output")"; else ok "resolve: nothing is written to GITHUB_OUTPUT"; fi
 
 finish
