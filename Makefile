@@ -96,7 +96,11 @@ $(BUILD)/tests/jsonget: tests/jsonget.c $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(PKG_LIBS)
 
-build-tests: $(PROG) $(TEST_PROGS) $(BUILD)/tests/jsonget
+$(BUILD)/tests/maxrss: tests/maxrss.c
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+
+build-tests: $(PROG) $(TEST_PROGS) $(BUILD)/tests/jsonget $(BUILD)/tests/maxrss
 
 # Unit tests (one Criterion binary per module), then the end-to-end tests
 # that run the binary on fixture repositories built with the real git.
@@ -114,7 +118,7 @@ asan: deps
 	@$(MAKE) --no-print-directory WERROR=1 SAN=1 run-tests
 
 valgrind: deps
-	@$(MAKE) --no-print-directory WERROR=1 $(PROG) $(BUILD)/tests/jsonget
+	@$(MAKE) --no-print-directory WERROR=1 $(PROG) $(BUILD)/tests/jsonget $(BUILD)/tests/maxrss
 	@MEMGATE=$(CURDIR)/$(PROG) MEMGATE_WRAP=$(CURDIR)/tests/valgrind-wrap ./tests/e2e/run
 
 demo: deps

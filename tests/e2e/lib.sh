@@ -101,6 +101,81 @@ commit_all() {
 	g -C "$1" commit -q -m "${2:-change}"
 }
 
+# runner_commands FILE: print the workflow commands the Actions runner would
+# execute on the log FILE, one per line ("name", or "v1:..." for a legacy
+# ##[ command), following ::stop-commands::TOKEN.
+runner_commands() {
+	awk '
+	{ line = $0; sub(/^[ \t]+/, "", line) }
+	stop != "" { if (line == "::" stop "::") stop = ""; next }
+	index(line, "::") == 1 {
+		rest = substr(line, 3); end = index(rest, "::")
+		if (end > 0) {
+			info = substr(rest, 1, end - 1); sp = index(info, " ")
+			name = tolower(sp ? substr(info, 1, sp - 1) : info)
+			print name
+			if (name == "stop-commands") stop = substr(rest, end + 2)
+			next
+		}
+	}
+	index(line, "##[") > 0 { print "v1:" substr(line, index(line, "##[")) }
+	' "$1"
+}
+
+# expect_runner_safe FILE DESC: the runner would run no command on FILE but
+# memgate's own annotations (error, warning, notice, one stop-commands).
+expect_runner_safe() {
+	runner_commands "$1" >"$T/commands"
+	if grep -qv -E '^(error|warning|notice|stop-commands)$' "$T/commands" ||
+	   [ "$(grep -c '^stop-commands$' "$T/commands")" -gt 1 ]; then
+		not_ok "$2" "$(grep -v -E '^(error|warning|notice)$' "$T/commands" | head -5)"
+	else
+		ok "$2"
+	fi
+}
+
+# The GitHub Action's steps, run through action.yml's own run: lines with a
+# stand-in action directory: the real actions/ (a symlink) and a memgate
+# that runs $MEMGATE (under $MEMGATE_WRAP).
+ACTION_DIR=$T/action-dir
+action_setup() {
+	[ -d "$ACTION_DIR" ] && return 0
+	mkdir -p "$ACTION_DIR"
+	ln -s "$SRC/actions" "$ACTION_DIR/actions"
+	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${MEMGATE_WRAP:-}" "$MEMGATE" >"$ACTION_DIR/memgate"
+	chmod +x "$ACTION_DIR/memgate"
+}
+# action_run_line ID: the run: line of action.yml's step ID.
+action_run_line() {
+	awk -v id="$1" '$1 == "id:" && $2 == id { f = 1; next }
+		f && /^ *- / { exit }
+		f && $1 == "run:" { sub(/^ *run: */, ""); print; exit }' "$SRC/action.yml"
+}
+# action_step ID WORKSPACE [VAR=VALUE...]: run step ID as the runner would,
+# in WORKSPACE, for a pull_request event, with the action's default inputs
+# overridden by VAR=VALUE; GITHUB_OUTPUT is $T/gh-output, the summary
+# $T/gh-summary.  Sets $code, $T/out, $T/err.
+action_step() {
+	local id=$1 ws=$2 line
+	shift 2
+	action_setup
+	line=$(action_run_line "$id")
+	(cd "$ws" && env -i PATH="$PATH" HOME="${HOME:-/tmp}" \
+		GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
+		GITHUB_ACTIONS=true GITHUB_ACTION_PATH="$ACTION_DIR" GITHUB_WORKSPACE="$ws" \
+		GITHUB_OUTPUT="$T/gh-output" GITHUB_STEP_SUMMARY="$T/gh-summary" \
+		MEMGATE_DIR=. MEMGATE_POLICY=.memgate.yml MEMGATE_REV=HEAD \
+		MEMGATE_POLICY_REV= MEMGATE_EVENT=pull_request MEMGATE_PR_BASE= \
+		MEMGATE_MERGE_GROUP_BASE= MEMGATE_PUSH_BEFORE= MEMGATE_FAIL_ON= \
+		MEMGATE_REQUIRE_APPROVED=false MEMGATE_SUMMARY=true \
+		"$@" bash --noprofile --norc -eo pipefail -c "$line") >"$T/out" 2>"$T/err"
+	code=$?
+}
+# action_policy_rev: the policy-rev the last resolve step wrote.
+action_policy_rev() {
+	sed -n 's/^policy-rev=//p' "$T/gh-output" | tail -n 1
+}
+
 finish() {
 	echo "# $(basename "$0"): $PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]
