@@ -403,11 +403,11 @@ mkdir -p "$repo/benchmarks/results"
 g init -q "$repo"
 {
 	printf '{"workload_id":"w","hardware_id":"h","candidates":[\n'
-	ctl=$(printf '\\u00%02x' $(seq 1 31) | head -c 1536)   # 256 escaped control bytes
+	ctl=$(for r in 1 2 3 4 5 6 7 8 9; do printf '\\u00%02x' $(seq 1 31); done | head -c 1512)   # 252 escaped control bytes
 	i=0
 	while [ $i -lt 1024 ]; do
 		[ $i -eq 0 ] || printf ',\n'
-		if [ $i -eq 0 ]; then n=baseline; else n=$(printf '%04d' $i)${ctl:24}; fi
+		if [ $i -eq 0 ]; then n=baseline; else n=$(printf "%04d" $i)$ctl; fi
 		printf '{"name":"%s","peak_memory_mb":%d,"samples_per_s":2}' "$n" $((1000 + i))
 		i=$((i + 1))
 	done
