@@ -280,7 +280,9 @@ void mg_manifest_free(mg_manifest *m)
 
 /* cJSON indents with tabs and puts a tab after ':'; write what json.dump(s,
  * indent=2) writes instead.  Every tab in cJSON's output is layout: tabs in
- * strings are printed as "\t". */
+ * strings are printed as "\t".  The '[' of "##[" (a legacy GitHub workflow
+ * command, run anywhere in a log line) is written \u005b; '#' only occurs
+ * inside strings. */
 static char *two_space_layout(const char *printed)
 {
 	mg_buf b = MG_BUF_INIT;
@@ -288,10 +290,14 @@ static char *two_space_layout(const char *printed)
 	const char *s;
 
 	for (s = printed; *s; s++) {
-		if (*s == '\t')
+		if (*s == '\t') {
 			mg_buf_puts(&b, line_start ? "  " : " ");
-		else
+		} else if (!strncmp(s, "##[", 3)) {
+			mg_buf_puts(&b, "##\\u005b");
+			s += 2;
+		} else {
 			mg_buf_putc(&b, *s);
+		}
 		line_start = *s == '\n' || (line_start && *s == '\t');
 	}
 	mg_buf_putc(&b, '\n');

@@ -325,6 +325,24 @@ Test(manifest, renders_without_the_optional_fields)
 	free(text);
 }
 
+/* A legacy "##[command]" from the report never reaches a log as such. */
+Test(manifest, renders_legacy_workflow_commands_escaped)
+{
+	char *text = mg_manifest_render("r.json", ABC_SHA256, "##[add-mask]v1",
+					"###[stop-commands]x");
+	mg_manifest *m = NULL;
+	mg_error err;
+
+	cr_expect_null(strstr(text, "##["), "%s", text);
+	cr_expect_not_null(strstr(text, "\"##\\u005badd-mask]v1\""));
+	cr_assert_eq(mg_manifest_parse(&m, "m.json", text, strlen(text), &err), MG_OK,
+		     "%s", err.message);
+	cr_expect_str_eq(m->schema_version, "##[add-mask]v1");
+	cr_expect_str_eq(m->semantic_id, "###[stop-commands]x");
+	mg_manifest_free(m);
+	free(text);
+}
+
 Test(manifest, rendered_manifest_reads_back)
 {
 	char *text = mg_manifest_render("a dir/r\t\"q\".json", ABC_SHA256, NULL, "ID\twith tab");
