@@ -54,8 +54,9 @@ int mg_repo_resolve(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *rev,
  * The path rules of mg_manifest_check_path are enforced first.  Errors
  * (exit 2), each naming path and short commit id:
  *   missing at that commit (MG_ENOTFOUND; with mg_repo_uncommitted_hint's
- *   sentence when the working tree has it), symlink, submodule, directory, larger than
- *   `max_bytes` (0 = MG_GIT_DEFAULT_MAX_INPUT).
+ *   sentence when the working tree has it), symlink, submodule, directory,
+ *   larger than `max_bytes` (0 = MG_GIT_DEFAULT_MAX_INPUT; the size comes
+ *   from the object's header, before any of the blob is inflated).
  * On success blob->data is the caller's; release with mg_blob_release.
  */
 int mg_repo_read(mg_blob *blob, mg_repo *repo, const char *commit_hex,
