@@ -781,6 +781,82 @@ void mg_blob_release(mg_blob *blob)
 
 /* ---- Git LFS pointers --------------------------------------------------- */
 
+/* Read the regular file `full` (opened without following a symlink) into
+ * b, refusing more than limit bytes.  MG_ENOTFOUND when it does not exist. */
+static int lfs_slurp(mg_buf *b, const char *full, const char *path, size_t limit,
+		     mg_error *err)
+{
+	char chunk[65536];
+	struct stat st;
+	ssize_t n;
+	int fd, rc = 0;
+
+	if ((fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		if (errno == ENOENT) {
+			mg_error_set(err, NULL, 0, 0, "the Git LFS object of '%s' is not in "
+				     "the local LFS store", path);
+			return MG_ENOTFOUND;
+		}
+		return mg_error_set(err, NULL, 0, 0, "cannot read the Git LFS object of "
+				    "'%s' ('%s'): %s", path, full, strerror(errno));
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		rc = mg_error_set(err, NULL, 0, 0, "the Git LFS object of '%s' ('%s') is "
+				  "not a regular file", path, full);
+		goto done;
+	}
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = mg_error_set(err, NULL, 0, 0, "cannot read the Git LFS object of "
+					  "'%s': %s", path, strerror(errno));
+			break;
+		}
+		mg_buf_put(b, chunk, (size_t)n);
+		if (b->len > limit) {
+			rc = mg_error_set(err, NULL, 0, 0, "the Git LFS object of '%s' is "
+					  "more than the limit of %zu bytes " LIMIT_HINT,
+					  path, limit);
+			break;
+		}
+	}
+done:
+	close(fd);
+	return rc;
+}
+
+int mg_repo_read_lfs(mg_blob *blob, mg_repo *repo, const char *lfs_oid,
+		     const char *path, size_t max_bytes, mg_error *err)
+{
+	const char *common;
+	mg_buf full = MG_BUF_INIT, data = MG_BUF_INIT;
+	int rc;
+
+	assert(blob && repo && lfs_oid && path);
+	memset(blob, 0, sizeof(*blob));
+	if (strlen(lfs_oid) != 64 || strspn(lfs_oid, "0123456789abcdef") != 64) {
+		rc = mg_error_set(err, NULL, 0, 0, "invalid Git LFS oid for '%s'", path);
+		goto done;
+	}
+	common = git_repository_commondir(repo->git);
+	if (!common || !*common) {
+		rc = mg_error_set(err, NULL, 0, 0, "cannot find the git directory of the "
+				  "repository (for the Git LFS object of '%s')", path);
+		goto done;
+	}
+	mg_buf_printf(&full, "%s%slfs/objects/%.2s/%.2s/%s", common,
+		      common[strlen(common) - 1] == '/' ? "" : "/", lfs_oid, lfs_oid + 2,
+		      lfs_oid);
+	if ((rc = lfs_slurp(&data, full.ptr, path, effective_limit(max_bytes), err)) < 0)
+		goto done;
+	blob->data = mg_buf_detach(&data, &blob->len);
+done:
+	mg_buf_free(&full);
+	mg_buf_free(&data);
+	return rc;
+}
+
 /* "oid sha256:<64 hex>" from p to end (the line without its newline). */
 static bool lfs_oid_line(const char *p, const char *end, char oid[65])
 {

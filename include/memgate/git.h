@@ -88,6 +88,19 @@ const char *mg_repo_uncommitted_hint(mg_repo *repo, const char *path);
 
 void mg_blob_release(mg_blob *blob);
 
+/*
+ * Read the Git LFS object `lfs_oid` (64 lowercase hex) from the repository's
+ * local LFS store, <common git dir>/lfs/objects/<oid[0:2]>/<oid[2:4]>/<oid>,
+ * where `git lfs pull` (or a checkout with LFS) leaves it; linked worktrees
+ * share their main repository's store.  Reads bytes only: the caller checks
+ * them against the pointer's oid and size.  MG_ENOTFOUND when the object is
+ * not in the store; MG_ERROR when it is not a regular file or larger than
+ * `max_bytes` (0 = MG_GIT_DEFAULT_MAX_INPUT).  Messages name `path`, the
+ * file the pointer stands for.  blob->oid is left empty.
+ */
+int mg_repo_read_lfs(mg_blob *blob, mg_repo *repo, const char *lfs_oid,
+		     const char *path, size_t max_bytes, mg_error *err);
+
 /* Is this blob a Git LFS pointer?  Fills oid (64 hex + NUL) and size when it is. */
 bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[65],
 			    unsigned long long *lfs_size);
