@@ -10,6 +10,7 @@
 #include "memgate/buf.h"
 #include "memgate/check.h"
 #include "memgate/digest.h"
+#include "memgate/format.h"
 #include "memgate/git.h"
 #include "memgate/record.h"
 
@@ -23,6 +24,7 @@ struct run {
 	size_t max_bytes;
 	bool pre[MG_ISSUE_COUNT];
 	char head[65];          /* HEAD commit, "" when unborn or with --worktree */
+	bool base_run;          /* the --base comparison: one policy, no base */
 };
 
 static void add_warning(mg_check_result *res, const char *fmt, ...)
@@ -39,6 +41,21 @@ static void add_warning(mg_check_result *res, const char *fmt, ...)
 	res->warnings = mg_xrealloc(res->warnings,
 				    (res->warning_count + 1) * sizeof(*res->warnings));
 	res->warnings[res->warning_count++] = mg_buf_detach(&b, NULL);
+}
+
+static void add_note(mg_check_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_note(mg_check_result *res, const char *fmt, ...)
+{
+	mg_buf b = MG_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	mg_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	res->notes = mg_xrealloc(res->notes, (res->note_count + 1) * sizeof(*res->notes));
+	res->notes[res->note_count++] = mg_buf_detach(&b, NULL);
 }
 
 /* The 7-digit abbreviation of a commit id, in a caller's buffer (two may
@@ -110,7 +127,7 @@ static void warn_uncommitted(struct run *run, const char *path, const char *comm
  */
 static int read_input(mg_blob *blob, struct run *run, mg_input_ref *ref,
 		      const char *commit, const char *path, const char *from,
-		      mg_pos pos, mg_error *err)
+		      mg_pos pos, bool warn, mg_error *err)
 {
 	char msg[sizeof(err->message)];
 	int error;
@@ -135,24 +152,82 @@ static int read_input(mg_blob *blob, struct run *run, mg_input_ref *ref,
 	ref->read = true;
 	snprintf(ref->blob, sizeof(ref->blob), "%s", blob->oid);
 	snprintf(ref->commit, sizeof(ref->commit), "%s", run->res->worktree ? "" : commit);
-	if (!run->res->worktree)
+	if (!run->res->worktree && warn)
 		warn_uncommitted(run, path, commit, blob->oid);
 	return MG_OK;
 }
 
-/* A report must be the real content, not a Git LFS pointer. */
-static int refuse_lfs(const mg_blob *blob, const char *path, const char *commit,
-		      mg_error *err)
+/* Where a commit's input is, for messages: its short id or the working tree. */
+static const char *where(struct short_id *buf, const char *commit)
 {
-	char oid[65];
-	unsigned long long size;
+	*buf = short_id(commit);
+	return *commit ? buf->hex : "the working tree";
+}
 
+/*
+ * A Git LFS pointer stands for the report: replace blob->data by the object
+ * from the local LFS store, checked against the pointer's size and SHA-256
+ * oid (blob->oid stays the pointer's blob id).  Sets *lfs.  An object
+ * missing from the store is an error that says how to fetch it.
+ */
+static int resolve_lfs(mg_blob *blob, bool *lfs, struct run *run, const char *path,
+		       const char *commit, mg_error *err)
+{
+	char oid[65], sha[65] = "";
+	unsigned long long size;
+	mg_blob content = { 0 };
+	struct short_id at;
+	int error;
+
+	*lfs = false;
 	if (!mg_blob_is_lfs_pointer(blob->data, blob->len, oid, &size))
 		return MG_OK;
-	return mg_error_set(err, path, 0, 0,
-			    "is a Git LFS pointer (%llu bytes, oid sha256:%.12s...), not the report, at %s; "
-			    "commit the real file or run 'git lfs pull' (actions/checkout: lfs: true)",
-			    size, oid, *commit ? short_id(commit).hex : "the working tree");
+	*lfs = true;
+	error = mg_repo_read_lfs(&content, run->repo, oid, path, run->max_bytes, err);
+	if (error == MG_ENOTFOUND) {
+		error = mg_error_set(err, path, 0, 0,
+				     "is a Git LFS pointer at %s (oid sha256:%.12s..., %llu bytes) "
+				     "and the object is not in the local LFS store; fetch it with "
+				     "'git lfs pull' (actions/checkout: lfs: true)",
+				     where(&at, commit), oid, size);
+		goto done;
+	}
+	if (error < 0)
+		goto done;
+	if ((unsigned long long)content.len != size) {
+		error = mg_error_set(err, path, 0, 0, "the local Git LFS object (oid sha256:%.12s...) "
+				     "is %zu bytes, but the pointer at %s says %llu: fetch it again "
+				     "with 'git lfs pull'", oid, content.len, where(&at, commit), size);
+		goto done;
+	}
+	if (mg_digest_sha256_hex(sha, content.data, content.len) < 0 || strcmp(sha, oid)) {
+		error = mg_error_set(err, path, 0, 0, "the local Git LFS object (oid sha256:%.12s...) "
+				     "is corrupt: its SHA-256 is %s; fetch it again with 'git lfs pull'",
+				     oid, sha);
+		goto done;
+	}
+	free(blob->data);
+	blob->data = content.data;
+	blob->len = content.len;
+	content.data = NULL;
+done:
+	mg_blob_release(&content);
+	return error;
+}
+
+/* The SHA-256 of the working-tree copy of path (an LFS pointer there
+ * resolved through the store); false when there is none to compare. */
+static bool worktree_sha256(char out[65], struct run *run, const char *path)
+{
+	mg_blob blob = { 0 };
+	mg_error ignored;
+	bool lfs, ok;
+
+	ok = mg_repo_read_worktree(&blob, run->repo, path, run->max_bytes, &ignored) == 0 &&
+	     resolve_lfs(&blob, &lfs, run, path, "", &ignored) == 0 &&
+	     mg_digest_sha256_hex(out, blob.data, blob.len) == 0;
+	mg_blob_release(&blob);
+	return ok;
 }
 
 /* Resolve one revision option; the message names the option it came from
@@ -198,7 +273,7 @@ static int load_policy_at(mg_policy **out, struct run *run, const char *commit,
 	mg_blob blob = { 0 };
 	int error;
 
-	if ((error = read_input(&blob, run, ref, commit, path, NULL, (mg_pos){ 0, 0 }, err)) < 0)
+	if ((error = read_input(&blob, run, ref, commit, path, NULL, (mg_pos){ 0, 0 }, true, err)) < 0)
 		goto done;
 	if ((error = check_text(&blob, path, err)) < 0)
 		goto done;
@@ -208,95 +283,351 @@ done:
 	return error;
 }
 
-/* Format a threshold value, or "unset". */
-static void format_value(char *buf, size_t n, bool set, double v)
+/* ---- policy changes ---- */
+
+const char *mg_check_effect_name(enum mg_change_effect e)
 {
-	if (set)
-		snprintf(buf, n, "%.15g", v);
-	else
-		snprintf(buf, n, "unset");
+	switch (e) {
+	case MG_CHANGE_TIGHTENS: return "tightens";
+	case MG_CHANGE_LOOSENS: return "loosens";
+	default: return "changes";
+	}
 }
 
-/* Does moving threshold t from (was_set, was) to (set, v) loosen the budget? */
-static bool loosens(enum mg_threshold t, bool was_set, double was, bool set, double v)
+static mg_change_value number_value(bool set, double v)
 {
-	if (!set)
-		return true;       /* a check removed */
-	if (!was_set)
-		return false;      /* a check added */
-	if (t == MG_MEMORY_CAP_MB || t == MG_MAX_EVAL_LOSS ||
-	    t == MG_MAX_RELATIVE_EVAL_LOSS || t == MG_MAX_QUALITY_DELTA)
-		return v > was;    /* a higher ceiling */
-	return v < was;            /* a lower floor */
+	mg_change_value x = { 0 };
+
+	x.kind = set ? MG_CHANGE_NUMBER : MG_CHANGE_UNSET;
+	x.number = v;
+	return x;
 }
 
-static void add_change(mg_check_result *res, const char *key, const char *before,
-		       const char *after, bool loose)
+static mg_change_value string_value_of(const char *s)
+{
+	mg_change_value x = { 0 };
+
+	x.kind = s ? MG_CHANGE_STRING : MG_CHANGE_UNSET;
+	x.string = s;
+	return x;
+}
+
+static mg_change_value pin_value(const mg_value *pin)
+{
+	if (pin->kind == MG_VALUE_NUMBER)
+		return number_value(true, pin->number);
+	if (pin->kind == MG_VALUE_STRING)
+		return string_value_of(pin->string);
+	return number_value(false, 0);
+}
+
+static bool same_budget(const mg_budget *a, const mg_budget *b)
+{
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (a->set[t] != b->set[t] || (a->set[t] && a->value[t] != b->value[t]))
+			return false;
+	return true;
+}
+
+static bool same_axis(const mg_grid_axis *a, const mg_grid_axis *b)
+{
+	size_t i;
+
+	if (a->threshold != b->threshold || a->count != b->count)
+		return false;
+	for (i = 0; i < a->count; i++)
+		if (a->values[i] != b->values[i])
+			return false;
+	return true;
+}
+
+static bool same_value(const mg_change_value *a, const mg_change_value *b)
+{
+	size_t i;
+
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case MG_CHANGE_UNSET:
+		return true;
+	case MG_CHANGE_NUMBER:
+		return a->number == b->number;
+	case MG_CHANGE_STRING:
+		return !strcmp(a->string, b->string);
+	case MG_CHANGE_VERDICTS:
+		return !memcmp(a->verdicts, b->verdicts, MG_VERDICT_COUNT * sizeof(bool));
+	case MG_CHANGE_STRICTER:
+		for (i = 0; i < a->count && a->count == b->count; i++)
+			if (!same_budget(&a->stricter[i], &b->stricter[i]))
+				return false;
+		return a->count == b->count;
+	default:
+		for (i = 0; i < a->count && a->count == b->count; i++)
+			if (!same_axis(&a->grid[i], &b->grid[i]))
+				return false;
+		return a->count == b->count;
+	}
+}
+
+/* Record a change of key when before and after differ. */
+static void add_change(mg_check_result *res, const char *key, mg_change_value before,
+		       mg_change_value after, enum mg_change_effect effect, mg_pos pos)
 {
 	mg_policy_change *c;
 
+	if (same_value(&before, &after))
+		return;
 	res->changes = mg_xrealloc(res->changes, (res->change_count + 1) * sizeof(*c));
 	c = &res->changes[res->change_count++];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->key, sizeof(c->key), "%s", key);
-	snprintf(c->before, sizeof(c->before), "%s", before);
-	snprintf(c->after, sizeof(c->after), "%s", after);
-	c->loosens = loose;
+	c->before = before;
+	c->after = after;
+	c->effect = effect;
+	c->pos = pos;
 }
 
-static void fail_on_words(char *buf, size_t n, const bool fail_on[MG_VERDICT_COUNT])
+/* No value, or an empty list of scenarios. */
+static bool is_empty(const mg_change_value *v)
 {
-	mg_buf b = MG_BUF_INIT;
+	return v->kind == MG_CHANGE_UNSET ||
+	       ((v->kind == MG_CHANGE_STRICTER || v->kind == MG_CHANGE_GRID) && !v->count);
+}
+
+/* Adding a check, pin or scenarios tightens, removing them loosens;
+ * otherwise `other`. */
+static enum mg_change_effect presence_effect(const mg_change_value *before,
+					     const mg_change_value *after,
+					     enum mg_change_effect other)
+{
+	if (is_empty(before) && !is_empty(after))
+		return MG_CHANGE_TIGHTENS;
+	if (!is_empty(before) && is_empty(after))
+		return MG_CHANGE_LOOSENS;
+	return other;
+}
+
+/* Is threshold t a ceiling (a value must stay at or below it)?  Else a floor. */
+static bool is_ceiling(enum mg_threshold t)
+{
+	return t == MG_MEMORY_CAP_MB || t == MG_MAX_EVAL_LOSS ||
+	       t == MG_MAX_RELATIVE_EVAL_LOSS || t == MG_MAX_QUALITY_DELTA;
+}
+
+/* Does threshold t at `now` admit more than at `was`? */
+static bool looser(enum mg_threshold t, double was, double now)
+{
+	return is_ceiling(t) ? now > was : now < was;
+}
+
+/* A threshold moving from `was` to `now`: a higher ceiling or a lower floor loosens. */
+static enum mg_change_effect threshold_effect(enum mg_threshold t, const mg_change_value *was,
+					      const mg_change_value *now)
+{
+	if (was->kind == MG_CHANGE_UNSET || now->kind == MG_CHANGE_UNSET)
+		return presence_effect(was, now, MG_CHANGE_ALTERS);
+	return looser(t, was->number, now->number) ? MG_CHANGE_LOOSENS : MG_CHANGE_TIGHTENS;
+}
+
+static void diff_identity(mg_check_result *res, const mg_policy *base, const mg_policy *head)
+{
+	char key[48];
+	int id;
+
+	if (!base->manifest != !head->manifest || (base->manifest && strcmp(base->manifest, head->manifest)))
+		add_change(res, "manifest", string_value_of(base->manifest),
+			   string_value_of(head->manifest), MG_CHANGE_ALTERS, head->manifest_pos);
+	if (!base->report != !head->report || (base->report && strcmp(base->report, head->report)))
+		add_change(res, "report", string_value_of(base->report),
+			   string_value_of(head->report), MG_CHANGE_ALTERS, head->report_pos);
+	for (id = 0; id < MG_ID_COUNT; id++) {
+		mg_change_value was = pin_value(&base->rules.pin[id]);
+		mg_change_value now = pin_value(&head->rules.pin[id]);
+
+		snprintf(key, sizeof(key), "identity.%s", mg_ident_name((enum mg_ident)id));
+		add_change(res, key, was, now, presence_effect(&was, &now, MG_CHANGE_ALTERS),
+			   head->rules.pin[id].pos);
+	}
+}
+
+static void diff_thresholds(mg_check_result *res, const mg_policy *base, const mg_policy *head)
+{
+	char key[48];
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		mg_change_value was = number_value(base->rules.budget.set[t], base->rules.budget.value[t]);
+		mg_change_value now = number_value(head->rules.budget.set[t], head->rules.budget.value[t]);
+
+		snprintf(key, sizeof(key), "%s.%s", t < MG_MAX_EVAL_LOSS ? "budget" : "quality",
+			 mg_threshold_name((enum mg_threshold)t));
+		add_change(res, key, was, now, threshold_effect((enum mg_threshold)t, &was, &now),
+			   head->threshold_pos[t]);
+	}
+}
+
+static const char *rank_by_name(enum mg_rank_by r)
+{
+	return r == MG_RANK_THROUGHPUT ? "throughput" : "peak_memory";
+}
+
+static mg_change_value stricter_value(const mg_policy *p)
+{
+	mg_change_value x = { 0 };
+
+	x.kind = MG_CHANGE_STRICTER;
+	x.stricter = p->rules.stricter;
+	x.count = p->rules.stricter_count;
+	return x;
+}
+
+static mg_change_value grid_value(const mg_policy *p)
+{
+	mg_change_value x = { 0 };
+
+	x.kind = MG_CHANGE_GRID;
+	x.grid = p->rules.grid;
+	x.count = p->rules.grid_count;
+	return x;
+}
+
+static mg_change_value verdicts_value(const bool *fail_on)
+{
+	mg_change_value x = { 0 };
+
+	x.kind = MG_CHANGE_VERDICTS;
+	x.verdicts = fail_on;
+	return x;
+}
+
+static mg_pos first_pos(const mg_pos *list, size_t count)
+{
+	return list && count ? list[0] : (mg_pos){ 0, 0 };
+}
+
+/* Dropping a decision from fail_on loosens the gate, adding one tightens it. */
+static enum mg_change_effect fail_on_effect(const bool *was, const bool *now)
+{
 	int v;
 
 	for (v = 0; v < MG_VERDICT_COUNT; v++)
-		if (fail_on[v])
-			mg_buf_printf(&b, "%s%s", b.len ? "," : "", mg_verdict_name(v));
-	snprintf(buf, n, "[%s]", b.ptr);
-	mg_buf_free(&b);
+		if (was[v] && !now[v])
+			return MG_CHANGE_LOOSENS;
+	return MG_CHANGE_TIGHTENS;
+}
+
+static void diff_rest(mg_check_result *res, const mg_policy *base, const mg_policy *head)
+{
+	mg_change_value was, now;
+
+	add_change(res, "evidence.baseline", string_value_of(base->rules.baseline),
+		   string_value_of(head->rules.baseline), MG_CHANGE_ALTERS, head->baseline_pos);
+	add_change(res, "evidence.min_repeats", number_value(true, base->rules.min_repeats),
+		   number_value(true, head->rules.min_repeats),
+		   head->rules.min_repeats < base->rules.min_repeats ? MG_CHANGE_LOOSENS
+								       : MG_CHANGE_TIGHTENS,
+		   head->min_repeats_pos);
+	add_change(res, "rank_by", string_value_of(rank_by_name(base->rules.rank_by)),
+		   string_value_of(rank_by_name(head->rules.rank_by)), MG_CHANGE_ALTERS,
+		   head->rank_by_pos);
+	was = stricter_value(base);
+	now = stricter_value(head);
+	add_change(res, "sensitivity.stricter", was, now,
+		   presence_effect(&was, &now, MG_CHANGE_ALTERS),
+		   first_pos(head->stricter_pos, head->rules.stricter_count));
+	was = grid_value(base);
+	now = grid_value(head);
+	add_change(res, "sensitivity.grid", was, now, presence_effect(&was, &now, MG_CHANGE_ALTERS),
+		   first_pos(head->grid_pos, head->rules.grid_count));
+	add_change(res, "gate.fail_on", verdicts_value(base->fail_on), verdicts_value(head->fail_on),
+		   fail_on_effect(base->fail_on, head->fail_on), head->fail_on_pos);
 }
 
 /*
- * Compare the base policy (at --policy-rev, the one that decides) with the
- * policy at --rev (what the change proposes): which thresholds moved, and
- * which way.
+ * Compare the policy that decides (at --policy-rev) with the one the
+ * change proposes (at --rev): every key whose effective value differs, in
+ * the order of the policy reference, and which way it moves the gate.
  */
-static void diff_policies(mg_check_result *res, const mg_policy *base,
-			  const mg_policy *head)
+static void diff_policies(mg_check_result *res, const mg_policy *base, const mg_policy *head)
 {
-	char before[64], after[64], key[48];
-	int t, v;
-	bool loose;
+	diff_identity(res, base, head);
+	diff_thresholds(res, base, head);
+	diff_rest(res, base, head);
+}
 
-	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
-		bool bs = base->rules.budget.set[t], hs = head->rules.budget.set[t];
-		double bv = base->rules.budget.value[t], hv = head->rules.budget.value[t];
+/* "[{memory_cap_mb: 8500}, {min_throughput_ratio: 0.9}]" */
+static void put_stricter(mg_buf *out, const mg_budget *list, size_t count)
+{
+	const char *sep;
+	size_t i;
+	int t;
 
-		if (bs == hs && (!bs || bv == hv))
-			continue;
-		format_value(before, sizeof(before), bs, bv);
-		format_value(after, sizeof(after), hs, hv);
-		snprintf(key, sizeof(key), "%s.%s", t < MG_MAX_EVAL_LOSS ? "budget" : "quality",
-			 mg_threshold_name(t));
-		add_change(res, key, before, after, loosens(t, bs, bv, hs, hv));
+	mg_buf_putc(out, '[');
+	for (i = 0; i < count; i++) {
+		mg_buf_puts(out, i ? ", {" : "{");
+		for (sep = "", t = 0; t < MG_THRESHOLD_COUNT; t++) {
+			if (!list[i].set[t])
+				continue;
+			mg_buf_printf(out, "%s%s: ", sep, mg_threshold_name((enum mg_threshold)t));
+			mg_format_threshold(out, list[i].value[t]);
+			sep = ", ";
+		}
+		mg_buf_putc(out, '}');
 	}
-	if (base->rules.min_repeats != head->rules.min_repeats) {
-		snprintf(before, sizeof(before), "%d", base->rules.min_repeats);
-		snprintf(after, sizeof(after), "%d", head->rules.min_repeats);
-		add_change(res, "evidence.min_repeats", before, after,
-			   head->rules.min_repeats < base->rules.min_repeats);
+	mg_buf_putc(out, ']');
+}
+
+/* "{memory_cap_mb: [9600, 11200], min_samples_per_s: [1, 1.5]}" */
+static void put_grid(mg_buf *out, const mg_grid_axis *axes, size_t count)
+{
+	size_t i, k;
+
+	mg_buf_putc(out, '{');
+	for (i = 0; i < count; i++) {
+		mg_buf_printf(out, "%s%s: [", i ? ", " : "", mg_threshold_name(axes[i].threshold));
+		for (k = 0; k < axes[i].count; k++) {
+			if (k)
+				mg_buf_puts(out, ", ");
+			mg_format_threshold(out, axes[i].values[k]);
+		}
+		mg_buf_putc(out, ']');
 	}
-	loose = false;
-	for (v = 0; v < MG_VERDICT_COUNT; v++) {
-		if (base->fail_on[v] == head->fail_on[v])
-			continue;
-		if (base->fail_on[v])
-			loose = true;
-	}
-	if (memcmp(base->fail_on, head->fail_on, sizeof(base->fail_on))) {
-		fail_on_words(before, sizeof(before), base->fail_on);
-		fail_on_words(after, sizeof(after), head->fail_on);
-		add_change(res, "gate.fail_on", before, after, loose);
+	mg_buf_putc(out, '}');
+}
+
+void mg_check_change_text(mg_buf *out, const mg_change_value *v)
+{
+	const char *sep = "";
+	int x;
+
+	switch (v->kind) {
+	case MG_CHANGE_UNSET:
+		mg_buf_puts(out, "unset");
+		break;
+	case MG_CHANGE_NUMBER:
+		mg_format_threshold(out, v->number);
+		break;
+	case MG_CHANGE_STRING:
+		mg_buf_printf(out, "'%s'", v->string);
+		break;
+	case MG_CHANGE_VERDICTS:
+		mg_buf_putc(out, '[');
+		for (x = 0; x < MG_VERDICT_COUNT; x++) {
+			if (!v->verdicts[x])
+				continue;
+			mg_buf_printf(out, "%s%s", sep, mg_verdict_name((enum mg_verdict)x));
+			sep = ", ";
+		}
+		mg_buf_putc(out, ']');
+		break;
+	case MG_CHANGE_STRICTER:
+		put_stricter(out, v->stricter, v->count);
+		break;
+	default:
+		put_grid(out, v->grid, v->count);
+		break;
 	}
 }
 
@@ -309,7 +640,7 @@ static void warn_loose_stricter(mg_check_result *res)
 {
 	const mg_policy *p = res->policy;
 	const mg_budget *base = &p->rules.budget;
-	char before[64], after[64];
+	mg_buf before = MG_BUF_INIT, after = MG_BUF_INIT;
 	size_t i;
 	int t;
 
@@ -317,41 +648,132 @@ static void warn_loose_stricter(mg_check_result *res)
 		const mg_budget *ov = &p->rules.stricter[i];
 
 		for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
-			if (!ov->set[t] || !loosens(t, base->set[t], base->value[t], true, ov->value[t]))
+			if (!ov->set[t] || !base->set[t] ||
+			    !looser((enum mg_threshold)t, base->value[t], ov->value[t]))
 				continue;
-			format_value(before, sizeof(before), base->set[t], base->value[t]);
-			format_value(after, sizeof(after), true, ov->value[t]);
+			before.len = after.len = 0;
+			mg_format_threshold(&before, base->value[t]);
+			mg_format_threshold(&after, ov->value[t]);
 			add_warning(res, "sensitivity.stricter[%zu] (%s:%d:%d) sets %s %s, looser than "
 				    "the base budget's %s: a stricter scenario should tighten it",
 				    i, p->path, p->stricter_pos ? p->stricter_pos[i].line : 0,
 				    p->stricter_pos ? p->stricter_pos[i].column : 0,
-				    mg_threshold_name((enum mg_threshold)t), after, before);
+				    mg_threshold_name((enum mg_threshold)t), after.ptr, before.ptr);
 		}
 	}
+	mg_buf_free(&before);
+	mg_buf_free(&after);
 }
 
-/* Read the policy at --policy-rev; when it differs from --rev, also read the
- * policy at --rev to say what the change would have altered. */
+/* ---- the policy ---- */
+
+static const char *policy_path_of(const struct run *run)
+{
+	return run->opt->policy_path ? run->opt->policy_path : DEFAULT_POLICY;
+}
+
+/* Is `path` in the tree of `commit`? */
+static bool commit_has(struct run *run, const char *commit, const char *path)
+{
+	mg_blob blob = { 0 };
+	mg_error ignored;
+	bool has = mg_repo_read(&blob, run->repo, commit, path, run->max_bytes, &ignored) == 0;
+
+	mg_blob_release(&blob);
+	return has;
+}
+
+/* Add to err's message which policy it is about (the revision's role). */
+static int policy_context(mg_error *err, const char *what, const char *commit)
+{
+	mg_buf msg = MG_BUF_INIT;
+
+	mg_buf_printf(&msg, "%s (in the policy %s, at %.7s)", err->message, what, commit);
+	snprintf(err->message, sizeof(err->message), "%s", msg.ptr);
+	mg_buf_free(&msg);
+	return MG_ERROR;
+}
+
+/*
+ * The policy is missing at the policy revision (and, when it differs from
+ * --rev, at --rev too): say which revision that is and whether HEAD has it.
+ */
+static int policy_missing(struct run *run, mg_error *err)
+{
+	const mg_check_result *res = run->res;
+	const char *path = policy_path_of(run);
+	struct short_id pol = short_id(res->policy_rev), ev = short_id(res->rev);
+	struct short_id head = short_id(run->head);
+	mg_buf hint = MG_BUF_INIT;
+
+	if (strcmp(res->rev, res->policy_rev))
+		mg_buf_printf(&hint, "; the evidence revision %s has none either", ev.hex);
+	if (run->head[0] && strcmp(run->head, res->policy_rev) && strcmp(run->head, res->rev))
+		mg_buf_printf(&hint, commit_has(run, run->head, path) ? "; HEAD (%s) has it"
+					: "; HEAD (%s) has none either", head.hex);
+	if (strstr(err->message, "exists in the working tree"))
+		mg_buf_puts(&hint, "; it exists in the working tree but is not committed");
+	mg_error_set(err, NULL, 0, 0, "no policy '%s' at %s, the policy revision%s%s%s", path,
+		     pol.hex, run->opt->policy_rev ? " (--policy-rev)" : "",
+		     run->head[0] && !strcmp(run->head, res->policy_rev) ? " (HEAD)" : "", hint.ptr);
+	mg_buf_free(&hint);
+	return MG_ERROR;
+}
+
+/* Adoption: the policy revision has no policy at all, so the one this
+ * change adds decides, and a note says so. */
+static int adopt_policy(struct run *run, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	int error;
+
+	mg_error_clear(err);
+	error = load_policy_at(&res->policy, run, res->rev, &res->policy_ref, err);
+	if (error == MG_ENOTFOUND)
+		return policy_missing(run, err);
+	if (error < 0)
+		return policy_context(err, "this change adds", res->rev);
+	add_note(res, "adopting memgate: the policy revision %s has no '%s', so the policy this "
+		 "change adds (at %s) decides; once it is merged, changes are gated by the "
+		 "policy of their base", short_id(res->policy_rev).hex, policy_path_of(run),
+		 short_id(res->rev).hex);
+	return MG_OK;
+}
+
+/*
+ * Read the policy at --policy-rev; when that is another commit than --rev,
+ * also read the policy at --rev, which the change proposes: it must be a
+ * valid policy too (after the merge it decides), and what it alters is
+ * listed.  When the policy revision has no policy, the change adopts
+ * memgate and its own policy decides.
+ */
 static int load_policies(struct run *run, mg_error *err)
 {
 	mg_check_result *res = run->res;
-	mg_policy *head = NULL;
 	mg_input_ref head_ref = { 0 };
+	bool two = !res->worktree && strcmp(res->rev, res->policy_rev) && !run->base_run;
 	int error;
 
-	if ((error = load_policy_at(&res->policy, run, res->policy_rev, &res->policy_ref, err)) < 0)
-		return error;
-	if (res->worktree || !strcmp(res->rev, res->policy_rev))
+	error = load_policy_at(&res->policy, run, res->policy_rev, &res->policy_ref, err);
+	if (error == MG_ENOTFOUND && two)
+		return adopt_policy(run, err);
+	if (error == MG_ENOTFOUND && !run->base_run && !res->worktree)
+		return policy_missing(run, err);
+	if (error < 0)
+		return two ? policy_context(err, "that decides (the policy revision)", res->policy_rev)
+			   : error;
+	if (!two)
 		return MG_OK;
-	if (load_policy_at(&head, run, res->rev, &head_ref, err) < 0) {
-		add_warning(res, "the policy at %s could not be read (%s); only the policy at %s is used",
-			    short_id(res->rev).hex, err->message, short_id(res->policy_rev).hex);
-	} else {
-		diff_policies(res, res->policy, head);
-	}
-	mg_error_clear(err);
-	mg_policy_free(head);
+	error = load_policy_at(&res->head_policy, run, res->rev, &head_ref, err);
 	free(head_ref.path);
+	if (error == MG_ENOTFOUND)
+		return mg_error_set(err, policy_path_of(run), 0, 0,
+				    "the change deletes the policy: it is at %s (the policy "
+				    "revision) but not at %s; once merged, the gate could not run",
+				    short_id(res->policy_rev).hex, short_id(res->rev).hex);
+	if (error < 0)
+		return policy_context(err, "this change proposes", res->rev);
+	diff_policies(res, res->policy, res->head_policy);
 	return MG_OK;
 }
 
@@ -362,19 +784,33 @@ static bool value_differs(const char *want, const mg_value *got)
 	return want && (got->kind != MG_VALUE_STRING || strcmp(want, got->string));
 }
 
-/* Read the report named by `path` at --rev, refusing LFS pointers. */
+/* Read the report named by `path` at --rev; a Git LFS pointer is read
+ * through the local LFS store (resolve_lfs). */
 static int load_report(struct run *run, mg_blob *blob, const char *path,
 		       const char *from, mg_pos pos, mg_error *err)
 {
 	mg_check_result *res = run->res;
+	char wt[65];
+	bool lfs;
 	int error;
 
-	if ((error = read_input(blob, run, &res->report_ref, res->rev, path, from, pos, err)) < 0)
+	if ((error = read_input(blob, run, &res->report_ref, res->rev, path, from, pos,
+				false, err)) < 0)
 		return error;
-	if ((error = refuse_lfs(blob, path, res->rev, err)) < 0)
+	if ((error = resolve_lfs(blob, &lfs, run, path, res->report_ref.commit, err)) < 0)
 		return error;
 	if (mg_digest_sha256_hex(res->report_ref.sha256, blob->data, blob->len) < 0)
 		return mg_error_set(err, path, 0, 0, "cannot compute SHA-256 (OpenSSL failed)");
+	if (lfs)
+		add_note(res, "'%s' is stored with Git LFS: its content was read from the local "
+			 "LFS store and checked against the pointer's oid", path);
+	if (!res->worktree && !lfs)
+		warn_uncommitted(run, path, res->rev, blob->oid);
+	else if (!res->worktree && run->head[0] && !strcmp(run->head, res->rev) &&
+		 worktree_sha256(wt, run, path) && strcmp(wt, res->report_ref.sha256))
+		add_warning(res, "'%s' has uncommitted changes in the working tree; "
+			    "the decision uses the version committed at %s", path,
+			    short_id(res->rev).hex);
 	return mg_report_parse(&res->report, path, blob->data, blob->len, err);
 }
 
@@ -393,7 +829,7 @@ static int load_approved(struct run *run, mg_error *err)
 		return MG_OK;
 	}
 	error = read_input(&blob, run, &res->approved_ref, res->rev, m->approved_path,
-			   m->path, m->approved_path_pos, err);
+			   m->path, m->approved_path_pos, true, err);
 	if (error == MG_ENOTFOUND) {
 		run->pre[MG_ISSUE_APPROVED_RESULT_MISSING] = true;
 		if (!res->worktree)
@@ -429,7 +865,7 @@ static int load_manifest(struct run *run, mg_error *err)
 	int error;
 
 	error = read_input(&blob, run, &res->manifest_ref, res->rev, p->manifest,
-			   p->path, p->manifest_pos, err);
+			   p->path, p->manifest_pos, true, err);
 	if (error < 0)
 		goto done;
 	if ((error = mg_manifest_parse(&res->manifest, p->manifest, blob.data, blob.len, err)) < 0)
@@ -534,19 +970,13 @@ static int blame_sensitivity(const mg_policy *p, mg_error *err)
 	return mg_error_at(err, p->path, pos, "%s", msg);
 }
 
-static int run_check(struct run *run, mg_error *err)
+/* Decide with the repository open and the revisions resolved. */
+static int decide(struct run *run, mg_error *err)
 {
 	const mg_check_options *opt = run->opt;
 	mg_check_result *res = run->res;
 	int error;
 
-	if ((error = mg_repo_open(&run->repo, opt->dir, err)) < 0)
-		return error;
-	if ((error = resolve_revs(run, err)) < 0)
-		return error;
-	if (!res->worktree && mg_repo_resolve(run->head, run->repo, "HEAD", err) < 0)
-		run->head[0] = '\0';
-	mg_error_clear(err);
 	if ((error = load_policies(run, err)) < 0)
 		return error;
 	warn_loose_stricter(res);
@@ -563,6 +993,75 @@ static int run_check(struct run *run, mg_error *err)
 	report_notes(res);
 	res->passed = !res->fail_on[res->decision->verdict];
 	return MG_OK;
+}
+
+/*
+ * --base (default: --policy-rev when given): decide the evidence at the
+ * base commit with the policy that decided here, for the comparison.  The
+ * base failing to decide (no evidence yet, a broken report) is recorded,
+ * not an error; a --base that names no commit is.
+ */
+static int compare_base(struct run *run, mg_error *err)
+{
+	const mg_check_options *opt = run->opt;
+	mg_check_result *res = run->res;
+	const char *want = opt->base ? opt->base : opt->policy_rev;
+	mg_check_options sub = *opt;
+	struct run base = { 0 };
+	mg_check_base *b;
+	mg_error berr;
+	char msg[sizeof(err->message)];
+
+	if (!want || res->worktree)
+		return MG_OK;
+	b = mg_xcalloc(1, sizeof(*b));
+	if (mg_repo_resolve(b->rev, run->repo, want, err) < 0) {
+		free(b);
+		snprintf(msg, sizeof(msg), "%s", err->message);
+		return mg_error_set(err, NULL, 0, 0, "--base: %s", msg);
+	}
+	if (!strcmp(b->rev, res->rev)) {
+		free(b);
+		return MG_OK;   /* the same commit: nothing to compare */
+	}
+	sub.rev = b->rev;
+	sub.policy_rev = res->policy_ref.commit[0] ? res->policy_ref.commit : res->policy_rev;
+	sub.base = NULL;
+	sub.require_approved = false;
+	base.opt = &sub;
+	base.repo = run->repo;
+	base.max_bytes = run->max_bytes;
+	base.base_run = true;
+	memcpy(base.head, run->head, sizeof(base.head));
+	base.res = mg_xcalloc(1, sizeof(*base.res));
+	mg_error_clear(&berr);
+	if (resolve_revs(&base, &berr) < 0 || decide(&base, &berr) < 0) {
+		mg_error_format(&berr, msg, sizeof(msg));
+		b->error = mg_xstrdup(msg);
+		mg_check_result_free(base.res);
+	} else {
+		b->result = base.res;
+	}
+	res->base = b;
+	return MG_OK;
+}
+
+static int run_check(struct run *run, mg_error *err)
+{
+	const mg_check_options *opt = run->opt;
+	mg_check_result *res = run->res;
+	int error;
+
+	if ((error = mg_repo_open(&run->repo, opt->dir, err)) < 0)
+		return error;
+	if ((error = resolve_revs(run, err)) < 0)
+		return error;
+	if (!res->worktree && mg_repo_resolve(run->head, run->repo, "HEAD", err) < 0)
+		run->head[0] = '\0';
+	mg_error_clear(err);
+	if ((error = decide(run, err)) < 0)
+		return error;
+	return compare_base(run, err);
 }
 
 int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *err)
@@ -590,10 +1089,17 @@ static void release_ref(mg_input_ref *ref)
 	free(ref->path);
 }
 
-void mg_check_result_free(mg_check_result *r)
+static void free_strings(char **list, size_t count)
 {
 	size_t i;
 
+	for (i = 0; i < count; i++)
+		free(list[i]);
+	free(list);
+}
+
+void mg_check_result_free(mg_check_result *r)
+{
 	if (!r)
 		return;
 	release_ref(&r->policy_ref);
@@ -604,52 +1110,126 @@ void mg_check_result_free(mg_check_result *r)
 	mg_report_free(r->report);
 	mg_manifest_free(r->manifest);
 	mg_policy_free(r->policy);
-	for (i = 0; i < r->warning_count; i++)
-		free(r->warnings[i]);
-	free(r->warnings);
+	mg_policy_free(r->head_policy);
+	free_strings(r->warnings, r->warning_count);
+	free_strings(r->notes, r->note_count);
 	free(r->changes);
 	free(r->approved_decision);
 	free(r->approved_selected);
+	if (r->base) {
+		mg_check_result_free(r->base->result);
+		free(r->base->error);
+		free(r->base);
+	}
 	free(r);
 }
+
+/* ---- memgate manifest ---- */
 
 static const char *string_value(const mg_value *v)
 {
 	return v->kind == MG_VALUE_STRING ? v->string : NULL;
 }
 
-int mg_check_make_manifest(char **text, const char *dir, const char *rev,
-			   const char *report_path, const char *semantic_id,
-			   size_t max_input_bytes, mg_error *err)
+/* --semantic-id must be the report's own, or the next check would fail
+ * with semantic_id_mismatch. */
+static int check_semantic_id(const char *want, const mg_report *rep, mg_error *err)
+{
+	const mg_value *have = &rep->semantic_id;
+
+	if (!want || (have->kind == MG_VALUE_STRING && !strcmp(want, have->string)))
+		return MG_OK;
+	if (have->kind == MG_VALUE_STRING)
+		return mg_error_at(err, rep->path, have->pos, "--semantic-id '%s' differs from the "
+				   "report's semantic_id '%s': a manifest pinning it would fail "
+				   "with semantic_id_mismatch (leave --semantic-id out to pin the "
+				   "report's own)", want, have->string);
+	return mg_error_set(err, rep->path, 1, 1, "--semantic-id '%s': the report has no "
+			    "semantic_id, so a manifest pinning one would fail with "
+			    "semantic_id_mismatch", want);
+}
+
+/* The working-tree report differs from the committed one: the manifest
+ * pins the committed bytes, so say so. */
+static void warn_worktree_report(struct run *run, const char *path)
+{
+	mg_check_result *res = run->res;
+	char wt[65];
+
+	if (res->worktree || !mg_repo_workdir(run->repo) || !worktree_sha256(wt, run, path) ||
+	    !strcmp(wt, res->report_ref.sha256))
+		return;
+	add_warning(res, "'%s' in the working tree differs from the version committed at %s; "
+		    "this manifest pins the committed one (SHA-256 %.12s...), not the working "
+		    "tree's (%.12s...); use --worktree to pin the working-tree file, then commit "
+		    "both", path, short_id(res->rev).hex, res->report_ref.sha256, wt);
+}
+
+/* The approved_result of the manifest being replaced, kept in the new one. */
+static void keep_approved(mg_manifest **old, struct run *run, const mg_manifest_options *mo)
+{
+	mg_error perr;
+
+	*old = NULL;
+	if (!mo->existing)
+		return;
+	if (mg_manifest_parse(old, mo->out_path ? mo->out_path : "the existing manifest",
+			      mo->existing, mo->existing_len, &perr) < 0) {
+		char msg[sizeof(perr.message) + 600];
+
+		mg_error_format(&perr, msg, sizeof(msg));
+		add_warning(run->res, "the existing manifest cannot be read, so no approved_result "
+			    "is kept from it: %s", msg);
+		return;
+	}
+	if ((*old)->has_approved)
+		add_note(run->res, "kept approved_result '%s' from the existing manifest",
+			 (*old)->approved_path);
+}
+
+int mg_check_make_manifest(char **text, char ***warnings, size_t *warning_count,
+			   char ***notes, size_t *note_count,
+			   const mg_manifest_options *mo, mg_error *err)
 {
 	mg_check_options opt = { 0 };
 	mg_check_result res = { 0 };
 	struct run run = { 0 };
+	mg_manifest *old = NULL;
 	mg_blob blob = { 0 };
 	int error;
 
 	*text = NULL;
-	opt.dir = dir;
-	opt.rev = rev;
+	opt.dir = mo->dir;
+	opt.rev = mo->rev;
+	opt.worktree = mo->worktree;
 	run.opt = &opt;
 	run.res = &res;
-	run.max_bytes = max_input_bytes ? max_input_bytes : MG_GIT_DEFAULT_MAX_INPUT;
-	if ((error = mg_repo_open(&run.repo, dir, err)) < 0)
+	res.worktree = mo->worktree;
+	run.max_bytes = mo->max_input_bytes ? mo->max_input_bytes : MG_GIT_DEFAULT_MAX_INPUT;
+	if ((error = mg_repo_open(&run.repo, mo->dir, err)) < 0)
 		goto done;
 	if ((error = resolve_revs(&run, err)) < 0)
 		goto done;
-	if ((error = load_report(&run, &blob, report_path, NULL, (mg_pos){ 0, 0 }, err)) < 0)
+	if ((error = load_report(&run, &blob, mo->report_path, NULL, (mg_pos){ 0, 0 }, err)) < 0)
 		goto done;
-	*text = mg_manifest_render(report_path, res.report_ref.sha256,
-				   string_value(&res.report->schema_version),
-				   semantic_id ? semantic_id : string_value(&res.report->semantic_id));
+	if ((error = check_semantic_id(mo->semantic_id, res.report, err)) < 0)
+		goto done;
+	warn_worktree_report(&run, mo->report_path);
+	keep_approved(&old, &run, mo);
+	*text = mg_manifest_render_approved(mo->report_path, res.report_ref.sha256,
+					    string_value(&res.report->schema_version),
+					    string_value(&res.report->semantic_id),
+					    old && old->has_approved ? old->approved_path : NULL,
+					    old && old->has_approved ? old->approved_sha256 : NULL);
 done:
+	mg_manifest_free(old);
 	mg_blob_release(&blob);
 	mg_report_free(res.report);
 	release_ref(&res.report_ref);
-	for (size_t i = 0; i < res.warning_count; i++)
-		free(res.warnings[i]);
-	free(res.warnings);
+	*warnings = res.warnings;
+	*warning_count = res.warning_count;
+	*notes = res.notes;
+	*note_count = res.note_count;
 	mg_repo_free(run.repo);
 	return error;
 }

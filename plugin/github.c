@@ -119,11 +119,11 @@ static void put_safe(mg_buf *out, const char *s)
 	mg_escape_text(out, s, strlen(s));
 }
 
-/* 'text', escaped; "nothing" for NULL. */
+/* 'text', escaped; "none" for NULL. */
 static void put_quoted(mg_buf *out, const char *s)
 {
 	if (!s) {
-		mg_buf_puts(out, "nothing");
+		mg_buf_puts(out, "none");
 		return;
 	}
 	mg_buf_putc(out, '\'');
@@ -131,7 +131,8 @@ static void put_quoted(mg_buf *out, const char *s)
 	mg_buf_putc(out, '\'');
 }
 
-/* An identity value or pin: 'text', a number, "nothing" or "a non-scalar value". */
+/* An identity value or pin: 'text', a number, "none" or "a value that is
+ * not a string or a number" (callers word an absent value themselves). */
 static void put_ident(mg_buf *out, const mg_value *v)
 {
 	if (v->kind == MG_VALUE_STRING)
@@ -139,7 +140,7 @@ static void put_ident(mg_buf *out, const mg_value *v)
 	else if (v->kind == MG_VALUE_NUMBER)
 		mg_format_threshold(out, v->number);
 	else if (v->kind == MG_VALUE_ABSENT)
-		mg_buf_puts(out, "nothing");
+		mg_buf_puts(out, "none");
 	else
 		mg_buf_puts(out, "a value that is not a string or a number");
 }
@@ -198,10 +199,21 @@ static mg_pos no_pos(void)
 	return (mg_pos){ 0, 0 };
 }
 
+/*
+ * The policy whose lines annotations point at: on a pull request the
+ * policy that decides is the base's, but GitHub attaches annotations to the
+ * pull request's file, so lines come from the policy at --rev when it was
+ * read (a key it lacks gets no line).
+ */
+static const mg_policy *lines_policy(const mg_check_result *r)
+{
+	return r->head_policy ? r->head_policy : r->policy;
+}
+
 /* The policy line of threshold t. */
 static mg_pos threshold_pos(const struct findings *f, int t)
 {
-	return f->r->policy && t >= 0 ? f->r->policy->threshold_pos[t] : no_pos();
+	return lines_policy(f->r) && t >= 0 ? lines_policy(f->r)->threshold_pos[t] : no_pos();
 }
 
 /* "report 'x' has SHA-256 <a>; the manifest pins <b>" */
@@ -213,7 +225,7 @@ static void put_hash_mismatch(mg_buf *msg, const char *what, const char *path,
 	mg_buf_puts(msg, " has SHA-256 ");
 	put_safe(msg, *have ? have : "unknown");
 	mg_buf_puts(msg, "; the manifest pins ");
-	put_safe(msg, pinned ? pinned : "nothing");
+	put_safe(msg, pinned ? pinned : "no hash");
 }
 
 /* "the manifest pins schema_version 'a'; the report has 'b'" */
@@ -222,6 +234,10 @@ static void put_pin_mismatch(mg_buf *msg, const char *key, const char *want,
 {
 	mg_buf_printf(msg, "the manifest pins %s ", key);
 	put_quoted(msg, want);
+	if (have->kind == MG_VALUE_ABSENT) {
+		mg_buf_printf(msg, "; the report has no %s", key);
+		return;
+	}
 	mg_buf_puts(msg, "; the report has ");
 	put_ident(msg, have);
 }
@@ -247,7 +263,7 @@ static void approved_missing(struct findings *f)
 		mg_buf_puts(&f->msg, "the policy names the report directly, so there is no "
 			    "approved result (--require-approved)");
 		file = policy_file(r);
-		pos = r->policy ? r->policy->report_pos : pos;
+		pos = lines_policy(r) ? lines_policy(r)->report_pos : pos;
 	}
 	add(f, MG_GITHUB_HARD, MG_GITHUB_RANK_EVIDENCE,
 	    mg_issue_name(MG_ISSUE_APPROVED_RESULT_MISSING), file, pos, NO_CANDIDATE);
@@ -269,6 +285,12 @@ static void manifest_issue(struct findings *f, enum mg_issue issue)
 	if (issue == MG_ISSUE_REPORT_HASH_MISMATCH) {
 		put_hash_mismatch(&f->msg, "report", report_file(r), r->report_ref.sha256,
 				  m->source_sha256);
+		mg_buf_puts(&f->msg, "; if this report is the one to gate, pin it with "
+			    "'memgate manifest --report ");
+		put_safe(&f->msg, report_file(r) ? report_file(r) : "PATH");
+		mg_buf_puts(&f->msg, " --out ");
+		put_safe(&f->msg, manifest_file(r) ? manifest_file(r) : "MANIFEST");
+		mg_buf_puts(&f->msg, " --force' and commit the manifest");
 		pos = m->source_sha256_pos;
 	} else if (issue == MG_ISSUE_SCHEMA_VERSION_MISMATCH && r->report) {
 		put_pin_mismatch(&f->msg, "schema_version", m->schema_version,
@@ -304,16 +326,23 @@ static int ident_of(enum mg_issue issue)
 	}
 }
 
-/* "the report has no workload_id (nor config.workload); the policy pins 'x'",
+/* Where the report carries an identity field, as memgate looks it up. */
+static const char *const ident_keys[MG_ID_COUNT] = {
+	"workload_id or config.workload", "hardware_id or config.device",
+	"config.model_id or config.model", "config.dtype", "config.amp_dtype",
+	"config.batch_size", "config.seq_len", "config.optimizer",
+};
+
+/* "the report has no dtype (config.dtype); the policy pins 'x'",
  * "the report's dtype is 'a'; the policy pins 'b'"; returns the report line. */
 static mg_pos identity_message(struct findings *f, enum mg_issue issue, int id)
 {
-	static const char *const fallback[] = { "config.workload", "config.device" };
 	const mg_value *have = &f->ev->identity[id];
 	const char *key = mg_ident_name((enum mg_ident)id);
 
-	if (issue == MG_ISSUE_WORKLOAD_MISSING || issue == MG_ISSUE_HARDWARE_MISSING) {
-		mg_buf_printf(&f->msg, "the report has no %s (nor %s)", key, fallback[id]);
+	(void)issue;
+	if (have->kind == MG_VALUE_ABSENT) {
+		mg_buf_printf(&f->msg, "the report has no %s (read from %s)", key, ident_keys[id]);
 	} else {
 		mg_buf_printf(&f->msg, "the report's %s is ", key);
 		put_ident(&f->msg, have);
@@ -540,9 +569,13 @@ static void early_finding(struct findings *f, const mg_evaluation *e, size_t i,
 	} else if (reason == MG_R_OOM) {
 		mg_buf_puts(&f->msg, "ran out of memory (status oom or metrics.oom)");
 	} else if (reason == MG_R_EVIDENCE_NOT_COMPARABLE) {
-		mg_buf_puts(&f->msg, "status ");
-		put_quoted(&f->msg, c ? c->status : NULL);
-		mg_buf_puts(&f->msg, " is neither 'ok' nor 'comparable'");
+		if (c && c->status) {
+			mg_buf_puts(&f->msg, "status ");
+			put_quoted(&f->msg, c->status);
+			mg_buf_puts(&f->msg, " is neither 'ok' nor 'comparable'");
+		} else {
+			mg_buf_puts(&f->msg, "status is not a string ('ok' or 'comparable')");
+		}
 	} else if (reason == MG_R_NOT_IN_ELIGIBLE_CANDIDATES) {
 		mg_buf_puts(&f->msg, "not listed in eligible_candidates");
 	} else if (reason == MG_R_MISSING_OR_NON_NUMERIC_METRIC) {
@@ -625,16 +658,18 @@ static void put_overrides(mg_buf *out, const mg_budget *ov)
 	}
 }
 
-/* The policy line of scenario i: its stricter entry, or the grid's first axis. */
+/* The policy line of scenario i: its stricter entry, or the grid's first
+ * axis (in the policy whose lines annotations point at). */
 static mg_pos scenario_pos(const struct findings *f, size_t i)
 {
-	const mg_policy *p = f->r->policy;
+	const mg_policy *p = f->r->policy, *lines = lines_policy(f->r);
 
 	if (!p)
 		return no_pos();
 	if (i < p->rules.stricter_count)
-		return p->stricter_pos ? p->stricter_pos[i] : no_pos();
-	return p->rules.grid_count && p->grid_pos ? p->grid_pos[0] : no_pos();
+		return lines->stricter_pos && i < lines->rules.stricter_count
+		       ? lines->stricter_pos[i] : no_pos();
+	return lines->rules.grid_count && lines->grid_pos ? lines->grid_pos[0] : no_pos();
 }
 
 static bool same_name(const char *a, const char *b)
@@ -676,6 +711,43 @@ static void warning_findings(struct findings *f)
 		put_safe(&f->msg, f->r->warnings[i]);
 		add(f, MG_GITHUB_WARNING, MG_GITHUB_RANK_WARNING, "warning", NULL, no_pos(),
 		    NO_CANDIDATE);
+	}
+}
+
+static void note_findings(struct findings *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->r->note_count; i++) {
+		put_safe(&f->msg, f->r->notes[i]);
+		add(f, MG_GITHUB_NOTE, MG_GITHUB_RANK_WARNING, "note", NULL, no_pos(), NO_CANDIDATE);
+	}
+}
+
+/* "budget.memory_cap_mb: 11200 at the policy revision, 20000 in this change
+ * (loosens the budget; ...)" at the key's line in the proposed policy. */
+static void change_findings(struct findings *f)
+{
+	mg_buf value = MG_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < f->r->change_count; i++) {
+		const mg_policy_change *c = &f->r->changes[i];
+
+		put_safe(&f->msg, c->key);
+		mg_buf_puts(&f->msg, " is ");
+		mg_check_change_text(&value, &c->before);
+		put_safe(&f->msg, value.ptr);
+		mg_buf_free(&value);
+		mg_buf_puts(&f->msg, " in the policy that decides (the policy revision), ");
+		mg_check_change_text(&value, &c->after);
+		put_safe(&f->msg, value.ptr);
+		mg_buf_free(&value);
+		mg_buf_printf(&f->msg, " in this change: it %s the %s once merged",
+			      mg_check_effect_name(c->effect),
+			      c->effect == MG_CHANGE_ALTERS ? "policy" : "budget");
+		add(f, c->effect == MG_CHANGE_LOOSENS ? MG_GITHUB_WARNING : MG_GITHUB_NOTE,
+		    MG_GITHUB_RANK_WARNING, "policy_change", policy_file(f->r), c->pos, NO_CANDIDATE);
 	}
 }
 
@@ -722,6 +794,8 @@ void mg_github_findings(mg_github_finding **out, size_t *count, const mg_check_r
 	baseline_finding(&f);
 	sensitivity_findings(&f);
 	warning_findings(&f);
+	note_findings(&f);
+	change_findings(&f);
 	sort_by_rank(&f);
 	mg_buf_free(&f.msg);
 	*out = f.list;
@@ -748,6 +822,8 @@ static enum level level_of(const mg_github_finding *f, bool passed)
 {
 	if (f->weight == MG_GITHUB_WARNING)
 		return LEVEL_WARNING;
+	if (f->weight == MG_GITHUB_NOTE)
+		return LEVEL_NOTICE;
 	if (f->weight == MG_GITHUB_HARD)
 		return passed ? LEVEL_WARNING : LEVEL_ERROR;
 	return passed ? LEVEL_NOTICE : LEVEL_WARNING;
@@ -794,8 +870,8 @@ static enum level put_decision(mg_buf *out, const mg_check_result *r)
 	mg_buf title = MG_BUF_INIT, msg = MG_BUF_INIT;
 	mg_pos pos = { 1, 0 };
 
-	if (r->policy && r->policy->fail_on_set && r->policy->fail_on_pos.line > 0)
-		pos = r->policy->fail_on_pos;
+	if (lines_policy(r) && lines_policy(r)->fail_on_set && lines_policy(r)->fail_on_pos.line > 0)
+		pos = lines_policy(r)->fail_on_pos;
 	mg_buf_printf(&title, "memgate: %s", mg_verdict_name(d->verdict));
 	mg_buf_printf(&msg, "%s (%s): next action %s; selected ", mg_verdict_name(d->verdict),
 		      d->reason, d->next_action);
@@ -874,7 +950,7 @@ static void put_finding_log(mg_buf *out, const mg_check_result *r,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (f[i].weight == MG_GITHUB_WARNING)
+		if (f[i].weight >= MG_GITHUB_WARNING)
 			continue;
 		mg_buf_puts(out, heading);
 		heading = "";
@@ -981,5 +1057,36 @@ char *mg_github_outputs(const mg_check_result *r, const char *token)
 	put_output(&out, "next-action", d->next_action, token);
 	put_output(&out, "selected-candidate", d->selected ? d->selected : "", token);
 	put_output(&out, "passed", r->passed ? "true" : "false", token);
+	return mg_buf_detach(&out, NULL);
+}
+
+/* ---- exit 2 ---- */
+
+char *mg_github_render_error(const mg_error *err)
+{
+	mg_buf out = MG_BUF_INIT, msg = MG_BUF_INIT;
+	mg_pos pos = { err->line, err->column };
+
+	assert(err);
+	put_safe(&msg, err->message[0] ? err->message : "memgate could not decide");
+	put_annotation(&out, LEVEL_ERROR, err->file[0] ? err->file : NULL, pos,
+		       "memgate: could not decide", msg.ptr);
+	mg_buf_free(&msg);
+	return mg_buf_detach(&out, NULL);
+}
+
+char *mg_github_outputs_error(const mg_error *err, const char *token)
+{
+	mg_buf out = MG_BUF_INIT;
+	char msg[sizeof(err->file) + sizeof(err->message) + 64];
+
+	assert(err && token && plain_token(token));
+	mg_error_format(err, msg, sizeof(msg));
+	put_output(&out, "decision", "error", token);
+	put_output(&out, "reason", "", token);
+	put_output(&out, "next-action", "", token);
+	put_output(&out, "selected-candidate", "", token);
+	put_output(&out, "passed", "false", token);
+	put_output(&out, "error", msg, token);
 	return mg_buf_detach(&out, NULL);
 }

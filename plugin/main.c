@@ -41,7 +41,7 @@ struct cli {
 
 static const char usage_check[] =
 "usage: memgate check [-C DIR] [--rev REV] [--policy PATH] [--policy-rev REV]\n"
-"                     [--worktree] [--format text|json|github] [--json FILE]\n"
+"                     [--base REV] [--worktree] [--format text|json|github] [--json FILE]\n"
 "                     [--summary FILE] [--junit FILE] [--fail-on LIST]\n"
 "                     [--require-approved] [--max-input-mb N]\n"
 "\n"
@@ -51,6 +51,8 @@ static const char usage_check[] =
 "  --rev REV          read the manifest, report and approved result from REV (default HEAD)\n"
 "  --policy PATH      the policy, relative to the repository root (default .memgate.yml)\n"
 "  --policy-rev REV   read the policy from REV (default: --rev); on a pull request, the base\n"
+"  --base REV         compare with the decision and values of the evidence at REV\n"
+"                     (default: --policy-rev when given)\n"
 "  --worktree         read every input from the working tree instead (never in CI)\n"
 "  --format FORMAT    text, json (the decision record) or github (workflow-command\n"
 "                     annotations); default text, or github when GITHUB_ACTIONS=true\n"
@@ -79,10 +81,12 @@ static const char usage_record[] =
 
 static const char usage_manifest[] =
 "usage: memgate manifest --report PATH [--out PATH] [--semantic-id ID] [--force]\n"
-"                        [-C DIR] [--rev REV] [--max-input-mb N]\n"
+"                        [--worktree] [-C DIR] [--rev REV] [--max-input-mb N]\n"
 "\n"
 "Print (or write to --out) a manifest pinning the SHA-256 of the report committed at\n"
-"REV (default HEAD).  An existing --out with different content is kept unless --force.\n";
+"REV (default HEAD), or with --worktree of the working-tree file (a report not yet\n"
+"committed).  An existing --out with different content is kept unless --force; its\n"
+"approved_result is carried over.  --semantic-id must equal the report's semantic_id.\n";
 
 static const char usage_main[] =
 "usage: memgate <command> [options]\n"
@@ -181,13 +185,14 @@ static int parse_mb(size_t *out, const char *arg)
 enum {
 	OPT_REV = 256, OPT_POLICY, OPT_POLICY_REV, OPT_WORKTREE, OPT_FORMAT, OPT_JSON,
 	OPT_FAIL_ON, OPT_REQUIRE_APPROVED, OPT_MAX_INPUT, OPT_OUT, OPT_REPORT,
-	OPT_SEMANTIC_ID, OPT_FORCE, OPT_HELP, OPT_SUMMARY, OPT_JUNIT
+	OPT_SEMANTIC_ID, OPT_FORCE, OPT_HELP, OPT_SUMMARY, OPT_JUNIT, OPT_BASE
 };
 
 static const struct option check_options[] = {
 	{ "rev", required_argument, NULL, OPT_REV },
 	{ "policy", required_argument, NULL, OPT_POLICY },
 	{ "policy-rev", required_argument, NULL, OPT_POLICY_REV },
+	{ "base", required_argument, NULL, OPT_BASE },
 	{ "worktree", no_argument, NULL, OPT_WORKTREE },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "json", required_argument, NULL, OPT_JSON },
@@ -207,6 +212,7 @@ static const struct option manifest_options[] = {
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "semantic-id", required_argument, NULL, OPT_SEMANTIC_ID },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "worktree", no_argument, NULL, OPT_WORKTREE },
 	{ "max-input-mb", required_argument, NULL, OPT_MAX_INPUT },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 }
@@ -222,6 +228,7 @@ static int apply_option(struct cli *cli, int c, const char *arg)
 	case OPT_REV: cli->opt.rev = arg; break;
 	case OPT_POLICY: cli->opt.policy_path = repo_path_arg(arg); break;
 	case OPT_POLICY_REV: cli->opt.policy_rev = arg; break;
+	case OPT_BASE: cli->opt.base = arg; break;
 	case OPT_WORKTREE: cli->opt.worktree = true; break;
 	case OPT_JSON: cli->json_path = arg; break;
 	case OPT_SUMMARY: cli->summary_path = arg; break;
@@ -425,6 +432,47 @@ static void say_file(const char *what, const char *path)
 	mg_buf_free(&safe);
 }
 
+/*
+ * memgate could not decide (exit 2).  The files the user asked for are not
+ * written, but the runner's own channels are, so that GitHub shows why:
+ * an ::error annotation at the input's line (github format), the job
+ * summary ($GITHUB_STEP_SUMMARY, unless --summary names another file) and
+ * the step outputs ($GITHUB_OUTPUT: decision=error, error=<message>).
+ */
+static int fail_check(const struct cli *cli, const mg_error *err, const char *token)
+{
+	mg_outputs *outs = mg_outputs_new();
+	const char *runner_summary = env("GITHUB_STEP_SUMMARY");
+	/* --summary "$GITHUB_STEP_SUMMARY" (as the Action passes it) is still the runner's */
+	const char *summary = !cli->summary_path || (runner_summary &&
+			      !strcmp(cli->summary_path, runner_summary)) ? runner_summary : NULL;
+	const char *gh_output = env("GITHUB_OUTPUT");
+	mg_error werr;
+	char *text;
+
+	if (cli->format == FORMAT_GITHUB) {
+		text = mg_github_render_error(err);
+		fputs(text, stdout);
+		fflush(stdout);
+		free(text);
+	}
+	if (summary) {
+		text = mg_summary_render_error(err);
+		mg_outputs_add(outs, summary, text, strlen(text), MG_OUTPUT_RUNNER);
+		free(text);
+	}
+	if (gh_output && *token) {
+		text = mg_github_outputs_error(err, token);
+		mg_outputs_add(outs, gh_output, text, strlen(text), MG_OUTPUT_RUNNER);
+		free(text);
+	}
+	mg_error_clear(&werr);
+	if (mg_outputs_commit(outs, &werr) < 0)
+		fail(&werr);
+	mg_outputs_free(outs);
+	return fail(err);
+}
+
 /* What goes to stdout in the chosen format; the caller frees. */
 static char *render(const struct cli *cli, const mg_check_result *res, const char *json,
 		    const char *token)
@@ -461,17 +509,17 @@ static int cmd_check(struct cli *cli, bool record)
 		goto done;
 	}
 	if (mg_check_run(&res, &cli->opt, &err) < 0) {
-		code = fail(&err);
+		code = fail_check(cli, &err, token);
 		goto done;
 	}
 	json = mg_record_render(res);
 	queue_outputs(outs, cli, res, json, token);
 	if (record && queue_record(outs, cli->out_path, json, &unchanged, &err) < 0) {
-		code = fail(&err);
+		code = fail_check(cli, &err, token);
 		goto done;
 	}
 	if (mg_outputs_commit(outs, &err) < 0) {
-		code = fail(&err);
+		code = fail_check(cli, &err, token);
 		goto done;
 	}
 	shown = render(cli, res, json, token);
@@ -489,28 +537,55 @@ done:
 	return code;
 }
 
-/* memgate manifest: refuse to replace different content unless --force. */
+static void print_lines(const char *prefix, char **lines, size_t count)
+{
+	mg_buf safe = MG_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		mg_buf_printf(&safe, "memgate: %s: ", prefix);
+		mg_escape_text(&safe, lines[i], strlen(lines[i]));
+		mg_buf_putc(&safe, '\n');
+		free(lines[i]);
+	}
+	fputs(safe.ptr, stderr);
+	mg_buf_free(&safe);
+	free(lines);
+}
+
+/* memgate manifest: refuse to replace different content unless --force;
+ * an existing manifest's approved_result is kept. */
 static int cmd_manifest(struct cli *cli)
 {
 	mg_outputs *outs = mg_outputs_new();
-	char *text = NULL, *existing = NULL;
-	size_t len = 0;
+	mg_manifest_options mo = { 0 };
+	char *text = NULL, *existing = NULL, **warnings = NULL, **notes = NULL;
+	size_t len = 0, warning_count = 0, note_count = 0;
 	mg_error err;
 	int code = EXIT_ERROR;
 
 	mg_error_clear(&err);
-	if (mg_check_make_manifest(&text, cli->opt.dir, cli->opt.rev, cli->report_path,
-				   cli->semantic_id, cli->opt.max_input_bytes, &err) < 0) {
+	if (cli->out_path && mg_outputs_read_existing(&existing, &len, cli->out_path, &err) < 0) {
+		code = fail(&err);
+		goto done;
+	}
+	mo.dir = cli->opt.dir;
+	mo.rev = cli->opt.rev;
+	mo.report_path = cli->report_path;
+	mo.semantic_id = cli->semantic_id;
+	mo.worktree = cli->opt.worktree;
+	mo.max_input_bytes = cli->opt.max_input_bytes;
+	mo.out_path = cli->out_path;
+	mo.existing = existing;
+	mo.existing_len = len;
+	if (mg_check_make_manifest(&text, &warnings, &warning_count, &notes, &note_count,
+				   &mo, &err) < 0) {
 		code = fail(&err);
 		goto done;
 	}
 	if (!cli->out_path) {
 		fputs(text, stdout);
 		code = EXIT_PASS;
-		goto done;
-	}
-	if (mg_outputs_read_existing(&existing, &len, cli->out_path, &err) < 0) {
-		code = fail(&err);
 		goto done;
 	}
 	if (existing && (len != strlen(text) || memcmp(existing, text, len)) && !cli->force) {
@@ -527,6 +602,8 @@ static int cmd_manifest(struct cli *cli)
 	say_file("wrote", cli->out_path);
 	code = EXIT_PASS;
 done:
+	print_lines("note", notes, note_count);
+	print_lines("warning", warnings, warning_count);
 	free(existing);
 	free(text);
 	mg_outputs_free(outs);

@@ -307,7 +307,15 @@ static char *two_space_layout(const char *printed)
 char *mg_manifest_render(const char *source_path, const char *sha256_hex,
 			 const char *schema_version, const char *semantic_id)
 {
-	cJSON *root, *src;
+	return mg_manifest_render_approved(source_path, sha256_hex, schema_version,
+					   semantic_id, NULL, NULL);
+}
+
+char *mg_manifest_render_approved(const char *source_path, const char *sha256_hex,
+				  const char *schema_version, const char *semantic_id,
+				  const char *approved_path, const char *approved_sha256)
+{
+	cJSON *root, *src, *approved;
 	char *printed, *text;
 
 	assert(source_path && sha256_hex);
@@ -319,6 +327,11 @@ char *mg_manifest_render(const char *source_path, const char *sha256_hex,
 		cJSON_AddStringToObject(src, "schema_version", schema_version);
 	if (semantic_id)
 		cJSON_AddStringToObject(src, "semantic_id", semantic_id);
+	if (approved_path && approved_sha256) {
+		approved = cJSON_AddObjectToObject(root, "approved_result");
+		cJSON_AddStringToObject(approved, "path", approved_path);
+		cJSON_AddStringToObject(approved, "sha256", approved_sha256);
+	}
 	printed = cJSON_Print(root);
 	if (!printed)
 		abort();  /* out of memory, as in mg_xmalloc */

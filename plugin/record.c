@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "json.h"
+#include "memgate/compare.h"
 #include "memgate/escape.h"
 #include "memgate/record.h"
 #include "memgate/version.h"
@@ -255,16 +256,41 @@ static void render_warnings(cJSON *root, const mg_check_result *r)
 		add(a, NULL, new_string(r->warnings[i]));
 }
 
-/* The fixed-size strings of a change, NUL-terminated within their arrays. */
-static cJSON *new_field(const char *field, size_t size)
+/* A side of a policy change as typed JSON: a number, a string, null when
+ * unset, ["reject", "tune"], [{overrides}], {axis: [values]}. */
+static cJSON *new_change_value(const mg_change_value *v)
 {
-	mg_buf b = MG_BUF_INIT;
-	cJSON *item;
+	cJSON *item, *axis;
+	size_t i, k;
+	int x;
 
-	mg_escape_utf8(&b, field, strnlen(field, size));
-	item = cJSON_CreateString(b.ptr);
-	mg_buf_free(&b);
-	return item;
+	switch (v->kind) {
+	case MG_CHANGE_UNSET:
+		return cJSON_CreateNull();
+	case MG_CHANGE_NUMBER:
+		return new_number(v->number);
+	case MG_CHANGE_STRING:
+		return new_string(v->string);
+	case MG_CHANGE_VERDICTS:
+		item = must(cJSON_CreateArray());
+		for (x = 0; x < MG_VERDICT_COUNT; x++)
+			if (v->verdicts[x])
+				add(item, NULL, new_string(mg_verdict_name((enum mg_verdict)x)));
+		return item;
+	case MG_CHANGE_STRICTER:
+		item = must(cJSON_CreateArray());
+		for (i = 0; i < v->count; i++)
+			render_budget(item, NULL, &v->stricter[i]);
+		return item;
+	default:
+		item = must(cJSON_CreateObject());
+		for (i = 0; i < v->count; i++) {
+			axis = add(item, mg_threshold_name(v->grid[i].threshold), cJSON_CreateArray());
+			for (k = 0; k < v->grid[i].count; k++)
+				add(axis, NULL, new_number(v->grid[i].values[k]));
+		}
+		return item;
+	}
 }
 
 static void render_changes(cJSON *root, const mg_check_result *r)
@@ -279,11 +305,85 @@ static void render_changes(cJSON *root, const mg_check_result *r)
 		const mg_policy_change *c = &r->changes[i];
 
 		o = add(a, NULL, cJSON_CreateObject());
-		add(o, "key", new_field(c->key, sizeof(c->key)));
-		add(o, "before", new_field(c->before, sizeof(c->before)));
-		add(o, "after", new_field(c->after, sizeof(c->after)));
-		add(o, "effect", new_string(c->loosens ? "loosens" : "tightens"));
+		add(o, "key", new_string(c->key));
+		add(o, "before", new_change_value(&c->before));
+		add(o, "after", new_change_value(&c->after));
+		add(o, "effect", new_string(mg_check_effect_name(c->effect)));
 	}
+}
+
+static void render_notes(cJSON *root, const mg_check_result *r)
+{
+	cJSON *a;
+	size_t i;
+
+	if (!r->note_count)
+		return;
+	a = add(root, "notes", cJSON_CreateArray());
+	for (i = 0; i < r->note_count; i++)
+		add(a, NULL, new_string(r->notes[i]));
+}
+
+/* {"base": x, "head": y, "delta": y - x}, each null when unknown. */
+static void render_compare_value(cJSON *o, const char *key, const mg_compare_value *v,
+				 const mg_compare_row *row)
+{
+	cJSON *m = add(o, key, cJSON_CreateObject());
+	bool base = row->in_base && v->base_known, head = row->in_head && v->head_known;
+
+	add(m, "base", base ? new_number(v->base) : cJSON_CreateNull());
+	add(m, "head", head ? new_number(v->head) : cJSON_CreateNull());
+	add(m, "delta", base && head ? new_number(v->head - v->base) : cJSON_CreateNull());
+}
+
+static void render_compare_rows(cJSON *parent, const mg_decision *base, const mg_decision *head)
+{
+	cJSON *list = add(parent, "candidates", cJSON_CreateArray()), *o;
+	mg_compare_row *rows = NULL;
+	size_t n = 0, i, k;
+
+	mg_compare_rows(&rows, &n, base, head);
+	for (i = 0; i < n; i++) {
+		const mg_compare_row *row = &rows[i];
+
+		o = add(list, NULL, cJSON_CreateObject());
+		add(o, "name", new_string(row->name));
+		add(o, "change", new_string(!row->in_base ? "new" : !row->in_head ? "removed" :
+					     mg_compare_row_changed(row) ? "changed" : "unchanged"));
+		add(o, "base_status", row->in_base ? new_string(mg_status_name(row->base_status))
+						   : cJSON_CreateNull());
+		add(o, "head_status", row->in_head ? new_string(mg_status_name(row->head_status))
+						   : cJSON_CreateNull());
+		for (k = 0; k < MG_COMPARE_METRICS; k++)
+			render_compare_value(o, mg_metric_name(mg_compare_metrics[k]), &row->value[k],
+					     row);
+	}
+	free(rows);
+}
+
+/* --base: the base commit's decision under the same policy, and per
+ * candidate what changed. */
+static void render_base(cJSON *root, const mg_check_result *r)
+{
+	const mg_check_base *b = r->base;
+	const mg_decision *bd;
+	cJSON *o;
+
+	if (!b)
+		return;
+	o = add(root, "base", cJSON_CreateObject());
+	add(o, "rev", new_id(b->rev));
+	if (!b->result) {
+		add(o, "error", new_string(b->error ? b->error : "unknown error"));
+		return;
+	}
+	bd = b->result->decision;
+	add(o, "decision", new_string(mg_verdict_name(bd->verdict)));
+	add(o, "reason", new_string(bd->reason));
+	add(o, "selected_candidate", new_string(bd->selected));
+	add(o, "passed", new_bool(b->result->passed));
+	add(o, "report_sha256", new_id(b->result->report_ref.sha256));
+	render_compare_rows(o, bd, r->decision);
 }
 
 static void render_approved(cJSON *root, const mg_check_result *r)
@@ -320,8 +420,10 @@ static cJSON *build(const mg_check_result *r)
 	render_screening(root, d);
 	render_sensitivity(root, d);
 	render_warnings(root, r);
+	render_notes(root, r);
 	render_changes(root, r);
 	render_approved(root, r);
+	render_base(root, r);
 	return root;
 }
 
@@ -399,7 +501,9 @@ static void drop_revs(cJSON *root)
 
 	drop_key(root, "memgate_version");
 	drop_key(root, "warnings");
+	drop_key(root, "notes");
 	drop_key(root, "approved");
+	drop_key(root, "base");
 	if (!cJSON_IsObject(inputs))
 		return;
 	drop_key(inputs, "rev");

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memgate/compare.h"
 #include "memgate/escape.h"
 #include "memgate/format.h"
 #include "memgate/github.h"
@@ -302,7 +303,7 @@ static void put_findings(struct render *x)
 		return;
 	mg_buf_puts(&x->out, "\n### Reasons\n\n");
 	for (i = 0; i < x->finding_count && room_for_row(x, T_FINDINGS); i++) {
-		if (x->findings[i].weight == MG_GITHUB_WARNING)
+		if (x->findings[i].weight >= MG_GITHUB_WARNING)
 			continue;
 		put_finding(&x->out, &x->findings[i], x->r->passed);
 		x->shown[T_FINDINGS]++;
@@ -495,10 +496,14 @@ static void put_evidence(struct render *x)
 	put_producer(out, r);
 }
 
-/* A fixed-size field of mg_policy_change, escaped. */
-static void put_field(mg_buf *out, const char *field, size_t size)
+/* A side of a policy change, escaped for a table cell. */
+static void put_change_value(mg_buf *out, const mg_change_value *v)
 {
-	mg_escape_markdown_cell(out, field, strnlen(field, size));
+	mg_buf raw = MG_BUF_INIT;
+
+	mg_check_change_text(&raw, v);
+	put_md(out, raw.ptr);
+	mg_buf_free(&raw);
 }
 
 static void put_changes(struct render *x)
@@ -515,13 +520,134 @@ static void put_changes(struct render *x)
 		const mg_policy_change *c = &x->r->changes[i];
 
 		mg_buf_puts(out, "| ");
-		put_field(out, c->key, sizeof(c->key));
+		put_md(out, c->key);
 		mg_buf_puts(out, " | ");
-		put_field(out, c->before, sizeof(c->before));
+		put_change_value(out, &c->before);
 		mg_buf_puts(out, " | ");
-		put_field(out, c->after, sizeof(c->after));
-		mg_buf_printf(out, " | %s |\n", c->loosens ? "\xe2\x9a\xa0\xef\xb8\x8f loosens" : "tightens");
+		put_change_value(out, &c->after);
+		mg_buf_printf(out, " | %s%s |\n", c->effect == MG_CHANGE_LOOSENS ?
+			      "\xe2\x9a\xa0\xef\xb8\x8f " : "", mg_check_effect_name(c->effect));
 	}
+}
+
+static void put_notes(struct render *x)
+{
+	size_t i;
+
+	if (!x->r->note_count)
+		return;
+	mg_buf_puts(&x->out, "\n### Notes\n\n");
+	for (i = 0; i < x->r->note_count; i++) {
+		mg_buf_puts(&x->out, "- ");
+		put_md(&x->out, x->r->notes[i]);
+		mg_buf_putc(&x->out, '\n');
+	}
+}
+
+/* ---- the base comparison ---- */
+
+/* "9450.76 → 9000 (−450.76)", "1.761 (same)", "9000" for a new candidate. */
+static void put_compare_cell(mg_buf *out, const mg_compare_row *row, const mg_compare_value *v)
+{
+	double zero = 0, delta;
+	bool base = row->in_base && v->base_known, head = row->in_head && v->head_known;
+
+	if (!base && !head) {
+		mg_buf_puts(out, "n/a");
+		return;
+	}
+	if (!row->in_base || !row->in_head) {
+		mg_format_value(out, head ? v->head : v->base, NULL);
+		return;
+	}
+	if (base && head && v->base == v->head) {
+		mg_format_value(out, v->head, NULL);
+		mg_buf_puts(out, " (same)");
+		return;
+	}
+	if (base)
+		mg_format_value(out, v->base, NULL);
+	else
+		mg_buf_puts(out, "n/a");
+	mg_buf_puts(out, " \xe2\x86\x92 ");
+	if (head)
+		mg_format_value(out, v->head, NULL);
+	else
+		mg_buf_puts(out, "n/a");
+	if (base && head) {
+		delta = v->head - v->base;
+		mg_buf_puts(out, delta >= 0 ? " (+" : " (");
+		mg_format_value(out, delta, &zero);
+		mg_buf_putc(out, ')');
+	}
+}
+
+static void put_compare_rows(mg_buf *out, const mg_decision *base, const mg_decision *head)
+{
+	mg_compare_row *rows = NULL;
+	size_t n = 0, i, k;
+
+	mg_compare_rows(&rows, &n, base, head);
+	mg_buf_puts(out, "| candidate | change | peak MB | samples/s | eval_loss |\n"
+		    "|---|---|---:|---:|---:|\n");
+	for (i = 0; i < n; i++) {
+		const mg_compare_row *row = &rows[i];
+
+		mg_buf_puts(out, "| ");
+		put_name(out, row->name);
+		mg_buf_puts(out, " | ");
+		if (!row->in_base)
+			mg_buf_puts(out, "new");
+		else if (!row->in_head)
+			mg_buf_puts(out, "removed");
+		else if (row->base_status != row->head_status)
+			mg_buf_printf(out, "%s \xe2\x86\x92 %s", mg_status_name(row->base_status),
+				      mg_status_name(row->head_status));
+		else
+			mg_buf_puts(out, mg_compare_row_changed(row) ? "changed" : "\xe2\x80\x94");
+		for (k = 0; k < MG_COMPARE_METRICS; k++) {
+			mg_buf_puts(out, " | ");
+			put_compare_cell(out, row, &row->value[k]);
+		}
+		mg_buf_puts(out, " |\n");
+	}
+	free(rows);
+}
+
+static void put_base(struct render *x)
+{
+	const mg_check_base *b = x->r->base;
+	const mg_decision *bd, *d = x->d;
+	mg_buf *out = &x->out;
+
+	if (!b)
+		return;
+	mg_buf_puts(out, "\n### Against the base\n\n");
+	if (!b->result) {
+		mg_buf_puts(out, "The base commit ");
+		put_hex(out, b->rev);
+		mg_buf_puts(out, " could not be decided: ");
+		put_md(out, b->error ? b->error : "unknown error");
+		mg_buf_putc(out, '\n');
+		return;
+	}
+	bd = b->result->decision;
+	mg_buf_puts(out, "| | commit | decision | reason | selected | gate |\n|---|---|---|---|---|---|\n"
+		    "| base | ");
+	put_hex(out, b->rev);
+	mg_buf_printf(out, " | %s | ", mg_verdict_name(bd->verdict));
+	put_code(out, bd->reason);
+	mg_buf_puts(out, " | ");
+	put_name(out, bd->selected ? bd->selected : "none");
+	mg_buf_printf(out, " | %s |\n| this change | ", b->result->passed ? "passed" : "failed");
+	put_hex(out, x->r->rev);
+	mg_buf_printf(out, " | %s | ", mg_verdict_name(d->verdict));
+	put_code(out, d->reason);
+	mg_buf_puts(out, " | ");
+	put_name(out, d->selected ? d->selected : "none");
+	mg_buf_printf(out, " | %s |\n\nBoth decided with the same policy. Per candidate, base "
+		      "\xe2\x86\x92 this change (delta):\n\n", x->r->passed ? "passed" : "failed");
+	put_compare_rows(out, bd, d);
 }
 
 static void put_warnings(struct render *x)
@@ -557,7 +683,9 @@ static void render(struct render *x)
 	run_table(x, T_CANDIDATES, put_candidates);
 	run_table(x, T_FINDINGS, put_findings);
 	run_table(x, T_SCENARIOS, put_sensitivity);
+	put_base(x);
 	put_changes(x);
+	put_notes(x);
 	put_warnings(x);
 	put_evidence(x);
 }
@@ -595,7 +723,7 @@ static size_t count_reasons(const mg_github_finding *f, size_t n)
 	size_t i, count = 0;
 
 	for (i = 0; i < n; i++)
-		count += f[i].weight != MG_GITHUB_WARNING;
+		count += f[i].weight < MG_GITHUB_WARNING;
 	return count;
 }
 
@@ -625,4 +753,27 @@ char *mg_summary_render(const mg_check_result *r)
 		truncate_summary(&x.out);
 	mg_github_findings_free(findings, x.finding_count);
 	return mg_buf_detach(&x.out, NULL);
+}
+
+char *mg_summary_render_error(const mg_error *err)
+{
+	mg_buf out = MG_BUF_INIT, where = MG_BUF_INIT;
+
+	assert(err);
+	mg_buf_puts(&out, "## memgate: could not decide \xe2\x80\x94 \xe2\x9d\x8c failed\n\n"
+		    "- **Error:** ");
+	if (err->file[0]) {
+		mg_buf_puts(&where, err->file);
+		if (err->line > 0)
+			mg_buf_printf(&where, ":%d", err->line);
+		if (err->line > 0 && err->column > 0)
+			mg_buf_printf(&where, ":%d", err->column);
+		put_md(&out, where.ptr);
+		mg_buf_puts(&out, ": ");
+		mg_buf_free(&where);
+	}
+	put_md(&out, err->message);
+	mg_buf_puts(&out, "\n- **Exit status:** 2: memgate could not decide, so nothing was "
+		    "decided and the check fails; fix the input named above\n");
+	return mg_buf_detach(&out, NULL);
 }

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memgate/compare.h"
 #include "memgate/escape.h"
 #include "memgate/format.h"
+#include "memgate/github.h"
 #include "memgate/text.h"
 
 /* One column of the candidate table: an active check. */
@@ -167,9 +169,9 @@ static void fill_row(char **cells, size_t row, const mg_evaluation *e,
 	cells[n] = mg_buf_detach(&cell, NULL);
 }
 
-/* Print rows of cells with columns aligned (the index right-aligned, the
- * last column unpadded), two spaces between columns. */
-static void put_table(mg_buf *out, char **cells, size_t rows, size_t cols)
+/* Print rows of cells with columns aligned (the first right-aligned when
+ * `index`, the last column unpadded), two spaces between columns. */
+static void put_table(mg_buf *out, char **cells, size_t rows, size_t cols, bool index)
 {
 	size_t widths[MAX_COLS] = { 0 };
 	size_t r, c, w;
@@ -184,8 +186,10 @@ static void put_table(mg_buf *out, char **cells, size_t rows, size_t cols)
 			const char *s = cells[r * cols + c];
 			int pad = (int)(widths[c] - width(s));
 
-			if (c == 0)
+			if (c == 0 && index)
 				mg_buf_printf(out, "%*s%s", pad, "", s);
+			else if (c == 0)
+				mg_buf_printf(out, "%s%*s", s, pad, "");
 			else if (c + 1 < cols)
 				mg_buf_printf(out, "  %s%*s", s, pad, "");
 			else
@@ -209,7 +213,7 @@ static void put_candidates(mg_buf *out, const mg_decision *d)
 	cells = mg_xcalloc(s->count * cols, sizeof(*cells));
 	for (i = 0; i < s->count; i++)
 		fill_row(cells + i * cols, i, &s->evaluations[i], d);
-	put_table(out, cells, s->count, cols);
+	put_table(out, cells, s->count, cols, true);
 	for (i = 0; i < s->count * cols; i++)
 		free(cells[i]);
 	free(cells);
@@ -247,9 +251,34 @@ static void put_checks_line(mg_buf *out, const mg_budget *b)
 	mg_buf_putc(out, '\n');
 }
 
-static void put_evidence_line(mg_buf *out, const mg_decision *d)
+/* "  benchmarks/76.json:4:18: the report's hardware_id is 'a'; the policy
+ * pins 'b' [hardware_mismatch]": what each evidence issue is about. */
+static void put_issue_details(mg_buf *out, const mg_github_finding *f, size_t n)
 {
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (f[i].rank != MG_GITHUB_RANK_EVIDENCE || !strcmp(f[i].code, "decision_drift"))
+			continue;
+		mg_buf_puts(out, "  ");
+		if (f[i].file) {
+			put_safe(out, f[i].file);
+			if (f[i].pos.line > 0)
+				mg_buf_printf(out, ":%d", f[i].pos.line);
+			if (f[i].pos.line > 0 && f[i].pos.column > 0)
+				mg_buf_printf(out, ":%d", f[i].pos.column);
+			mg_buf_puts(out, ": ");
+		}
+		mg_buf_printf(out, "%s [%s]\n", f[i].message, f[i].code);
+	}
+}
+
+static void put_evidence_line(mg_buf *out, const mg_check_result *r)
+{
+	const mg_decision *d = r->decision;
+	mg_github_finding *findings = NULL;
 	const char *sep = "";
+	size_t n = 0;
 	int i;
 
 	if (d->applicable) {
@@ -261,6 +290,9 @@ static void put_evidence_line(mg_buf *out, const mg_decision *d)
 		if (d->issue[i])
 			put_list(out, mg_issue_name((enum mg_issue)i), &sep);
 	mg_buf_putc(out, '\n');
+	mg_github_findings(&findings, &n, r);
+	put_issue_details(out, findings, n);
+	mg_github_findings_free(findings, n);
 }
 
 /* ", manifest 'path'" (with " at <commit>" when it differs from rev). */
@@ -494,10 +526,14 @@ static void put_approved(mg_buf *out, const mg_check_result *r)
 	mg_buf_putc(out, '\n');
 }
 
-/* A fixed-size field of mg_policy_change, escaped. */
-static void put_field(mg_buf *out, const char *field, size_t size)
+/* A side of a policy change, escaped. */
+static void put_change_value(mg_buf *out, const mg_change_value *v)
 {
-	mg_escape_text(out, field, strnlen(field, size));
+	mg_buf raw = MG_BUF_INIT;
+
+	mg_check_change_text(&raw, v);
+	put_safe(out, raw.ptr);
+	mg_buf_free(&raw);
 }
 
 static void put_changes(mg_buf *out, const mg_check_result *r)
@@ -508,14 +544,142 @@ static void put_changes(mg_buf *out, const mg_check_result *r)
 		const mg_policy_change *c = &r->changes[i];
 
 		mg_buf_puts(out, "policy change: ");
-		put_field(out, c->key, sizeof(c->key));
+		put_safe(out, c->key);
 		mg_buf_puts(out, " was ");
-		put_field(out, c->before, sizeof(c->before));
+		put_change_value(out, &c->before);
 		mg_buf_puts(out, " at the policy revision, is ");
-		put_field(out, c->after, sizeof(c->after));
-		mg_buf_printf(out, " at the evidence revision (%s the budget)\n",
-			      c->loosens ? "loosens" : "tightens");
+		put_change_value(out, &c->after);
+		mg_buf_printf(out, " at the evidence revision (%s the %s)\n",
+			      mg_check_effect_name(c->effect),
+			      c->effect == MG_CHANGE_ALTERS ? "policy" : "budget");
 	}
+}
+
+static void put_notes(mg_buf *out, const mg_check_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->note_count; i++) {
+		mg_buf_puts(out, "note: ");
+		put_safe(out, r->notes[i]);
+		mg_buf_putc(out, '\n');
+	}
+}
+
+/* ---- the base comparison ---- */
+
+/* "9450.76 -> 9000 MB (-450.76)", "1.761 (same)", "new 9000 MB", "gone". */
+static void put_compare_cell(mg_buf *out, const mg_compare_value *v, const char *unit)
+{
+	double delta, zero = 0;
+
+	if (!v->base_known && !v->head_known) {
+		mg_buf_puts(out, "unknown");
+		return;
+	}
+	if (v->base_known && v->head_known && v->base == v->head) {
+		mg_format_value(out, v->head, NULL);
+		mg_buf_printf(out, "%s (same)", unit);
+		return;
+	}
+	if (v->base_known)
+		mg_format_value(out, v->base, NULL);
+	else
+		mg_buf_puts(out, "unknown");
+	mg_buf_puts(out, " -> ");
+	if (v->head_known)
+		mg_format_value(out, v->head, NULL);
+	else
+		mg_buf_puts(out, "unknown");
+	mg_buf_puts(out, unit);
+	if (v->base_known && v->head_known) {
+		delta = v->head - v->base;
+		mg_buf_puts(out, delta >= 0 ? " (+" : " (");
+		mg_format_value(out, delta, &zero);
+		mg_buf_putc(out, ')');
+	}
+}
+
+static const char *const compare_labels[MG_COMPARE_METRICS] = { "peak", "samples/s", "eval_loss" };
+static const char *const compare_units[MG_COMPARE_METRICS] = { " MB", "", "" };
+
+/* One row: name, then each metric, or "new"/"removed" with the values. */
+static void fill_compare_row(char **cells, const mg_compare_row *row)
+{
+	mg_buf cell = MG_BUF_INIT;
+	size_t k, n = 0;
+
+	mg_format_name(&cell, row->name);
+	cells[n++] = mg_buf_detach(&cell, NULL);
+	for (k = 0; k < MG_COMPARE_METRICS; k++) {
+		const mg_compare_value *v = &row->value[k];
+		bool known = row->in_head ? v->head_known : v->base_known;
+
+		mg_buf_printf(&cell, "%s ", compare_labels[k]);
+		if (row->in_base && row->in_head) {
+			put_compare_cell(&cell, v, compare_units[k]);
+		} else if (known) {
+			mg_format_value(&cell, row->in_head ? v->head : v->base, NULL);
+			mg_buf_puts(&cell, compare_units[k]);
+		} else {
+			mg_buf_puts(&cell, "unknown");
+		}
+		cells[n++] = mg_buf_detach(&cell, NULL);
+	}
+	mg_buf_puts(&cell, !row->in_base ? "new candidate" : !row->in_head ? "removed" :
+		    row->base_status != row->head_status ? "" : "-");
+	if (row->in_base && row->in_head && row->base_status != row->head_status)
+		mg_buf_printf(&cell, "%s -> %s", mg_status_name(row->base_status),
+			      mg_status_name(row->head_status));
+	cells[n] = mg_buf_detach(&cell, NULL);
+}
+
+static void put_base_rows(mg_buf *out, const mg_decision *base, const mg_decision *head)
+{
+	mg_compare_row *rows = NULL;
+	size_t n = 0, cols = MG_COMPARE_METRICS + 2, i, shown = 0;
+	char **cells;
+
+	mg_compare_rows(&rows, &n, base, head);
+	cells = mg_xcalloc(n * cols + 1, sizeof(*cells));
+	for (i = 0; i < n; i++)
+		if (mg_compare_row_changed(&rows[i]))
+			fill_compare_row(cells + shown++ * cols, &rows[i]);
+	if (shown) {
+		mg_buf_puts(out, "changed against the base:\n");
+		put_table(out, cells, shown, cols, false);
+	} else {
+		mg_buf_puts(out, "changed against the base: nothing (same candidates and values)\n");
+	}
+	for (i = 0; i < shown * cols; i++)
+		free(cells[i]);
+	free(cells);
+	free(rows);
+}
+
+/* "base: 1a2b3c4d5e6f decided tune (reason), selected checkpoint, gate failed" */
+static void put_base(mg_buf *out, const mg_check_result *r)
+{
+	const mg_check_base *b = r->base;
+	const mg_decision *bd;
+
+	if (!b)
+		return;
+	mg_buf_printf(out, "base: %.12s ", b->rev);
+	if (!b->result) {
+		mg_buf_puts(out, "could not be decided: ");
+		put_safe(out, b->error ? b->error : "unknown error");
+		mg_buf_putc(out, '\n');
+		return;
+	}
+	bd = b->result->decision;
+	mg_buf_printf(out, "decided %s (%s), selected ", mg_verdict_name(bd->verdict), bd->reason);
+	put_winner(out, bd->selected);
+	mg_buf_printf(out, ", gate %s; this commit: %s, selected ",
+		      b->result->passed ? "passed" : "failed", mg_verdict_name(r->decision->verdict));
+	put_winner(out, r->decision->selected);
+	mg_buf_putc(out, '\n');
+	put_base_rows(out, bd, r->decision);
 }
 
 static void put_warnings(mg_buf *out, const mg_check_result *r)
@@ -555,13 +719,15 @@ char *mg_text_render(const mg_check_result *r)
 	put_winner(&out, d->selected);
 	mg_buf_putc(&out, '\n');
 	put_inputs_line(&out, r);
-	put_evidence_line(&out, d);
+	put_evidence_line(&out, r);
 	put_checks_line(&out, &d->budget);
 	put_candidates(&out, d);
 	put_sensitivity(&out, r);
 	put_approved(&out, r);
 	put_producer_note(&out, r);
+	put_base(&out, r);
 	put_changes(&out, r);
+	put_notes(&out, r);
 	put_warnings(&out, r);
 	put_gate(&out, r);
 	return mg_buf_detach(&out, NULL);

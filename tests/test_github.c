@@ -760,12 +760,13 @@ Test(github, evidence_issues_point_at_the_manifest_and_report_fields)
 	expect_annotation(&run->cmd[1], "error", MANIFEST, 4, 15, "memgate: report_hash_mismatch",
 			  "report 'bench/76_report.json' has SHA-256 "
 			  "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee; the manifest "
-			  "pins ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff");
+			  "pins ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+			  "; if this report is the one to gate, pin it with 'memgate manifest --report bench/76_report.json --out bench/75_manifest.json --force' and commit the manifest");
 	expect_annotation(&run->cmd[2], "error", MANIFEST, 5, 23, "memgate: schema_version_mismatch",
 			  "the manifest pins schema_version 'training-memory-benchmark/v1'; "
 			  "the report has 'other/v2'");
 	expect_annotation(&run->cmd[3], "error", MANIFEST, 6, 20, "memgate: semantic_id_mismatch",
-			  "the manifest pins semantic_id 'PERF-MEMORY-STRATEGY'; the report has nothing");
+			  "the manifest pins semantic_id 'PERF-MEMORY-STRATEGY'; the report has no semantic_id");
 	expect_annotation(&run->cmd[4], "error", MANIFEST, 10, 15,
 			  "memgate: approved_result_hash_mismatch",
 			  "approved result 'bench/75_decision.json' has SHA-256 "
@@ -774,7 +775,8 @@ Test(github, evidence_issues_point_at_the_manifest_and_report_fields)
 	expect_annotation(&run->cmd[5], "error", REPORT, 3, 13, "memgate: handoff_not_ready",
 			  "the report's status is 'draft', not 'ready_for_budget_review'");
 	expect_annotation(&run->cmd[6], "error", REPORT, 1, 1, "memgate: workload_missing",
-			  "the report has no workload_id (nor config.workload); the policy pins 'pressure'");
+			  "the report has no workload_id (read from workload_id or config.workload); "
+			  "the policy pins 'pressure'");
 	expect_annotation(&run->cmd[7], "error", REPORT, 13, 15, "memgate: hardware_mismatch",
 			  "the report's hardware_id is 'gpu-b'; the policy pins 'gpu-a'");
 	expect_annotation(&run->cmd[8], "error", REPORT, 14, 17, "memgate: model_mismatch",
@@ -1400,4 +1402,126 @@ Test(github, invalid_utf8_in_an_output_is_replaced)
 	build();
 	fx.d.selected = "bad\xff";
 	expect_outputs(&fx.r, want);
+}
+
+/* ---- policy changes, notes, the head policy's lines, exit 2 ---- */
+
+/* On a pull request the base's policy decides, but annotations point at
+ * the head policy's lines (GitHub attaches them to the head's file); a key
+ * the head lacks gets the file without a line. */
+Test(github, threshold_reasons_point_at_the_head_policy_lines)
+{
+	static mg_policy head;
+	gh_run *run;
+	size_t i;
+
+	build();
+	fail_gate();
+	memset(&head, 0, sizeof(head));
+	head.threshold_pos[MG_MEMORY_CAP_MB] = (mg_pos){ 13, 18 };
+	head.threshold_pos[MG_MIN_MEMORY_SAVING_MB] = (mg_pos){ 15, 25 };
+	head.fail_on_set = true;
+	head.fail_on_pos = (mg_pos){ 30, 12 };
+	fx.r.head_policy = &head;
+	run = render_and_run(&fx.r);
+	expect_annotation(&run->cmd[0], "error", POLICY, 30, 12, "memgate: tune",
+			  "tune (memory_saving_below_meaningful_threshold): next action "
+			  "test_larger_pressure_or_optimizer_compression; selected checkpoint");
+	for (i = 1; i < run->count && strcmp(prop(&run->cmd[i], "title"),
+					     "memgate: memory_saving_below_floor (baseline)"); i++)
+		;
+	cr_assert_lt(i, run->count);
+	expect_prop(&run->cmd[i], "line", "15");
+	for (i = 1; i < run->count && strcmp(prop(&run->cmd[i], "title"),
+					     "memgate: samples_per_s_below_floor (offload)"); i++)
+		;
+	cr_assert_lt(i, run->count);
+	expect_prop(&run->cmd[i], "file", POLICY);
+	expect_prop(&run->cmd[i], "line", NULL);   /* the head sets no min_samples_per_s */
+	free_run(run);
+}
+
+Test(github, policy_changes_and_notes_are_annotated)
+{
+	mg_policy_change changes[2];
+	char *notes[1] = { "adopting memgate: the policy revision 1234567 has no '.memgate.yml'" };
+	static const bool was[MG_VERDICT_COUNT] = { false, true, true }, now[MG_VERDICT_COUNT] = { false, false, true };
+	gh_run *run;
+
+	build();
+	fx.ev[0].reasons = fx.ev[2].reasons = 0;
+	memset(changes, 0, sizeof(changes));
+	snprintf(changes[0].key, sizeof(changes[0].key), "gate.fail_on");
+	changes[0].before = (mg_change_value){ .kind = MG_CHANGE_VERDICTS, .verdicts = was };
+	changes[0].after = (mg_change_value){ .kind = MG_CHANGE_VERDICTS, .verdicts = now };
+	changes[0].effect = MG_CHANGE_LOOSENS;
+	changes[0].pos = (mg_pos){ 22, 12 };
+	snprintf(changes[1].key, sizeof(changes[1].key), "identity.hardware_id");
+	changes[1].before = (mg_change_value){ .kind = MG_CHANGE_STRING, .string = "gpu-a" };
+	changes[1].after = (mg_change_value){ .kind = MG_CHANGE_STRING, .string = "gpu,b::\n%" };
+	changes[1].effect = MG_CHANGE_ALTERS;
+	changes[1].pos = (mg_pos){ 5, 16 };
+	fx.r.changes = changes;
+	fx.r.change_count = 2;
+	fx.r.notes = notes;
+	fx.r.note_count = 1;
+	run = render_and_run(&fx.r);
+	cr_assert_eq(run->count, 4, "%zu commands", run->count);
+	expect_annotation(&run->cmd[1], "notice", NULL, 0, 0, "memgate: note", notes[0]);
+	expect_annotation(&run->cmd[2], "warning", POLICY, 22, 12, "memgate: policy_change",
+			  "gate.fail_on is [tune, reject] in the policy that decides (the policy "
+			  "revision), [reject] in this change: it loosens the budget once merged");
+	expect_annotation(&run->cmd[3], "notice", POLICY, 5, 16, "memgate: policy_change",
+			  "identity.hardware_id is 'gpu-a' in the policy that decides (the policy "
+			  "revision), 'gpu,b::\\n%' in this change: it changes the policy once merged");
+	free_run(run);
+}
+
+Test(github, could_not_decide_is_one_error_at_the_input_position)
+{
+	mg_error err;
+	char *text;
+	gh_run *run;
+
+	mg_error_set(&err, "pol,icy:1.yml", 9, 3, "unknown key 'a%%b\n::error::x' (did you mean 'budget'?)");
+	text = mg_github_render_error(&err);
+	run = run_commands(text);
+	cr_assert_eq(run->count, 1, "%s", text);
+	expect_annotation(&run->cmd[0], "error", "pol,icy:1.yml", 9, 3, "memgate: could not decide",
+			  "unknown key 'a%b ::error::x' (did you mean 'budget'?)");
+	free_run(run);
+	free(text);
+	mg_error_set(&err, NULL, 0, 0, "not a git repository: '/x'");
+	text = mg_github_render_error(&err);
+	run = run_commands(text);
+	cr_assert_eq(run->count, 1);
+	expect_annotation(&run->cmd[0], "error", NULL, 0, 0, "memgate: could not decide",
+			  "not a git repository: '/x'");
+	free_run(run);
+	free(text);
+}
+
+Test(github, could_not_decide_outputs_say_error)
+{
+	static const char *const names[] = {
+		"decision", "reason", "next-action", "selected-candidate", "passed", "error",
+	};
+	static const char *const want[] = {
+		"error", "", "", "", "false", ".memgate.yml:9:1: unknown key 'budgt'",
+	};
+	env_entry e[MAX_ENTRIES];
+	mg_error err;
+	char *text;
+	int n, i;
+
+	mg_error_set(&err, ".memgate.yml", 9, 1, "unknown key 'budgt'");
+	text = mg_github_outputs_error(&err, TOKEN);
+	n = parse_env(e, text);
+	cr_assert_eq(n, 6, "the runner cannot read:\n%s", text);
+	for (i = 0; i < 6; i++) {
+		cr_assert_str_eq(e[i].name, names[i]);
+		cr_assert_str_eq(e[i].value, want[i], "%s is '%s'", names[i], e[i].value);
+	}
+	free_env(e, n);
+	free(text);
 }

@@ -701,7 +701,8 @@ Test(junit, evidence_fails_with_its_issues)
 	expect_failure(j, 0, "evidence_not_applicable", "report_hash_mismatch, candidates_missing",
 		       "bench/75_manifest.json:4:15: report 'bench/76_report.json' has SHA-256 "
 		       "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee; the manifest pins "
-		       "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff "
+		       "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+		       "; if this report is the one to gate, pin it with 'memgate manifest --report bench/76_report.json --out bench/75_manifest.json --force' and commit the manifest "
 		       "[report_hash_mismatch]\n"
 		       "bench/76_report.json:20:17: the report has no candidates [candidates_missing]\n");
 	cr_assert_not_null(failure_of(j, 6));

@@ -684,9 +684,9 @@ Test(record, warnings_policy_changes_and_approved_are_listed)
 	r->warnings = fx.warnings;
 	r->warning_count = 1;
 	snprintf(fx.change.key, sizeof(fx.change.key), "budget.memory_cap_mb");
-	snprintf(fx.change.before, sizeof(fx.change.before), "11200");
-	snprintf(fx.change.after, sizeof(fx.change.after), "12000");
-	fx.change.loosens = true;
+	fx.change.before = (mg_change_value){ .kind = MG_CHANGE_NUMBER, .number = 11200 };
+	fx.change.after = (mg_change_value){ .kind = MG_CHANGE_NUMBER, .number = 12000 };
+	fx.change.effect = MG_CHANGE_LOOSENS;
 	r->changes = &fx.change;
 	r->change_count = 1;
 	r->approved_checked = true;
@@ -704,8 +704,9 @@ Test(record, warnings_policy_changes_and_approved_are_listed)
 	c = cJSON_GetArrayItem(at(root, "policy_changes"), 0);
 	expect_keys(c, "key before after effect");
 	expect_string(c, "key", "budget.memory_cap_mb");
-	expect_string(c, "before", "11200");
-	expect_string(c, "after", "12000");
+	cr_assert(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c, "before")));
+	cr_assert_eq(cJSON_GetObjectItemCaseSensitive(c, "before")->valuedouble, 11200);
+	cr_assert_eq(cJSON_GetObjectItemCaseSensitive(c, "after")->valuedouble, 12000);
 	expect_string(c, "effect", "loosens");
 	expect_keys(at(root, "approved"), "decision selected_candidate computed");
 	expect_string(at(root, "approved"), "decision", "accept");
@@ -723,13 +724,14 @@ Test(record, tightening_change_says_so)
 	cJSON *root;
 
 	snprintf(fx.change.key, sizeof(fx.change.key), "quality.max_eval_loss");
-	snprintf(fx.change.before, sizeof(fx.change.before), "unset");
-	snprintf(fx.change.after, sizeof(fx.change.after), "12.6");
+	fx.change.before = (mg_change_value){ .kind = MG_CHANGE_UNSET };
+	fx.change.after = (mg_change_value){ .kind = MG_CHANGE_NUMBER, .number = 12.6 };
+	fx.change.effect = MG_CHANGE_TIGHTENS;
 	r->changes = &fx.change;
 	r->change_count = 1;
 	root = render(r);
 	expect_string(cJSON_GetArrayItem(at(root, "policy_changes"), 0), "effect", "tightens");
-	expect_string(cJSON_GetArrayItem(at(root, "policy_changes"), 0), "before", "unset");
+	expect_null(cJSON_GetArrayItem(at(root, "policy_changes"), 0), "before");
 	cJSON_Delete(root);
 }
 
@@ -1082,4 +1084,112 @@ Test(record, approved_escapes_hostile_text_in_messages)
 	cr_assert_eq(a.rc, MG_ERROR);
 	cr_assert_str_eq(a.err.message,
 			 "unknown decision '\\x1b[31maccept' (expected accept, tune or reject)");
+}
+
+/* policy_changes values keep their types: strings, lists, objects, null. */
+Test(record, policy_change_values_are_typed)
+{
+	static const bool was[MG_VERDICT_COUNT] = { false, true, true }, now[MG_VERDICT_COUNT] = { false, false, true };
+	mg_check_result *r = build();
+	mg_policy_change changes[3];
+	mg_budget stricter[1] = { { .set = { [MG_MEMORY_CAP_MB] = true }, .value = { [MG_MEMORY_CAP_MB] = 8500 } } };
+	double caps[2] = { 9600, 11200 };
+	mg_grid_axis grid[1] = { { MG_MEMORY_CAP_MB, caps, 2 } };
+	char *text;
+	cJSON *root;
+	const cJSON *a;
+
+	memset(changes, 0, sizeof(changes));
+	snprintf(changes[0].key, sizeof(changes[0].key), "identity.hardware_id");
+	changes[0].before = (mg_change_value){ .kind = MG_CHANGE_STRING, .string = "gpu-a" };
+	changes[0].after = (mg_change_value){ .kind = MG_CHANGE_UNSET };
+	changes[0].effect = MG_CHANGE_LOOSENS;
+	snprintf(changes[1].key, sizeof(changes[1].key), "gate.fail_on");
+	changes[1].before = (mg_change_value){ .kind = MG_CHANGE_VERDICTS, .verdicts = was };
+	changes[1].after = (mg_change_value){ .kind = MG_CHANGE_VERDICTS, .verdicts = now };
+	snprintf(changes[2].key, sizeof(changes[2].key), "sensitivity.stricter");
+	changes[2].before = (mg_change_value){ .kind = MG_CHANGE_STRICTER, .stricter = stricter, .count = 1 };
+	changes[2].after = (mg_change_value){ .kind = MG_CHANGE_GRID, .grid = grid, .count = 1 };
+	changes[2].effect = MG_CHANGE_ALTERS;
+	r->changes = changes;
+	r->change_count = 3;
+	root = render(r);
+	a = at(root, "policy_changes");
+	expect_string(cJSON_GetArrayItem(a, 0), "before", "gpu-a");
+	expect_null(cJSON_GetArrayItem(a, 0), "after");
+	text = cJSON_PrintUnformatted(at(cJSON_GetArrayItem(a, 1), "before"));
+	cr_assert_str_eq(text, "[\"tune\",\"reject\"]");
+	free(text);
+	text = cJSON_PrintUnformatted(at(cJSON_GetArrayItem(a, 2), "before"));
+	cr_assert_str_eq(text, "[{\"memory_cap_mb\":8500}]");
+	free(text);
+	text = cJSON_PrintUnformatted(at(cJSON_GetArrayItem(a, 2), "after"));
+	cr_assert_str_eq(text, "{\"memory_cap_mb\":[9600,11200]}");
+	free(text);
+	expect_string(cJSON_GetArrayItem(a, 2), "effect", "changes");
+	cJSON_Delete(root);
+}
+
+/* --base: the base's decision and per-candidate values; ignored, with the
+ * notes, when record compares an existing record. */
+Test(record, base_comparison_and_notes_are_listed_and_ignored_by_record_same)
+{
+	static mg_check_result base;
+	static mg_evaluation bev[1];
+	static mg_decision bd;
+	static mg_check_base cb;
+	char *notes[1] = { "adopting memgate" };
+	mg_check_result *r = build();
+	char *with, *without;
+	cJSON *root;
+	const cJSON *b, *c;
+	bool same = false;
+
+	without = mg_record_render(r);
+	memset(&base, 0, sizeof(base));
+	memset(&bd, 0, sizeof(bd));
+	bev[0] = fx.ev[1];
+	bev[0].value[MG_M_PEAK] = 9500.25;
+	bev[0].status = MG_STATUS_REJECTED;
+	bd.verdict = MG_TUNE;
+	bd.reason = "memory_saving_below_meaningful_threshold";
+	bd.selected = "checkpoint";
+	bd.base.evaluations = bev;
+	bd.base.count = 1;
+	base.decision = &bd;
+	memset(&cb, 0, sizeof(cb));
+	memset(cb.rev, 'f', 40);
+	cb.result = &base;
+	r->base = &cb;
+	r->notes = notes;
+	r->note_count = 1;
+	with = mg_record_render(r);
+	root = cJSON_Parse(with);
+	expect_strings(at(root, "notes"), "adopting memgate");
+	b = at(root, "base");
+	expect_string(b, "decision", "tune");
+	expect_string(b, "selected_candidate", "checkpoint");
+	c = cJSON_GetArrayItem(at(b, "candidates"), 1);
+	expect_string(c, "name", "checkpoint");
+	expect_string(c, "change", "changed");
+	expect_string(c, "base_status", "rejected");
+	expect_string(c, "head_status", "feasible");
+	cr_assert_eq(at(at(c, "peak_memory_mb"), "delta")->valuedouble, 9450.76 - 9500.25);
+	c = cJSON_GetArrayItem(at(b, "candidates"), 0);
+	expect_string(c, "name", "baseline");
+	expect_string(c, "change", "new");
+	expect_null(at(c, "peak_memory_mb"), "base");
+	cr_assert_eq(mg_record_same(&same, with, strlen(with), without, NULL), 0);
+	cr_assert(same, "the comparison and notes change the record's identity");
+	cb.result = NULL;
+	cb.error = "cannot read 'x' at fffffff: not found";
+	free(with);
+	with = mg_record_render(r);
+	cJSON_Delete(root);
+	root = cJSON_Parse(with);
+	expect_string(at(root, "base"), "error", "cannot read 'x' at fffffff: not found");
+	cr_assert_null(cJSON_GetObjectItemCaseSensitive(at(root, "base"), "decision"));
+	cJSON_Delete(root);
+	free(with);
+	free(without);
 }

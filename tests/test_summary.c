@@ -391,9 +391,9 @@ Test(summary, policy_changes_and_warnings_are_listed)
 
 	build();
 	snprintf(fx.changes[0].key, sizeof(fx.changes[0].key), "budget.memory_cap_mb");
-	snprintf(fx.changes[0].before, sizeof(fx.changes[0].before), "9600");
-	snprintf(fx.changes[0].after, sizeof(fx.changes[0].after), "11200");
-	fx.changes[0].loosens = true;
+	fx.changes[0].before = (mg_change_value){ .kind = MG_CHANGE_NUMBER, .number = 9600 };
+	fx.changes[0].after = (mg_change_value){ .kind = MG_CHANGE_NUMBER, .number = 11200 };
+	fx.changes[0].effect = MG_CHANGE_LOOSENS;
 	fx.r.changes = fx.changes;
 	fx.r.change_count = 1;
 	fx.warnings[0] = "'.memgate.yml' has uncommitted changes";
@@ -548,4 +548,63 @@ Test(summary, real_report_gives_a_well_formed_summary)
 	mg_check_result_free(r);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	cr_assert_eq(system(cmd), 0);
+}
+
+Test(summary, could_not_decide_names_the_error)
+{
+	mg_error err;
+	char *md;
+
+	mg_error_set(&err, ".memgate.yml", 9, 1, "unknown key 'budgt' (did you mean 'budget'?) <b>|");
+	md = mg_summary_render_error(&err);
+	expect_inert(md);
+	expect_has(md, "## memgate: could not decide \xe2\x80\x94 \xe2\x9d\x8c failed\n\n"
+		   "- **Error:** \\.memgate\\.yml\\:9\\:1: unknown key \\'budgt\\' \\(did you mean "
+		   "\\'budget\\'\\?\\) &lt;b&gt;\\|\n- **Exit status:** 2");
+	free(md);
+}
+
+Test(summary, base_comparison_and_notes_have_sections)
+{
+	static mg_check_result base;
+	static mg_evaluation bev[2];
+	static mg_decision bd;
+	static mg_check_base cb;
+	char *notes[1] = { "adopting memgate: <the> policy" };
+	char *md;
+
+	build();
+	memset(&base, 0, sizeof(base));
+	memset(&bd, 0, sizeof(bd));
+	bev[0] = fx.ev[1];
+	bev[0].value[MG_M_PEAK] = 9500.25;
+	bev[1] = fx.ev[0];
+	bev[1].name = "gone";
+	bd.verdict = MG_TUNE;
+	bd.reason = "memory_saving_below_meaningful_threshold";
+	bd.selected = "checkpoint";
+	bd.base.evaluations = bev;
+	bd.base.count = 2;
+	base.decision = &bd;
+	base.passed = false;
+	memset(&cb, 0, sizeof(cb));
+	memset(cb.rev, 'f', 40);
+	cb.result = &base;
+	fx.r.base = &cb;
+	fx.r.notes = notes;
+	fx.r.note_count = 1;
+	md = render(&fx.r);
+	expect_has(md, "### Against the base\n\n| | commit | decision | reason | selected | gate |\n"
+		   "|---|---|---|---|---|---|\n| base | `ffffffffffffffffffffffffffffffffffffffff` | "
+		   "tune | `memory_saving_below_meaningful_threshold` | checkpoint | failed |\n");
+	expect_has(md, "| checkpoint | changed | 9500.25 \xe2\x86\x92 9450.76 (-49.49) | 1.761 (same) |");
+	expect_has(md, "| gone | removed | 9782.74 |");
+	expect_has(md, "### Notes\n\n- adopting memgate\\: &lt;the&gt; policy\n");
+	cb.result = NULL;
+	cb.error = "cannot read 'x' at fffffff: not found";
+	free(md);
+	md = render(&fx.r);
+	expect_has(md, "The base commit `ffffffffffffffffffffffffffffffffffffffff` could not be decided: "
+		   "cannot read \\'x\\' at fffffff\\: not found\n");
+	free(md);
 }

@@ -267,6 +267,7 @@ Test(text, evidence_reject_reads_as_golden)
 "selected: (none)\n"
 "inputs: commit 111111111111: policy '.memgate.yml', manifest 'bench/75_manifest.json', report 'bench/76_real_gpu_memory.json'\n"
 "evidence: not applicable: report_hash_mismatch, hardware_mismatch\n"
+"  bench/76_real_gpu_memory.json: the report has no hardware_id (read from hardware_id or config.device) [hardware_mismatch]\n"
 "checks: memory_cap_mb 11200; not set: min_samples_per_s, min_memory_saving_mb, min_throughput_ratio, "
 	"max_eval_loss, max_relative_eval_loss, max_quality_delta\n"
 "candidates:\n"
@@ -423,12 +424,13 @@ Test(text, approved_changes_and_warnings_close_the_output)
 	r->approved_decision = "tune";
 	r->approved_selected = "checkpoint";
 	snprintf(fx.changes[0].key, sizeof(fx.changes[0].key), "budget.memory_cap_mb");
-	snprintf(fx.changes[0].before, sizeof(fx.changes[0].before), "9600");
-	snprintf(fx.changes[0].after, sizeof(fx.changes[0].after), "11200");
-	fx.changes[0].loosens = true;
+	fx.changes[0].before = (mg_change_value){ .kind = MG_CHANGE_NUMBER, .number = 9600 };
+	fx.changes[0].after = (mg_change_value){ .kind = MG_CHANGE_NUMBER, .number = 11200 };
+	fx.changes[0].effect = MG_CHANGE_LOOSENS;
 	snprintf(fx.changes[1].key, sizeof(fx.changes[1].key), "quality.max_eval_loss");
-	snprintf(fx.changes[1].before, sizeof(fx.changes[1].before), "unset");
-	snprintf(fx.changes[1].after, sizeof(fx.changes[1].after), "12.6");
+	fx.changes[1].before = (mg_change_value){ .kind = MG_CHANGE_UNSET };
+	fx.changes[1].after = (mg_change_value){ .kind = MG_CHANGE_NUMBER, .number = 12.6 };
+	fx.changes[1].effect = MG_CHANGE_TIGHTENS;
 	r->changes = fx.changes;
 	r->change_count = 2;
 	fx.warnings[0] = "'.memgate.yml' differs from the working tree";
@@ -668,4 +670,60 @@ Test(text, thresholds_print_in_full)
 			  "max_relative_eval_loss, max_quality_delta");
 	expect_line(r, 8, "  1  baseline    rejected  peak 9782.74 MB <= 11200.123456789  "
 			  "memory_saving_below_floor");
+}
+
+Test(text, base_comparison_and_notes_close_the_output)
+{
+	static mg_check_result base;
+	static mg_evaluation bev[2];
+	static mg_decision bd;
+	static mg_check_base cb;
+	char *notes[1] = { "adopting memgate" };
+	mg_check_result *r = build();
+
+	memset(&base, 0, sizeof(base));
+	memset(&bd, 0, sizeof(bd));
+	bev[0] = fx.ev[1];
+	bev[0].value[MG_M_PEAK] = 9500.25;
+	bev[0].value[MG_M_SAMPLES] = 1.7;
+	bev[1] = fx.ev[0];
+	bev[1].name = "gone";
+	bd.verdict = MG_TUNE;
+	bd.reason = "memory_saving_below_meaningful_threshold";
+	bd.selected = "checkpoint";
+	bd.base.evaluations = bev;
+	bd.base.count = 2;
+	base.decision = &bd;
+	memset(&cb, 0, sizeof(cb));
+	memset(cb.rev, 'f', 40);
+	cb.result = &base;
+	r->base = &cb;
+	r->notes = notes;
+	r->note_count = 1;
+	expect_lines(r,
+"base: ffffffffffff decided tune (memory_saving_below_meaningful_threshold), selected checkpoint, gate failed; this commit: accept, selected checkpoint\n"
+"changed against the base:\n"
+"  baseline    peak 9782.74 MB                      samples/s 2.009                  eval_loss 12.356503         new candidate\n"
+"  checkpoint  peak 9500.25 -> 9450.76 MB (-49.49)  samples/s 1.7 -> 1.761 (+0.061)  eval_loss 12.356503 (same)  -\n"
+"  offload     peak 9448.33 MB                      samples/s 0.533                  eval_loss 12.356503         new candidate\n"
+"  hybrid      peak 9454.64 MB                      samples/s 1.276                  eval_loss 12.356503         new candidate\n"
+"  gone        peak 9782.74 MB                      samples/s 2.009                  eval_loss 12.356503         removed\n");
+	expect_lines(r, "note: adopting memgate\ngate: passed");
+	cb.result = NULL;
+	cb.error = "cannot read 'x' at fffffff: not found";
+	expect_lines(r, "base: ffffffffffff could not be decided: cannot read 'x' at fffffff: not found\n");
+}
+
+Test(text, a_change_that_is_neither_looser_nor_stricter_changes_the_policy)
+{
+	mg_check_result *r = build();
+
+	snprintf(fx.changes[0].key, sizeof(fx.changes[0].key), "rank_by");
+	fx.changes[0].before = (mg_change_value){ .kind = MG_CHANGE_STRING, .string = "peak_memory" };
+	fx.changes[0].after = (mg_change_value){ .kind = MG_CHANGE_STRING, .string = "throughput\x1b[31m" };
+	fx.changes[0].effect = MG_CHANGE_ALTERS;
+	r->changes = fx.changes;
+	r->change_count = 1;
+	expect_lines(r, "policy change: rank_by was 'peak_memory' at the policy revision, is "
+			"'throughput\\x1b[31m' at the evidence revision (changes the policy)\n");
 }

@@ -10,6 +10,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include "buf.h"
 #include "decision.h"
 #include "error.h"
 #include "manifest.h"
@@ -21,6 +22,8 @@ typedef struct mg_check_options {
 	const char *rev;            /* --rev, NULL = HEAD */
 	const char *policy_path;    /* --policy, NULL = ".memgate.yml" */
 	const char *policy_rev;     /* --policy-rev, NULL = --rev */
+	const char *base;           /* --base: compare with the evidence at this
+				       commit; NULL = --policy-rev when given */
 	bool worktree;              /* --worktree */
 	bool require_approved;      /* --require-approved */
 	bool fail_on_set;           /* --fail-on given */
@@ -37,20 +40,67 @@ typedef struct mg_input_ref {
 	bool read;
 } mg_input_ref;
 
-/* A threshold whose value differs between the policy at --rev and at --policy-rev. */
+/* One side of a policy change; strings and arrays are borrowed from the
+ * policies the result holds. */
+enum mg_change_kind {
+	MG_CHANGE_UNSET,     /* the key is absent */
+	MG_CHANGE_NUMBER,    /* thresholds, min_repeats, numeric pins */
+	MG_CHANGE_STRING,    /* pins, baseline, rank_by */
+	MG_CHANGE_VERDICTS,  /* gate.fail_on */
+	MG_CHANGE_STRICTER,  /* sensitivity.stricter: count budgets of overrides */
+	MG_CHANGE_GRID       /* sensitivity.grid: count axes */
+};
+typedef struct mg_change_value {
+	enum mg_change_kind kind;
+	double number;
+	const char *string;
+	const bool *verdicts;            /* MG_VERDICT_COUNT flags */
+	const mg_budget *stricter;
+	const mg_grid_axis *grid;
+	size_t count;
+} mg_change_value;
+
+enum mg_change_effect {
+	MG_CHANGE_TIGHTENS,  /* the proposed value makes the gate stricter */
+	MG_CHANGE_LOOSENS,   /* ... more lenient (a check or pin removed, a limit relaxed) */
+	MG_CHANGE_ALTERS     /* neither, or both (a different pin, baseline, rank_by) */
+};
+/* "tightens", "loosens", "changes". */
+const char *mg_check_effect_name(enum mg_change_effect e);
+
+/* A key whose value differs between the policy that decides (at
+ * --policy-rev) and the one the change proposes (at --rev). */
 typedef struct mg_policy_change {
-	char key[48];               /* "budget.memory_cap_mb", "evidence.min_repeats", ... */
-	char before[64];            /* value at --policy-rev ("unset" when absent) */
-	char after[64];             /* value at --rev */
-	bool loosens;               /* the --rev value would loosen the budget */
+	char key[48];               /* "budget.memory_cap_mb", "identity.hardware_id", ... */
+	mg_change_value before;     /* at --policy-rev */
+	mg_change_value after;      /* at --rev */
+	enum mg_change_effect effect;
+	mg_pos pos;                 /* the key in the proposed policy; 0 when it lacks it */
 } mg_policy_change;
+
+/* A change's value for people: 9400, 'gpu-a', [reject, tune],
+ * [{memory_cap_mb: 8500}], {memory_cap_mb: [9600, 11200]}, unset.  Raw
+ * text: strings are the policy's, to be escaped for the destination. */
+void mg_check_change_text(mg_buf *out, const mg_change_value *v);
+
+struct mg_check_result;
+
+/* The comparison with the evidence at a base commit (--base). */
+typedef struct mg_check_base {
+	char rev[65];               /* the base commit */
+	struct mg_check_result *result;  /* its check under the same policy and
+					    fail_on, NULL when it could not decide */
+	char *error;                /* why it could not ("file:line:col: message"), else NULL */
+} mg_check_base;
 
 typedef struct mg_check_result {
 	bool worktree;
 	char rev[65];               /* evidence commit ("" with --worktree) */
 	char policy_rev[65];        /* policy commit */
 	mg_input_ref policy_ref, manifest_ref, report_ref, approved_ref;
-	mg_policy *policy;
+	mg_policy *policy;          /* the policy that decides */
+	mg_policy *head_policy;     /* the policy at --rev when another one decides
+				       (its lines are those annotations point at), else NULL */
 	mg_manifest *manifest;      /* NULL when the policy names report: */
 	mg_report *report;
 	mg_decision *decision;
@@ -58,8 +108,11 @@ typedef struct mg_check_result {
 	bool passed;                /* verdict not in fail_on */
 	char **warnings;            /* human sentences, one line each */
 	size_t warning_count;
+	char **notes;               /* things to know that need no action (adoption) */
+	size_t note_count;
 	mg_policy_change *changes;  /* policy at --rev vs --policy-rev */
 	size_t change_count;
+	mg_check_base *base;        /* --base, NULL when not compared */
 	/* --require-approved */
 	bool approved_checked;
 	char *approved_decision;    /* what the approved record says */
@@ -82,15 +135,33 @@ typedef struct mg_check_result {
 int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *err);
 void mg_check_result_free(mg_check_result *r);
 
+/* memgate manifest's inputs. */
+typedef struct mg_manifest_options {
+	const char *dir;            /* -C DIR */
+	const char *rev;            /* --rev, NULL = HEAD */
+	const char *report_path;    /* --report */
+	const char *semantic_id;    /* --semantic-id: must equal the report's */
+	bool worktree;              /* --worktree: hash the working-tree file */
+	size_t max_input_bytes;
+	const char *out_path;       /* --out, for messages about the existing file */
+	const char *existing;       /* the current --out file's bytes, or NULL: */
+	size_t existing_len;        /*   its approved_result is kept */
+} mg_manifest_options;
+
 /*
- * memgate manifest: read the committed report `report_path` at `rev` (NULL
- * = HEAD) of the repository at `dir`, and build a manifest (SPEC 1.2) with
- * its SHA-256 and, when the report has them, its schema_version and
- * semantic_id (`semantic_id`, when not NULL, takes precedence).  *text is
- * the caller's.
+ * memgate manifest: read the report `report_path` committed at `rev` (or
+ * from the working tree), and build a manifest (SPEC 1.2) with its SHA-256
+ * and, when the report has them, its schema_version and semantic_id.  A
+ * Git LFS pointer is hashed as the report it points to (mg_repo_read_lfs).
+ * `semantic_id` must equal the report's own (else MG_ERROR at the report's
+ * semantic_id).  An approved_result in `existing` is carried over.  Fills
+ * *warnings (the working-tree report differs from the committed one, an
+ * existing manifest that cannot be read, ...) and *notes (what was kept).
+ * *text, *warnings and *notes are the caller's (free each string and the
+ * arrays).
  */
-int mg_check_make_manifest(char **text, const char *dir, const char *rev,
-			   const char *report_path, const char *semantic_id,
-			   size_t max_input_bytes, mg_error *err);
+int mg_check_make_manifest(char **text, char ***warnings, size_t *warning_count,
+			   char ***notes, size_t *note_count,
+			   const mg_manifest_options *opt, mg_error *err);
 
 #endif

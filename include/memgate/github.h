@@ -46,6 +46,17 @@ char *mg_github_render(const mg_check_result *r, const char *token);
 char *mg_github_outputs(const mg_check_result *r, const char *token);
 
 /*
+ * When memgate could not decide (exit 2): one ::error annotation titled
+ * "memgate: could not decide" at err's file, line and column (left out when
+ * unknown), and the step outputs decision=error, passed=false, error=<the
+ * message with its position>, with reason, next-action and
+ * selected-candidate empty, so that later steps can tell.  Both returned
+ * malloc'd; escaping as above.
+ */
+char *mg_github_render_error(const mg_error *err);
+char *mg_github_outputs_error(const mg_error *err, const char *token);
+
+/*
  * Shared by the CI renderers (annotations, job summary, JUnit): the
  * findings behind a decision and the checks of a budget.
  */
@@ -56,8 +67,14 @@ enum mg_github_weight {
 			       ::error when the gate fails, else ::warning */
 	MG_GITHUB_SOFT,     /* missed target, exclusion, sensitive scenario:
 			       ::warning when the gate fails, else ::notice */
-	MG_GITHUB_WARNING   /* a warning of the check (r->warnings): ::warning */
+	MG_GITHUB_WARNING,  /* a warning of the check (r->warnings), a policy
+			       change that loosens the gate: ::warning */
+	MG_GITHUB_NOTE      /* a note of the check (r->notes), a policy change
+			       that does not loosen it: ::notice */
 };
+/* WARNING and NOTE findings have sections of their own in the text, the
+ * summary and the record (warnings, notes, policy changes): renderers that
+ * list "reasons" leave them out. */
 
 /* How important a finding is, most important first. */
 enum mg_github_rank {
@@ -75,7 +92,7 @@ typedef struct mg_github_finding {
 	enum mg_github_weight weight;
 	enum mg_github_rank rank;
 	const char *code;    /* "memory_over_budget", "report_hash_mismatch",
-				"warning", ...: static */
+				"warning", "note", "policy_change", ...: static */
 	const char *file;    /* repository path, borrowed from the result; NULL for none */
 	mg_pos pos;          /* 1-based; 0 when unknown */
 	size_t candidate;    /* index of the base evaluation, or SIZE_MAX */
@@ -86,8 +103,9 @@ typedef struct mg_github_finding {
  * Every finding of r, most important first (report order within a rank):
  * evidence issues and decision drift, each reason of each candidate in the
  * base screening (but the baseline's comparisons with itself, see
- * mg_github_self_comparison), a missing baseline, the scenarios that change a sensitive
- * selection, and the warnings.  *out is the caller's: mg_github_findings_free.
+ * mg_github_self_comparison), a missing baseline, the scenarios that change
+ * a sensitive selection, the warnings, notes and policy changes (at their
+ * line in the proposed policy).  *out is the caller's: mg_github_findings_free.
  */
 void mg_github_findings(mg_github_finding **out, size_t *count, const mg_check_result *r);
 

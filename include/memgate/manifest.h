@@ -61,4 +61,10 @@ int mg_manifest_check_path(const char *repo_path, mg_error *err);
 char *mg_manifest_render(const char *source_path, const char *sha256_hex,
 			 const char *schema_version, const char *semantic_id);
 
+/* The same, with an approved_result {path, sha256} when both are not NULL
+ * (memgate manifest keeps the one of the manifest it replaces). */
+char *mg_manifest_render_approved(const char *source_path, const char *sha256_hex,
+				  const char *schema_version, const char *semantic_id,
+				  const char *approved_path, const char *approved_sha256);
+
 #endif

@@ -13,7 +13,8 @@ char *mg_record_render(const mg_check_result *r);
 /*
  * Compare two records' texts ignoring commit ids (inputs.rev,
  * inputs.*.rev), the manifest and approved-result inputs, the approved
- * check, warnings and memgate_version: for `memgate record`'s write-once rule, so that
+ * check, warnings, notes, the --base comparison and memgate_version: for
+ * `memgate record`'s write-once rule, so that
  * re-recording the same evidence and decision (even after the record was
  * pinned in the manifest) is a no-op.  Sets *same.
  * Returns MG_ERROR when `existing` is not a JSON object.

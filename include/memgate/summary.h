@@ -10,7 +10,8 @@
  * active checks (value, pass or fail, headroom = signed margin to the
  * threshold, negative when it fails), status and reasons; every finding
  * with its file:line:col; the sensitivity scenarios (overrides, winner,
- * feasible set); policy changes; warnings; the evidence (commits, paths,
+ * feasible set); the comparison with the base commit (--base); policy
+ * changes; notes; warnings; the evidence (commits, paths,
  * blobs, SHA-256).  Returns a malloc'd string to append.
  */
 #include "check.h"
@@ -18,5 +19,9 @@
 #define MG_SUMMARY_MAX (1000 * 1024)
 
 char *mg_summary_render(const mg_check_result *r);
+
+/* When memgate could not decide (exit 2): a short summary that says so and
+ * names the error with its file, line and column.  Malloc'd. */
+char *mg_summary_render_error(const mg_error *err);
 
 #endif

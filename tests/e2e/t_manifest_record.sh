@@ -18,21 +18,25 @@ expect_field source.path "\"$REPORT_PATH\"" "$T/manifest.json"
 expect_field source.sha256 "\"$sha\"" "$T/manifest.json"
 expect_field source.schema_version '"training-memory-benchmark/v1"' "$T/manifest.json"
 
-mg manifest -C "$repo" --report "$REPORT_PATH" --semantic-id PERF-MEMORY-STRATEGY --out "$T/m.json"
+mg manifest -C "$repo" --report "$REPORT_PATH" --out "$T/m.json"
 expect_code 0 "manifest --out"
-expect_field source.semantic_id '"PERF-MEMORY-STRATEGY"' "$T/m.json"
+expect_field source.sha256 "\"$sha\"" "$T/m.json"
+# A new report committed: the manifest on disk now pins the old one.
+sed -i 's/"peak_memory_mb": 9450.76/"peak_memory_mb": 9400.0/' "$repo/$REPORT_PATH"
+commit_all "$repo" "new report"
+newsha=$(sha256sum "$repo/$REPORT_PATH" | cut -d' ' -f1)
 mg manifest -C "$repo" --report "$REPORT_PATH" --out "$T/m.json"
 expect_code 2 "manifest refuses to overwrite different content"
 expect_err "--force" "says how to overwrite"
-expect_field source.semantic_id '"PERF-MEMORY-STRATEGY"' "$T/m.json"
+expect_field source.sha256 "\"$sha\"" "$T/m.json"
 mg manifest -C "$repo" --report "$REPORT_PATH" --out "$T/m.json" --force
 expect_code 0 "manifest --force overwrites"
-expect_field source.semantic_id '<missing>' "$T/m.json"
+expect_field source.sha256 "\"$newsha\"" "$T/m.json"
 mg manifest -C "$repo" --report "$REPORT_PATH" --out "$T/m.json"
 expect_code 0 "manifest with identical content is fine"
 
 # A manifest pinning a semantic_id the report lacks: an evidence issue.
-cp "$T/manifest.json" "$repo/$MANIFEST_PATH"
+cp "$T/m.json" "$repo/$MANIFEST_PATH"
 sed -i 's/"schema_version": "training-memory-benchmark\/v1"/"schema_version": "training-memory-benchmark\/v2"/' "$repo/$MANIFEST_PATH"
 commit_all "$repo" "v2 manifest"
 mg check -C "$repo" --format json

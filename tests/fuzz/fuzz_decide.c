@@ -285,9 +285,12 @@ static void build_result(mg_check_result *res, char **warning, mg_policy_change 
 	res->warnings = warning;
 	res->warning_count = 1;
 	set_field(change->key, sizeof(change->key), first);
-	set_field(change->before, sizeof(change->before), schema);
-	set_field(change->after, sizeof(change->after), value_string(&r->semantic_id));
-	change->loosens = worktree;
+	change->before = (mg_change_value){ .kind = schema ? MG_CHANGE_STRING : MG_CHANGE_UNSET,
+					    .string = schema };
+	change->after = (mg_change_value){ .kind = value_string(&r->semantic_id) ? MG_CHANGE_STRING
+										: MG_CHANGE_UNSET,
+					   .string = value_string(&r->semantic_id) };
+	change->effect = worktree ? MG_CHANGE_LOOSENS : MG_CHANGE_ALTERS;
 	res->changes = change;
 	res->change_count = 1;
 	res->approved_checked = r->producer_decision != NULL;
