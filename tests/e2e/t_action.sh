@@ -185,7 +185,7 @@ for m in 'MEMGATE_DIR: ${{ inputs.working-directory }}' \
 	 'MEMGATE_SUMMARY: ${{ inputs.summary }}'; do
 	if grep -qxF "        $m" "$ACTION"; then ok "env: $m"; else not_ok "env: $m" "not in action.yml"; fi
 done
-for o in decision reason next-action selected-candidate passed; do
+for o in decision reason next-action selected-candidate passed error; do
 	if grep -qxF "    value: \${{ steps.check.outputs.$o }}" "$ACTION"; then
 		ok "output $o is the check step's"
 	else
