@@ -41,7 +41,7 @@ expect_field evidence.issues '[]'
 cp "$FLAT" "$repo/benchmarks/results/76_next.json"
 mg manifest -C "$repo" --report benchmarks/results/76_next.json
 expect_code 2 "an uncommitted report without --worktree"
-expect_err "exists in the working tree but is not committed" "says it is not committed"
+expect_err "it is untracked: git add it, then commit" "says it is not committed"
 mg manifest -C "$repo" --report benchmarks/results/76_next.json --worktree
 expect_code 0 "an uncommitted report with --worktree"
 expect_out "\"sha256\": \"$(sha_of "$FLAT")\"" "pins the working-tree file"
