@@ -116,9 +116,33 @@ static void emit_text(mg_buf *out, uint32_t cp, const unsigned char *bytes, size
 	}
 }
 
+/* Does the runner's TrimStart() drop cp (.NET's char.IsWhiteSpace)?  The
+ * controls among them are escaped anyway; these are kept as they are. */
+static int is_trimmed_space(uint32_t cp)
+{
+	return cp == ' ' || cp == 0xa0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
+	       cp == 0x202f || cp == 0x205f || cp == 0x3000;
+}
+
 void mg_escape_text(mg_buf *out, const char *s, size_t len)
 {
-	walk(out, s, len, emit_text);
+	const unsigned char *p = (const unsigned char *)s;
+	size_t lead = 0, n;
+	uint32_t cp;
+
+	/* A log line that starts with "::" once the runner trims it is a
+	 * workflow command, and the text may start a line (a table's first
+	 * column): its leading ':' is written \x3a. */
+	while (lead < len && (n = decode(p + lead, len - lead, &cp)) && is_trimmed_space(cp))
+		lead += n;
+	if (len - lead >= 2 && p[lead] == ':' && p[lead + 1] == ':') {
+		walk(out, s, lead, emit_text);
+		mg_buf_puts(out, "\\x3a");
+		lead++;
+	} else {
+		lead = 0;
+	}
+	walk(out, s + lead, len - lead, emit_text);
 }
 
 static void emit_utf8(mg_buf *out, uint32_t cp, const unsigned char *bytes, size_t n)

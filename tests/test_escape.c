@@ -32,11 +32,23 @@ static void expect_utf8(const char *s, size_t len, const char *want)
 #define TEXT(lit, want) expect_text(lit, sizeof(lit) - 1, want)
 #define UTF8(lit, want) expect_utf8(lit, sizeof(lit) - 1, want)
 
+/* The runner trims a line and runs it when it starts with "::"; a name may
+ * start a line (the first column of a table). */
+Test(escape, text_defuses_a_leading_workflow_command)
+{
+	TEXT("::error::x", "\\x3a:error::x");
+	TEXT("  ::set-output name=a::b", "  \\x3a:set-output name=a::b");
+	TEXT("\xc2\xa0\xe3\x80\x80::x", "\xc2\xa0\xe3\x80\x80\\x3a:x");  /* U+00A0, U+3000 */
+	TEXT(":x::y", ":x::y");
+	TEXT("::", "\\x3a:");
+	TEXT(":", ":");
+}
+
 Test(escape, text_copies_printable_ascii_and_utf8)
 {
 	TEXT("checkpoint-v2 (bf16)", "checkpoint-v2 (bf16)");
 	TEXT("r\xc3\xa9sum\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x9a\x80", "r\xc3\xa9sum\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x9a\x80");
-	TEXT("::error::x", "::error::x");
+	TEXT("a ::error::x", "a ::error::x");
 	TEXT("", "");
 }
 

@@ -36,6 +36,9 @@
  *   the '[' of "##[" (a legacy GitHub workflow command, run wherever it
  *   stands in a log line) becomes \x5b, also when the "##" was already in
  *   the buffer.
+ *   a leading "::" (after spaces the GitHub runner trims, such as U+00A0 or
+ *   U+3000) becomes \x3a: (a log line that starts with "::" is a workflow
+ *   command, and the text may start a line).
  * The output holds no control character at all.
  */
 void mg_escape_text(mg_buf *out, const char *s, size_t len);
