@@ -115,3 +115,17 @@ void mg_format_stability(mg_buf *out, const mg_decision *d,
 		mg_buf_printf(out, " wins %zu of %zu scenario%s", same, n, plural(n));
 	}
 }
+
+void mg_format_overrides(mg_buf *out, const mg_budget *ov)
+{
+	const char *sep = "";
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		if (!ov->set[t])
+			continue;
+		mg_buf_printf(out, "%s%s ", sep, mg_threshold_name((enum mg_threshold)t));
+		mg_format_threshold(out, ov->value[t]);
+		sep = ", ";
+	}
+}

@@ -643,21 +643,6 @@ static void baseline_finding(struct findings *f)
 	    f->ev ? f->ev->candidates_pos : no_pos(), NO_CANDIDATE);
 }
 
-/* "memory_cap_mb 8500, min_samples_per_s 1.5" */
-static void put_overrides(mg_buf *out, const mg_budget *ov)
-{
-	const char *sep = "";
-	int t;
-
-	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
-		if (!ov->set[t])
-			continue;
-		mg_buf_printf(out, "%s%s ", sep, mg_threshold_name((enum mg_threshold)t));
-		mg_format_threshold(out, ov->value[t]);
-		sep = ", ";
-	}
-}
-
 /* The policy line of scenario i: its stricter entry, or the grid's first
  * axis (in the policy whose lines annotations point at). */
 static mg_pos scenario_pos(const struct findings *f, size_t i)
@@ -690,7 +675,7 @@ static void sensitivity_findings(struct findings *f)
 		if (same_name(sc->best, f->d->best))
 			continue;
 		mg_buf_printf(&f->msg, "%s (", sc->id);
-		put_overrides(&f->msg, &sc->overrides);
+		mg_format_overrides(&f->msg, &sc->overrides);
 		mg_buf_puts(&f->msg, "): the winner is ");
 		if (sc->best)
 			mg_format_name(&f->msg, sc->best);

@@ -411,23 +411,16 @@ static void put_winner_group(mg_buf *out, const mg_decision *d, size_t first)
 	mg_buf_putc(out, '\n');
 }
 
-/* "memory_cap_mb 8500, min_samples_per_s 1.5" */
-static void put_overrides(mg_buf *out, const mg_budget *ov)
-{
-	const char *sep = "";
-	int t;
 
-	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
-		if (!ov->set[t])
-			continue;
-		mg_buf_printf(out, "%s%s ", sep, mg_threshold_name((enum mg_threshold)t));
-		mg_format_threshold(out, ov->value[t]);
-		sep = ", ";
-	}
-	if (!*sep)
+/* "memory_cap_mb 8500, min_samples_per_s 1.5", or "no override". */
+static void put_overrides_or_none(mg_buf *out, const mg_budget *ov)
+{
+	size_t before = out->len;
+
+	mg_format_overrides(out, ov);
+	if (out->len == before)
 		mg_buf_puts(out, "no override");
 }
-
 /* What each scenario id stands for: "  stricter[0]: memory_cap_mb 8500",
  * and one line for the grid: "  grid[0-5]: memory_cap_mb 9600, 11200 x
  * min_samples_per_s 1, 1.5, 2 (last axis fastest)". */
@@ -444,7 +437,7 @@ static void put_scenario_ids(mg_buf *out, const mg_check_result *r)
 			continue;
 		}
 		mg_buf_printf(out, "  %s: ", d->scenarios[i].id);
-		put_overrides(out, &d->scenarios[i].overrides);
+		put_overrides_or_none(out, &d->scenarios[i].overrides);
 		mg_buf_putc(out, '\n');
 	}
 	if (first_grid == d->scenario_count || !rules || !rules->grid_count || !rules->grid)

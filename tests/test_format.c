@@ -84,3 +84,19 @@ Test(format, escapes_names)
 	cr_expect_null(strchr(b.ptr, '\n'), "a newline survived: %s", b.ptr);
 	mg_buf_free(&b);
 }
+
+Test(format, writes_overrides_in_threshold_order)
+{
+	mg_budget ov;
+	mg_buf b = MG_BUF_INIT;
+
+	memset(&ov, 0, sizeof(ov));
+	mg_format_overrides(&b, &ov);
+	cr_expect_str_eq(b.ptr, "", "no override writes nothing");
+	ov.set[MG_MIN_SAMPLES_PER_S] = ov.set[MG_MEMORY_CAP_MB] = true;
+	ov.value[MG_MIN_SAMPLES_PER_S] = 1.5;
+	ov.value[MG_MEMORY_CAP_MB] = 8500;
+	mg_format_overrides(&b, &ov);
+	cr_expect_str_eq(b.ptr, "memory_cap_mb 8500, min_samples_per_s 1.5");
+	mg_buf_free(&b);
+}

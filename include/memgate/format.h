@@ -6,6 +6,7 @@
  */
 #include "buf.h"
 #include "decision.h"
+#include "decision.h"
 
 /* A value in its shortest natural form: %.15g (9450.76, not 9450.760000),
  * never "-0".  When that takes more than 10 significant digits (derived
@@ -39,5 +40,9 @@ void mg_format_name(mg_buf *out, const char *name);
  */
 void mg_format_stability(mg_buf *out, const mg_decision *d,
 			 void (*put_name)(mg_buf *out, const char *name));
+
+/* A scenario's overrides: "memory_cap_mb 8500, min_samples_per_s 1.5";
+ * nothing when it sets none. */
+void mg_format_overrides(mg_buf *out, const mg_budget *ov);
 
 #endif

@@ -6,25 +6,8 @@
 
 E=$FIX/e2e
 
-# runner FILE: print the workflow commands the runner would execute, one
-# per line ("name" or "v1:name"), following ::stop-commands::TOKEN.
-runner() {
-	awk '
-	{ line = $0; sub(/^[ \t]+/, "", line) }
-	stop != "" { if (line == "::" stop "::") stop = ""; next }
-	index(line, "::") == 1 {
-		rest = substr(line, 3); end = index(rest, "::")
-		if (end > 0) {
-			info = substr(rest, 1, end - 1); sp = index(info, " ")
-			name = tolower(sp ? substr(info, 1, sp - 1) : info)
-			print name
-			if (name == "stop-commands") stop = substr(rest, end + 2)
-			next
-		}
-	}
-	index(line, "##[") > 0 { print "v1:" substr(line, index(line, "##[")) }
-	' "$1"
-}
+# runner FILE: the workflow commands the runner would execute (lib.sh).
+runner() { runner_commands "$1"; }
 
 # A report whose candidate names try every trick.
 repo=$T/hostile
