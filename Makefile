@@ -106,7 +106,7 @@ build-tests: $(PROG) $(TEST_PROGS) $(BUILD)/tests/jsonget $(BUILD)/tests/maxrss
 # that run the binary on fixture repositories built with the real git.
 run-tests: build-tests
 	@MG_BUILD_DIR=$(CURDIR)/$(BUILD) ./tests/run-unit $(TEST_PROGS)
-	@MEMGATE=$(CURDIR)/$(PROG) ./tests/e2e/run
+	@MEMGATE=$(CURDIR)/$(PROG) $(if $(SAN),MG_SANITIZED=1) ./tests/e2e/run
 
 # The whole suite: unit and end-to-end tests, then each fuzz target for
 # about 20 s (the suite stays well under 10 minutes on 2 cores).

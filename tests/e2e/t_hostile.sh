@@ -89,6 +89,8 @@ for entry in "$FIX"/hostile/*/; do
 		expect_runner_safe "$T/log" "$name: memgate --format $fmt: the runner runs nothing but its annotations"
 		if [ -n "${MEMGATE_WRAP:-}" ]; then
 			ok "# SKIP $name: memory not measured under $MEMGATE_WRAP"
+		elif [ -n "${MG_SANITIZED:-}" ]; then
+			ok "# SKIP $name: memory not measured under AddressSanitizer (its shadow memory and quarantine)"
 		elif [ "$(cat "$T/rss")" -lt 131072 ]; then
 			ok "$name: memgate --format $fmt peaks at $(cat "$T/rss") KiB"
 		else
