@@ -796,25 +796,20 @@ static int count_scenarios(size_t *count, const mg_rules *rules, size_t max,
 	return MG_OK;
 }
 
-/*
- * Scenarios times candidates: what sensitivity screens, keeps and renders
- * (every scenario's feasible names).  Each input is bounded on its own; this
- * bounds their product, so that a 1 KB policy and a 300 KB report (1024
- * scenarios of 1024 long names) cannot cost a gigabyte of memory and a
- * 260 MB record (found with fuzz/fuzz_decide).  4096 scenarios of 16
- * candidates, or 64 of 1024, stay within it.
- */
-
-/* Fails when the scenarios would screen more evaluations than the limit. */
+/* Fails when the scenarios would screen more evaluations than the limit
+ * (each scenario keeps a bit per candidate, and the record lists them). */
 static int check_evaluations(size_t scenarios, const mg_evidence *ev, mg_error *err)
 {
-	size_t limit = MG_DECISION_MAX_EVALUATIONS;
+	unsigned long long limit = MG_DECISION_MAX_EVALUATIONS;
+	unsigned long long n = ev->candidate_count;
 
-	if (!scenarios || ev->candidate_count <= limit / scenarios)
+	if (!scenarios || n <= limit / scenarios)
 		return MG_OK;
 	return mg_error_set(err, NULL, 0, 0,
-			    "sensitivity has %zu scenarios of %zu candidates (%zu evaluations), more than the limit of %zu evaluations",
-			    scenarios, ev->candidate_count, scenarios * ev->candidate_count, limit);
+			    "sensitivity has %zu scenarios of %zu candidates (%llu evaluations), "
+			    "more than the limit of %llu evaluations (raise it with make "
+			    "EXTRA_CFLAGS=-DMG_DECISION_MAX_EVALUATIONS=N)",
+			    scenarios, ev->candidate_count, n * scenarios, limit);
 }
 
 /* The base budget with a scenario's overrides (2.5 quality rule). */
@@ -849,21 +844,254 @@ static void grid_overrides(mg_budget *ov, const mg_rules *rules, size_t k)
 	}
 }
 
-static void run_scenario(mg_scenario *sc, const mg_rules *rules, const mg_evidence *ev,
-			 const int *early)
+/*
+ * Sensitivity at scale.  A scenario's screening differs from another's only
+ * in which thresholds are set (that decides steps 5-6, whether the baseline
+ * is measured and which candidates lack a baseline value: the scenario's
+ * "class") and in the thresholds' values.  Each threshold is a test of one
+ * candidate value against one number (the quality ceiling, the lower of the
+ * two, fails when either fails), so a scenario's feasible set is the bitwise
+ * AND of its class's candidates that reach step 7 and one bit set per
+ * threshold it sets, each computed once per distinct value.  The bits are
+ * laid out in rank order, so the winner is the first bit set.  The values
+ * (and so the rank) depend only on whether the baseline is measured: two
+ * variants.  Same results as screening every scenario in full
+ * (mg_scenario_screen), which tests/test_decision.c checks.
+ */
+typedef unsigned long long word_t;
+#define WORD_BITS 64
+#define CACHE_BYTES ((size_t)32 << 20)   /* threshold bit sets kept for reuse */
+
+struct storage {               /* what the scenarios point into */
+	size_t *rank[2];           /* candidates in rank order, baseline not measured / measured */
+	word_t *bits;              /* scenario_count * words */
+};
+
+struct pred {                  /* one threshold at one value */
+	int variant;
+	enum mg_threshold t;
+	double value;
+	word_t *bits;
+};
+
+struct sens {
+	const mg_rules *rules;
+	const mg_evidence *ev;
+	const int *early;
+	size_t n, words;
+	bool has_base;
+	size_t base;
+	mg_evaluation *evals[2];   /* values per variant, report order */
+	size_t *rank[2];
+	word_t *eligible[1u << MG_THRESHOLD_COUNT];  /* per class; NULL until needed */
+	bool measured[1u << MG_THRESHOLD_COUNT];
+	struct pred *cache;
+	size_t cached;
+};
+
+static bool bit_get(const word_t *bits, size_t k)
 {
-	apply_overrides(&sc->budget, &rules->budget, &sc->overrides);
-	screen(&sc->screening, rules, ev, &sc->budget, true, early);
-	sc->best = winner(&sc->screening);
+	return (bits[k / WORD_BITS] >> (k % WORD_BITS)) & 1u;
+}
+
+static void bit_set(word_t *bits, size_t k)
+{
+	bits[k / WORD_BITS] |= (word_t)1 << (k % WORD_BITS);
+}
+
+static unsigned set_mask(const mg_budget *b)
+{
+	unsigned mask = 0, t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (b->set[t])
+			mask |= 1u << t;
+	return mask;
+}
+
+/* The candidates' values with the baseline measured (variant 1) or not,
+ * and their rank order. */
+static void variant_build(struct sens *s, int v)
+{
+	struct screen_ctx x = { s->rules, s->ev, NULL, true, s->has_base, s->base,
+				v ? &s->ev->candidates[s->base] : NULL };
+	mg_screening all = { 0 };
+	size_t *tmp, i;
+
+	if (s->evals[v])
+		return;
+	s->evals[v] = mg_xcalloc(s->n, sizeof(*s->evals[v]));
+	for (i = 0; i < s->n; i++) {
+		s->evals[v][i].index = i;
+		fill_values(&x, &s->evals[v][i], s->has_base && i == s->base);
+	}
+	s->rank[v] = mg_xcalloc(s->n, sizeof(*s->rank[v]));
+	tmp = mg_xcalloc(s->n, sizeof(*tmp));
+	for (i = 0; i < s->n; i++)
+		s->rank[v][i] = i;
+	all.evaluations = s->evals[v];
+	rank_sort(s->rank[v], tmp, s->n, all.evaluations, s->rules->rank_by);
+	free(tmp);
+}
+
+/* The candidates of a class that reach step 7 in a scenario, in rank order;
+ * `b` is any budget of the class (only which thresholds are set counts). */
+static const word_t *class_eligible(struct sens *s, const mg_budget *b, bool *measured)
+{
+	unsigned mask = set_mask(b);
+	struct screen_ctx x = { s->rules, s->ev, b, true, s->has_base, s->base, NULL };
+	int *stop;
+	size_t i, k;
+	int v;
+
+	if (s->eligible[mask]) {
+		*measured = s->measured[mask];
+		return s->eligible[mask];
+	}
+	stop = mg_xcalloc(s->n, sizeof(*stop));
+	for (i = 0; i < s->n; i++)
+		stop[i] = stop_reason(s->rules, &s->ev->candidates[i], b, s->early[i]);
+	if (s->has_base && stop[s->base] < 0)
+		x.measured = &s->ev->candidates[s->base];
+	v = x.measured != NULL;
+	variant_build(s, v);
+	s->eligible[mask] = mg_xcalloc(s->words, sizeof(word_t));
+	for (k = 0; k < s->n; k++) {
+		i = s->rank[v][k];
+		if (stop[i] < 0 && ((s->has_base && i == s->base) ||
+				    !needs_missing_base(&x, &s->ev->candidates[i])))
+			bit_set(s->eligible[mask], k);
+	}
+	free(stop);
+	s->measured[mask] = v;
+	*measured = v;
+	return s->eligible[mask];
+}
+
+/* Does e pass threshold t at `value`?  `ceiling_base` is the measured
+ * baseline's eval loss for the relative ceiling, NULL when there is none. */
+static bool passes(const mg_evaluation *e, enum mg_threshold t, double value,
+		   const double *ceiling_base)
+{
+	const double *v = e->value;
+
+	switch (t) {
+	case MG_MEMORY_CAP_MB: return !(v[MG_M_PEAK] > value);
+	case MG_MIN_SAMPLES_PER_S: return !(v[MG_M_SAMPLES] < value);
+	case MG_MAX_EVAL_LOSS: return !(v[MG_M_EVAL_LOSS] > value);
+	case MG_MAX_RELATIVE_EVAL_LOSS:
+		return !ceiling_base || !(v[MG_M_EVAL_LOSS] > *ceiling_base * (1.0 + value));
+	case MG_MIN_MEMORY_SAVING_MB: return !e->known[MG_M_SAVING] || !(v[MG_M_SAVING] < value);
+	case MG_MIN_THROUGHPUT_RATIO: return !e->known[MG_M_RATIO] || !(v[MG_M_RATIO] < value);
+	case MG_MAX_QUALITY_DELTA: return !e->known[MG_M_DELTA] || !(v[MG_M_DELTA] > value);
+	default: return true;
+	}
+}
+
+static void cache_flush(struct sens *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->cached; i++)
+		free(s->cache[i].bits);
+	s->cached = 0;
+}
+
+/* The candidates (in variant v's rank order) that pass threshold t at value. */
+static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, double value)
+{
+	const mg_candidate *bl = s->has_base ? &s->ev->candidates[s->base] : NULL;
+	const double *ceiling_base = NULL;
+	struct pred *p;
+	size_t i, k;
+
+	for (i = 0; i < s->cached; i++)
+		if (s->cache[i].variant == v && s->cache[i].t == t && s->cache[i].value == value)
+			return s->cache[i].bits;
+	if ((s->cached + 1) * s->words * sizeof(word_t) > CACHE_BYTES)
+		cache_flush(s);
+	if (!s->cached)
+		s->cache = mg_xrealloc(s->cache, (CACHE_BYTES / (s->words * sizeof(word_t)) + 1) *
+				       sizeof(*s->cache));
+	if (v && bl && has_number(bl, MG_M_EVAL_LOSS))
+		ceiling_base = &bl->metric[MG_M_EVAL_LOSS].value;
+	p = &s->cache[s->cached++];
+	p->variant = v;
+	p->t = t;
+	p->value = value;
+	p->bits = mg_xcalloc(s->words, sizeof(word_t));
+	for (k = 0; k < s->n; k++)
+		if (passes(&s->evals[v][s->rank[v][k]], t, value, ceiling_base))
+			bit_set(p->bits, k);
+	return p->bits;
+}
+
+static size_t popcount(const word_t *bits, size_t words)
+{
+	size_t n = 0, w;
+
+	for (w = 0; w < words; w++)
+		n += (size_t)__builtin_popcountll(bits[w]);
+	return n;
+}
+
+/* Screens scenario sc into `bits`: its class, then each threshold it sets. */
+static void run_scenario(mg_scenario *sc, struct sens *s, word_t *bits)
+{
+	bool measured;
+	const word_t *in = class_eligible(s, &sc->budget, &measured);
+	int v = measured;
+	size_t w, k;
+	int t;
+
+	memcpy(bits, in, s->words * sizeof(word_t));
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		if (!sc->budget.set[t])
+			continue;
+		in = threshold_bits(s, v, (enum mg_threshold)t, sc->budget.value[t]);
+		for (w = 0; w < s->words; w++)
+			bits[w] &= in[w];
+	}
+	sc->count = s->n;
+	sc->rank = s->rank[v];
+	sc->feasible = bits;
+	sc->feasible_count = popcount(bits, s->words);
+	k = 0;
+	if (sc->feasible_count && mg_scenario_next_feasible(sc, &k, &sc->best_index))
+		sc->best = s->ev->candidates[sc->best_index].name;
+}
+
+static void sens_release(struct sens *s)
+{
+	unsigned m;
+
+	cache_flush(s);
+	free(s->cache);
+	for (m = 0; m < (1u << MG_THRESHOLD_COUNT); m++)
+		free(s->eligible[m]);
+	free(s->evals[0]);
+	free(s->evals[1]);
 }
 
 static void run_scenarios(mg_decision *d, const mg_rules *rules, const mg_evidence *ev,
 			  size_t count, const int *early)
 {
+	struct sens s;
+	struct storage *st = mg_xcalloc(1, sizeof(*st));
 	size_t i;
 
+	memset(&s, 0, sizeof(s));
+	s.rules = rules;
+	s.ev = ev;
+	s.early = early;
+	s.n = ev->candidate_count;
+	s.words = (s.n + WORD_BITS - 1) / WORD_BITS;
+	s.words = s.words ? s.words : 1;
+	s.has_base = find_baseline(&s.base, rules, ev);
+	d->sensitivity_storage = st;
 	d->scenarios = mg_xcalloc(count, sizeof(*d->scenarios));
 	d->scenario_count = count;
+	st->bits = mg_xcalloc(count ? count * s.words : 1, sizeof(word_t));
 	for (i = 0; i < count; i++) {
 		mg_scenario *sc = &d->scenarios[i];
 
@@ -874,8 +1102,56 @@ static void run_scenarios(mg_decision *d, const mg_rules *rules, const mg_eviden
 			snprintf(sc->id, sizeof(sc->id), "grid[%zu]", i - rules->stricter_count);
 			grid_overrides(&sc->overrides, rules, i - rules->stricter_count);
 		}
-		run_scenario(sc, rules, ev, early);
+		apply_overrides(&sc->budget, &rules->budget, &sc->overrides);
+		run_scenario(sc, &s, st->bits + i * s.words);
 	}
+	st->rank[0] = s.rank[0];
+	st->rank[1] = s.rank[1];
+	sens_release(&s);
+}
+
+bool mg_scenario_next_feasible(const mg_scenario *sc, size_t *cursor, size_t *index)
+{
+	size_t k = *cursor, w;
+	word_t bits;
+
+	assert(sc && cursor && index);
+	while (k < sc->count) {
+		w = k / WORD_BITS;
+		bits = sc->feasible[w] >> (k % WORD_BITS);
+		if (bits) {
+			k += (size_t)__builtin_ctzll(bits);
+			if (k >= sc->count)
+				break;
+			*index = sc->rank[k];
+			*cursor = k + 1;
+			return true;
+		}
+		k = (w + 1) * WORD_BITS;
+	}
+	*cursor = sc->count;
+	return false;
+}
+
+bool mg_scenario_is_feasible(const mg_scenario *sc, size_t index)
+{
+	size_t k;
+
+	for (k = 0; k < sc->count; k++)
+		if (sc->rank[k] == index)
+			return bit_get(sc->feasible, k);
+	return false;
+}
+
+void mg_scenario_screen(mg_screening *out, const mg_rules *rules, const mg_evidence *ev,
+			const mg_scenario *sc)
+{
+	int *early;
+
+	assert(out && rules && ev && sc);
+	early = early_reasons(ev);
+	screen(out, rules, ev, &sc->budget, true, early);
+	free(early);
 }
 
 static bool same_name(const char *a, const char *b)
@@ -883,11 +1159,23 @@ static bool same_name(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static bool same_feasible(const mg_screening *a, const mg_screening *b)
+/* Do two scenarios have the same feasible list (the same candidates in the
+ * same order)? */
+static bool same_feasible(const mg_scenario *a, const mg_scenario *b)
 {
-	return a->feasible_count == b->feasible_count &&
-	       (!a->feasible_count ||
-		!memcmp(a->feasible, b->feasible, a->feasible_count * sizeof(*a->feasible)));
+	size_t ca = 0, cb = 0, ia, ib;
+	bool more;
+
+	if (a->feasible_count != b->feasible_count)
+		return false;
+	if (a->rank == b->rank && a->count == b->count)
+		return !memcmp(a->feasible, b->feasible,
+			       (a->count + WORD_BITS - 1) / WORD_BITS * sizeof(word_t));
+	while ((more = mg_scenario_next_feasible(a, &ca, &ia)) &&
+	       mg_scenario_next_feasible(b, &cb, &ib))
+		if (ia != ib)
+			return false;
+	return !more;
 }
 
 /* The summary counters: one distinct winner and one distinct feasible list. */
@@ -901,7 +1189,7 @@ static void summarize(mg_decision *d)
 	for (i = 1; i < d->scenario_count; i++) {
 		if (!same_name(d->scenarios[i].best, d->scenarios[0].best))
 			d->best_candidate_stable = false;
-		if (!same_feasible(&d->scenarios[i].screening, &d->scenarios[0].screening))
+		if (d->feasible_set_stable && !same_feasible(&d->scenarios[i], &d->scenarios[0]))
 			d->feasible_set_stable = false;
 	}
 	d->interpretation = d->best_candidate_stable && d->feasible_set_stable ?
@@ -966,13 +1254,17 @@ done:
 
 void mg_decision_free(mg_decision *d)
 {
-	size_t i;
+	struct storage *st;
 
 	if (!d)
 		return;
 	mg_screening_release(&d->base);
-	for (i = 0; i < d->scenario_count; i++)
-		mg_screening_release(&d->scenarios[i].screening);
+	if ((st = d->sensitivity_storage)) {
+		free(st->rank[0]);
+		free(st->rank[1]);
+		free(st->bits);
+		free(st);
+	}
 	free(d->scenarios);
 	free(d);
 }

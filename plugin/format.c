@@ -62,11 +62,17 @@ static bool same_name(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static bool same_feasible(const mg_screening *a, const mg_screening *b)
+/* Does scenario sc have the base screening's feasible list? */
+static bool same_feasible(const mg_scenario *sc, const mg_screening *base)
 {
-	return a->feasible_count == b->feasible_count &&
-	       (!a->feasible_count ||
-		!memcmp(a->feasible, b->feasible, a->feasible_count * sizeof(*a->feasible)));
+	size_t cursor = 0, index, i = 0;
+
+	if (sc->feasible_count != base->feasible_count)
+		return false;
+	while (mg_scenario_next_feasible(sc, &cursor, &index))
+		if (index != base->feasible[i++])
+			return false;
+	return true;
 }
 
 static const char *plural(size_t n)
@@ -90,7 +96,7 @@ void mg_format_stability(mg_buf *out, const mg_decision *d,
 	for (i = 0; i < n; i++) {
 		same += same_name(d->scenarios[i].best, d->best);
 		winners += d->scenarios[i].best != NULL;
-		moved += !same_feasible(&d->scenarios[i].screening, &d->base);
+		moved += !same_feasible(&d->scenarios[i], &d->base);
 	}
 	if (!d->best && !winners) {
 		mg_buf_printf(out, "no winner to be stable: no candidate is feasible under the base "
@@ -114,6 +120,7 @@ void mg_format_stability(mg_buf *out, const mg_decision *d,
 		put_name(out, d->best);
 		mg_buf_printf(out, " wins %zu of %zu scenario%s", same, n, plural(n));
 	}
+}
 
 /*
  * ---- exact numbers (the decision record) ----

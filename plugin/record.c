@@ -215,18 +215,17 @@ static void render_screening(cJSON *root, const mg_decision *d)
  */
 static void render_scenario(cJSON *list, const mg_scenario *sc)
 {
-	const mg_screening *s = &sc->screening;
 	cJSON *o = add(list, NULL, cJSON_CreateObject());
 	cJSON *a;
-	size_t i;
+	size_t cursor = 0, index;
 
 	add(o, "id", new_string(sc->id));
 	render_budget(o, "overrides", &sc->overrides);
-	add(o, "best_index", s->feasible_count ? cJSON_CreateNumber((double)s->feasible[0])
+	add(o, "best_index", sc->best ? cJSON_CreateNumber((double)sc->best_index)
 	    : cJSON_CreateNull());
 	a = add(o, "feasible_indices", cJSON_CreateArray());
-	for (i = 0; i < s->feasible_count; i++)
-		add(a, NULL, cJSON_CreateNumber((double)s->feasible[i]));
+	while (mg_scenario_next_feasible(sc, &cursor, &index))
+		add(a, NULL, cJSON_CreateNumber((double)index));
 }
 
 static void render_sensitivity(cJSON *root, const mg_decision *d)
