@@ -1252,6 +1252,27 @@ done:
 	return error;
 }
 
+size_t mg_decision_best(const mg_decision *d, size_t *out, size_t max)
+{
+	const mg_screening *s = &d->base;
+	size_t n = 0, i, pass;
+
+	assert(d && (out || !max));
+	for (i = 0; i < s->feasible_count && n < max; i++)
+		out[n++] = s->feasible[i];
+	for (pass = 0; pass < 3 && n < max; pass++)
+		for (i = 0; i < s->count && n < max; i++) {
+			const mg_evaluation *e = &s->evaluations[i];
+			bool rejected = e->status == MG_STATUS_REJECTED;
+
+			if ((pass == 0 && rejected && !(e->reasons & HARD_REASONS)) ||
+			    (pass == 1 && rejected && (e->reasons & HARD_REASONS)) ||
+			    (pass == 2 && !rejected && e->status != MG_STATUS_FEASIBLE))
+				out[n++] = i;
+		}
+	return n;
+}
+
 void mg_decision_free(mg_decision *d)
 {
 	struct storage *st;

@@ -319,6 +319,13 @@ void mg_scenario_screen(mg_screening *out, const mg_rules *rules, const mg_evide
 			const mg_scenario *sc);
 void mg_screening_release(mg_screening *s);
 
+/* The best `max` candidates of the base screening, for renderers that
+ * cannot show them all: the feasible set in rank order, then the rejected
+ * candidates that pass every hard limit, the other rejected ones, and the
+ * rest (each in report order).  Fills out[] with evaluation indices and
+ * returns how many. */
+size_t mg_decision_best(const mg_decision *d, size_t *out, size_t max);
+
 /* Free a decision; accepts NULL. */
 void mg_decision_free(mg_decision *d);
 
