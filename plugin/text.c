@@ -39,7 +39,7 @@ static const check_col checks[] = {
  * in the decision record (--format json). */
 #define TEXT_MAX_ROWS 20         /* candidates listed one a row */
 #define TEXT_BEST 5              /* in a summary: the selected and this many more */
-#define TEXT_MAX_SCENARIOS 20    /* scenarios grouped by winner in full */
+#define TEXT_MAX_SCENARIOS 20    /* scenarios always listed by winner in full */
 #define TEXT_MAX_GROUPS 6        /* in a summary: winners listed */
 #define TEXT_MAX_RANGES 4        /* in a summary: scenario ranges of a winner */
 
@@ -554,13 +554,28 @@ static void put_group_summary(mg_buf *out, const mg_decision *d, const struct sc
 	mg_buf_putc(out, '\n');
 }
 
-/* More scenarios than a log can show: how often the winner changes, and
- * the winners with the most scenarios. */
-static void put_sensitivity_summary(mg_buf *out, const mg_decision *d)
+/* The number of id ranges ("grid[0-5]") in a group. */
+static size_t group_ranges(const mg_decision *d, const struct sc_winner *list,
+			   const struct sc_group *g)
 {
-	size_t n = d->scenario_count, i, groups = 0, same = 0, none = 0, rest = 0;
+	size_t i, ranges = 1;
+
+	for (i = g->start + 1; i < g->end; i++)
+		ranges += !follows(d->scenarios[list[i - 1].scenario].id,
+				   d->scenarios[list[i].scenario].id);
+	return ranges;
+}
+
+/* More scenarios than a log can show (more winners, or more id ranges,
+ * than a few lines hold): how often the winner changes, and the winners
+ * with the most scenarios.  False, printing nothing, when every winner's
+ * line fits. */
+static bool put_sensitivity_summary(mg_buf *out, const mg_decision *d)
+{
+	size_t n = d->scenario_count, i, groups = 0, same = 0, none = 0, rest = 0, ranges = 0;
 	struct sc_winner *list = mg_xcalloc(n, sizeof(*list));
 	struct sc_group *g = mg_xcalloc(n, sizeof(*g));
+	bool summary;
 
 	for (i = 0; i < n; i++) {
 		list[i].winner = d->scenarios[i].best ? d->scenarios[i].best_index : SIZE_MAX;
@@ -574,6 +589,11 @@ static void put_sensitivity_summary(mg_buf *out, const mg_decision *d)
 			g[groups++].start = i;
 		g[groups - 1].end = i + 1;
 	}
+	for (i = 0; i < groups; i++)
+		ranges += group_ranges(d, list, &g[i]);
+	summary = groups > TEXT_MAX_GROUPS || ranges > TEXT_MAX_GROUPS * TEXT_MAX_RANGES;
+	if (!summary)
+		goto done;
 	mg_buf_printf(out, "  the winner is the base winner in %zu, another candidate in %zu, "
 		      "none in %zu\n", same, n - same - none, none);
 	qsort(g, groups, sizeof(*g), sc_group_cmp);
@@ -585,8 +605,10 @@ static void put_sensitivity_summary(mg_buf *out, const mg_decision *d)
 		mg_buf_printf(out, "  and %zu more winners in %zu scenarios "
 			      "(memgate check --format json lists every scenario)\n",
 			      groups - TEXT_MAX_GROUPS, rest);
+done:
 	free(list);
 	free(g);
+	return summary;
 }
 
 /* "memory_cap_mb 8500, min_samples_per_s 1.5", or "no override". */
@@ -645,8 +667,7 @@ static void put_sensitivity(mg_buf *out, const mg_check_result *r)
 	mg_buf_putc(out, '\n');
 	if (!d->sensitivity_evaluated)
 		return;
-	if (d->scenario_count > TEXT_MAX_SCENARIOS) {
-		put_sensitivity_summary(out, d);
+	if (d->scenario_count > TEXT_MAX_SCENARIOS && put_sensitivity_summary(out, d)) {
 		put_scenario_ids(out, r);
 		return;
 	}

@@ -586,14 +586,18 @@ static int count(const char *text, const char *needle)
 Test(record, scenarios_refer_to_candidates_by_index_in_rank_order)
 {
 	mg_check_result *r = build();
-	size_t ranked[3] = { 3, 2, 1 };
+	size_t ranked[4] = { 3, 2, 1, 0 };
+	unsigned long long bits = 7;   /* the first three by rank */
 	cJSON *root;
 	const cJSON *sc;
 	char *text;
 
-	fx.sc[0].screening.feasible = ranked;
-	fx.sc[0].screening.feasible_count = 3;
+	fx.sc[0].rank = ranked;
+	fx.sc[0].count = 4;
+	fx.sc[0].feasible = &bits;
+	fx.sc[0].feasible_count = 3;
 	fx.sc[0].best = "hybrid";
+	fx.sc[0].best_index = 3;
 	root = render(r);
 	sc = cJSON_GetArrayItem(at(at(root, "sensitivity"), "scenarios"), 0);
 	expect_number(sc, "best_index", 3);

@@ -324,7 +324,8 @@ Test(text, same_winner_with_changing_feasible_set_is_a_stable_selection)
 {
 	mg_check_result *r = build();
 
-	fx.sc[1].screening.feasible_count = 1;
+	fx.sc[1].feasible_count = 1;   /* checkpoint only */
+	fx.sc_bits[1] = 1;
 	fx.d.feasible_set_stable = false;
 	fx.d.interpretation = "sensitive_to_thresholds";
 	expect_line(r, 1, "memgate: accept (selection_stable_across_thresholds)");
