@@ -1189,6 +1189,29 @@ static bool read_elements(struct scan *sc, size_t node, bool stream)
 	return true;
 }
 
+/*
+ * Does the linked cJSON read this number of more than 63 characters inside
+ * an array?  Upstream cJSON 1.7.15 reads 63 and then fails on the rest;
+ * Debian's patched build reads any length.  A lone number is read either
+ * way (the strict reader allows text after it and walks the rest).
+ */
+static bool cjson_reads_long_number(const char *num, size_t len)
+{
+	char *text = mg_xmalloc(len + 3);
+	cJSON *root;
+	bool ok;
+
+	text[0] = '[';
+	memcpy(text + 1, num, len);
+	text[len + 1] = ']';
+	text[len + 2] = '\0';
+	root = cJSON_ParseWithLength(text, len + 2);
+	ok = root != NULL;
+	cJSON_Delete(root);
+	free(text);
+	return ok;
+}
+
 static bool read_value(struct scan *sc, size_t key_off, size_t key_len, bool key_escaped,
 		       bool stream)
 {
@@ -1233,8 +1256,9 @@ static bool read_value(struct scan *sc, size_t key_off, size_t key_len, bool key
 		return true;
 	}
 	default:
-		/* cJSON reads at most 63 characters of a number */
-		if (!(end = number_end(sc->s, sc->len, sc->off)) || end - sc->off > 63)
+		if (!(end = number_end(sc->s, sc->len, sc->off)) ||
+		    (sc->depth && end - sc->off > 63 && !cjson_reads_long_number(sc->s + sc->off,
+										 end - sc->off)))
 			return false;
 		node = node_push(sc, MG_J_NUMBER, key_off, key_len, key_escaped);
 		sc->t->n[node].len = end - sc->off;
@@ -1385,7 +1409,9 @@ double mg_json__tape_number(const mg_json_tape *t, size_t node)
 	int digits = 0, e = 0, ex = 0, exsign = 1;
 	bool neg = false;
 
-	assert(n->type == MG_J_NUMBER && n->len < sizeof(buf));
+	assert(n->type == MG_J_NUMBER);
+	if (n->len >= sizeof(buf))   /* only a lone number: nothing reads its value */
+		goto slow;
 	if (*p == '-') {
 		neg = true;
 		p++;
@@ -1427,6 +1453,13 @@ double mg_json__tape_number(const mg_json_tape *t, size_t node)
 	if (e < 0 && e >= -22)
 		return neg ? -((double)d / exact_pow10[-e]) : (double)d / exact_pow10[-e];
 slow:
+	if (n->len >= sizeof(buf)) {
+		char *copy = mg_xstrndup(s, n->len);
+		double v = strtod(copy, NULL);
+
+		free(copy);
+		return v;
+	}
 	memcpy(buf, s, n->len);
 	buf[n->len] = '\0';
 	return strtod(buf, NULL);

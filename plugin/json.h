@@ -53,8 +53,8 @@ void mg_json__free(mg_json *j);
  * ---- the streaming reader ----
  *
  * One pass over the text that accepts exactly what mg_json__parse accepts
- * (RFC 8259, UTF-8 without NUL bytes, no duplicate keys, no \u0000, numbers
- * of at most 63 characters as cJSON reads them, nesting of at most
+ * (RFC 8259, UTF-8 without NUL bytes, no duplicate keys, no \u0000, long
+ * numbers as the linked cJSON reads them, nesting of at most
  * MG_JSON_MAX_DEPTH) and records the values in a tape: a flat array of
  * nodes in text order, each with its 1-based position.  The elements of
  * the root object's member `stream_key` (when it is an array) are handed to
