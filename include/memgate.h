@@ -7,6 +7,7 @@
 #include "memgate/digest.h"
 #include "memgate/error.h"
 #include "memgate/git.h"
+#include "memgate/insight.h"
 #include "memgate/manifest.h"
 #include "memgate/policy.h"
 #include "memgate/record.h"

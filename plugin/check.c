@@ -12,6 +12,7 @@
 #include "memgate/digest.h"
 #include "memgate/format.h"
 #include "memgate/git.h"
+#include "memgate/insight.h"
 #include "memgate/record.h"
 
 #define DEFAULT_POLICY ".memgate.yml"
@@ -461,7 +462,9 @@ static void diff_thresholds(mg_check_result *res, const mg_policy *base, const m
 		mg_change_value was = number_value(base->rules.budget.set[t], base->rules.budget.value[t]);
 		mg_change_value now = number_value(head->rules.budget.set[t], head->rules.budget.value[t]);
 
-		snprintf(key, sizeof(key), "%s.%s", t < MG_MAX_EVAL_LOSS ? "budget" : "quality",
+		snprintf(key, sizeof(key), "%s.%s",
+			 t < MG_MAX_EVAL_LOSS || t == MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT ?
+			 "budget" : "quality",
 			 mg_threshold_name((enum mg_threshold)t));
 		add_change(res, key, was, now, threshold_effect((enum mg_threshold)t, &was, &now),
 			   head->threshold_pos[t]);
@@ -529,6 +532,11 @@ static void diff_rest(mg_check_result *res, const mg_policy *base, const mg_poli
 		   head->rules.min_repeats < base->rules.min_repeats ? MG_CHANGE_LOOSENS
 								       : MG_CHANGE_TIGHTENS,
 		   head->min_repeats_pos);
+	add_change(res, "evidence.noise",
+		   string_value_of(base->rules.noise == MG_NOISE_TUNE ? "tune" : "warn"),
+		   string_value_of(head->rules.noise == MG_NOISE_TUNE ? "tune" : "warn"),
+		   head->rules.noise < base->rules.noise ? MG_CHANGE_LOOSENS : MG_CHANGE_TIGHTENS,
+		   head->noise_pos);
 	add_change(res, "rank_by", string_value_of(rank_by_name(base->rules.rank_by)),
 		   string_value_of(rank_by_name(head->rules.rank_by)), MG_CHANGE_ALTERS,
 		   head->rank_by_pos);
@@ -986,6 +994,9 @@ static int decide(struct run *run, mg_error *err)
 			  run->pre, 0, err);
 	if (error < 0)
 		return blame_sensitivity(res->policy, err);
+	if ((error = mg_insight_compute(&res->insight, &res->policy->rules,
+					&res->report->evidence, run->pre, res->decision, err)) < 0)
+		return error;
 	memcpy(res->fail_on, opt->fail_on_set ? opt->fail_on : res->policy->fail_on,
 	       sizeof(res->fail_on));
 	check_drift(res);
@@ -1107,6 +1118,7 @@ void mg_check_result_free(mg_check_result *r)
 	release_ref(&r->report_ref);
 	release_ref(&r->approved_ref);
 	mg_decision_free(r->decision);
+	mg_insight_free(r->insight);
 	mg_report_free(r->report);
 	mg_manifest_free(r->manifest);
 	mg_policy_free(r->policy);

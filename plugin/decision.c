@@ -7,6 +7,7 @@
 
 #include "memgate/buf.h"
 #include "memgate/decision.h"
+#include "memgate/insight.h"
 
 #define BIT(r) (1u << (r))
 #define HARD_REASONS (BIT(MG_R_MEMORY_OVER_BUDGET) | \
@@ -17,7 +18,7 @@
 static const char *const threshold_names[MG_THRESHOLD_COUNT] = {
 	"memory_cap_mb", "min_samples_per_s", "min_memory_saving_mb",
 	"min_throughput_ratio", "max_eval_loss", "max_relative_eval_loss",
-	"max_quality_delta",
+	"max_quality_delta", "min_mb_saved_per_pct_throughput",
 };
 
 static const char *const ident_names[MG_ID_COUNT] = {
@@ -49,7 +50,7 @@ static const char *const reason_names[MG_REASON_COUNT] = {
 	"not_in_eligible_candidates", "missing_or_non_numeric_metric",
 	"insufficient_repeats", "memory_over_budget", "samples_per_s_below_floor",
 	"quality_over_floor", "memory_saving_below_floor", "throughput_below_floor",
-	"quality_delta_over_limit",
+	"quality_delta_over_limit", "trade_off_below_floor",
 };
 
 static const char *const verdict_names[MG_VERDICT_COUNT] = {
@@ -119,6 +120,7 @@ int mg_reason_threshold(enum mg_reason r)
 	case MG_R_MEMORY_SAVING_BELOW_FLOOR: return MG_MIN_MEMORY_SAVING_MB;
 	case MG_R_THROUGHPUT_BELOW_FLOOR: return MG_MIN_THROUGHPUT_RATIO;
 	case MG_R_QUALITY_DELTA_OVER_LIMIT: return MG_MAX_QUALITY_DELTA;
+	case MG_R_TRADE_OFF_BELOW_FLOOR: return MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT;
 	default: return -1;
 	}
 }
@@ -252,12 +254,15 @@ static bool is_invalid(const mg_candidate *c, enum mg_metric_id m)
 /* True when an own number that an active check needs is not a number. */
 static bool lacks_metric(const mg_candidate *c, const mg_budget *b)
 {
+	bool trade = b->set[MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT];
 	bool need_samples = b->set[MG_MIN_SAMPLES_PER_S] ||
-		(b->set[MG_MIN_THROUGHPUT_RATIO] && !has_number(c, MG_M_RATIO));
+		((b->set[MG_MIN_THROUGHPUT_RATIO] || trade) && !has_number(c, MG_M_RATIO));
 	bool need_loss = b->set[MG_MAX_EVAL_LOSS] || b->set[MG_MAX_RELATIVE_EVAL_LOSS] ||
 		(b->set[MG_MAX_QUALITY_DELTA] && !has_number(c, MG_M_DELTA));
 
 	if (!has_number(c, MG_M_PEAK))
+		return true;
+	if (trade && (is_invalid(c, MG_M_SAVING) || is_invalid(c, MG_M_RATIO)))
 		return true;
 	if ((need_samples && !has_number(c, MG_M_SAMPLES)) ||
 	    (need_loss && !has_number(c, MG_M_EVAL_LOSS)))
@@ -380,10 +385,11 @@ static void fill_values(const struct screen_ctx *x, mg_evaluation *e, bool is_ba
 static bool needs_missing_base(const struct screen_ctx *x, const mg_candidate *c)
 {
 	const mg_budget *b = x->b;
-	bool need_ratio = b->set[MG_MIN_THROUGHPUT_RATIO] ||
+	bool trade = b->set[MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT];
+	bool need_ratio = b->set[MG_MIN_THROUGHPUT_RATIO] || trade ||
 		x->rules->rank_by == MG_RANK_THROUGHPUT;
 
-	if (b->set[MG_MIN_MEMORY_SAVING_MB] && !has_number(c, MG_M_SAVING) &&
+	if ((b->set[MG_MIN_MEMORY_SAVING_MB] || trade) && !has_number(c, MG_M_SAVING) &&
 	    !base_gives(x, MG_M_SAVING))
 		return true;
 	if (need_ratio && !has_number(c, MG_M_RATIO) && !base_gives(x, MG_M_RATIO))
@@ -439,6 +445,9 @@ static unsigned threshold_reasons(const mg_screening *s, const mg_evaluation *e,
 	if (set[MG_MAX_QUALITY_DELTA] && e->known[MG_M_DELTA] &&
 	    e->value[MG_M_DELTA] > v[MG_MAX_QUALITY_DELTA])
 		r |= BIT(MG_R_QUALITY_DELTA_OVER_LIMIT);
+	if (set[MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT] &&
+	    !mg_insight_trade_passes(e, v[MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT]))
+		r |= BIT(MG_R_TRADE_OFF_BELOW_FLOOR);
 	return r;
 }
 
@@ -717,9 +726,12 @@ static void decide_without_feasible(mg_decision *d, const mg_rules *rules,
 	else if (e->reasons & BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR))
 		conclude(d, MG_TUNE, "memory_saving_below_meaningful_threshold",
 			 "test_larger_pressure_or_optimizer_compression");
-	else
+	else if (e->reasons & BIT(MG_R_THROUGHPUT_BELOW_FLOOR))
 		conclude(d, MG_TUNE, "throughput_loss_exceeds_budget",
 			 "reduce_compression_scope");
+	else
+		conclude(d, MG_TUNE, "trade_off_below_floor",
+			 "rebalance_memory_and_throughput");
 	d->selected = e ? e->name : NULL;
 }
 
@@ -984,6 +996,7 @@ static bool passes(const mg_evaluation *e, enum mg_threshold t, double value,
 	case MG_MIN_MEMORY_SAVING_MB: return !e->known[MG_M_SAVING] || !(v[MG_M_SAVING] < value);
 	case MG_MIN_THROUGHPUT_RATIO: return !e->known[MG_M_RATIO] || !(v[MG_M_RATIO] < value);
 	case MG_MAX_QUALITY_DELTA: return !e->known[MG_M_DELTA] || !(v[MG_M_DELTA] > value);
+	case MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT: return mg_insight_trade_passes(e, value);
 	default: return true;
 	}
 }
@@ -1244,6 +1257,9 @@ int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
 	summarize(d);
 	if (sensitive)
 		decide_sensitivity(d);
+	if (d->verdict == MG_ACCEPT && rules->noise == MG_NOISE_TUNE && d->base.feasible_count &&
+	    mg_insight_noise(NULL, rules, ev, &d->base, d->base.feasible[0]))
+		conclude(d, MG_TUNE, "margin_within_measurement_noise", "collect_more_repeats");
 	*out = d;
 	d = NULL;
 done:

@@ -42,21 +42,21 @@ static const char *const identity_keys[] = {
 static const char *const threshold_keys[] = {
 	"memory_cap_mb", "min_samples_per_s", "min_memory_saving_mb",
 	"min_throughput_ratio", "max_eval_loss", "max_relative_eval_loss",
-	"max_quality_delta", NULL
+	"max_quality_delta", "min_mb_saved_per_pct_throughput", NULL
 };
 static const char *const budget_keys[] = {
 	"memory_cap_mb", "min_samples_per_s", "min_memory_saving_mb",
-	"min_throughput_ratio", NULL
+	"min_throughput_ratio", "min_mb_saved_per_pct_throughput", NULL
 };
 static const char *const quality_keys[] = {
 	"max_eval_loss", "max_relative_eval_loss", "max_quality_delta", NULL
 };
-static const char *const evidence_keys[] = { "baseline", "min_repeats", NULL };
+static const char *const evidence_keys[] = { "baseline", "min_repeats", "noise", NULL };
 static const char *const sensitivity_keys[] = { "stricter", "grid", NULL };
 static const char *const gate_keys[] = { "fail_on", NULL };
 static const char *const verdict_words[] = { "accept", "tune", "reject", NULL };
 
-_Static_assert(MG_THRESHOLD_COUNT == 7 && MG_MAX_EVAL_LOSS == 4,
+_Static_assert(MG_THRESHOLD_COUNT == 8 && MG_MAX_EVAL_LOSS == 4,
 	       "threshold_keys, budget_keys and quality_keys follow enum mg_threshold");
 _Static_assert(MG_ID_COUNT == 8 && MG_ID_OPTIMIZER == 7,
 	       "identity_keys follows enum mg_ident");
@@ -310,7 +310,7 @@ static int get_threshold(double *out, walk *w, const mg_yaml_node *n, enum mg_th
 static int walk_thresholds(walk *w, const mg_yaml_node *map, enum section sec, const char *where,
 			   mg_budget *b, mg_pos *pos)
 {
-	int first = sec == SEC_QUALITY ? MG_MAX_EVAL_LOSS : 0, idx, error = 0;
+	int idx, error = 0;
 	char sub[96];
 	size_t i;
 
@@ -319,7 +319,7 @@ static int walk_thresholds(walk *w, const mg_yaml_node *map, enum section sec, c
 	for (i = 0; i < map->count; i += 2) {
 		if ((error = pair_key(&idx, w, map, i, sec, where)) < 0)
 			goto done;
-		idx += first;
+		idx = mg_threshold_from_name(sections[sec].keys[idx]);
 		join(sub, sizeof(sub), where, threshold_keys[idx]);
 		if ((error = get_threshold(&b->value[idx], w, map->kids[i + 1],
 					   (enum mg_threshold)idx, sub)) < 0)
@@ -403,6 +403,22 @@ done:
 	return error;
 }
 
+/* evidence.noise: warn | tune. */
+static int walk_noise(walk *w, const mg_yaml_node *n)
+{
+	w->p->noise_pos = n->pos;
+	if (n->kind != MG_YAML_STR)
+		return type_error(w, n, "evidence.noise", "a string");
+	if (!strcmp(n->text, "warn"))
+		w->p->rules.noise = MG_NOISE_WARN;
+	else if (!strcmp(n->text, "tune"))
+		w->p->rules.noise = MG_NOISE_TUNE;
+	else
+		return mg_error_at(w->err, w->path, n->pos,
+				   "'evidence.noise' must be 'warn' or 'tune', got '%.40s'", n->text);
+	return 0;
+}
+
 static int walk_evidence(walk *w, const mg_yaml_node *map)
 {
 	mg_policy *p = w->p;
@@ -422,6 +438,8 @@ static int walk_evidence(walk *w, const mg_yaml_node *map)
 			p->rules.baseline = NULL;
 			error = get_string(&p->rules.baseline, w, v, "evidence.baseline");
 			p->baseline_pos = v->pos;
+		} else if (idx == 2) {
+			error = walk_noise(w, v);
 		} else {
 			/* repeats is only set on success: never convert it otherwise */
 			if ((error = get_int(&repeats, w, v, "evidence.min_repeats", 1)) == 0)

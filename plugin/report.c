@@ -317,7 +317,7 @@ static void runs_metric(struct run_stats *s, struct parse *p, size_t runs,
  * *outside when an aggregate value lies outside the runs' range.
  */
 static mg_metric read_metric(struct parse *p, size_t cand, size_t runs,
-			     enum mg_metric_id id, bool *outside)
+			     enum mg_metric_id id, mg_candidate *c)
 {
 	const struct metric_place *pl = &places[id];
 	size_t v = first_key(p, cand, pl->keys);
@@ -328,11 +328,16 @@ static mg_metric read_metric(struct parse *p, size_t cand, size_t runs,
 		v = first_key(p, get(p, cand, pl->sub), pl->keys);
 	if (runs != NONE)
 		runs_metric(&s, p, runs, pl->keys);
+	if (s.state == MG_METRIC_NUMBER) {
+		c->run_band[id] = true;
+		c->run_min[id] = s.min;
+		c->run_max[id] = s.max;
+	}
 	if (v != NONE) {
 		m = metric_of(p, v);
 		if (m.state == MG_METRIC_NUMBER && s.state == MG_METRIC_NUMBER &&
 		    (m.value < s.min || m.value > s.max))
-			*outside = true;
+			c->aggregate_outside_runs = true;
 	} else if (s.state != MG_METRIC_ABSENT) {
 		m.state = s.state;
 		m.value = s.state == MG_METRIC_NUMBER ? s.median : 0;
@@ -411,8 +416,7 @@ static int read_candidate(mg_candidate *c, struct parse *p, size_t cand)
 	if (runs != NONE)
 		c->repeats = (int)mg_json__tape_count(p->t, runs);
 	for (m = 0; m < MG_METRIC_COUNT; m++)
-		c->metric[m] = read_metric(p, cand, places[m].sub ? runs : NONE, m,
-					   &c->aggregate_outside_runs);
+		c->metric[m] = read_metric(p, cand, places[m].sub ? runs : NONE, m, c);
 	return MG_OK;
 }
 

@@ -104,6 +104,7 @@ typedef struct mg_check_result {
 	mg_manifest *manifest;      /* NULL when the policy names report: */
 	mg_report *report;
 	mg_decision *decision;
+	struct mg_insight *insight; /* tipping points, noise, front (insight.h) */
 	bool fail_on[MG_VERDICT_COUNT];  /* effective: --fail-on, else policy */
 	bool passed;                /* verdict not in fail_on */
 	char **warnings;            /* human sentences, one line each */

@@ -22,6 +22,7 @@ enum mg_threshold {
 	MG_MAX_EVAL_LOSS,          /* quality.max_eval_loss         hard */
 	MG_MAX_RELATIVE_EVAL_LOSS, /* quality.max_relative_eval_loss hard */
 	MG_MAX_QUALITY_DELTA,      /* quality.max_quality_delta     target */
+	MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT, /* budget.min_mb_saved_per_pct_throughput target */
 	MG_THRESHOLD_COUNT
 };
 
@@ -98,6 +99,10 @@ typedef struct mg_candidate {
 	mg_metric metric[MG_METRIC_COUNT];
 	int repeats;        /* entries of a non-empty runs[], else 1 */
 	bool aggregate_outside_runs;
+	/* The runs' range of a measured metric (peak, samples, eval_loss) when
+	 * every run carries it as a finite number (measurement noise). */
+	bool run_band[MG_METRIC_COUNT];
+	double run_min[MG_METRIC_COUNT], run_max[MG_METRIC_COUNT];
 	mg_pos pos;         /* the candidate object */
 } mg_candidate;
 
@@ -118,6 +123,9 @@ typedef struct mg_evidence {
 
 enum mg_rank_by { MG_RANK_PEAK_MEMORY, MG_RANK_THROUGHPUT };
 
+/* evidence.noise: what a check within measurement noise does to an accept. */
+enum mg_noise_mode { MG_NOISE_WARN, MG_NOISE_TUNE };
+
 /* One sensitivity grid axis: a threshold and its values. */
 typedef struct mg_grid_axis {
 	enum mg_threshold threshold;
@@ -132,6 +140,7 @@ typedef struct mg_rules {
 	char *baseline;             /* default "baseline" */
 	int min_repeats;            /* default 1 */
 	enum mg_rank_by rank_by;
+	enum mg_noise_mode noise;   /* default MG_NOISE_WARN */
 	mg_budget *stricter;        /* overrides: set[] marks what each entry sets */
 	size_t stricter_count;
 	mg_grid_axis *grid;         /* axes in the order written */
@@ -187,6 +196,7 @@ enum mg_reason {
 	MG_R_MEMORY_SAVING_BELOW_FLOOR,
 	MG_R_THROUGHPUT_BELOW_FLOOR,
 	MG_R_QUALITY_DELTA_OVER_LIMIT,
+	MG_R_TRADE_OFF_BELOW_FLOOR,   /* min_mb_saved_per_pct_throughput (target) */
 	MG_REASON_COUNT
 };
 const char *mg_reason_name(enum mg_reason r);  /* "memory_over_budget", ... */

@@ -21,7 +21,7 @@ typedef struct mg_policy {
 	mg_pos report_pos;
 	mg_rules rules;
 	mg_pos threshold_pos[MG_THRESHOLD_COUNT]; /* of each base threshold set */
-	mg_pos baseline_pos, min_repeats_pos, rank_by_pos;
+	mg_pos baseline_pos, min_repeats_pos, rank_by_pos, noise_pos;
 	mg_pos *stricter_pos;       /* stricter_count entries: each entry's mapping */
 	mg_pos *grid_pos;           /* grid_count entries: each axis's key */
 	bool fail_on_set;           /* gate.fail_on was given */

@@ -1,0 +1,554 @@
+/* Tipping points, noise, the trade-off front: see include/memgate/insight.h. */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memgate/buf.h"
+#include "memgate/insight.h"
+
+bool mg_insight_is_ceiling(enum mg_threshold t)
+{
+	return t == MG_MEMORY_CAP_MB || t == MG_MAX_EVAL_LOSS ||
+	       t == MG_MAX_RELATIVE_EVAL_LOSS || t == MG_MAX_QUALITY_DELTA;
+}
+
+/* ---- exchange rate ---- */
+
+enum mg_exchange mg_insight_exchange(double *rate, const mg_evaluation *e)
+{
+	double r;
+
+	assert(rate && e);
+	*rate = 0;
+	if (!e->known[MG_M_SAVING] || !e->known[MG_M_RATIO])
+		return MG_EXCHANGE_UNKNOWN;
+	if (e->value[MG_M_RATIO] >= 1.0)
+		return MG_EXCHANGE_FREE;
+	r = e->value[MG_M_SAVING] / ((1.0 - e->value[MG_M_RATIO]) * 100.0);
+	if (!isfinite(r))
+		return MG_EXCHANGE_UNKNOWN;
+	*rate = r;
+	return MG_EXCHANGE_RATE;
+}
+
+bool mg_insight_trade_passes(const mg_evaluation *e, double floor)
+{
+	double rate;
+
+	return mg_insight_exchange(&rate, e) != MG_EXCHANGE_RATE || !(rate < floor);
+}
+
+/* ---- noise ---- */
+
+static bool find_base(size_t *index, const mg_rules *rules, const mg_evidence *ev)
+{
+	const char *want = rules->baseline ? rules->baseline : "baseline";
+	size_t i;
+
+	for (i = 0; i < ev->candidate_count; i++)
+		if (ev->candidates[i].name && !strcmp(ev->candidates[i].name, want)) {
+			*index = i;
+			return true;
+		}
+	return false;
+}
+
+/* The baseline's band of metric m: its runs' range, else its single value. */
+static bool base_band(mg_band *out, const mg_candidate *bl, enum mg_metric_id m)
+{
+	out->known = false;
+	if (bl->run_band[m]) {
+		out->min = bl->run_min[m];
+		out->max = bl->run_max[m];
+	} else if (bl->metric[m].state == MG_METRIC_NUMBER) {
+		out->min = out->max = bl->metric[m].value;
+	} else {
+		return false;
+	}
+	out->known = true;
+	return true;
+}
+
+/* The derived bands (interval arithmetic) of a candidate that is not the
+ * baseline, for the values it does not carry as paired values. */
+static void derived_bands(mg_noise *n, const mg_candidate *c, const mg_candidate *bl)
+{
+	const mg_band *b = n->band;
+	mg_band base;
+
+	if (b[MG_M_PEAK].known && c->metric[MG_M_SAVING].state != MG_METRIC_NUMBER &&
+	    base_band(&base, bl, MG_M_PEAK)) {
+		n->band[MG_M_SAVING].known = true;
+		n->band[MG_M_SAVING].min = base.min - b[MG_M_PEAK].max;
+		n->band[MG_M_SAVING].max = base.max - b[MG_M_PEAK].min;
+	}
+	if (b[MG_M_SAMPLES].known && c->metric[MG_M_RATIO].state != MG_METRIC_NUMBER &&
+	    base_band(&base, bl, MG_M_SAMPLES) && base.min > 0) {
+		n->band[MG_M_RATIO].known = true;
+		n->band[MG_M_RATIO].min = b[MG_M_SAMPLES].min / base.max;
+		n->band[MG_M_RATIO].max = b[MG_M_SAMPLES].max / base.min;
+	}
+	if (b[MG_M_EVAL_LOSS].known && c->metric[MG_M_DELTA].state != MG_METRIC_NUMBER &&
+	    base_band(&base, bl, MG_M_EVAL_LOSS)) {
+		n->band[MG_M_DELTA].known = true;
+		n->band[MG_M_DELTA].min = b[MG_M_EVAL_LOSS].min - base.max;
+		n->band[MG_M_DELTA].max = b[MG_M_EVAL_LOSS].max - base.min;
+	}
+}
+
+/* Does threshold value x lie inside band b: some runs pass, some fail? */
+static bool inside(const mg_band *b, double x, bool ceiling)
+{
+	if (!b->known)
+		return false;
+	return ceiling ? (b->min <= x && x < b->max) : (b->min < x && x <= b->max);
+}
+
+unsigned mg_insight_noise(mg_noise *out, const mg_rules *rules, const mg_evidence *ev,
+			  const mg_screening *s, size_t i)
+{
+	static const struct { enum mg_threshold t; enum mg_metric_id m; } checks[] = {
+		{ MG_MEMORY_CAP_MB, MG_M_PEAK }, { MG_MIN_SAMPLES_PER_S, MG_M_SAMPLES },
+		{ MG_MIN_MEMORY_SAVING_MB, MG_M_SAVING }, { MG_MIN_THROUGHPUT_RATIO, MG_M_RATIO },
+		{ MG_MAX_QUALITY_DELTA, MG_M_DELTA },
+	};
+	const mg_budget *b = &rules->budget;
+	const mg_candidate *c = &ev->candidates[s->evaluations[i].index];
+	mg_noise n;
+	size_t k, base = 0;
+	int m;
+
+	assert(rules && ev && s && i < s->count);
+	memset(&n, 0, sizeof(n));
+	for (m = 0; m <= MG_M_EVAL_LOSS; m++)
+		if (c->run_band[m]) {
+			n.has_runs = true;
+			n.band[m].known = true;
+			n.band[m].min = c->run_min[m];
+			n.band[m].max = c->run_max[m];
+		}
+	if (n.has_runs && s->baseline_measured && find_base(&base, rules, ev) &&
+	    base != s->evaluations[i].index)
+		derived_bands(&n, c, &ev->candidates[base]);
+	for (k = 0; k < sizeof(checks) / sizeof(*checks); k++)
+		if (b->set[checks[k].t] &&
+		    inside(&n.band[checks[k].m], b->value[checks[k].t],
+			   mg_insight_is_ceiling(checks[k].t)))
+			n.within |= 1u << checks[k].t;
+	if (s->quality_ceiling_from >= 0 && s->quality_ceiling_known &&
+	    inside(&n.band[MG_M_EVAL_LOSS], s->quality_ceiling, true))
+		n.within |= 1u << s->quality_ceiling_from;
+	if (out)
+		*out = n;
+	return n.within;
+}
+
+/* ---- the trade-off front ---- */
+
+static const mg_evaluation *sort_evals;   /* qsort has no context argument */
+
+static int front_cmp(const void *pa, const void *pb)
+{
+	const mg_evaluation *a = &sort_evals[*(const size_t *)pa];
+	const mg_evaluation *b = &sort_evals[*(const size_t *)pb];
+	const double *x = a->value, *y = b->value;
+
+	if (x[MG_M_PEAK] != y[MG_M_PEAK])
+		return x[MG_M_PEAK] < y[MG_M_PEAK] ? -1 : 1;
+	if (x[MG_M_SAMPLES] != y[MG_M_SAMPLES])
+		return x[MG_M_SAMPLES] > y[MG_M_SAMPLES] ? -1 : 1;
+	if (x[MG_M_EVAL_LOSS] != y[MG_M_EVAL_LOSS])
+		return x[MG_M_EVAL_LOSS] < y[MG_M_EVAL_LOSS] ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Does a dominate b: no worse in all three, better in one? */
+static bool dominates(const mg_evaluation *a, const mg_evaluation *b)
+{
+	const double *x = a->value, *y = b->value;
+
+	if (x[MG_M_PEAK] > y[MG_M_PEAK] || x[MG_M_SAMPLES] < y[MG_M_SAMPLES] ||
+	    x[MG_M_EVAL_LOSS] > y[MG_M_EVAL_LOSS])
+		return false;
+	return x[MG_M_PEAK] < y[MG_M_PEAK] || x[MG_M_SAMPLES] > y[MG_M_SAMPLES] ||
+	       x[MG_M_EVAL_LOSS] < y[MG_M_EVAL_LOSS];
+}
+
+static bool front_member(const mg_evaluation *e)
+{
+	return (e->status == MG_STATUS_FEASIBLE || e->status == MG_STATUS_REJECTED) &&
+	       e->known[MG_M_PEAK] && e->known[MG_M_SAMPLES] && e->known[MG_M_EVAL_LOSS];
+}
+
+/*
+ * Sorted by peak ascending (then samples/s descending, eval loss
+ * ascending), a candidate's dominators all come before it, and whoever
+ * dominates it is dominated by, or is, a front member found so far: so each
+ * candidate is compared with the front only.
+ */
+static void find_front(mg_insight *in, const mg_screening *s)
+{
+	size_t *order = mg_xcalloc(s->count ? s->count : 1, sizeof(*order));
+	size_t *front = mg_xcalloc(s->count ? s->count : 1, sizeof(*front));
+	unsigned long long work = 0;
+	size_t n = 0, i, k;
+
+	for (i = 0; i < s->count; i++) {
+		in->dominated_by[i] = MG_INSIGHT_NONE;
+		if (front_member(&s->evaluations[i]))
+			order[n++] = i;
+	}
+	in->compared = n;
+	sort_evals = s->evaluations;
+	qsort(order, n, sizeof(*order), front_cmp);
+	sort_evals = NULL;
+	in->front_complete = true;
+	for (i = 0; i < n && in->front_complete; i++) {
+		const mg_evaluation *e = &s->evaluations[order[i]];
+
+		for (k = 0; k < in->front_count; k++)
+			if (dominates(&s->evaluations[front[k]], e)) {
+				in->dominated_by[order[i]] = front[k];
+				break;
+			}
+		work += k + 1;
+		if (work > MG_INSIGHT_MAX_FRONT_WORK)
+			in->front_complete = false;
+		if (k == in->front_count) {
+			front[in->front_count++] = order[i];
+			in->on_front[order[i]] = true;
+		}
+	}
+	if (!in->front_complete) {
+		memset(in->on_front, 0, s->count * sizeof(*in->on_front));
+		for (i = 0; i < s->count; i++)
+			in->dominated_by[i] = MG_INSIGHT_NONE;
+		in->front_count = 0;
+	}
+	free(front);
+	free(order);
+}
+
+/* ---- tipping points ---- */
+
+/* The metric a threshold tests. */
+static enum mg_metric_id metric_of(enum mg_threshold t)
+{
+	switch (t) {
+	case MG_MEMORY_CAP_MB: return MG_M_PEAK;
+	case MG_MIN_SAMPLES_PER_S: return MG_M_SAMPLES;
+	case MG_MIN_MEMORY_SAVING_MB: return MG_M_SAVING;
+	case MG_MIN_THROUGHPUT_RATIO: return MG_M_RATIO;
+	case MG_MAX_QUALITY_DELTA: return MG_M_DELTA;
+	default: return MG_M_EVAL_LOSS;
+	}
+}
+
+/* Is x a value the threshold may take (as the policy checks it)? */
+static bool in_range(enum mg_threshold t, double x)
+{
+	if (!isfinite(x))
+		return false;
+	if (t == MG_MEMORY_CAP_MB)
+		return x > 0;
+	if (t == MG_MIN_THROUGHPUT_RATIO)
+		return x >= 0 && x <= 1;
+	return x >= 0;
+}
+
+/* The smallest x with base * (1 + x) >= v: where the relative ceiling starts
+ * to admit eval loss v (base > 0). */
+static double relative_root(double base, double v)
+{
+	double x = v / base - 1.0;
+	int guard;
+
+	for (guard = 0; guard < 64 && base * (1.0 + x) < v; guard++)
+		x = nextafter(x, INFINITY);
+	for (guard = 0; guard < 64 && base * (1.0 + nextafter(x, -INFINITY)) >= v; guard++)
+		x = nextafter(x, -INFINITY);
+	return x;
+}
+
+struct points {
+	double *v;
+	size_t n, cap;
+};
+
+static void points_add(struct points *p, double x)
+{
+	if (!isfinite(x))
+		return;
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 64;
+		p->v = mg_xrealloc(p->v, p->cap * sizeof(*p->v));
+	}
+	p->v[p->n++] = x;
+}
+
+static int double_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A value where threshold t may change a candidate's result: v in the
+ * metric's space (mapped for the relative ceiling). */
+static void add_point(struct points *p, enum mg_threshold t, double v, const double *rel_base)
+{
+	if (t == MG_MAX_RELATIVE_EVAL_LOSS) {
+		if (rel_base)
+			points_add(p, relative_root(*rel_base, v));
+	} else {
+		points_add(p, v);
+	}
+}
+
+/*
+ * The breakpoints of threshold t, sorted and distinct: the candidates'
+ * values (own and derived, under `all`, a screening where the baseline is
+ * measured whenever any budget lets it be) and, with evidence.noise: tune,
+ * the ends of their noise bands.
+ */
+static void breakpoints(struct points *p, enum mg_threshold t, const mg_rules *rules,
+			const mg_evidence *ev, const mg_screening *all)
+{
+	enum mg_metric_id m = metric_of(t);
+	const double *rel_base = NULL;
+	size_t base = 0, i, k;
+	double rate;
+	mg_noise n;
+
+	if (find_base(&base, rules, ev) &&
+	    ev->candidates[base].metric[MG_M_EVAL_LOSS].state == MG_METRIC_NUMBER &&
+	    ev->candidates[base].metric[MG_M_EVAL_LOSS].value > 0)
+		rel_base = &ev->candidates[base].metric[MG_M_EVAL_LOSS].value;
+	for (i = 0; i < all->count; i++) {
+		const mg_evaluation *e = &all->evaluations[i];
+
+		if (t == MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT) {
+			if (mg_insight_exchange(&rate, e) == MG_EXCHANGE_RATE)
+				points_add(p, rate);
+			continue;
+		}
+		if (e->known[m])
+			add_point(p, t, e->value[m], rel_base);
+		if (rules->noise != MG_NOISE_TUNE)
+			continue;
+		mg_insight_noise(&n, rules, ev, all, i);
+		if (n.band[m].known) {
+			add_point(p, t, n.band[m].min, rel_base);
+			add_point(p, t, n.band[m].max, rel_base);
+		}
+	}
+	if (p->n)
+		qsort(p->v, p->n, sizeof(*p->v), double_cmp);
+	for (i = k = 0; i < p->n; i++)
+		if (!k || p->v[k - 1] != p->v[i])
+			p->v[k++] = p->v[i];
+	p->n = k;
+}
+
+/* What a knob changes: the base budget's threshold, or one grid value. */
+struct knob {
+	enum mg_threshold t;
+	int axis;
+	size_t value_index;
+};
+
+struct tipper {
+	const mg_rules *rules;
+	const mg_evidence *ev;
+	const bool *pre;
+	const mg_decision *d;
+	mg_grid_axis *grid;        /* a copy of the axes, for grid knobs */
+	double *values;            /* a copy of one axis's values */
+};
+
+/* Decides with the knob at x; fills the tip when the outcome differs. */
+static int probe(bool *changed, mg_tip *tip, struct tipper *tp, const struct knob *k,
+		 double x, mg_error *err)
+{
+	mg_rules r = *tp->rules;
+	mg_decision *d = NULL;
+	const mg_grid_axis *axis;
+	int error;
+
+	*changed = false;
+	if (k->axis < 0) {
+		r.budget.value[k->t] = x;
+	} else {
+		axis = &tp->rules->grid[k->axis];
+		memcpy(tp->grid, tp->rules->grid, tp->rules->grid_count * sizeof(*tp->grid));
+		memcpy(tp->values, axis->values, axis->count * sizeof(*tp->values));
+		tp->values[k->value_index] = x;
+		tp->grid[k->axis].values = tp->values;
+		r.grid = tp->grid;
+	}
+	if ((error = mg_decide(&d, &r, tp->ev, tp->pre, 0, err)) < 0)
+		return error;
+	tip->probes++;
+	if (d->verdict != tp->d->verdict || strcmp(d->reason, tp->d->reason) ||
+	    !d->selected != !tp->d->selected ||
+	    (d->selected && strcmp(d->selected, tp->d->selected))) {
+		*changed = true;
+		tip->found = true;
+		tip->value = x;
+		tip->verdict = d->verdict;
+		tip->reason = d->reason;
+		tip->next_action = d->next_action;
+		tip->selected = d->selected;
+	}
+	mg_decision_free(d);
+	return MG_OK;
+}
+
+/*
+ * One direction: walk the breakpoints away from x0.  A ceiling passes a
+ * value v from v up (so below, the first value that fails is the one just
+ * under v); a floor passes it up to v (above, the first that fails is just
+ * over v).
+ */
+static int search(mg_tip *tip, struct tipper *tp, const struct knob *k, double x0,
+		  const struct points *p, bool up, mg_error *err)
+{
+	bool ceiling = mg_insight_is_ceiling(k->t), changed = false;
+	size_t i;
+	int error = MG_OK;
+	double x;
+
+	for (i = 0; i < p->n && !changed; i++) {
+		double b = up ? p->v[i] : p->v[p->n - 1 - i];
+
+		if (up ? (ceiling ? !(b > x0) : !(b >= x0)) : (ceiling ? !(b <= x0) : !(b < x0)))
+			continue;
+		x = b;
+		if (ceiling && !up)
+			x = nextafter(b, -INFINITY);
+		else if (!ceiling && up)
+			x = nextafter(b, INFINITY);
+		if (!in_range(k->t, x))
+			break;
+		if (tip->probes >= MG_INSIGHT_MAX_PROBES) {
+			tip->limit_reached = true;
+			break;
+		}
+		if ((error = probe(&changed, tip, tp, k, x, err)) < 0)
+			break;
+	}
+	return error;
+}
+
+static int tip_knob(mg_tipping *out, struct tipper *tp, const struct knob *k,
+		    const mg_screening *all, mg_error *err)
+{
+	struct points p = { NULL, 0, 0 };
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	out->threshold = k->t;
+	out->axis = k->axis;
+	out->value_index = k->value_index;
+	out->value = k->axis < 0 ? tp->rules->budget.value[k->t] :
+		tp->rules->grid[k->axis].values[k->value_index];
+	breakpoints(&p, k->t, tp->rules, tp->ev, all);
+	if ((error = search(&out->down, tp, k, out->value, &p, false, err)) == 0)
+		error = search(&out->up, tp, k, out->value, &p, true, err);
+	free(p.v);
+	return error;
+}
+
+/* The knobs: each base threshold set, then each grid axis value. */
+static size_t list_knobs(struct knob *k, const mg_rules *rules)
+{
+	size_t n = 0, a, j;
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (rules->budget.set[t]) {
+			k[n].t = (enum mg_threshold)t;
+			k[n].axis = -1;
+			k[n++].value_index = 0;
+		}
+	for (a = 0; a < rules->grid_count; a++)
+		for (j = 0; j < rules->grid[a].count; j++) {
+			k[n].t = rules->grid[a].threshold;
+			k[n].axis = (int)a;
+			k[n++].value_index = j;
+		}
+	return n;
+}
+
+static int find_tips(mg_insight *in, const mg_rules *rules, const mg_evidence *ev,
+		     const bool *pre, const mg_decision *d, mg_error *err)
+{
+	struct tipper tp = { rules, ev, pre, d, NULL, NULL };
+	mg_budget open;
+	mg_screening all;
+	struct knob *knobs;
+	size_t n = MG_THRESHOLD_COUNT, a, max_values = 1, i;
+	int error = MG_OK;
+
+	for (a = 0; a < rules->grid_count; a++) {
+		n += rules->grid[a].count;
+		if (rules->grid[a].count > max_values)
+			max_values = rules->grid[a].count;
+	}
+	knobs = mg_xcalloc(n, sizeof(*knobs));
+	n = list_knobs(knobs, rules);
+	tp.grid = mg_xcalloc(rules->grid_count ? rules->grid_count : 1, sizeof(*tp.grid));
+	tp.values = mg_xcalloc(max_values, sizeof(*tp.values));
+	memset(&open, 0, sizeof(open));
+	mg_screen(&all, rules, ev, &open);
+	in->tips = mg_xcalloc(n ? n : 1, sizeof(*in->tips));
+	for (i = 0; i < n && error == MG_OK; i++)
+		error = tip_knob(&in->tips[in->tip_count++], &tp, &knobs[i], &all, err);
+	mg_screening_release(&all);
+	free(tp.values);
+	free(tp.grid);
+	free(knobs);
+	return error;
+}
+
+int mg_insight_compute(mg_insight **out, const mg_rules *rules, const mg_evidence *ev,
+		       const bool pre_issues[MG_ISSUE_COUNT], const mg_decision *d,
+		       mg_error *err)
+{
+	mg_insight *in;
+	size_t i, n;
+	int error = MG_OK;
+
+	assert(out && rules && ev && d);
+	*out = NULL;
+	in = mg_xcalloc(1, sizeof(*in));
+	n = in->count = d->base.count;
+	in->noise = mg_xcalloc(n ? n : 1, sizeof(*in->noise));
+	in->on_front = mg_xcalloc(n ? n : 1, sizeof(*in->on_front));
+	in->dominated_by = mg_xcalloc(n ? n : 1, sizeof(*in->dominated_by));
+	for (i = 0; i < n; i++) {
+		mg_insight_noise(&in->noise[i], rules, ev, &d->base, i);
+		in->with_runs += in->noise[i].has_runs;
+	}
+	find_front(in, &d->base);
+	in->tips_evaluated = d->applicable;
+	if (d->applicable)
+		error = find_tips(in, rules, ev, pre_issues, d, err);
+	if (error < 0)
+		mg_insight_free(in);
+	else
+		*out = in;
+	return error;
+}
+
+void mg_insight_free(mg_insight *in)
+{
+	if (!in)
+		return;
+	free(in->noise);
+	free(in->on_front);
+	free(in->dominated_by);
+	free(in->tips);
+	free(in);
+}
