@@ -978,6 +978,33 @@ static int blame_sensitivity(const mg_policy *p, mg_error *err)
 	return mg_error_at(err, p->path, pos, "%s", msg);
 }
 
+/* A warning for each check of the selected candidate whose threshold lies
+ * inside its runs' band: a re-run could flip it. */
+static void warn_noise(mg_check_result *res)
+{
+	const mg_decision *d = res->decision;
+	const mg_insight *in = res->insight;
+	mg_buf name = MG_BUF_INIT;
+	size_t i;
+	int t;
+
+	if (!d->selected || !in)
+		return;
+	for (i = 0; i < d->base.count; i++)
+		if (d->base.evaluations[i].name == d->selected)
+			break;
+	if (i == d->base.count || !in->noise[i].within)
+		return;
+	mg_format_name(&name, d->selected);
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (in->noise[i].within & (1u << t))
+			add_warning(res, "the selected candidate %s is within measurement noise on %s: "
+				    "some of its runs pass the threshold and some fail (evidence.noise: %s)",
+				    name.ptr, mg_threshold_name((enum mg_threshold)t),
+				    res->policy->rules.noise == MG_NOISE_TUNE ? "tune" : "warn");
+	mg_buf_free(&name);
+}
+
 /* Decide with the repository open and the revisions resolved. */
 static int decide(struct run *run, mg_error *err)
 {
@@ -997,6 +1024,7 @@ static int decide(struct run *run, mg_error *err)
 	if ((error = mg_insight_compute(&res->insight, &res->policy->rules,
 					&res->report->evidence, run->pre, res->decision, err)) < 0)
 		return error;
+	warn_noise(res);
 	memcpy(res->fail_on, opt->fail_on_set ? opt->fail_on : res->policy->fail_on,
 	       sizeof(res->fail_on));
 	check_drift(res);

@@ -1,4 +1,5 @@
 /* Numbers and names for people: see include/memgate/format.h. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,5 +325,58 @@ void mg_format_overrides(mg_buf *out, const mg_budget *ov)
 		mg_buf_printf(out, "%s%s ", sep, mg_threshold_name((enum mg_threshold)t));
 		mg_format_threshold(out, ov->value[t]);
 		sep = ", ";
+	}
+}
+
+void mg_format_knob(mg_buf *out, const mg_tipping *tp)
+{
+	assert(out && tp);
+	if (tp->axis < 0)
+		mg_buf_printf(out, "%s ", mg_threshold_name(tp->threshold));
+	else
+		mg_buf_printf(out, "sensitivity.grid %s[%zu] ", mg_threshold_name(tp->threshold),
+			      tp->value_index);
+	mg_format_threshold(out, tp->value);
+}
+
+void mg_format_tip(mg_buf *out, const mg_tip *t,
+		   void (*put_name)(mg_buf *out, const char *name))
+{
+	mg_buf exact = MG_BUF_INIT, rounded = MG_BUF_INIT;
+
+	assert(out && t && put_name);
+	if (!t->found) {
+		if (t->limit_reached)
+			mg_buf_printf(out, "no change within the nearest %d values (search limit)",
+				      MG_INSIGHT_MAX_PROBES);
+		else
+			mg_buf_puts(out, "no change");
+		return;
+	}
+	mg_format_exact(&exact, t->value);
+	mg_format_value(&rounded, t->value, NULL);
+	mg_buf_printf(out, "at %s", rounded.ptr);
+	if (strcmp(exact.ptr, rounded.ptr))
+		mg_buf_printf(out, " (exact %s)", exact.ptr);
+	mg_buf_printf(out, ": %s (%s), selected ", mg_verdict_name(t->verdict), t->reason);
+	if (t->selected)
+		put_name(out, t->selected);
+	else
+		mg_buf_puts(out, "(none)");
+	mg_buf_free(&exact);
+	mg_buf_free(&rounded);
+}
+
+void mg_format_exchange(mg_buf *out, const mg_evaluation *e)
+{
+	double rate;
+
+	switch (mg_insight_exchange(&rate, e)) {
+	case MG_EXCHANGE_FREE: mg_buf_puts(out, "free"); break;
+	case MG_EXCHANGE_RATE:
+		mg_format_value(out, rate, NULL);
+		mg_buf_puts(out, " MB per 1% throughput");
+		break;
+	default: mg_buf_puts(out, "unknown"); break;
 	}
 }

@@ -1,6 +1,7 @@
 /* Tipping points, noise, the trade-off front: see include/memgate/insight.h. */
 #include <assert.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,17 +258,26 @@ static bool in_range(enum mg_threshold t, double x)
 	return x >= 0;
 }
 
-/* The smallest x with base * (1 + x) >= v: where the relative ceiling starts
- * to admit eval loss v (base > 0). */
+/* The smallest x >= 0 with base * (1 + x) >= v: where the relative
+ * ceiling starts to admit eval loss v (base > 0).  The test is monotone in
+ * x, and so in the bits of a non-negative double: bisect on them. */
 static double relative_root(double base, double v)
 {
-	double x = v / base - 1.0;
-	int guard;
+	uint64_t lo = 0, hi, mid;
+	double x = INFINITY;
 
-	for (guard = 0; guard < 64 && base * (1.0 + x) < v; guard++)
-		x = nextafter(x, INFINITY);
-	for (guard = 0; guard < 64 && base * (1.0 + nextafter(x, -INFINITY)) >= v; guard++)
-		x = nextafter(x, -INFINITY);
+	if (base * 1.0 >= v)
+		return 0.0;
+	memcpy(&hi, &x, sizeof(hi));     /* +inf passes whenever v is finite */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		memcpy(&x, &mid, sizeof(x));
+		if (base * (1.0 + x) >= v)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	memcpy(&x, &hi, sizeof(x));
 	return x;
 }
 

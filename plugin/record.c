@@ -11,6 +11,7 @@
 #include "memgate/compare.h"
 #include "memgate/escape.h"
 #include "memgate/format.h"
+#include "memgate/insight.h"
 #include "memgate/record.h"
 #include "memgate/version.h"
 
@@ -319,7 +320,73 @@ static const enum mg_metric_id record_order[MG_METRIC_COUNT] = {
 	MG_M_PEAK, MG_M_SAMPLES, MG_M_SAVING, MG_M_RATIO, MG_M_EVAL_LOSS, MG_M_DELTA,
 };
 
-static void write_evaluation(struct writer *w, const mg_evaluation *e)
+static void null_value(struct writer *w)
+{
+	value_start(w);
+	mg_buf_puts(w->out, "null");
+}
+
+/* A candidate's noise bands and the checks within noise; null without runs. */
+static void write_noise(struct writer *w, const mg_noise *n)
+{
+	int i;
+
+	if (!n || !n->has_runs) {
+		null_value(w);
+		return;
+	}
+	open_level(w, false);
+	key(w, "bands");
+	open_level(w, false);
+	for (i = 0; i < MG_METRIC_COUNT; i++) {
+		enum mg_metric_id m = record_order[i];
+
+		if (!n->band[m].known)
+			continue;
+		key(w, mg_metric_name(m));
+		open_level(w, true);
+		number_or_null(w, true, n->band[m].min);
+		number_or_null(w, true, n->band[m].max);
+		close_level(w);
+	}
+	close_level(w);
+	key(w, "within_noise");
+	open_level(w, true);
+	for (i = 0; i < MG_THRESHOLD_COUNT; i++)
+		if (n->within & (1u << i))
+			string(w, mg_threshold_name((enum mg_threshold)i));
+	close_level(w);
+	close_level(w);
+}
+
+/* The candidate's place on the trade-off front and its exchange rate. */
+static void write_trade_off(struct writer *w, const mg_evaluation *e, const mg_insight *in,
+			    size_t i)
+{
+	double rate = 0;
+	enum mg_exchange x = mg_insight_exchange(&rate, e);
+
+	key(w, "pareto");
+	if (!in || !in->front_complete || (!in->on_front[i] && in->dominated_by[i] == MG_INSIGHT_NONE))
+		null_value(w);
+	else
+		string(w, in->on_front[i] ? "front" : "dominated");
+	key(w, "dominated_by_index");
+	if (in && in->front_complete && in->dominated_by[i] != MG_INSIGHT_NONE)
+		whole(w, in->dominated_by[i]);
+	else
+		null_value(w);
+	key(w, "mb_saved_per_pct_throughput");
+	number_or_null(w, x == MG_EXCHANGE_RATE, rate);
+	key(w, "throughput_free");
+	if (x == MG_EXCHANGE_UNKNOWN)
+		null_value(w);
+	else
+		string(w, x == MG_EXCHANGE_FREE ? "free" : "costs_throughput");
+}
+
+static void write_evaluation(struct writer *w, const mg_evaluation *e, const mg_insight *in,
+			     size_t index)
 {
 	int i;
 
@@ -343,11 +410,14 @@ static void write_evaluation(struct writer *w, const mg_evaluation *e)
 	key(w, "repeats");
 	value_start(w);
 	mg_buf_printf(w->out, "%d", e->repeats);
+	key(w, "noise");
+	write_noise(w, in && index < in->count ? &in->noise[index] : NULL);
+	write_trade_off(w, e, in && index < in->count ? in : NULL, index);
 	close_level(w);
 }
 
 /* The evaluations array, as the value of a member of the record's root. */
-static void write_evaluations(mg_buf *out, const mg_decision *d)
+static void write_evaluations(mg_buf *out, const mg_decision *d, const mg_insight *in)
 {
 	struct writer w;
 	size_t i;
@@ -357,7 +427,7 @@ static void write_evaluations(mg_buf *out, const mg_decision *d)
 	w.depth = 1;
 	open_level(&w, true);
 	for (i = 0; i < d->base.count; i++)
-		write_evaluation(&w, &d->base.evaluations[i]);
+		write_evaluation(&w, &d->base.evaluations[i], in, i);
 	close_level(&w);
 }
 
@@ -625,6 +695,85 @@ static void render_approved(cJSON *root, const mg_check_result *r)
 	add(o, "selected_candidate", new_string(r->computed_selected));
 }
 
+/* A value exactly and rounded for people (as the text output writes it). */
+static void add_exact_and_rounded(cJSON *o, double v)
+{
+	mg_buf b = MG_BUF_INIT;
+
+	add(o, "value", new_number(v));
+	mg_format_value(&b, v, NULL);
+	add(o, "rounded", new_number(strtod(b.ptr, NULL)));
+	mg_buf_free(&b);
+}
+
+static cJSON *new_tip(const mg_tip *t)
+{
+	cJSON *o;
+
+	if (!t->found) {
+		o = cJSON_CreateObject();
+		add(o, "found", new_bool(false));
+		add(o, "limit_reached", new_bool(t->limit_reached));
+		add(o, "decisions_run", cJSON_CreateNumber((double)t->probes));
+		return must(o);
+	}
+	o = must(cJSON_CreateObject());
+	add(o, "found", new_bool(true));
+	add_exact_and_rounded(o, t->value);
+	add(o, "decision", new_string(mg_verdict_name(t->verdict)));
+	add(o, "reason", new_string(t->reason));
+	add(o, "next_action", new_string(t->next_action));
+	add(o, "selected_candidate", new_string(t->selected));
+	add(o, "decisions_run", cJSON_CreateNumber((double)t->probes));
+	return o;
+}
+
+static void render_tips(cJSON *parent, const mg_insight *in)
+{
+	cJSON *a = add(parent, "tipping_points", cJSON_CreateArray());
+	size_t i;
+
+	for (i = 0; i < in->tip_count; i++) {
+		const mg_tipping *tp = &in->tips[i];
+		cJSON *o = add(a, NULL, cJSON_CreateObject());
+
+		add(o, "threshold", new_string(mg_threshold_name(tp->threshold)));
+		add(o, "scope", new_string(tp->axis < 0 ? "budget" : "sensitivity.grid"));
+		if (tp->axis >= 0)
+			add(o, "axis_value_index", cJSON_CreateNumber((double)tp->value_index));
+		add(o, "current", new_number(tp->value));
+		add(o, "lower", new_tip(&tp->down));
+		add(o, "higher", new_tip(&tp->up));
+	}
+}
+
+static void render_insight(cJSON *root, const mg_check_result *r)
+{
+	const mg_insight *in = r->insight;
+	const mg_decision *d = r->decision;
+	cJSON *o, *noise, *front, *a;
+	size_t i;
+
+	if (!in)
+		return;
+	o = add(root, "insight", cJSON_CreateObject());
+	add(o, "tipping_points_evaluated", new_bool(in->tips_evaluated));
+	render_tips(o, in);
+	noise = add(o, "noise", cJSON_CreateObject());
+	add(noise, "mode", new_string(r->policy && r->policy->rules.noise == MG_NOISE_TUNE ?
+				      "tune" : "warn"));
+	add(noise, "candidates_with_runs", cJSON_CreateNumber((double)in->with_runs));
+	add(noise, "candidates_without_runs",
+	    cJSON_CreateNumber((double)(in->count - in->with_runs)));
+	front = add(o, "front", cJSON_CreateObject());
+	add(front, "complete", new_bool(in->front_complete));
+	add(front, "compared", cJSON_CreateNumber((double)in->compared));
+	a = add(front, "names", cJSON_CreateArray());
+	for (i = 0; i < in->count && in->front_complete; i++)
+		if (in->on_front[i])
+			add(a, NULL, new_string(d->base.evaluations[i].name));
+}
+
 static cJSON *build(const mg_check_result *r)
 {
 	const mg_decision *d = r->decision;
@@ -643,6 +792,7 @@ static cJSON *build(const mg_check_result *r)
 	render_checks_run(root, &d->budget);
 	render_screening(root, d);
 	render_sensitivity(root, d);
+	render_insight(root, r);
 	render_warnings(root, r);
 	render_notes(root, r);
 	render_changes(root, r);
@@ -692,7 +842,7 @@ char *mg_record_render(const mg_check_result *r)
 		indices += d->scenarios[i].feasible_count;
 	mg_buf_grow(&out, strlen(text) + d->base.count * 256 + indices * 8 + 4096);
 	put_log_safe(&out, text);
-	write_evaluations(&out, d);
+	write_evaluations(&out, d, r->insight);
 	put_log_safe(&out, eval + strlen(EVALUATIONS_MARK));
 	write_scenarios(&out, d);
 	put_log_safe(&out, sens + strlen(SCENARIOS_MARK));

@@ -6,7 +6,7 @@
  */
 #include "buf.h"
 #include "decision.h"
-#include "decision.h"
+#include "insight.h"
 
 /* A value in its shortest natural form: %.15g (9450.76, not 9450.760000),
  * never "-0".  When that takes more than 10 significant digits (derived
@@ -51,5 +51,19 @@ void mg_format_stability(mg_buf *out, const mg_decision *d,
 /* A scenario's overrides: "memory_cap_mb 8500, min_samples_per_s 1.5";
  * nothing when it sets none. */
 void mg_format_overrides(mg_buf *out, const mg_budget *ov);
+
+/* A tipping point's knob: "min_memory_saving_mb 512" or
+ * "sensitivity.grid memory_cap_mb[1] 11200". */
+void mg_format_knob(mg_buf *out, const mg_tipping *tp);
+
+/* One direction of a tipping point: "at 331.98 (exact 331.97999999999956):
+ * accept (selection_stable_across_thresholds), selected checkpoint", or
+ * "no change" / "no change within the nearest 32 values (search limit)".
+ * Names are written with `put_name`. */
+void mg_format_tip(mg_buf *out, const mg_tip *t,
+		   void (*put_name)(mg_buf *out, const char *name));
+
+/* An exchange rate: "26.8931 MB per 1% throughput", "free" or "unknown". */
+void mg_format_exchange(mg_buf *out, const mg_evaluation *e);
 
 #endif
