@@ -1,5 +1,7 @@
 /* Escaping untrusted text: see include/memgate/escape.h. */
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "memgate/escape.h"
 
@@ -274,4 +276,20 @@ void mg_escape_gh_data(mg_buf *out, const char *s, size_t len)
 void mg_escape_gh_property(mg_buf *out, const char *s, size_t len)
 {
 	walk(out, s, len, emit_gh_property);
+}
+
+void mg_escape_mermaid_label(mg_buf *out, const char *s, size_t len, size_t max)
+{
+	static const char keep[] = " _.+-/()#";
+	size_t i, n = len > max ? (max > 3 ? max - 3 : 0) : len;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || (c && strchr(keep, c));
+
+		mg_buf_putc(out, ok ? (char)c : '_');
+	}
+	if (n < len)
+		mg_buf_puts(out, "...");
 }

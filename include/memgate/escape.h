@@ -93,4 +93,12 @@ void mg_escape_gh_data(mg_buf *out, const char *s, size_t len);
  */
 void mg_escape_gh_property(mg_buf *out, const char *s, size_t len);
 
+/* A label for a Mermaid chart, to be written inside double quotes: letters,
+ * digits, space and "_.+-/()#" are kept, every other byte (quotes, '%', '`',
+ * brackets, ':', ',', ';', line breaks, non-ASCII) becomes '_', and at most
+ * `max` bytes are kept ("..." marks a cut).  So a hostile name cannot start
+ * a directive (%%{init}%%), leave the string, close the code block or break
+ * the chart's syntax. */
+void mg_escape_mermaid_label(mg_buf *out, const char *s, size_t len, size_t max);
+
 #endif
