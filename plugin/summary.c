@@ -429,8 +429,12 @@ static void put_tips(struct render *x)
 		    "the others held (exact values in the decision record).\n\n"
 		    "| threshold | lower | higher |\n|---|---|---|\n");
 	for (i = 0; i < in->tip_count && i < SUMMARY_TIPS; i++) {
+		mg_buf knob = MG_BUF_INIT;
+
+		mg_format_knob(&knob, &in->tips[i]);
 		mg_buf_puts(&x->out, "| ");
-		mg_format_knob(&x->out, &in->tips[i]);
+		mg_escape_markdown_cell(&x->out, knob.ptr, knob.len);
+		mg_buf_free(&knob);
 		mg_buf_puts(&x->out, " | ");
 		put_tip_cell(&x->out, &in->tips[i].down);
 		mg_buf_puts(&x->out, " | ");

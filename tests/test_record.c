@@ -418,7 +418,8 @@ Test(record, evaluations_carry_status_reasons_and_every_metric)
 	cr_assert_eq(cJSON_GetArraySize(list), 4);
 	e = cJSON_GetArrayItem(list, 1);
 	expect_keys(e, "name status reasons peak_memory_mb samples_per_s memory_saving_mb "
-		       "throughput_ratio eval_loss quality_delta repeats");
+		       "throughput_ratio eval_loss quality_delta repeats noise pareto dominated_by_index "
+		       "mb_saved_per_pct_throughput throughput_free");
 	expect_string(e, "name", "checkpoint");
 	expect_string(e, "status", "feasible");
 	expect_strings(at(e, "reasons"), "");

@@ -205,11 +205,26 @@ static void expect_inert(const char *md)
 {
 	const char *p;
 
+	const char *fence;
+
 	cr_assert_null(strchr(md, '<'), "raw '<' in the summary");
 	cr_assert_null(strstr(md, "://"), "an autolink in the summary");
 	cr_assert_null(strstr(md, "www."), "an autolink in the summary");
-	for (p = md; (p = strpbrk(p, "[]@")); p++)
+	cr_assert_null(strstr(md, "%%"), "a Mermaid directive or comment in the summary");
+	for (p = md; (p = strpbrk(p, "[]@`")); p++) {
+		if (*p == '`' && !strncmp(p, "```mermaid\n", 11)) {
+			/* a chart: Markdown is inert in it; it must close on its own line */
+			fence = strstr(p + 11, "\n```\n");
+			cr_assert_not_null(fence, "an unclosed mermaid block at %zu", (size_t)(p - md));
+			cr_assert_null(memchr(p + 11, '`', (size_t)(fence + 1 - (p + 11))),
+				       "a backquote inside a mermaid block");
+			p = fence + 4;
+			continue;
+		}
+		if (*p == '`')
+			continue;
 		cr_assert(p > md && p[-1] == '\\', "unescaped '%c' at %zu", *p, (size_t)(p - md));
+	}
 }
 
 static char *render(const mg_check_result *r)
@@ -240,7 +255,7 @@ Test(summary, heading_states_decision_gate_and_selection)
 "- **Gate:** passed; fails on `tune`, `reject`\n"
 "- **Checks run:** `memory_cap_mb` 11200, `min_samples_per_s` 1, `min_memory_saving_mb` 256, "
 "`max_eval_loss` 12.6; **not set:** `min_throughput_ratio`, `max_relative_eval_loss`, "
-"`max_quality_delta`\n"
+"`max_quality_delta`, `min_mb_saved_per_pct_throughput`\n"
 "\n### Candidates\n\n";
 	char *md = render(build());
 
@@ -558,7 +573,11 @@ Test(summary, real_report_gives_a_well_formed_summary)
 	mg_check_result *r = check_real(dir);
 
 	md = render(r);
-	cr_assert_eq(expect_tables(md), 2);
+	cr_assert_eq(expect_tables(md), 4);   /* candidates, scenarios, tipping points, front */
+	expect_has(md, "| min\\_memory\\_saving\\_mb 512 | at 331\\.98 \\(exact 331\\.97999999999956\\)\\: "
+		   "tune \\(selection\\_is\\_threshold\\_sensitive\\)\\, selected checkpoint | no change |\n");
+	expect_has(md, "```mermaid\nxychart-beta\n    title \"Peak memory (MB) against memory_cap_mb\"\n"
+		   "    x-axis [\"1 baseline\", \"2 checkpoint\", \"3 hybrid\", \"4 offload\"]\n");
 	expect_has(md, "## memgate: tune \xe2\x80\x94 \xe2\x9d\x8c failed\n");
 	expect_has(md, "| 2 | checkpoint (selected) | rejected | 9450.76 \xe2\x9c\x85 +1749.24 | "
 		   "1.761 \xe2\x9c\x85 +0.761 | 12.356503 \xe2\x9c\x85 +0.24713006 | "

@@ -192,7 +192,7 @@ Test(text, accepted_decision_reads_as_golden)
 "inputs: commit 111111111111: policy '.memgate.yml', manifest 'bench/75_manifest.json', report 'bench/76_real_gpu_memory.json'\n"
 "evidence: applicable\n"
 "checks: memory_cap_mb 11200, min_samples_per_s 1, min_memory_saving_mb 256, max_eval_loss 12.6; "
-	"not set: min_throughput_ratio, max_relative_eval_loss, max_quality_delta\n"
+	"not set: min_throughput_ratio, max_relative_eval_loss, max_quality_delta, min_mb_saved_per_pct_throughput\n"
 "candidates:\n"
 "  1  baseline    rejected  peak 9782.74 MB <= 11200  samples/s 2.009 >= 1      eval_loss 12.356503 <= 12.6  saving 0 MB < 256 FAIL   memory_saving_below_floor\n"
 "  2  checkpoint  feasible  peak 9450.76 MB <= 11200  samples/s 1.761 >= 1      eval_loss 12.356503 <= 12.6  saving 331.98 MB >= 256  -\n"
@@ -236,7 +236,7 @@ Test(text, tune_on_missed_target_reads_as_golden)
 "inputs: commit 111111111111: policy '.memgate.yml', manifest 'bench/75_manifest.json', report 'bench/76_real_gpu_memory.json'\n"
 "evidence: applicable\n"
 "checks: memory_cap_mb 11200, min_samples_per_s 1, min_memory_saving_mb 512; "
-	"not set: min_throughput_ratio, max_eval_loss, max_relative_eval_loss, max_quality_delta\n"
+	"not set: min_throughput_ratio, max_eval_loss, max_relative_eval_loss, max_quality_delta, min_mb_saved_per_pct_throughput\n"
 "candidates:\n"
 "  1  baseline    rejected  peak 9782.74 MB <= 11200  samples/s 2.009 >= 1      saving 0 MB < 512 FAIL       memory_saving_below_floor\n"
 "  2  checkpoint  rejected  peak 9450.76 MB <= 11200  samples/s 1.761 >= 1      saving 331.98 MB < 512 FAIL  memory_saving_below_floor\n"
@@ -276,7 +276,7 @@ Test(text, evidence_reject_reads_as_golden)
 "evidence: not applicable: report_hash_mismatch, hardware_mismatch\n"
 "  bench/76_real_gpu_memory.json: the report has no hardware_id (read from hardware_id or config.device) [hardware_mismatch]\n"
 "checks: memory_cap_mb 11200; not set: min_samples_per_s, min_memory_saving_mb, min_throughput_ratio, "
-	"max_eval_loss, max_relative_eval_loss, max_quality_delta\n"
+	"max_eval_loss, max_relative_eval_loss, max_quality_delta, min_mb_saved_per_pct_throughput\n"
 "candidates:\n"
 "  1  baseline    feasible  peak 9782.74 MB <= 11200  -\n"
 "  2  checkpoint  feasible  peak 9450.76 MB <= 11200  -\n"
@@ -675,7 +675,7 @@ Test(text, thresholds_print_in_full)
 	fx.d.budget.value[MG_MEMORY_CAP_MB] = 11200.123456789;
 	expect_line(r, 6, "checks: memory_cap_mb 11200.123456789; not set: min_samples_per_s, "
 			  "min_memory_saving_mb, min_throughput_ratio, max_eval_loss, "
-			  "max_relative_eval_loss, max_quality_delta");
+			  "max_relative_eval_loss, max_quality_delta, min_mb_saved_per_pct_throughput");
 	expect_line(r, 8, "  1  baseline    rejected  peak 9782.74 MB <= 11200.123456789  "
 			  "memory_saving_below_floor");
 }
