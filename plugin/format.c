@@ -347,8 +347,8 @@ void mg_format_tip(mg_buf *out, const mg_tip *t,
 	assert(out && t && put_name);
 	if (!t->found) {
 		if (t->limit_reached)
-			mg_buf_printf(out, "no change within the nearest %d values (search limit)",
-				      MG_INSIGHT_MAX_PROBES);
+			mg_buf_printf(out, "no change within the nearest %zu values (search limit)",
+				      t->probe_limit);
 		else
 			mg_buf_puts(out, "no change");
 		return;

@@ -375,6 +375,7 @@ struct tipper {
 	const mg_decision *d;
 	mg_grid_axis *grid;        /* a copy of the axes, for grid knobs */
 	double *values;            /* a copy of one axis's values */
+	size_t probe_limit;        /* decisions per direction */
 };
 
 /* Decides with the knob at x; fills the tip when the outcome differs. */
@@ -441,7 +442,8 @@ static int search(mg_tip *tip, struct tipper *tp, const struct knob *k, double x
 			x = nextafter(b, INFINITY);
 		if (!in_range(k->t, x))
 			break;
-		if (tip->probes >= MG_INSIGHT_MAX_PROBES) {
+		tip->probe_limit = tp->probe_limit;
+		if (tip->probes >= tp->probe_limit) {
 			tip->limit_reached = true;
 			break;
 		}
@@ -491,10 +493,22 @@ static size_t list_knobs(struct knob *k, const mg_rules *rules)
 	return n;
 }
 
+/* Decisions each direction may re-run: an equal part of MG_INSIGHT_MAX_WORK. */
+static size_t probe_limit(size_t knobs, size_t candidates, size_t scenarios)
+{
+	unsigned long long cost = (unsigned long long)(candidates ? candidates : 1) *
+		((unsigned long long)scenarios + 1);
+	unsigned long long each = MG_INSIGHT_MAX_WORK / (2ULL * (knobs ? knobs : 1)) / cost;
+
+	if (each < 1)
+		return 1;
+	return each > MG_INSIGHT_MAX_PROBES ? MG_INSIGHT_MAX_PROBES : (size_t)each;
+}
+
 static int find_tips(mg_insight *in, const mg_rules *rules, const mg_evidence *ev,
 		     const bool *pre, const mg_decision *d, mg_error *err)
 {
-	struct tipper tp = { rules, ev, pre, d, NULL, NULL };
+	struct tipper tp = { rules, ev, pre, d, NULL, NULL, 0 };
 	mg_budget open;
 	mg_screening all;
 	struct knob *knobs;
@@ -508,6 +522,7 @@ static int find_tips(mg_insight *in, const mg_rules *rules, const mg_evidence *e
 	}
 	knobs = mg_xcalloc(n, sizeof(*knobs));
 	n = list_knobs(knobs, rules);
+	tp.probe_limit = probe_limit(n, ev->candidate_count, d->scenario_count);
 	tp.grid = mg_xcalloc(rules->grid_count ? rules->grid_count : 1, sizeof(*tp.grid));
 	tp.values = mg_xcalloc(max_values, sizeof(*tp.values));
 	memset(&open, 0, sizeof(open));

@@ -714,6 +714,8 @@ static cJSON *new_tip(const mg_tip *t)
 		o = cJSON_CreateObject();
 		add(o, "found", new_bool(false));
 		add(o, "limit_reached", new_bool(t->limit_reached));
+		if (t->limit_reached)
+			add(o, "decisions_limit", cJSON_CreateNumber((double)t->probe_limit));
 		add(o, "decisions_run", cJSON_CreateNumber((double)t->probes));
 		return must(o);
 	}

@@ -70,6 +70,13 @@ unsigned mg_insight_noise(mg_noise *out, const mg_rules *rules, const mg_evidenc
 #ifndef MG_INSIGHT_MAX_PROBES   /* raise: make EXTRA_CFLAGS=-DMG_INSIGHT_MAX_PROBES=N */
 #define MG_INSIGHT_MAX_PROBES 32
 #endif
+/* Candidate evaluations (candidates x (1 + scenarios) per re-run decision)
+ * that all tipping-point searches share: each direction of each knob gets
+ * an equal part, at least one decision and at most MG_INSIGHT_MAX_PROBES.
+ * So a large report costs a bounded multiple of one decision. */
+#ifndef MG_INSIGHT_MAX_WORK   /* raise: make EXTRA_CFLAGS=-DMG_INSIGHT_MAX_WORK=N */
+#define MG_INSIGHT_MAX_WORK 2000000000ULL
+#endif
 /* Candidate comparisons the trade-off front may take before it is given up. */
 #ifndef MG_INSIGHT_MAX_FRONT_WORK   /* raise: make EXTRA_CFLAGS=-DMG_INSIGHT_MAX_FRONT_WORK=N */
 #define MG_INSIGHT_MAX_FRONT_WORK 200000000ULL
@@ -77,7 +84,8 @@ unsigned mg_insight_noise(mg_noise *out, const mg_rules *rules, const mg_evidenc
 
 typedef struct mg_tip {
 	bool found;                  /* the outcome changes at `value` */
-	bool limit_reached;          /* not found within MG_INSIGHT_MAX_PROBES */
+	bool limit_reached;          /* not found within `probe_limit` decisions */
+	size_t probe_limit;          /* decisions this direction could re-run */
 	size_t probes;               /* decisions re-run in this direction */
 	double value;                /* the nearest value with another outcome */
 	enum mg_verdict verdict;     /* the outcome there */
