@@ -1,0 +1,417 @@
+/* Tipping points, noise, the trade-off front: inputs built by hand. */
+#include <math.h>
+
+#include "helpers.h"
+#include "memgate/decision.h"
+#include "memgate/insight.h"
+
+#define MAX_CANDS 8
+
+typedef struct fixture {
+	mg_candidate cand[MAX_CANDS];
+	mg_budget stricter[4];
+	mg_grid_axis grid[2];
+	double axis_values[2][8];
+	mg_evidence ev;
+	mg_rules rules;
+} fixture;
+
+static fixture fx;
+
+static mg_value str_value(const char *s)
+{
+	mg_value v = { MG_VALUE_STRING, 0.0, (char *)s, { 0, 0 } };
+
+	return v;
+}
+
+static void fx_init(void)
+{
+	memset(&fx, 0, sizeof(fx));
+	fx.ev.identity[MG_ID_WORKLOAD] = str_value("w");
+	fx.ev.identity[MG_ID_HARDWARE] = str_value("h");
+	fx.ev.candidates_present = true;
+	fx.ev.candidates = fx.cand;
+	fx.rules.pin[MG_ID_WORKLOAD] = str_value("w");
+	fx.rules.pin[MG_ID_HARDWARE] = str_value("h");
+	fx.rules.baseline = "baseline";
+	fx.rules.min_repeats = 1;
+	fx.rules.stricter = fx.stricter;
+	fx.rules.grid = fx.grid;
+}
+
+static void budget(enum mg_threshold t, double v)
+{
+	fx.rules.budget.set[t] = true;
+	fx.rules.budget.value[t] = v;
+}
+
+static mg_candidate *measured(const char *name, double peak, double samples, double loss)
+{
+	mg_candidate *c = &fx.cand[fx.ev.candidate_count++];
+
+	c->name = (char *)name;
+	c->status = "ok";
+	c->repeats = 1;
+	c->metric[MG_M_PEAK].state = c->metric[MG_M_SAMPLES].state =
+		c->metric[MG_M_EVAL_LOSS].state = MG_METRIC_NUMBER;
+	c->metric[MG_M_PEAK].value = peak;
+	c->metric[MG_M_SAMPLES].value = samples;
+	c->metric[MG_M_EVAL_LOSS].value = loss;
+	return c;
+}
+
+static void runs(mg_candidate *c, enum mg_metric_id m, double lo, double hi)
+{
+	c->run_band[m] = true;
+	c->run_min[m] = lo;
+	c->run_max[m] = hi;
+	c->repeats = 3;
+}
+
+/* The real flat report's four candidates (fixtures/reports/76_real_gpu_memory.flat.json). */
+static void real_report(void)
+{
+	fx_init();
+	measured("baseline", 9782.74, 2.009, 12.356503);
+	measured("checkpoint", 9450.76, 1.761, 12.356503);
+	measured("offload", 9448.33, 0.533, 12.356503);
+	measured("hybrid", 9454.64, 1.276, 12.356503);
+	budget(MG_MEMORY_CAP_MB, 11200);
+	budget(MG_MIN_SAMPLES_PER_S, 1.0);
+	budget(MG_MIN_MEMORY_SAVING_MB, 512);
+	budget(MG_MIN_THROUGHPUT_RATIO, 0.70);
+	budget(MG_MAX_RELATIVE_EVAL_LOSS, 0.02);
+}
+
+static mg_decision *decide(void)
+{
+	mg_decision *d = NULL;
+	mg_error err;
+
+	cr_assert_eq(mg_decide(&d, &fx.rules, &fx.ev, NULL, 0, &err), 0, "%s", err.message);
+	return d;
+}
+
+static mg_insight *insight(const mg_decision *d)
+{
+	mg_insight *in = NULL;
+	mg_error err;
+
+	cr_assert_eq(mg_insight_compute(&in, &fx.rules, &fx.ev, NULL, d, &err), 0, "%s",
+		     err.message);
+	return in;
+}
+
+static const mg_tipping *tip_of(const mg_insight *in, enum mg_threshold t, int axis, size_t j)
+{
+	size_t i;
+
+	for (i = 0; i < in->tip_count; i++)
+		if (in->tips[i].threshold == t && in->tips[i].axis == axis &&
+		    (axis < 0 || in->tips[i].value_index == j))
+			return &in->tips[i];
+	cr_assert_fail("no tipping point for %s", mg_threshold_name(t));
+	return NULL;
+}
+
+Test(insight, worked_example_tips_at_the_exact_derived_saving)
+{
+	mg_decision *d;
+	mg_insight *in;
+	const mg_tipping *tp;
+
+	real_report();
+	d = decide();
+	cr_assert_str_eq(d->reason, "memory_saving_below_meaningful_threshold");
+	in = insight(d);
+	tp = tip_of(in, MG_MIN_MEMORY_SAVING_MB, -1, 0);
+	cr_assert(tp->down.found);
+	cr_assert_eq(tp->down.value, 9782.74 - 9450.76);
+	cr_assert_eq(tp->down.value, 331.97999999999956);
+	cr_assert_neq(tp->down.value, 331.98);
+	cr_assert_eq(tp->down.verdict, MG_ACCEPT);
+	cr_assert_str_eq(tp->down.reason, "selection_stable_across_thresholds");
+	cr_assert_str_eq(tp->down.selected, "checkpoint");
+	cr_assert_not(tp->up.found);
+	cr_assert_not(tp->up.limit_reached);
+	mg_insight_free(in);
+	mg_decision_free(d);
+}
+
+Test(insight, at_the_rounded_value_checkpoint_still_fails)
+{
+	mg_decision *d;
+
+	real_report();
+	fx.rules.budget.value[MG_MIN_MEMORY_SAVING_MB] = 331.98;
+	d = decide();
+	cr_assert_eq(d->verdict, MG_TUNE);
+	mg_decision_free(d);
+	fx.rules.budget.value[MG_MIN_MEMORY_SAVING_MB] = 331.97999999999956;
+	d = decide();
+	cr_assert_eq(d->verdict, MG_ACCEPT);
+	mg_decision_free(d);
+}
+
+Test(insight, a_scenario_overriding_the_key_keeps_its_override)
+{
+	mg_decision *d;
+	mg_insight *in;
+	const mg_tipping *tp;
+
+	real_report();
+	/* stricter: saving 600 always leaves no winner; at the tipping value the
+	 * base has a winner, so the scenario makes it threshold-sensitive */
+	fx.stricter[0].set[MG_MIN_MEMORY_SAVING_MB] = true;
+	fx.stricter[0].value[MG_MIN_MEMORY_SAVING_MB] = 600;
+	fx.rules.stricter_count = 1;
+	d = decide();
+	in = insight(d);
+	tp = tip_of(in, MG_MIN_MEMORY_SAVING_MB, -1, 0);
+	cr_assert_eq(tp->down.value, 331.97999999999956);
+	cr_assert_eq(tp->down.verdict, MG_TUNE);
+	cr_assert_str_eq(tp->down.reason, "selection_is_threshold_sensitive");
+	mg_insight_free(in);
+	mg_decision_free(d);
+}
+
+Test(insight, ceilings_tip_just_below_a_value_floors_just_above)
+{
+	mg_decision *d;
+	mg_insight *in;
+	const mg_tipping *tp;
+
+	real_report();
+	d = decide();
+	in = insight(d);
+	tp = tip_of(in, MG_MEMORY_CAP_MB, -1, 0);
+	cr_assert_eq(tp->down.value, nextafter(9450.76, 0));   /* checkpoint fails the cap */
+	cr_assert_eq(tp->down.verdict, MG_REJECT);
+	cr_assert_null(tp->down.selected);
+	tp = tip_of(in, MG_MIN_SAMPLES_PER_S, -1, 0);
+	cr_assert_eq(tp->up.value, nextafter(1.761, 10));      /* checkpoint fails the floor */
+	cr_assert_eq(tp->up.verdict, MG_REJECT);
+	cr_assert_eq(tp->down.value, 0.533);                   /* offload passes it */
+	cr_assert_str_eq(tp->down.selected, "offload");
+	mg_insight_free(in);
+	mg_decision_free(d);
+}
+
+Test(insight, grid_axis_values_have_their_own_tipping_points)
+{
+	mg_decision *d;
+	mg_insight *in;
+	const mg_tipping *tp;
+
+	real_report();
+	fx.rules.budget.value[MG_MIN_MEMORY_SAVING_MB] = 300;
+	fx.grid[0].threshold = MG_MIN_SAMPLES_PER_S;
+	fx.grid[0].values = fx.axis_values[0];
+	fx.axis_values[0][0] = 1.0;
+	fx.axis_values[0][1] = 1.5;
+	fx.grid[0].count = 2;
+	fx.rules.grid_count = 1;
+	d = decide();
+	cr_assert_eq(d->verdict, MG_ACCEPT);   /* checkpoint wins at 1.0 and 1.5 */
+	in = insight(d);
+	tp = tip_of(in, MG_MIN_SAMPLES_PER_S, 0, 1);
+	cr_assert_eq(tp->value, 1.5);
+	cr_assert_eq(tp->up.value, nextafter(1.761, 10));
+	cr_assert_str_eq(tp->up.reason, "selection_is_threshold_sensitive");
+	mg_insight_free(in);
+	mg_decision_free(d);
+}
+
+Test(insight, relative_ceiling_tips_at_the_exact_ratio)
+{
+	mg_decision *d;
+	mg_insight *in;
+	const mg_tipping *tp;
+	double x;
+
+	fx_init();
+	measured("baseline", 10000, 2.0, 10.0);
+	measured("a", 9000, 2.0, 10.3);
+	budget(MG_MEMORY_CAP_MB, 20000);
+	budget(MG_MAX_RELATIVE_EVAL_LOSS, 0.05);
+	d = decide();
+	cr_assert_str_eq(d->selected, "a");
+	in = insight(d);
+	tp = tip_of(in, MG_MAX_RELATIVE_EVAL_LOSS, -1, 0);
+	x = tp->down.value;
+	/* lower: the largest value whose ceiling no longer admits a's 10.3 */
+	cr_assert(!(10.0 * (1.0 + x) >= 10.3) && 10.0 * (1.0 + nextafter(x, 1)) >= 10.3,
+		  "x %.17g is just under the smallest that admits 10.3", x);
+	cr_assert_str_eq(tp->down.reason, "baseline_still_best_under_current_budget");
+	mg_insight_free(in);
+	mg_decision_free(d);
+}
+
+Test(insight, noise_band_of_a_derived_value_is_interval_arithmetic)
+{
+	mg_decision *d;
+	mg_insight *in;
+	mg_candidate *b, *c;
+
+	fx_init();
+	b = measured("baseline", 9800, 2.0, 12.3);
+	c = measured("checkpoint", 9300, 1.8, 12.3);
+	measured("single", 9900, 1.0, 12.3);
+	runs(b, MG_M_PEAK, 9700, 9900);
+	runs(c, MG_M_PEAK, 9150, 9450);
+	runs(c, MG_M_SAMPLES, 1.7, 1.9);
+	budget(MG_MEMORY_CAP_MB, 11200);
+	budget(MG_MIN_MEMORY_SAVING_MB, 400);
+	budget(MG_MIN_THROUGHPUT_RATIO, 0.95);
+	budget(MG_MAX_QUALITY_DELTA, 0.1);
+	d = decide();
+	in = insight(d);
+	cr_assert(in->noise[1].has_runs);
+	cr_assert_eq(in->noise[1].band[MG_M_SAVING].min, 9700 - 9450.0);
+	cr_assert_eq(in->noise[1].band[MG_M_SAVING].max, 9900 - 9150.0);
+	/* the baseline has no samples/s runs: its single value */
+	cr_assert_eq(in->noise[1].band[MG_M_RATIO].min, 1.7 / 2.0);
+	cr_assert_eq(in->noise[1].band[MG_M_RATIO].max, 1.9 / 2.0);
+	cr_assert_eq(in->noise[1].within, (1u << MG_MIN_MEMORY_SAVING_MB) |
+		     (1u << MG_MIN_THROUGHPUT_RATIO), "within %x", in->noise[1].within);
+	cr_assert_not(in->noise[2].has_runs);
+	cr_assert_not(in->noise[2].band[MG_M_PEAK].known);
+	cr_assert_eq(in->with_runs, 2);
+	mg_insight_free(in);
+	mg_decision_free(d);
+}
+
+Test(insight, band_edges_follow_the_comparison)
+{
+	mg_decision *d;
+	mg_candidate *b, *c;
+
+	fx_init();
+	b = measured("baseline", 9800, 2.0, 12.3);
+	c = measured("checkpoint", 9300, 2.0, 12.3);
+	runs(c, MG_M_PEAK, 9000, 9500);
+	(void)b;
+	budget(MG_MEMORY_CAP_MB, 9500);    /* every run passes at cap = max */
+	d = decide();
+	cr_assert_eq(mg_insight_noise(NULL, &fx.rules, &fx.ev, &d->base, 1), 0);
+	mg_decision_free(d);
+	fx.rules.budget.value[MG_MEMORY_CAP_MB] = 9000;   /* only the min passes */
+	d = decide();
+	cr_assert_eq(mg_insight_noise(NULL, &fx.rules, &fx.ev, &d->base, 1),
+		     1u << MG_MEMORY_CAP_MB);
+	mg_decision_free(d);
+}
+
+Test(insight, noise_tune_turns_only_an_accept_into_tune)
+{
+	mg_decision *d;
+	mg_candidate *c;
+
+	fx_init();
+	measured("baseline", 9800, 2.0, 12.3);
+	c = measured("checkpoint", 9300, 1.8, 12.3);
+	runs(c, MG_M_PEAK, 9150, 9450);
+	budget(MG_MEMORY_CAP_MB, 11200);
+	budget(MG_MIN_MEMORY_SAVING_MB, 400);
+	d = decide();
+	cr_assert_eq(d->verdict, MG_ACCEPT);
+	mg_decision_free(d);
+	fx.rules.noise = MG_NOISE_TUNE;
+	d = decide();
+	cr_assert_eq(d->verdict, MG_TUNE);
+	cr_assert_str_eq(d->reason, "margin_within_measurement_noise");
+	cr_assert_str_eq(d->next_action, "collect_more_repeats");
+	cr_assert_str_eq(d->selected, "checkpoint");
+	mg_decision_free(d);
+	fx.rules.budget.value[MG_MIN_MEMORY_SAVING_MB] = 600;   /* already tune: unchanged */
+	d = decide();
+	cr_assert_str_eq(d->reason, "memory_saving_below_meaningful_threshold");
+	mg_decision_free(d);
+}
+
+Test(insight, front_names_a_dominator)
+{
+	mg_decision *d;
+	mg_insight *in;
+
+	real_report();
+	d = decide();
+	in = insight(d);
+	cr_assert(in->front_complete);
+	cr_assert_eq(in->compared, 4);
+	cr_assert_eq(in->front_count, 3);
+	cr_assert(in->on_front[0] && in->on_front[1] && in->on_front[2]);
+	cr_assert_not(in->on_front[3]);
+	cr_assert_eq(in->dominated_by[3], 1);   /* hybrid: checkpoint is lower, faster, equal loss */
+	cr_assert_eq(in->dominated_by[1], MG_INSIGHT_NONE);
+	mg_insight_free(in);
+	mg_decision_free(d);
+}
+
+Test(insight, equal_candidates_are_both_on_the_front)
+{
+	mg_decision *d;
+	mg_insight *in;
+
+	fx_init();
+	measured("baseline", 9000, 2.0, 12.0);
+	measured("twin", 9000, 2.0, 12.0);
+	budget(MG_MEMORY_CAP_MB, 11200);
+	d = decide();
+	in = insight(d);
+	cr_assert_eq(in->front_count, 2);
+	mg_insight_free(in);
+	mg_decision_free(d);
+}
+
+Test(insight, exchange_rate_and_free)
+{
+	mg_evaluation e;
+	double rate;
+
+	memset(&e, 0, sizeof(e));
+	cr_assert_eq(mg_insight_exchange(&rate, &e), MG_EXCHANGE_UNKNOWN);
+	e.known[MG_M_SAVING] = e.known[MG_M_RATIO] = true;
+	e.value[MG_M_SAVING] = 331.97999999999956;
+	e.value[MG_M_RATIO] = 1.761 / 2.009;
+	cr_assert_eq(mg_insight_exchange(&rate, &e), MG_EXCHANGE_RATE);
+	cr_assert_eq(rate, 331.97999999999956 / ((1.0 - 1.761 / 2.009) * 100.0));
+	cr_assert(mg_insight_trade_passes(&e, 26.0));
+	cr_assert_not(mg_insight_trade_passes(&e, 27.0));
+	e.value[MG_M_RATIO] = 1.0;
+	cr_assert_eq(mg_insight_exchange(&rate, &e), MG_EXCHANGE_FREE);
+	cr_assert(mg_insight_trade_passes(&e, 1e9));
+}
+
+Test(insight, trade_off_floor_is_a_target)
+{
+	mg_decision *d;
+
+	real_report();
+	fx.rules.budget.value[MG_MIN_MEMORY_SAVING_MB] = 300;
+	budget(MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT, 30);
+	d = decide();
+	cr_assert_eq(d->verdict, MG_TUNE);
+	cr_assert_str_eq(d->reason, "trade_off_below_floor");
+	cr_assert_str_eq(d->selected, "checkpoint");
+	cr_assert_eq(d->base.evaluations[1].reasons, 1u << MG_R_TRADE_OFF_BELOW_FLOOR);
+	cr_assert_eq(d->base.evaluations[0].status, MG_STATUS_REJECTED);  /* saving 0 < 300 */
+	cr_assert_eq(d->base.evaluations[0].reasons, 1u << MG_R_MEMORY_SAVING_BELOW_FLOOR);
+	mg_decision_free(d);
+}
+
+Test(insight, evidence_that_does_not_apply_has_no_tipping_points)
+{
+	mg_decision *d;
+	mg_insight *in;
+
+	real_report();
+	fx.ev.identity[MG_ID_HARDWARE] = str_value("other");
+	d = decide();
+	in = insight(d);
+	cr_assert_not(in->tips_evaluated);
+	cr_assert_eq(in->tip_count, 0);
+	mg_insight_free(in);
+	mg_decision_free(d);
+}
