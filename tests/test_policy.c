@@ -946,3 +946,40 @@ Test(policy, rejects_grid_with_more_scenarios_than_the_limit)
 		     "'sensitivity.grid' makes 4097 scenarios (4096 cells + 1 stricter), "
 		     "more than the limit of 4096");
 }
+
+Test(policy, reads_the_trade_off_target_and_noise_mode)
+{
+	mg_policy *p = parse_fixture(FIXTURE("trade-off-and-noise.yml"));
+
+	cr_expect(p->rules.budget.set[MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT]);
+	cr_expect_eq(p->rules.budget.value[MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT], 25.5);
+	expect_pos(p->threshold_pos[MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT], 8, 36, "trade-off");
+	cr_expect_eq(p->rules.noise, MG_NOISE_TUNE);
+	expect_pos(p->noise_pos, 10, 10, "noise");
+	cr_expect(p->rules.stricter[0].set[MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT]);
+	cr_expect_eq(p->rules.stricter[0].value[MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT], 40);
+	cr_expect_eq(p->rules.grid[0].threshold, MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT);
+	cr_expect_eq(p->rules.grid[0].count, 2);
+	mg_policy_free(p);
+}
+
+Test(policy, noise_defaults_to_warn)
+{
+	mg_policy *p = parse_fixture(FIXTURE("rank-by-throughput.yml"));
+
+	cr_expect_eq(p->rules.noise, MG_NOISE_WARN);
+	cr_expect_not(p->rules.budget.set[MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT]);
+	mg_policy_free(p);
+}
+
+Test(policy, rejects_unknown_noise_mode)
+{
+	expect_error(FIXTURE("noise-unknown-mode.yml"), 10, 10,
+		     "'evidence.noise' must be 'warn' or 'tune', got 'sometimes'");
+}
+
+Test(policy, rejects_negative_trade_off_floor)
+{
+	expect_error(FIXTURE("negative-trade-off.yml"), 8, 36,
+		     "'budget.min_mb_saved_per_pct_throughput' must be at least 0, got '-1'");
+}
