@@ -13,7 +13,7 @@ pins that match or not, a baseline present, absent, oom or invalid, paired
 values or not, runs[] with odd and even counts and aggregates inside and
 outside them, missing and non-numeric metrics (strings, booleans, null,
 1e999), duplicate and missing names, every status, eligible lists,
-min_repeats, both rank_by, each of the seven thresholds set or not, values
+min_repeats, evidence.noise, both rank_by, each of the eight thresholds set or not, values
 exactly at a threshold, and stricter and grid scenarios, including ones that
 override the quality ceilings.
 """
@@ -141,6 +141,10 @@ def threshold_value(c, key):
         return r.choice((0.0, 0.01, 0.02, round(r.uniform(0, 0.03), 4)))
     if key == 'max_quality_delta':
         return near(c, [x['loss'] - c.l0 for x in t], lo=0, spread=0.5, fallback=0.03)
+    if key == 'min_mb_saved_per_pct_throughput':
+        rates = [(c.p0 - x['peak']) / ((1 - x['samples'] / c.s0) * 100)
+                 for x in t if x['samples'] < c.s0]
+        return near(c, rates, lo=0, spread=0.3, fallback=20.0)
     raise KeyError(key)
 
 
@@ -166,6 +170,11 @@ def make_policy(c):
         evidence['baseline'] = c.baseline
     if c.chance(0.35):
         evidence['min_repeats'] = r.choice((1, 2, 3))
+    if c.chance(0.3):
+        evidence['noise'] = r.choice(('warn', 'tune', 'tune'))
+    if c.chance(density * 0.6):
+        p['budget']['min_mb_saved_per_pct_throughput'] = threshold_value(
+            c, 'min_mb_saved_per_pct_throughput')
     if evidence:
         p['evidence'] = evidence
     if c.chance(0.5):
@@ -179,8 +188,8 @@ def make_policy(c):
 def override_keys(c, n):
     keys = ['memory_cap_mb', 'min_samples_per_s', 'min_memory_saving_mb',
             'min_throughput_ratio', 'max_eval_loss', 'max_relative_eval_loss',
-            'max_quality_delta']
-    weights = [4, 2, 2, 2, 3, 2, 1]
+            'max_quality_delta', 'min_mb_saved_per_pct_throughput']
+    weights = [4, 2, 2, 2, 3, 2, 1, 1]
     out = []
     while len(out) < n:
         k = c.r.choices(keys, weights)[0]

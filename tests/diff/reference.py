@@ -15,16 +15,19 @@ feasible_names, best_candidate, scenarios and their stability summary.
 Where the SPEC is silent this follows the lead engineer's documented choices
 (see the comments marked CHOICE).
 """
+import copy
 import math
+import struct
 
 THRESHOLDS = (
     'memory_cap_mb', 'min_samples_per_s', 'min_memory_saving_mb',
     'min_throughput_ratio', 'max_eval_loss', 'max_relative_eval_loss',
-    'max_quality_delta',
+    'max_quality_delta', 'min_mb_saved_per_pct_throughput',
 )
+TRADE = 'min_mb_saved_per_pct_throughput'
 QUALITY_CEILINGS = ('max_eval_loss', 'max_relative_eval_loss')
 TARGET_REASONS = ('memory_saving_below_floor', 'throughput_below_floor',
-                  'quality_delta_over_limit')
+                  'quality_delta_over_limit', 'trade_off_below_floor')
 
 # metric -> (own keys in SPEC order, sub-object)
 MEASURED = {
@@ -140,11 +143,15 @@ class Candidate:
         metrics = obj.get('metrics')
         self.oom = self.status == 'oom' or (isinstance(metrics, dict) and metrics.get('oom') is True)
         self.metric = {}
+        self.band = {}      # measured metric -> (min, max) over runs[] (noise)
         self.outside = False
         for m in MEASURED:
             state, v, outside = measured_metric(obj, m)
             self.metric[m] = (state, v)
             self.outside = self.outside or outside
+            rstate, _, rvalues = runs_metric(obj, MEASURED[m][0])
+            if rstate == NUMBER:
+                self.band[m] = (min(rvalues), max(rvalues))
         for m in PAIRED:
             v = obj.get(m)
             self.metric[m] = (ABSENT, None) if v is None else classify(v)
@@ -285,8 +292,9 @@ def missing_own_number(cand, budget):
     set, or max_quality_delta is set and there is no paired quality_delta;
     a paired value present but non-numeric is missing when its check is on."""
     need = {'peak_memory_mb'}
+    ratio_check = 'min_throughput_ratio' in budget or TRADE in budget
     if 'min_samples_per_s' in budget or (
-            'min_throughput_ratio' in budget and cand.state('throughput_ratio') == ABSENT):
+            ratio_check and cand.state('throughput_ratio') == ABSENT):
         need.add('samples_per_s')
     if 'max_eval_loss' in budget or 'max_relative_eval_loss' in budget or (
             'max_quality_delta' in budget and cand.state('quality_delta') == ABSENT):
@@ -296,6 +304,9 @@ def missing_own_number(cand, budget):
                               ('quality_delta', 'max_quality_delta')):
         if threshold in budget and cand.state(paired) == INVALID:
             return True
+    if TRADE in budget and INVALID in (cand.state('memory_saving_mb'),
+                                       cand.state('throughput_ratio')):
+        return True
     return any(cand.state(m) != NUMBER for m in need)
 
 
@@ -368,7 +379,21 @@ def threshold_reasons(ev, budget, derived, ceiling):
     for threshold, m, fails, reason in checks:
         if threshold in budget and derived[m] is not None and fails(derived[m], budget[threshold]):
             reasons.append(reason)
+    if TRADE in budget:
+        kind, rate = exchange(derived['memory_saving_mb'], derived['throughput_ratio'])
+        if kind == 'rate' and rate < budget[TRADE]:
+            reasons.append('trade_off_below_floor')
     return reasons
+
+
+def exchange(saving, ratio):
+    """('unknown' | 'free' | 'rate', MB saved per 1 % of throughput lost)."""
+    if saving is None or ratio is None:
+        return 'unknown', None
+    if ratio >= 1:
+        return 'free', None
+    rate = saving / ((1 - ratio) * 100)
+    return ('rate', rate) if math.isfinite(rate) else ('unknown', None)
 
 
 def needs_missing_baseline(budget, rules, derived, blame, ceiling):
@@ -376,8 +401,9 @@ def needs_missing_baseline(budget, rules, derived, blame, ceiling):
     give it (2.3 step 2)."""
     if not ceiling[2]:
         return True
-    wants = {'memory_saving_mb': 'min_memory_saving_mb' in budget,
-             'throughput_ratio': 'min_throughput_ratio' in budget or rules.rank_by == 'throughput',
+    wants = {'memory_saving_mb': 'min_memory_saving_mb' in budget or TRADE in budget,
+             'throughput_ratio': 'min_throughput_ratio' in budget or TRADE in budget
+             or rules.rank_by == 'throughput',
              'quality_delta': 'max_quality_delta' in budget}
     return any(wants[m] and derived[m] is None and blame[m] for m in wants)
 
@@ -392,6 +418,8 @@ class Screening:
         reaches = base_index is not None and stops[base_index] is None
         base = Baseline(cands[base_index] if reaches else None)
         ceiling = quality_ceiling(budget, base)
+        self.budget, self.base, self.ceiling = budget, base, ceiling
+        self.base_cand = cands[base_index] if reaches else None
         for ev, stop in zip(self.evaluations, stops):
             derived, blame = derived_values(ev.cand, reaches and ev.cand.index == base_index, base)
             self.fill_values(ev, derived)
@@ -467,6 +495,7 @@ STEP4 = (
     ('memory_saving_below_floor', 'memory_saving_below_meaningful_threshold',
      'test_larger_pressure_or_optimizer_compression'),
     ('throughput_below_floor', 'throughput_loss_exceeds_budget', 'reduce_compression_scope'),
+    ('trade_off_below_floor', 'trade_off_below_floor', 'rebalance_memory_and_throughput'),
 )
 
 
@@ -488,7 +517,7 @@ def base_decision(screening, rules):
     return verdict('reject', 'no_candidate_meets_base_budget', 'rework_strategy_or_budget')
 
 
-def decide(policy, report):
+def decide(policy, report, insight=True):
     raw = report.get('candidates')
     cands = [Candidate(i, c) for i, c in enumerate(raw if isinstance(raw, list) else [])]
     rules = Rules(policy, report)
@@ -516,14 +545,21 @@ def decide(policy, report):
             else:
                 result = verdict('accept', 'selection_stable_across_thresholds',
                                  'send_to_regression_acceptance', best)
+                if policy.get('evidence', {}).get('noise') == 'tune' and \
+                        noise_of(base.feasible[0], base)['within']:
+                    result = verdict('tune', 'margin_within_measurement_noise',
+                                     'collect_more_repeats', best)
     result.update({
         'issues': issues,
-        'evaluations': [evaluation_record(ev) for ev in base.evaluations],
+        'evaluations': [evaluation_record(ev, base) for ev in base.evaluations],
         'feasible_names': [ev.name for ev in base.feasible],
         'best_candidate': best,
         'scenarios': scenarios,
         'stability': stability(scenarios),
     })
+    if insight:
+        result['front'] = front(base)
+        result['tipping_points'] = None if issues else tipping_points(policy, report, result)
     return result
 
 
@@ -541,11 +577,219 @@ def stability(scenarios):
             'interpretation': 'stable' if stable else 'sensitive_to_thresholds'}
 
 
-def evaluation_record(ev):
+def evaluation_record(ev, screening):
     rec = {'name': ev.name, 'status': ev.status, 'reasons': list(ev.reasons)}
     rec.update(ev.values)
     rec['repeats'] = ev.cand.repeats
+    n = noise_of(ev, screening)
+    rec['noise'] = None if not n['bands'] else {
+        'bands': {m: list(b) for m, b in n['bands'].items()}, 'within_noise': n['within']}
+    kind, rate = exchange(ev.values['memory_saving_mb'], ev.values['throughput_ratio'])
+    rec['mb_saved_per_pct_throughput'] = rate
+    rec['throughput_free'] = {'free': 'free', 'rate': 'costs_throughput'}.get(kind)
     return rec
+
+
+# ---------------------------------------------------------------- insight
+
+def noise_of(ev, screening):
+    """{'bands': metric -> (lo, hi), 'within': [thresholds]} for one
+    evaluation of a screening: the runs' ranges, derived ones by interval
+    arithmetic against the baseline's runs (or its single value), and the
+    set checks whose threshold some runs pass and some fail."""
+    cand, budget = ev.cand, screening.budget
+    bands = dict(cand.band)
+    bl = screening.base_cand
+    if bands and bl is not None and bl.index != cand.index:
+        def base_band(m):
+            if m in bl.band:
+                return bl.band[m]
+            return (bl.value(m), bl.value(m)) if bl.state(m) == NUMBER else None
+        b = base_band('peak_memory_mb')
+        if 'peak_memory_mb' in bands and cand.state('memory_saving_mb') != NUMBER and b:
+            lo, hi = bands['peak_memory_mb']
+            bands['memory_saving_mb'] = (b[0] - hi, b[1] - lo)
+        b = base_band('samples_per_s')
+        if 'samples_per_s' in bands and cand.state('throughput_ratio') != NUMBER and b and b[0] > 0:
+            lo, hi = bands['samples_per_s']
+            bands['throughput_ratio'] = (lo / b[1], hi / b[0])
+        b = base_band('eval_loss')
+        if 'eval_loss' in bands and cand.state('quality_delta') != NUMBER and b:
+            lo, hi = bands['eval_loss']
+            bands['quality_delta'] = (lo - b[1], hi - b[0])
+
+    def inside(m, x, ceiling):
+        if m not in bands:
+            return False
+        lo, hi = bands[m]
+        return lo <= x < hi if ceiling else lo < x <= hi
+    within = set()
+    for t, m, ceiling in (('memory_cap_mb', 'peak_memory_mb', True),
+                          ('min_samples_per_s', 'samples_per_s', False),
+                          ('min_memory_saving_mb', 'memory_saving_mb', False),
+                          ('min_throughput_ratio', 'throughput_ratio', False),
+                          ('max_quality_delta', 'quality_delta', True)):
+        if t in budget and inside(m, budget[t], ceiling):
+            within.add(t)
+    active, ceiling, complete = screening.ceiling
+    if active and complete and ceiling is not None and inside('eval_loss', ceiling, True):
+        # the ceiling that applies: the absolute one when it is the lower (or equal)
+        rel = 'max_relative_eval_loss' in budget
+        absolute = 'max_eval_loss' in budget and (not rel or budget['max_eval_loss'] <= ceiling)
+        within.add('max_eval_loss' if absolute else 'max_relative_eval_loss')
+    return {'bands': bands, 'within': [t for t in THRESHOLDS if t in within]}
+
+
+def dominates(a, b):
+    x, y = a.values, b.values
+    keys = (('peak_memory_mb', 1), ('samples_per_s', -1), ('eval_loss', 1))
+    if any(s * x[k] > s * y[k] for k, s in keys):
+        return False
+    return any(s * x[k] < s * y[k] for k, s in keys)
+
+
+def front(screening):
+    """index -> set of indices of the candidates that dominate it (empty:
+    on the front); candidates without all three values are left out."""
+    pool = [ev for ev in screening.evaluations if ev.status in ('feasible', 'rejected')
+            and all(ev.values[k] is not None
+                    for k in ('peak_memory_mb', 'samples_per_s', 'eval_loss'))]
+    return {ev.cand.index: sorted(o.cand.index for o in pool if dominates(o, ev)) for ev in pool}
+
+
+def _bits(x):
+    return struct.unpack('<Q', struct.pack('<d', x))[0]
+
+
+def _double(b):
+    return struct.unpack('<d', struct.pack('<Q', b))[0]
+
+
+def relative_root(base, v):
+    """The smallest x >= 0 with base * (1 + x) >= v (base > 0)."""
+    if base * 1.0 >= v:
+        return 0.0
+    lo, hi = 0, _bits(math.inf)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if base * (1.0 + _double(mid)) >= v:
+            hi = mid
+        else:
+            lo = mid
+    return _double(hi)
+
+
+CEILINGS = ('memory_cap_mb', 'max_eval_loss', 'max_relative_eval_loss', 'max_quality_delta')
+METRIC_OF = {'memory_cap_mb': 'peak_memory_mb', 'min_samples_per_s': 'samples_per_s',
+             'min_memory_saving_mb': 'memory_saving_mb',
+             'min_throughput_ratio': 'throughput_ratio', 'max_eval_loss': 'eval_loss',
+             'max_relative_eval_loss': 'eval_loss', 'max_quality_delta': 'quality_delta'}
+
+
+def valid(t, x):
+    if not math.isfinite(x):
+        return False
+    if t == 'memory_cap_mb':
+        return x > 0
+    if t == 'min_throughput_ratio':
+        return 0 <= x <= 1
+    return x >= 0
+
+
+def breakpoints(t, report, rules):
+    """A superset of the values where threshold t can change a result:
+    every candidate's own value of the metric, the one derived from the
+    baseline's own numbers, and the ends of every runs band (or the
+    exchange rates for the trade-off floor)."""
+    raw = report.get('candidates')
+    cands = [Candidate(i, c) for i, c in enumerate(raw if isinstance(raw, list) else [])]
+    bl = next((c for c in cands if c.name == rules.baseline), None)
+    base = Baseline(bl) if bl is not None and bl.state('peak_memory_mb') == NUMBER else Baseline()
+    rel_base = bl.value('eval_loss') if bl is not None and bl.state('eval_loss') == NUMBER else None
+    values = set()
+    for c in cands:
+        derived, _ = derived_values(c, c is bl, base)
+        own = {m: c.value(m) for m in MEASURED if c.state(m) == NUMBER}
+        own.update({m: v for m, v in derived.items() if v is not None})
+        if t == TRADE:
+            kind, rate = exchange(own.get('memory_saving_mb'), own.get('throughput_ratio'))
+            if kind == 'rate':
+                values.add(rate)
+            continue
+        m = METRIC_OF[t]
+        pts = [own[m]] if m in own else []
+        for bm in c.band.values():
+            pts += list(bm)
+        if m in ('memory_saving_mb', 'throughput_ratio', 'quality_delta') and c.band:
+            # derived bands: every combination of the band ends and the baseline's
+            bb = bl.band if bl is not None else {}
+            for src, f in (('peak_memory_mb', lambda cv, bv: bv - cv),
+                           ('samples_per_s', lambda cv, bv: cv / bv if bv else math.nan),
+                           ('eval_loss', lambda cv, bv: cv - bv)):
+                cs = c.band.get(src, ())
+                bs = list(bb.get(src, ())) + ([bl.value(src)] if bl is not None and bl.state(src) == NUMBER else [])
+                pts += [f(cv, bv) for cv in cs for bv in bs]
+        if t == 'max_relative_eval_loss':
+            if rel_base is None or not rel_base > 0:
+                continue
+            pts = [relative_root(rel_base, v) for v in pts if math.isfinite(v)]
+        values.update(v for v in pts if math.isfinite(v))
+    return sorted(values)
+
+
+def with_knob(policy, knob, x):
+    p = copy.deepcopy(policy)
+    scope, t, j = knob
+    if scope == 'budget':
+        section = 'quality' if t in QUALITY_CEILINGS or t == 'max_quality_delta' else 'budget'
+        p[section][t] = x
+    else:
+        p['sensitivity']['grid'][j[0]][1][j[1]] = x
+    return p
+
+
+def outcome(result):
+    return (result['decision'], result['reason'], result['selected_candidate'])
+
+
+def tip(policy, report, knob, x0, points, up, now):
+    t = knob[1]
+    ceiling = t in CEILINGS
+    order = points if up else list(reversed(points))
+    for b in order:
+        if up and not (b > x0 if ceiling else b >= x0):
+            continue
+        if not up and not (b <= x0 if ceiling else b < x0):
+            continue
+        x = b
+        if ceiling and not up:
+            x = math.nextafter(b, -math.inf)
+        elif not ceiling and up:
+            x = math.nextafter(b, math.inf)
+        if not valid(t, x):
+            break
+        r = decide(with_knob(policy, knob, x), report, insight=False)
+        if outcome(r) != now:
+            return {'found': True, 'value': x, 'decision': r['decision'],
+                    'reason': r['reason'], 'selected_candidate': r['selected_candidate']}
+    return {'found': False}
+
+
+def tipping_points(policy, report, result):
+    rules = Rules(policy, report)
+    budget = base_budget(policy)
+    knobs = [('budget', t, None, budget[t]) for t in THRESHOLDS if t in budget]
+    for a, (key, values) in enumerate(policy.get('sensitivity', {}).get('grid', [])):
+        knobs += [('sensitivity.grid', key, (a, j), float(v)) for j, v in enumerate(values)]
+    out = []
+    for scope, t, j, x0 in knobs:
+        points = breakpoints(t, report, rules)
+        knob = (scope, t, j)
+        now = outcome(result)
+        out.append({'threshold': t, 'scope': scope, 'current': x0,
+                    'lower': tip(policy, report, knob, x0, points, False, now),
+                    'higher': tip(policy, report, knob, x0, points, True, now)})
+    return out
 
 
 def main(argv):
