@@ -30,27 +30,153 @@ static const char *const metric_names[MG_METRIC_COUNT] = {
 	"throughput_ratio", "quality_delta",
 };
 
-static const char *const issue_names[MG_ISSUE_COUNT] = {
-	"report_hash_mismatch", "schema_version_mismatch", "semantic_id_mismatch",
-	"approved_result_missing", "approved_result_hash_mismatch",
-	"handoff_not_ready", "workload_missing", "workload_mismatch",
-	"hardware_missing", "hardware_mismatch", "model_mismatch",
-	"dtype_mismatch", "amp_dtype_mismatch", "batch_size_mismatch",
-	"seq_len_mismatch", "optimizer_mismatch", "eligible_candidates_missing",
-	"candidates_missing", "aggregate_outside_runs",
-};
-
 static const char *const status_names[] = {
 	"feasible", "rejected", "invalid", "oom", "excluded",
 };
 
-static const char *const reason_names[MG_REASON_COUNT] = {
-	"missing_or_duplicate_name", "oom", "evidence_not_comparable",
-	"not_in_eligible_candidates", "missing_or_non_numeric_metric",
-	"insufficient_repeats", "memory_over_budget", "samples_per_s_below_floor",
-	"quality_over_floor", "memory_saving_below_floor", "throughput_below_floor",
-	"quality_delta_over_limit",
+/*
+ * Every code a finding carries (mg_codes): the screening reasons in enum
+ * mg_reason order, the evidence issues in enum mg_issue order, then the
+ * decision's and the check's own codes.  The one table of their names,
+ * kinds and words.
+ */
+#define E MG_KIND_EVIDENCE
+#define H MG_KIND_HARD
+#define G MG_KIND_TARGET
+#define S MG_KIND_SOFT
+#define W MG_KIND_WARNING
+#define N MG_KIND_NOTICE
+static const mg_code codes[] = {
+	/* screening reasons, steps 1-6 */
+	{ "missing_or_duplicate_name", E,
+	  "A candidate's name is missing, empty, not a string, or already used by an earlier candidate.",
+	  "Give every candidate of the report a unique, non-empty name." },
+	{ "oom", E,
+	  "The candidate ran out of memory (status oom or metrics.oom).",
+	  "The strategy does not fit the GPU: change it until it fits and measure it again, or leave it out of the report." },
+	{ "evidence_not_comparable", S,
+	  "The candidate's status is neither 'ok' nor 'comparable', so it is excluded from the comparison.",
+	  "Rerun the measurement until it completes, or leave the candidate out of the report." },
+	{ "not_in_eligible_candidates", S,
+	  "The handoff report's eligible_candidates does not list the candidate, so it is excluded.",
+	  "List the candidate in eligible_candidates when it should be compared." },
+	{ "missing_or_non_numeric_metric", E,
+	  "A number that an active check needs (peak memory, samples/s or eval loss) is missing or not a finite number.",
+	  "Record the metric in the report as a JSON number." },
+	{ "insufficient_repeats", E,
+	  "The candidate has fewer repeats (entries of runs[]) than evidence.min_repeats.",
+	  "Repeat the measurement and record every run in runs[]." },
+	/* screening reasons, step 7 */
+	{ "memory_over_budget", H,
+	  "Peak memory is above the hard limit budget.memory_cap_mb.",
+	  "Choose or tune a strategy that needs less memory; the cap itself is changed only in the policy of the base branch." },
+	{ "samples_per_s_below_floor", H,
+	  "Throughput (samples per second) is below the hard limit budget.min_samples_per_s.",
+	  "Choose or tune a strategy that trains faster; the floor itself is changed only in the policy of the base branch." },
+	{ "quality_over_floor", H,
+	  "Eval loss is above the hard quality ceiling: quality.max_eval_loss, or the baseline's eval loss times (1 + quality.max_relative_eval_loss), whichever is lower.",
+	  "Recover the model quality of the strategy (e.g. less aggressive compression) and measure it again." },
+	{ "memory_saving_below_floor", G,
+	  "The memory saved against the baseline is below the target budget.min_memory_saving_mb.",
+	  "Test under more memory pressure or add optimizer compression, so that the strategy saves more against the baseline." },
+	{ "throughput_below_floor", G,
+	  "Throughput relative to the baseline is below the target budget.min_throughput_ratio.",
+	  "Reduce the scope of the compression so that the strategy keeps more of the baseline's throughput." },
+	{ "quality_delta_over_limit", G,
+	  "Eval loss minus the baseline's eval loss is above the target quality.max_quality_delta.",
+	  "Adjust the checkpoint scope or the batch plan to recover quality against the baseline." },
+	/* evidence issues */
+	{ "report_hash_mismatch", E,
+	  "The committed report's SHA-256 differs from the one the manifest pins.",
+	  "Regenerate the manifest for the report (memgate manifest --report PATH), or restore the report that was measured." },
+	{ "schema_version_mismatch", E,
+	  "The report's schema_version differs from the one the manifest pins.",
+	  "Regenerate the report with the pinned schema, or pin the report's schema_version in the manifest." },
+	{ "semantic_id_mismatch", E,
+	  "The report's semantic_id differs from the one the manifest pins.",
+	  "Commit the report the manifest was made for, or regenerate the manifest." },
+	{ "approved_result_missing", E,
+	  "The manifest names no approved result, or the approved result is not committed.",
+	  "Record the decision (memgate record --out PATH), pin it as approved_result in the manifest and commit both." },
+	{ "approved_result_hash_mismatch", E,
+	  "The approved result's SHA-256 differs from the one the manifest pins.",
+	  "Restore the approved record, or pin its current SHA-256 in the manifest." },
+	{ "handoff_not_ready", E,
+	  "The handoff report's top-level status is not 'ready_for_budget_review'.",
+	  "Finish the measurement stage so that the report is ready for budget review." },
+	{ "workload_missing", E,
+	  "The report names no workload (workload_id, nor config.workload).",
+	  "Record the workload the evidence was measured on in the report." },
+	{ "workload_mismatch", E,
+	  "The report's workload differs from identity.workload_id of the policy.",
+	  "Measure the evidence on the workload the policy names." },
+	{ "hardware_missing", E,
+	  "The report names no hardware (hardware_id, nor config.device).",
+	  "Record the hardware the evidence was measured on in the report." },
+	{ "hardware_mismatch", E,
+	  "The report's hardware differs from identity.hardware_id of the policy.",
+	  "Measure the evidence on the hardware the policy names." },
+	{ "model_mismatch", E,
+	  "The report's model differs from identity.model_id of the policy.",
+	  "Measure the evidence with the model the policy pins." },
+	{ "dtype_mismatch", E,
+	  "The report's dtype differs from identity.dtype of the policy.",
+	  "Measure the evidence with the dtype the policy pins." },
+	{ "amp_dtype_mismatch", E,
+	  "The report's amp_dtype differs from identity.amp_dtype of the policy.",
+	  "Measure the evidence with the amp_dtype the policy pins." },
+	{ "batch_size_mismatch", E,
+	  "The report's batch_size differs from identity.batch_size of the policy.",
+	  "Measure the evidence with the batch size the policy pins." },
+	{ "seq_len_mismatch", E,
+	  "The report's seq_len differs from identity.seq_len of the policy.",
+	  "Measure the evidence with the sequence length the policy pins." },
+	{ "optimizer_mismatch", E,
+	  "The report's optimizer differs from identity.optimizer of the policy.",
+	  "Measure the evidence with the optimizer the policy pins." },
+	{ "eligible_candidates_missing", E,
+	  "The handoff report has no non-empty eligible_candidates list.",
+	  "List the candidates ready for comparison in eligible_candidates." },
+	{ "candidates_missing", E,
+	  "The report has no candidates.",
+	  "Commit a report with at least the baseline and one strategy under candidates." },
+	{ "aggregate_outside_runs", E,
+	  "A candidate's aggregate value lies outside the [min, max] of its runs.",
+	  "Recompute the aggregate from the runs, or record the runs that produced it." },
+	/* the decision's own */
+	{ "baseline_missing_or_invalid", E,
+	  "A value must be derived from the baseline candidate (evidence.baseline), which is absent or was not measured.",
+	  "Rerun the baseline and record it in the report before comparing candidates." },
+	{ "selection_is_threshold_sensitive", S,
+	  "A stricter or grid scenario of sensitivity selects another winner than the base budget.",
+	  "Collect evidence near the thresholds that change the winner." },
+	{ "decision_drift", E,
+	  "The approved record's decision or selected candidate differs from the one computed now (--require-approved).",
+	  "Re-approve the new decision (memgate record), or restore the evidence that was approved." },
+	/* the check's own */
+	{ "warning", W,
+	  "memgate warns about its inputs: an uncommitted change, a report named without a manifest, no sensitivity scenarios.",
+	  "Read the warning; it does not change the decision." },
+	{ "waiver_applied", N,
+	  "A waiver of the policy lets the candidate pass a check it fails.",
+	  "Fix the cause before the waiver expires; its owner and justification are in the policy." },
+	{ "waiver_unmatched", W,
+	  "A waiver names a candidate that is not in the report, or a reason its candidate does not fail.",
+	  "Remove the waiver from the policy, or correct its candidate or reason." },
+	{ "waiver_expired", W,
+	  "A waiver's expiry date has passed, so it is ignored.",
+	  "Fix the cause, or renew the waiver (a new expiry date) in the policy of the base branch." },
 };
+#undef E
+#undef H
+#undef G
+#undef S
+#undef W
+#undef N
+
+#define CODE_COUNT (sizeof(codes) / sizeof(codes[0]))
+_Static_assert(MG_REASON_COUNT == 12 && MG_ISSUE_COUNT == 19 && CODE_COUNT == 12 + 19 + 7,
+	       "codes[] holds the reasons, then the issues, in enum order");
 
 static const char *const verdict_names[MG_VERDICT_COUNT] = {
 	"accept", "tune", "reject",
@@ -95,9 +221,37 @@ const char *mg_metric_name(enum mg_metric_id m)
 	return table_get(metric_names, MG_METRIC_COUNT, (int)m);
 }
 
+const mg_code *mg_codes(size_t *count)
+{
+	*count = CODE_COUNT;
+	return codes;
+}
+
+const mg_code *mg_code_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < CODE_COUNT; i++)
+		if (!strcmp(codes[i].name, name))
+			return &codes[i];
+	return NULL;
+}
+
+const mg_code *mg_reason_code(enum mg_reason r)
+{
+	return (int)r >= 0 && r < MG_REASON_COUNT ? &codes[r] : NULL;
+}
+
+const mg_code *mg_issue_code(enum mg_issue i)
+{
+	return (int)i >= 0 && i < MG_ISSUE_COUNT ? &codes[MG_REASON_COUNT + i] : NULL;
+}
+
 const char *mg_issue_name(enum mg_issue i)
 {
-	return table_get(issue_names, MG_ISSUE_COUNT, (int)i);
+	const mg_code *c = mg_issue_code(i);
+
+	return c ? c->name : NULL;
 }
 
 const char *mg_status_name(enum mg_status s)
@@ -107,7 +261,24 @@ const char *mg_status_name(enum mg_status s)
 
 const char *mg_reason_name(enum mg_reason r)
 {
-	return table_get(reason_names, MG_REASON_COUNT, (int)r);
+	const mg_code *c = mg_reason_code(r);
+
+	return c ? c->name : NULL;
+}
+
+int mg_reason_from_name(const char *name)
+{
+	int r;
+
+	for (r = 0; name && r < MG_REASON_COUNT; r++)
+		if (!strcmp(codes[r].name, name))
+			return r;
+	return -1;
+}
+
+bool mg_reason_waivable(enum mg_reason r)
+{
+	return r >= MG_R_MEMORY_OVER_BUDGET && r < MG_REASON_COUNT;
 }
 
 int mg_reason_threshold(enum mg_reason r)
@@ -284,6 +455,7 @@ static int stop_reason(const mg_rules *rules, const mg_candidate *c,
 
 struct screen_ctx {
 	const mg_rules *rules;
+	const unsigned *waive;  /* per candidate: the reasons waived for it */
 	const mg_evidence *ev;
 	const mg_budget *b;
 	bool scenario;          /* a missing baseline value makes a candidate invalid */
@@ -465,6 +637,8 @@ static void check_candidate(mg_screening *s, const struct screen_ctx *x,
 	} else {
 		s->needs_missing_baseline |= missing;
 		e->reasons = threshold_reasons(s, e, x->b);
+		e->waived = e->reasons & x->waive[e->index];
+		e->reasons &= ~e->waived;
 		e->status = e->reasons ? MG_STATUS_REJECTED : MG_STATUS_FEASIBLE;
 	}
 }
@@ -543,11 +717,13 @@ static size_t *ranked(size_t *n, const mg_screening *s, enum mg_status status,
 
 /* ---- screening: the whole budget ---- */
 
-/* Screens every candidate; `early` holds each candidate's step 1-4 reason. */
+/* Screens every candidate; `early` holds each candidate's step 1-4 reason,
+ * `waive` the reasons waived for it. */
 static void screen(mg_screening *s, const mg_rules *rules, const mg_evidence *ev,
-		   const mg_budget *b, bool scenario, const int *early)
+		   const mg_budget *b, bool scenario, const int *early,
+		   const unsigned *waive)
 {
-	struct screen_ctx x = { rules, ev, b, scenario, false, 0, NULL };
+	struct screen_ctx x = { rules, waive, ev, b, scenario, false, 0, NULL };
 	int *stop = mg_xcalloc(ev->candidate_count, sizeof(*stop));
 	size_t i;
 
@@ -578,14 +754,56 @@ static void screen(mg_screening *s, const mg_rules *rules, const mg_evidence *ev
 	free(stop);
 }
 
+/* ---- waivers ---- */
+
+/*
+ * A malloc'd array, one per waiver: the candidate it names (the first of
+ * that name: a later one is a duplicate, stopped at step 1), or SIZE_MAX.
+ */
+static size_t *waiver_targets(const mg_rules *rules, const mg_evidence *ev)
+{
+	size_t *target = mg_xcalloc(rules->waiver_count ? rules->waiver_count : 1,
+				    sizeof(*target));
+	size_t w, i;
+
+	for (w = 0; w < rules->waiver_count; w++) {
+		target[w] = SIZE_MAX;
+		for (i = 0; i < ev->candidate_count && target[w] == SIZE_MAX; i++)
+			if (ev->candidates[i].name && rules->waivers[w].candidate &&
+			    !strcmp(ev->candidates[i].name, rules->waivers[w].candidate))
+				target[w] = i;
+	}
+	return target;
+}
+
+/* A malloc'd array, one per candidate: the step-7 reasons waived for it. */
+static unsigned *waived_reasons(const mg_rules *rules, const mg_evidence *ev,
+				const size_t *target)
+{
+	unsigned *waive = mg_xcalloc(ev->candidate_count ? ev->candidate_count : 1,
+				     sizeof(*waive));
+	size_t w;
+
+	for (w = 0; w < rules->waiver_count; w++)
+		if (target[w] != SIZE_MAX && mg_reason_waivable(rules->waivers[w].reason))
+			waive[target[w]] |= BIT(rules->waivers[w].reason);
+	return waive;
+}
+
 void mg_screen(mg_screening *out, const mg_rules *rules, const mg_evidence *ev,
 	       const mg_budget *budget)
 {
+	size_t *target;
+	unsigned *waive;
 	int *early;
 
 	assert(out && rules && ev && budget);
 	early = early_reasons(ev);
-	screen(out, rules, ev, budget, false, early);
+	target = waiver_targets(rules, ev);
+	waive = waived_reasons(rules, ev, target);
+	screen(out, rules, ev, budget, false, early, waive);
+	free(waive);
+	free(target);
 	free(early);
 }
 
@@ -850,15 +1068,15 @@ static void grid_overrides(mg_budget *ov, const mg_rules *rules, size_t k)
 }
 
 static void run_scenario(mg_scenario *sc, const mg_rules *rules, const mg_evidence *ev,
-			 const int *early)
+			 const int *early, const unsigned *waive)
 {
 	apply_overrides(&sc->budget, &rules->budget, &sc->overrides);
-	screen(&sc->screening, rules, ev, &sc->budget, true, early);
+	screen(&sc->screening, rules, ev, &sc->budget, true, early, waive);
 	sc->best = winner(&sc->screening);
 }
 
 static void run_scenarios(mg_decision *d, const mg_rules *rules, const mg_evidence *ev,
-			  size_t count, const int *early)
+			  size_t count, const int *early, const unsigned *waive)
 {
 	size_t i;
 
@@ -874,7 +1092,7 @@ static void run_scenarios(mg_decision *d, const mg_rules *rules, const mg_eviden
 			snprintf(sc->id, sizeof(sc->id), "grid[%zu]", i - rules->stricter_count);
 			grid_overrides(&sc->overrides, rules, i - rules->stricter_count);
 		}
-		run_scenario(sc, rules, ev, early);
+		run_scenario(sc, rules, ev, early, waive);
 	}
 }
 
@@ -926,6 +1144,27 @@ static void decide_sensitivity(mg_decision *d)
 	d->selected = d->best;
 }
 
+/* Which waivers let their candidate pass, in the base screening or a scenario. */
+static void mark_used_waivers(mg_decision *d, const mg_rules *rules, const size_t *target)
+{
+	size_t w, k;
+
+	d->waiver_count = rules->waiver_count;
+	d->waiver_used = mg_xcalloc(d->waiver_count ? d->waiver_count : 1,
+				    sizeof(*d->waiver_used));
+	for (w = 0; w < rules->waiver_count; w++) {
+		size_t i = target[w];
+		unsigned bit;
+
+		if (i == SIZE_MAX || !mg_reason_waivable(rules->waivers[w].reason))
+			continue;
+		bit = BIT(rules->waivers[w].reason);
+		d->waiver_used[w] = (d->base.evaluations[i].waived & bit) != 0;
+		for (k = 0; k < d->scenario_count && !d->waiver_used[w]; k++)
+			d->waiver_used[w] = (d->scenarios[k].screening.evaluations[i].waived & bit) != 0;
+	}
+}
+
 /* ---- mg_decide ---- */
 
 int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
@@ -934,11 +1173,13 @@ int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
 {
 	mg_decision *d = NULL;
 	int *early = NULL;
+	size_t *target = NULL;
+	unsigned *waive = NULL;
 	size_t count;
 	bool sensitive;
 	int error, step;
 
-	assert(out && rules && ev);
+	assert(out && rules && ev && (rules->waivers || !rules->waiver_count));
 	*out = NULL;
 	if ((error = count_scenarios(&count, rules, max_scenarios, err)) < 0 ||
 	    (error = check_evaluations(count, ev, err)) < 0)
@@ -947,19 +1188,24 @@ int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
 	d->budget = rules->budget;
 	find_issues(d, rules, ev, pre_issues);
 	early = early_reasons(ev);
-	screen(&d->base, rules, ev, &rules->budget, false, early);
+	target = waiver_targets(rules, ev);
+	waive = waived_reasons(rules, ev, target);
+	screen(&d->base, rules, ev, &rules->budget, false, early, waive);
 	d->best = winner(&d->base);
 	step = decide_base(d, rules, ev, &sensitive);
 	d->sensitivity_evaluated = step >= 3;
 	if (d->sensitivity_evaluated)
-		run_scenarios(d, rules, ev, count, early);
+		run_scenarios(d, rules, ev, count, early, waive);
 	summarize(d);
+	mark_used_waivers(d, rules, target);
 	if (sensitive)
 		decide_sensitivity(d);
 	*out = d;
 	d = NULL;
 done:
 	free(early);
+	free(target);
+	free(waive);
 	mg_decision_free(d);
 	return error;
 }
@@ -974,5 +1220,6 @@ void mg_decision_free(mg_decision *d)
 	for (i = 0; i < d->scenario_count; i++)
 		mg_screening_release(&d->scenarios[i].screening);
 	free(d->scenarios);
+	free(d->waiver_used);
 	free(d);
 }

@@ -136,6 +136,11 @@ typedef struct mg_rules {
 	size_t stricter_count;
 	mg_grid_axis *grid;         /* axes in the order written */
 	size_t grid_count;
+	/* Waivers in force (not filled by mg_policy_parse: the caller picks
+	 * the unexpired ones); NULL and 0 for none.  A waived reason does not
+	 * count for its candidate in the base screening nor in any scenario. */
+	const struct mg_waiver *waivers;
+	size_t waiver_count;
 } mg_rules;
 
 /* Evidence issues, in SPEC order.  The first five come from outside the core
@@ -190,10 +195,61 @@ enum mg_reason {
 	MG_REASON_COUNT
 };
 const char *mg_reason_name(enum mg_reason r);  /* "memory_over_budget", ... */
+/* The enum for a reason's name, or -1. */
+int mg_reason_from_name(const char *name);
 /* The threshold a step-7 reason is about, or -1 for steps 1-6
  * (quality_over_floor gives MG_MAX_EVAL_LOSS: see
  * mg_screening.quality_ceiling_from for the ceiling that applied). */
 int mg_reason_threshold(enum mg_reason r);
+
+/*
+ * What a code means for the gate: how loud each renderer makes a finding
+ * that carries it (annotation level, SARIF level, Code Quality severity).
+ */
+enum mg_kind {
+	MG_KIND_EVIDENCE,  /* the evidence cannot be used as it is: an evidence
+			      issue, a disqualified candidate (steps 1, 2, 5, 6),
+			      a missing baseline, decision drift */
+	MG_KIND_HARD,      /* a hard limit fails */
+	MG_KIND_TARGET,    /* a target is missed */
+	MG_KIND_SOFT,      /* an exclusion (steps 3, 4), a threshold-sensitive selection */
+	MG_KIND_WARNING,   /* a warning about the inputs or a waiver */
+	MG_KIND_NOTICE     /* information: a waiver applied */
+};
+
+/* A code that a finding carries, with the words every renderer shows. */
+typedef struct mg_code {
+	const char *name;      /* "memory_over_budget", "report_hash_mismatch", ... */
+	enum mg_kind kind;
+	const char *summary;   /* one sentence: what it means */
+	const char *help;      /* one or two sentences: what to do about it */
+} mg_code;
+
+/*
+ * Every code: the screening reasons (enum mg_reason order), the evidence
+ * issues (enum mg_issue order), then the decision's own codes
+ * (baseline_missing_or_invalid, selection_is_threshold_sensitive,
+ * decision_drift) and those of the check (warning, waiver_applied,
+ * waiver_unmatched, waiver_expired).  Static; sets *count.
+ */
+const mg_code *mg_codes(size_t *count);
+/* The code named `name`, or NULL. */
+const mg_code *mg_code_find(const char *name);
+/* The code of a reason or an issue. */
+const mg_code *mg_reason_code(enum mg_reason r);
+const mg_code *mg_issue_code(enum mg_issue i);
+/* Whether a waiver may name reason r: the thresholds' reasons of step 7. */
+bool mg_reason_waivable(enum mg_reason r);
+
+/*
+ * A waiver in force: `candidate` passes the check behind `reason` (a step-7
+ * reason) even when it fails it.  The policy's waivers carry owners and
+ * expiry dates; the caller passes only those in force today.
+ */
+typedef struct mg_waiver {
+	const char *candidate;     /* borrowed */
+	enum mg_reason reason;     /* mg_reason_waivable */
+} mg_waiver;
 
 /* The outcome of screening one candidate under one budget. */
 typedef struct mg_evaluation {
@@ -201,6 +257,7 @@ typedef struct mg_evaluation {
 	const char *name;         /* borrowed; NULL when the name is not a string */
 	enum mg_status status;
 	unsigned reasons;         /* bit (1u << mg_reason); list them in enum order */
+	unsigned waived;          /* reasons it fails that a waiver lets pass (not in reasons) */
 	bool known[MG_METRIC_COUNT];   /* value[m] is meaningful (measured or derived) */
 	double value[MG_METRIC_COUNT]; /* peak, samples, eval_loss, saving, ratio, delta */
 	int repeats;
@@ -254,6 +311,11 @@ typedef struct mg_decision {
 	bool feasible_set_stable;    /* one distinct feasible set across scenarios */
 	bool stability_tested;       /* false when there were no scenarios */
 	const char *interpretation;  /* "stable" or "sensitive_to_thresholds" */
+
+	/* rules->waiver_count entries: the waiver let its candidate pass a
+	 * check it fails, in the base screening or in a scenario. */
+	bool *waiver_used;
+	size_t waiver_count;
 } mg_decision;
 
 /* Limits the core enforces before evaluating (grid products). */
