@@ -373,7 +373,7 @@ Test(policy, rejects_unknown_key_listing_known_keys)
 {
 	expect_error(FIXTURE("unknown-key-no-suggestion.yml"), 8, 1,
 		     "unknown key 'colour' (expected one of: version, manifest, report, "
-		     "identity, budget, quality, evidence, rank_by, sensitivity, gate)");
+		     "identity, budget, quality, evidence, rank_by, sensitivity, gate, waivers)");
 }
 
 Test(policy, rejects_misplaced_key_naming_its_section)
