@@ -163,6 +163,12 @@ static const mg_code codes[] = {
 	{ "waiver_unmatched", W,
 	  "A waiver names a candidate that is not in the report, or a reason its candidate does not fail.",
 	  "Remove the waiver from the policy, or correct its candidate or reason." },
+	{ "note", N,
+	  "memgate notes something about its inputs that needs no action (a policy adopted by this change, ...).",
+	  "Nothing to do; it is there so that nobody is surprised." },
+	{ "policy_change", W,
+	  "The change's own policy differs from the policy that decides (the policy revision); it takes effect once merged.",
+	  "Review a change that loosens the budget like any budget change, by the budget's owners." },
 	{ "waiver_expired", W,
 	  "A waiver's expiry date has passed, so it is ignored.",
 	  "Fix the cause, or renew the waiver (a new expiry date) in the policy of the base branch." },
@@ -175,7 +181,7 @@ static const mg_code codes[] = {
 #undef N
 
 #define CODE_COUNT (sizeof(codes) / sizeof(codes[0]))
-_Static_assert(MG_REASON_COUNT == 12 && MG_ISSUE_COUNT == 19 && CODE_COUNT == 12 + 19 + 7,
+_Static_assert(MG_REASON_COUNT == 12 && MG_ISSUE_COUNT == 19 && CODE_COUNT == 12 + 19 + 9,
 	       "codes[] holds the reasons, then the issues, in enum order");
 
 static const char *const verdict_names[MG_VERDICT_COUNT] = {

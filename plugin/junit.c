@@ -21,6 +21,7 @@ struct junit {
 	size_t finding_count;
 	mg_buf cases;        /* the <testcase> elements */
 	size_t tests, failures, skipped;
+	const char *policy;  /* several policies: classnames start with "<policy>/" */
 };
 
 static void put_xml(mg_buf *out, const char *s)
@@ -55,7 +56,12 @@ static const char *report_file(const mg_check_result *r)
 static void open_case(struct junit *j, const char *classname, const char *name,
 		      const char *file)
 {
-	mg_buf_printf(&j->cases, "    <testcase classname=\"%s\" name=\"%s\"", classname, name);
+	mg_buf_puts(&j->cases, "    <testcase classname=\"");
+	if (j->policy) {
+		put_xml(&j->cases, j->policy);
+		mg_buf_putc(&j->cases, '/');
+	}
+	mg_buf_printf(&j->cases, "%s\" name=\"%s\"", classname, name);
 	if (file) {
 		mg_buf_puts(&j->cases, " file=\"");
 		put_xml(&j->cases, file);
@@ -436,15 +442,15 @@ static void decision_case(struct junit *j)
 	mg_buf_free(&text);
 }
 
-char *mg_junit_render(const mg_check_result *r)
+/* One <testsuite> for r; with `policy`, named "memgate: <policy>". */
+static void put_suite(mg_buf *out, const mg_check_result *r, const char *policy)
 {
 	mg_github_finding *findings = NULL;
 	struct junit j = { 0 };
-	mg_buf out = MG_BUF_INIT;
 
-	assert(r && r->decision);
 	j.r = r;
 	j.d = r->decision;
+	j.policy = policy;
 	mg_github_findings(&findings, &j.finding_count, r);
 	j.findings = findings;
 	mg_buf_init(&j.cases);
@@ -452,12 +458,40 @@ char *mg_junit_render(const mg_check_result *r)
 	candidate_cases(&j);
 	sensitivity_case(&j);
 	decision_case(&j);
-	mg_buf_puts(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
-	mg_buf_printf(&out, "  <testsuite name=\"memgate\" tests=\"%zu\" failures=\"%zu\" "
+	mg_buf_puts(out, "  <testsuite name=\"memgate");
+	if (policy) {
+		mg_buf_puts(out, ": ");
+		put_xml(out, policy);
+	}
+	mg_buf_printf(out, "\" tests=\"%zu\" failures=\"%zu\" "
 		      "errors=\"0\" skipped=\"%zu\" time=\"0\">\n", j.tests, j.failures, j.skipped);
-	mg_buf_put(&out, j.cases.ptr, j.cases.len);
-	mg_buf_puts(&out, "  </testsuite>\n</testsuites>\n");
+	mg_buf_put(out, j.cases.ptr, j.cases.len);
+	mg_buf_puts(out, "  </testsuite>\n");
 	mg_buf_free(&j.cases);
 	mg_github_findings_free(findings, j.finding_count);
+}
+
+char *mg_junit_render(const mg_check_result *r)
+{
+	mg_buf out = MG_BUF_INIT;
+
+	assert(r && r->decision);
+	mg_buf_puts(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+	put_suite(&out, r, NULL);
+	mg_buf_puts(&out, "</testsuites>\n");
+	return mg_buf_detach(&out, NULL);
+}
+
+char *mg_junit_render_set(const mg_check_item *items, size_t count)
+{
+	mg_buf out = MG_BUF_INIT;
+	size_t i;
+
+	assert(items);
+	mg_buf_puts(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+	for (i = 0; i < count; i++)
+		if (items[i].result)
+			put_suite(&out, items[i].result, items[i].policy);
+	mg_buf_puts(&out, "</testsuites>\n");
 	return mg_buf_detach(&out, NULL);
 }

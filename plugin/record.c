@@ -166,18 +166,29 @@ static const enum mg_metric_id record_order[MG_METRIC_COUNT] = {
 	MG_M_PEAK, MG_M_SAMPLES, MG_M_SAVING, MG_M_RATIO, MG_M_EVAL_LOSS, MG_M_DELTA,
 };
 
-static void render_evaluation(cJSON *list, const mg_evaluation *e)
+/* The names of the reasons in a bit set, in enum order. */
+static void render_reasons(cJSON *o, const char *key, unsigned reasons)
+{
+	cJSON *a = add(o, key, cJSON_CreateArray());
+	int i;
+
+	for (i = 0; i < MG_REASON_COUNT; i++)
+		if (reasons & (1u << i))
+			add(a, NULL, new_string(mg_reason_name((enum mg_reason)i)));
+}
+
+/* `waivers`: with a policy that has waivers, each evaluation also lists
+ * the reasons a waiver let it pass (waived_reasons). */
+static void render_evaluation(cJSON *list, const mg_evaluation *e, bool waivers)
 {
 	cJSON *o = add(list, NULL, cJSON_CreateObject());
-	cJSON *reasons;
 	int i;
 
 	add(o, "name", new_string(e->name));
 	add(o, "status", new_string(mg_status_name(e->status)));
-	reasons = add(o, "reasons", cJSON_CreateArray());
-	for (i = 0; i < MG_REASON_COUNT; i++)
-		if (e->reasons & (1u << i))
-			add(reasons, NULL, new_string(mg_reason_name((enum mg_reason)i)));
+	render_reasons(o, "reasons", e->reasons);
+	if (waivers)
+		render_reasons(o, "waived_reasons", e->waived);
 	for (i = 0; i < MG_METRIC_COUNT; i++) {
 		enum mg_metric_id m = record_order[i];
 
@@ -196,13 +207,13 @@ static void render_feasible(cJSON *parent, const mg_screening *s)
 		add(a, NULL, new_string(s->evaluations[s->feasible[i]].name));
 }
 
-static void render_screening(cJSON *root, const mg_decision *d)
+static void render_screening(cJSON *root, const mg_decision *d, bool waivers)
 {
 	cJSON *list = add(root, "evaluations", cJSON_CreateArray());
 	size_t i;
 
 	for (i = 0; i < d->base.count; i++)
-		render_evaluation(list, &d->base.evaluations[i]);
+		render_evaluation(list, &d->base.evaluations[i], waivers);
 	render_feasible(root, &d->base);
 	add(root, "best_candidate", new_string(d->best));
 }
@@ -386,6 +397,37 @@ static void render_base(cJSON *root, const mg_check_result *r)
 	render_compare_rows(o, bd, r->decision);
 }
 
+static bool has_waivers(const mg_check_result *r)
+{
+	return r->policy && r->policy->waivers_set;
+}
+
+/* "waivers": the date they were judged on, and each with what became of it. */
+static void render_waivers(cJSON *root, const mg_check_result *r)
+{
+	static const char *const status[] = { "applied", "unmatched", "expired" };
+	cJSON *o, *list, *w;
+	size_t i;
+
+	if (!has_waivers(r))
+		return;
+	o = add(root, "waivers", cJSON_CreateObject());
+	add(o, "today", new_string(r->today));
+	add(o, "today_from", new_string(r->today_given ? "--today" : "clock (UTC)"));
+	list = add(o, "entries", cJSON_CreateArray());
+	for (i = 0; i < r->waiver_count; i++) {
+		const mg_policy_waiver *v = r->waivers[i].waiver;
+
+		w = add(list, NULL, cJSON_CreateObject());
+		add(w, "candidate", new_string(v->candidate));
+		add(w, "reason", new_string(mg_reason_name(v->reason)));
+		add(w, "justification", new_string(v->justification));
+		add(w, "owner", new_string(v->owner));
+		add(w, "expires", new_string(v->expires));
+		add(w, "status", new_string(status[r->waivers[i].status]));
+	}
+}
+
 static void render_approved(cJSON *root, const mg_check_result *r)
 {
 	cJSON *o;
@@ -417,11 +459,12 @@ static cJSON *build(const mg_check_result *r)
 	render_evidence(root, d);
 	render_budget(root, "budget", &d->budget);
 	render_checks_run(root, &d->budget);
-	render_screening(root, d);
+	render_screening(root, d, has_waivers(r));
 	render_sensitivity(root, d);
 	render_warnings(root, r);
 	render_notes(root, r);
 	render_changes(root, r);
+	render_waivers(root, r);
 	render_approved(root, r);
 	render_base(root, r);
 	return root;
@@ -443,6 +486,45 @@ static void put_log_safe(mg_buf *out, const char *text)
 		text = hit + 3;
 	}
 	mg_buf_puts(out, text);
+}
+
+char *mg_record_render_set(const mg_check_item *items, size_t count)
+{
+	cJSON *root = must(cJSON_CreateObject()), *list, *o;
+	char buf[2048];
+	int status = 0, st;
+	size_t i;
+	char *text;
+	mg_buf out = MG_BUF_INIT;
+
+	assert(items);
+	for (i = 0; i < count; i++)
+		if ((st = mg_check_item_status(&items[i])) > status)
+			status = st;
+	add(root, "schema_version", new_string(MG_RECORD_SET_SCHEMA));
+	add(root, "passed", new_bool(status == 0));
+	add(root, "exit_status", cJSON_CreateNumber(status));
+	list = add(root, "policies", cJSON_CreateArray());
+	for (i = 0; i < count; i++) {
+		o = add(list, NULL, cJSON_CreateObject());
+		add(o, "policy", new_string(items[i].policy));
+		add(o, "exit_status", cJSON_CreateNumber(mg_check_item_status(&items[i])));
+		if (items[i].result) {
+			add(o, "error", cJSON_CreateNull());
+			add(o, "record", build(items[i].result));
+		} else {
+			add(o, "error", new_string(mg_error_format(&items[i].error, buf, sizeof(buf))));
+			add(o, "record", cJSON_CreateNull());
+		}
+	}
+	text = cJSON_Print(root);
+	if (!text)
+		abort();
+	put_log_safe(&out, text);
+	mg_buf_putc(&out, '\n');
+	cJSON_free(text);
+	cJSON_Delete(root);
+	return mg_buf_detach(&out, NULL);
 }
 
 char *mg_record_render(const mg_check_result *r)
@@ -497,13 +579,18 @@ static void drop_key(cJSON *object, const char *key)
 static void drop_revs(cJSON *root)
 {
 	cJSON *inputs = cJSON_GetObjectItemCaseSensitive(root, "inputs");
-	cJSON *child;
+	cJSON *child, *waivers;
 
 	drop_key(root, "memgate_version");
 	drop_key(root, "warnings");
 	drop_key(root, "notes");
 	drop_key(root, "approved");
 	drop_key(root, "base");
+	waivers = cJSON_GetObjectItemCaseSensitive(root, "waivers");
+	if (cJSON_IsObject(waivers)) {
+		drop_key(waivers, "today");
+		drop_key(waivers, "today_from");
+	}
 	if (!cJSON_IsObject(inputs))
 		return;
 	drop_key(inputs, "rev");

@@ -230,7 +230,8 @@ typedef struct mg_code {
  * issues (enum mg_issue order), then the decision's own codes
  * (baseline_missing_or_invalid, selection_is_threshold_sensitive,
  * decision_drift) and those of the check (warning, waiver_applied,
- * waiver_unmatched, waiver_expired).  Static; sets *count.
+ * waiver_unmatched, note, policy_change, waiver_expired).  Static; sets
+ * *count.
  */
 const mg_code *mg_codes(size_t *count);
 /* The code named `name`, or NULL. */
