@@ -1787,3 +1787,119 @@ Test(decision, free_accepts_null)
 	mg_decision_free(NULL);
 	mg_screening_release(NULL);
 }
+
+/* ---- the codes table and waivers ---- */
+
+Test(decision, code_table_kinds_follow_the_reasons_table)
+{
+	int r;
+
+	for (r = 0; r < MG_REASON_COUNT; r++) {
+		const mg_code *c = mg_reason_code((enum mg_reason)r);
+		enum mg_kind want = r <= MG_R_INSUFFICIENT_REPEATS ?
+			(r == MG_R_EVIDENCE_NOT_COMPARABLE || r == MG_R_NOT_IN_ELIGIBLE_CANDIDATES ?
+			 MG_KIND_SOFT : MG_KIND_EVIDENCE) :
+			r <= MG_R_QUALITY_OVER_FLOOR ? MG_KIND_HARD : MG_KIND_TARGET;
+
+		cr_assert_str_eq(c->name, mg_reason_name((enum mg_reason)r));
+		cr_assert_eq(c->kind, want, "%s", c->name);
+		cr_assert_eq(mg_reason_from_name(c->name), r);
+		cr_assert_eq(mg_reason_waivable((enum mg_reason)r), r >= MG_R_MEMORY_OVER_BUDGET);
+		cr_assert(c->summary[0] && c->help[0]);
+	}
+	for (r = 0; r < MG_ISSUE_COUNT; r++)
+		cr_assert_eq(mg_issue_code((enum mg_issue)r)->kind, MG_KIND_EVIDENCE);
+	cr_assert_eq(mg_code_find("waiver_applied")->kind, MG_KIND_NOTICE);
+	cr_assert_eq(mg_code_find("decision_drift")->kind, MG_KIND_EVIDENCE);
+	cr_assert_null(mg_code_find("no_such_code"));
+	cr_assert_eq(mg_reason_from_name("evidence_not_applicable"), -1);
+}
+
+Test(decision, every_code_name_is_unique)
+{
+	size_t n, i, j;
+	const mg_code *c = mg_codes(&n);
+
+	cr_assert_eq(n, MG_REASON_COUNT + MG_ISSUE_COUNT + 7);
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			cr_assert_str_neq(c[i].name, c[j].name);
+}
+
+Test(decision, waived_reason_no_longer_counts_and_candidate_becomes_feasible)
+{
+	fixture f;
+	mg_decision *d;
+	mg_waiver w[] = { { "offload", MG_R_THROUGHPUT_BELOW_FLOOR } };
+
+	seed_fixture(&f);
+	f.rules.waivers = w;
+	f.rules.waiver_count = 1;
+	d = decide(&f);
+	cr_assert_str_eq(reasons_named(&d->base, "offload"), "");
+	cr_assert_str_eq(status_named(&d->base, "offload"), "feasible");
+	cr_assert_eq(d->base.evaluations[1].waived, 1u << MG_R_THROUGHPUT_BELOW_FLOOR);
+	cr_assert_eq(d->waiver_count, 1);
+	cr_assert(d->waiver_used[0]);
+	mg_decision_free(d);
+}
+
+Test(decision, waiver_applies_in_sensitivity_scenarios)
+{
+	fixture f;
+	mg_decision *d;
+	mg_waiver w[] = { { "checkpoint", MG_R_MEMORY_OVER_BUDGET } };
+
+	seed_fixture(&f);
+	stricter(&f, MG_MEMORY_CAP_MB, 7000);   /* every candidate is over it */
+	d = decide(&f);
+	expect_decision(d, "tune", "selection_is_threshold_sensitive",
+			"collect_boundary_evidence", "checkpoint");
+	mg_decision_free(d);
+	f.rules.waivers = w;
+	f.rules.waiver_count = 1;
+	d = decide(&f);
+	cr_assert_str_eq(d->scenarios[0].best, "checkpoint");
+	expect_decision(d, "accept", "selection_stable_across_thresholds",
+			"send_to_regression_acceptance", "checkpoint");
+	cr_assert_eq(d->base.evaluations[0].waived, 0);   /* not needed in the base */
+	cr_assert(d->waiver_used[0]);
+	mg_decision_free(d);
+}
+
+Test(decision, waiver_of_unknown_candidate_or_unfailed_reason_is_unused)
+{
+	fixture f;
+	mg_decision *d;
+	mg_waiver w[] = {
+		{ "ghost", MG_R_MEMORY_OVER_BUDGET },
+		{ "checkpoint", MG_R_QUALITY_DELTA_OVER_LIMIT },
+	};
+
+	seed_fixture(&f);
+	f.rules.waivers = w;
+	f.rules.waiver_count = 2;
+	d = decide(&f);
+	cr_assert_not(d->waiver_used[0]);
+	cr_assert_not(d->waiver_used[1]);
+	expect_decision(d, "accept", "selection_stable_across_thresholds",
+			"send_to_regression_acceptance", "checkpoint");
+	mg_decision_free(d);
+}
+
+Test(decision, waiver_does_not_reach_steps_1_to_6)
+{
+	fixture f;
+	mg_decision *d;
+	mg_waiver w[] = { { "offload", MG_R_THROUGHPUT_BELOW_FLOOR } };
+
+	seed_fixture(&f);
+	f.cand[1].oom = true;
+	f.rules.waivers = w;
+	f.rules.waiver_count = 1;
+	d = decide(&f);
+	cr_assert_str_eq(status_named(&d->base, "offload"), "oom");
+	cr_assert_str_eq(reasons_named(&d->base, "offload"), "oom");
+	cr_assert_not(d->waiver_used[0]);
+	mg_decision_free(d);
+}

@@ -7,6 +7,7 @@
  * GITHUB_OUTPUT env-file parser.  Tests assert exactly which commands run.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -1527,4 +1528,114 @@ Test(github, could_not_decide_outputs_say_error)
 	}
 	free_env(e, n);
 	free(text);
+}
+
+/* ---- fingerprints and waivers ---- */
+
+Test(github, fingerprints_are_stable_per_policy_code_and_subject)
+{
+	mg_check_result *r = build();
+	mg_github_finding *f = NULL;
+	char (*a)[MG_GITHUB_FINGERPRINT_SIZE], (*b)[MG_GITHUB_FINGERPRINT_SIZE];
+	size_t n = 0, i, j;
+
+	mg_github_findings(&f, &n, r);
+	cr_assert_gt(n, 1);
+	a = calloc(n, sizeof(*a));
+	b = calloc(n, sizeof(*b));
+	mg_github_fingerprints(a, POLICY, f, n);
+	for (i = 0; i < n; i++) {
+		cr_assert_eq(strlen(a[i]), 64);
+		for (j = 0; j < i; j++)
+			cr_assert_str_neq(a[i], a[j], "findings %zu and %zu share a fingerprint", j, i);
+	}
+	/* lines move: the same fingerprints */
+	for (i = 0; i < n; i++)
+		f[i].pos.line += 7;
+	mg_github_fingerprints(b, POLICY, f, n);
+	for (i = 0; i < n; i++)
+		cr_assert_str_eq(a[i], b[i]);
+	/* another policy: other fingerprints */
+	mg_github_fingerprints(b, "models/a/.memgate.yml", f, n);
+	for (i = 0; i < n; i++)
+		cr_assert_str_neq(a[i], b[i]);
+	free(a);
+	free(b);
+	mg_github_findings_free(f, n);
+}
+
+Test(github, twin_findings_get_numbered_unique_fingerprints)
+{
+	mg_github_finding f[3] = {
+		{ MG_GITHUB_HARD, MG_GITHUB_RANK_HARD, "missing_or_duplicate_name", REPORT, { 3, 1 },
+		  SIZE_MAX, "x", NULL },
+		{ MG_GITHUB_HARD, MG_GITHUB_RANK_HARD, "missing_or_duplicate_name", REPORT, { 9, 1 },
+		  SIZE_MAX, "y", NULL },
+		{ MG_GITHUB_HARD, MG_GITHUB_RANK_HARD, "missing_or_duplicate_name", REPORT, { 12, 1 },
+		  SIZE_MAX, "z", NULL },
+	};
+	char p[3][MG_GITHUB_FINGERPRINT_SIZE], q[3][MG_GITHUB_FINGERPRINT_SIZE];
+
+	mg_github_fingerprints(p, POLICY, f, 3);
+	cr_assert_str_neq(p[0], p[1]);
+	cr_assert_str_neq(p[1], p[2]);
+	cr_assert_str_neq(p[0], p[2]);
+	mg_github_fingerprints(q, POLICY, f, 1);
+	cr_assert_str_eq(p[0], q[0], "the first of twins keeps the plain fingerprint");
+}
+
+Test(github, waivers_are_a_notice_when_applied_and_warnings_otherwise)
+{
+	mg_check_result *r = build();
+	mg_policy_waiver w[3] = {
+		{ "checkpoint", MG_R_MEMORY_SAVING_BELOW_FLOOR, "enough", "@perf", "2027-01-31",
+		  20270131, { 40, 5 }, { 40, 16 }, { 41, 13 }, { 44, 14 } },
+		{ "ghost", MG_R_MEMORY_OVER_BUDGET, "gone", "@perf", "2027-01-31", 20270131,
+		  { 45, 5 }, { 45, 16 }, { 46, 13 }, { 49, 14 } },
+		{ "offload", MG_R_SAMPLES_PER_S_BELOW_FLOOR, "old", "@x", "2025-01-31", 20250131,
+		  { 50, 5 }, { 50, 16 }, { 51, 13 }, { 54, 14 } },
+	};
+	mg_waiver_state s[3] = {
+		{ &w[0], MG_WAIVER_APPLIED, true },
+		{ &w[1], MG_WAIVER_UNMATCHED, false },
+		{ &w[2], MG_WAIVER_EXPIRED, true },
+	};
+	gh_run *run;
+	size_t notices, warnings;
+
+	run = render_and_run(r);
+	notices = count_level(run, "notice");
+	warnings = count_level(run, "warning");
+	free_run(run);
+	fx.policy.waivers = w;
+	fx.policy.waiver_count = 3;
+	fx.policy.waivers_set = true;
+	r->waivers = s;
+	r->waiver_count = 3;
+	snprintf(r->today, sizeof(r->today), "2026-06-01");
+	run = render_and_run(r);
+	cr_assert_eq(count_level(run, "notice"), notices + 1);    /* the applied waiver */
+	cr_assert_eq(count_level(run, "warning"), warnings + 2);  /* the two others */
+	for (size_t i = 0; i < run->count; i++) {
+		const char *title = prop(&run->cmd[i], "title");
+
+		if (!title || !strstr(title, "waiver"))
+			continue;
+		if (strstr(title, "waiver_applied"))
+			expect_annotation(&run->cmd[i], "notice", POLICY, 40, 5,
+					  "memgate: waiver_applied (checkpoint)",
+					  "waiver: 'checkpoint' passes memory_saving_below_floor until "
+					  "2027-01-31 (owner @perf): enough");
+		else if (strstr(title, "waiver_unmatched"))
+			expect_annotation(&run->cmd[i], "warning", POLICY, 45, 16,
+					  "memgate: waiver_unmatched",
+					  "waiver for 'ghost' (memory_over_budget) matches nothing: the "
+					  "report has no candidate 'ghost'; remove it or correct it");
+		else
+			expect_annotation(&run->cmd[i], "warning", POLICY, 54, 14,
+					  "memgate: waiver_expired",
+					  "waiver for 'offload' (samples_per_s_below_floor, owner @x) expired "
+					  "on 2025-01-31 and is ignored (today is 2026-06-01)");
+	}
+	free_run(run);
 }
