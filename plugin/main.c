@@ -60,10 +60,10 @@ static const char usage_check[] =
 "\n"
 "Gate the committed evidence against the budget policy.\n"
 "\n"
-"  -C DIR             run as if started in DIR (every path argument is relative to it)\n"
+"  -C DIR             the repository, seen from DIR (default: the current directory)\n"
 "  --rev REV          read the manifest, report and approved result from REV (default HEAD)\n"
-"  --policy PATH      the policy, relative to the current directory (default: the nearest\n"
-"                     .memgate.yml here or above); repeat it to gate several policies\n"
+"  --policy PATH      the policy, relative to DIR (default: the nearest .memgate.yml in\n"
+"                     DIR or above it); repeat it to gate several policies\n"
 "  --all              gate every policy file of the repository (see memgate list)\n"
 "  --policy-rev REV   read the policy from REV (default: --rev); on a pull request, the base\n"
 "  --base REV         compare with the decision and values of the evidence at REV\n"
@@ -614,7 +614,7 @@ static void warn_new_policies(const struct cli *cli, char **base, size_t n)
 	mg_error ignored;
 
 	if (!cli->opt.policy_rev || cli->opt.worktree ||
-	    mg_check_list(&head, &count, NULL, cli->opt.rev, &ignored) < 0)
+	    mg_check_list(&head, &count, cli->opt.dir, cli->opt.rev, &ignored) < 0)
 		return;
 	for (i = 0; i < count; i++) {
 		for (j = 0; j < n && strcmp(base[j], head[i]); j++)
@@ -632,7 +632,7 @@ static int list_all(char ***paths, size_t *count, const struct cli *cli, mg_erro
 	const char *rev = cli->opt.worktree ? "HEAD" :
 			  cli->opt.policy_rev ? cli->opt.policy_rev : cli->opt.rev;
 
-	if (mg_check_list(paths, count, NULL, rev, err) < 0)
+	if (mg_check_list(paths, count, cli->opt.dir, rev, err) < 0)
 		return MG_ERROR;
 	if (!*count)
 		return mg_error_set(err, NULL, 0, 0,
@@ -842,7 +842,7 @@ static int cmd_list(struct cli *cli)
 	int code = EXIT_ERROR;
 
 	mg_error_clear(&err);
-	if (mg_check_list(&paths, &count, NULL, cli->opt.rev, &err) < 0) {
+	if (mg_check_list(&paths, &count, cli->opt.dir, cli->opt.rev, &err) < 0) {
 		code = fail(&err);
 		goto done;
 	}
@@ -868,22 +868,6 @@ done:
 	mg_buf_free(&out);
 	mg_check_list_free(paths, count);
 	return code;
-}
-
-/* -C DIR: run as if started in DIR, as git -C does. */
-static int enter_dir(struct cli *cli)
-{
-	mg_error err;
-
-	if (!cli->opt.dir)
-		return EXIT_PASS;
-	if (chdir(cli->opt.dir) < 0) {
-		mg_error_set(&err, NULL, 0, 0, "cannot change to '%s': %s", cli->opt.dir,
-			     strerror(errno));
-		return fail(&err);
-	}
-	cli->opt.dir = NULL;
-	return EXIT_PASS;
 }
 
 int main(int argc, char **argv)
@@ -919,8 +903,6 @@ int main(int argc, char **argv)
 			return usage_error(cmd, "%s", "--all gates every policy: give it without --policy");
 		if (record && (cli.all || cli.policy_count > 1))
 			return usage_error(cmd, "%s", "record writes one policy's record: give one --policy");
-		if ((r = enter_dir(&cli)) != EXIT_PASS)
-			return r;
 		return cmd_check(&cli, record);
 	}
 	if (!strcmp(cmd, "manifest")) {
@@ -928,8 +910,6 @@ int main(int argc, char **argv)
 			return r - 1;
 		if (!cli.report_path)
 			return usage_error(cmd, "%s", "needs --report PATH");
-		if ((r = enter_dir(&cli)) != EXIT_PASS)
-			return r;
 		return cmd_manifest(&cli);
 	}
 	if (!strcmp(cmd, "list")) {
@@ -937,8 +917,6 @@ int main(int argc, char **argv)
 			return r - 1;
 		if (cli.format == FORMAT_GITHUB)
 			return usage_error(cmd, "%s", "--format: list prints json or text");
-		if ((r = enter_dir(&cli)) != EXIT_PASS)
-			return r;
 		return cmd_list(&cli);
 	}
 	return usage_error(NULL, "unknown command '%s'", cmd);

@@ -182,9 +182,12 @@ expect_field inputs.policy.path "\"$B\""
 mg_in "$mono/models/llm-a" check --policy ../../../outside.yml
 expect_code 2 "a --policy above the repository's root"
 expect_err "'../../../outside.yml' is outside the repository" "says so"
-mg check -C "$mono/models/llm-b" --policy train.memgate.yml --json rec.json
-expect_code 0 "-C DIR: --policy and output files are relative to DIR"
-if [ -f "$mono/models/llm-b/rec.json" ]; then ok "-C DIR: --json FILE written in DIR"; else not_ok "-C DIR: --json FILE written in DIR"; fi
+mg_in "$T" check -C "$mono/models/llm-b" --policy train.memgate.yml --json rec.json
+expect_code 0 "-C DIR: --policy is relative to DIR"
+if [ -f "$T/rec.json" ]; then ok "-C DIR: --json FILE stays relative to the current directory"; else not_ok "-C DIR: --json FILE stays relative to the current directory"; fi
+rm -f "$T/rec.json"
+mg_in "$mono/models/llm-b" check --policy train.memgate.yml --json rec.json
+if [ -f "$mono/models/llm-b/rec.json" ]; then ok "in a model's directory: --json FILE written there"; else not_ok "in a model's directory: --json FILE written there"; fi
 rm -f "$mono/models/llm-b/rec.json"
 mg_in "$mono" check
 expect_code 2 "at the root of a monorepo without a root policy"

@@ -44,7 +44,7 @@ expect_field evaluations.1.waived_reasons '["memory_saving_below_floor"]'
 expect_field evaluations.3.waived_reasons '[]'
 expect_field feasible_names '["checkpoint"]'
 expect_field reason '"selection_is_threshold_sensitive"'
-expect_field sensitivity.scenarios.3.best_candidate 'null'
+expect_field sensitivity.scenarios.3.best_index 'null'
 
 # Waive checkpoint's throughput floor too: the grid scenario at
 # min_samples_per_s 2 keeps checkpoint, and the choice is stable.
@@ -61,7 +61,7 @@ mg check -C "$T/two" --today 2026-06-01 --format json
 expect_code 0 "both waived: accept"
 expect_field decision '"accept"'
 expect_field reason '"selection_stable_across_thresholds"'
-expect_field sensitivity.scenarios.3.best_candidate '"checkpoint"'
+expect_field sensitivity.scenarios.3.best_index '1'
 expect_field waivers.entries.1.status '"applied"'
 expect_field evaluations.1.waived_reasons '["memory_saving_below_floor"]'
 
