@@ -856,11 +856,9 @@ static int cmd_list(struct cli *cli)
 			abort();
 		for (i = 0; i < count; i++)
 			mg_json__add(list, NULL, mg_json__new_string(paths[i]));
-		if (!(json = cJSON_PrintUnformatted(list)))
-			abort();
-		mg_buf_printf(&out, "%s\n", json);
-		cJSON_free(json);
-		cJSON_Delete(list);
+		json = mg_json__print_line(list);   /* deletes list */
+		mg_buf_puts(&out, json);
+		free(json);
 	}
 	fputs(out.ptr, stdout);
 	code = EXIT_PASS;

@@ -223,7 +223,7 @@ expect_no_file "$T/j.json" "and writes nothing else (atomic with the other outpu
 
 repo=$T/hostile
 make_gate_repo "$repo" "$E/real-flat-11200.yml" "$FIX/reports/76_real_gpu_memory.flat.json"
-sed -i 's/"name": "offload"/"name": "a\\"b\\\\c\\n\\u001b[31m <x> \\ud83d\\ude00"/' "$repo/$REPORT_PATH"
+sed -i 's/"name": "offload"/"name": "a\\"b\\\\c\\n\\u001b[31m <x> \\ud83d\\ude00"/; s/"name": "hybrid"/"name": "##[error]v1"/' "$repo/$REPORT_PATH"
 write_manifest "$repo"
 mkdir -p "$repo/odd dir"
 git -C "$repo" mv .memgate.yml "odd dir/p%1 é.memgate.yml" 2>/dev/null ||
@@ -237,6 +237,16 @@ codequality_fields "$T/h-cq.json" "hostile names: Code Quality fields"
 expect_field runs.0.results.1.properties.candidate '"a\"b\\c\n\u001b[31m <x> 😀"' "$T/h.sarif"
 expect_field runs.0.results.0.locations.0.physicalLocation.artifactLocation.uri '"odd%20dir/p%251%20%C3%A9.memgate.yml"' "$T/h.sarif"
 expect_field 0.location.path '"odd dir/p%1 é.memgate.yml"' "$T/h-cq.json"
+if grep -qF '##\u005b' "$T/h.sarif" && ! grep -qF '##[' "$T/h.sarif" "$T/h-cq.json"; then
+	ok "hostile names: no legacy ##[ command when the files are shown in a log"
+else
+	not_ok "hostile names: no legacy ##[ command when the files are shown in a log"
+fi
+ln -s "$T/elsewhere.sarif" "$T/link.sarif"
+mg check -C "$repo" --policy "odd dir/p%1 é.memgate.yml" --sarif "$T/link.sarif" --json "$T/h.json"
+expect_code 2 "--sarif onto a symlink is refused"
+expect_no_file "$T/elsewhere.sarif" "nothing is written through the symlink"
+expect_no_file "$T/h.json" "nor any other output"
 if grep -q 'x1b' "$T/h-cq.json" && ! LC_ALL=C grep -q $'\x1b' "$T/h-cq.json" "$T/h.sarif"; then
 	ok "hostile names: no raw control character in either file"
 else
