@@ -213,11 +213,11 @@ mg check -C "$T/pr" --policy-rev "$base" --today 2026-06-01 --format json
 expect_code 1 "with the base's policy the head's waiver does not apply"
 expect_field reason '"memory_saving_below_meaningful_threshold"'
 expect_field policy_changes.0.key '"waivers[checkpoint].memory_saving_below_floor"'
-expect_field policy_changes.0.before '"unset"'
-expect_field policy_changes.0.after '"expires 2027-01-31"'
+expect_field policy_changes.0.before 'null'
+expect_field policy_changes.0.after '"2027-01-31"'
 expect_field policy_changes.0.effect '"loosens"'
 mg check -C "$T/pr" --policy-rev "$base" --today 2026-06-01
-expect_out "policy change: waivers[checkpoint].memory_saving_below_floor was unset at the policy revision, is expires 2027-01-31 at the evidence revision (loosens the budget)" \
+expect_out "policy change: waivers[checkpoint].memory_saving_below_floor was unset at the policy revision, is '2027-01-31' at the evidence revision (loosens the budget)" \
 	"text: an added waiver loosens the budget"
 
 # Extended and removed waivers.
@@ -228,11 +228,11 @@ sed -i -e '$d' "$T/two/.memgate.yml"
 commit_all "$T/two" "extend one waiver, drop the other"
 mg check -C "$T/two" --policy-rev "$base" --today 2026-06-01 --format json
 expect_field policy_changes.0.key '"waivers[checkpoint].memory_saving_below_floor"'
-expect_field policy_changes.0.before '"expires 2027-01-31"'
-expect_field policy_changes.0.after '"expires 2027-06-30"'
+expect_field policy_changes.0.before '"2027-01-31"'
+expect_field policy_changes.0.after '"2027-06-30"'
 expect_field policy_changes.0.effect '"loosens"'
 expect_field policy_changes.1.key '"waivers[checkpoint].samples_per_s_below_floor"'
-expect_field policy_changes.1.after '"unset"'
+expect_field policy_changes.1.after 'null'
 expect_field policy_changes.1.effect '"tightens"'
 
 # --- records stay write-once across days ---------------------------------
