@@ -593,6 +593,35 @@ static void queue_set_outputs(mg_outputs *outs, const struct cli *cli,
 	queue_reports(outs, cli, items, count);
 }
 
+/*
+ * Some policy could not be decided (exit 2): as fail_check, only the
+ * runner's channels are written: the combined job summary (which names the
+ * errors) and the step outputs of the first error (decision=error).
+ */
+static void queue_set_error_outputs(mg_outputs *outs, const struct cli *cli,
+				    const mg_check_item *items, size_t count, const char *token)
+{
+	const char *runner_summary = env("GITHUB_STEP_SUMMARY");
+	const char *summary = !cli->summary_path || (runner_summary &&
+			      !strcmp(cli->summary_path, runner_summary)) ? runner_summary : NULL;
+	const char *gh_output = env("GITHUB_OUTPUT");
+	size_t i;
+	char *text;
+
+	for (i = 0; i < count && items[i].result; i++)
+		;
+	if (summary) {
+		text = mg_summary_render_set(items, count);
+		mg_outputs_add(outs, summary, text, strlen(text), MG_OUTPUT_RUNNER);
+		free(text);
+	}
+	if (gh_output && *token && i < count) {
+		text = mg_github_outputs_error(&items[i].error, token);
+		mg_outputs_add(outs, gh_output, text, strlen(text), MG_OUTPUT_RUNNER);
+		free(text);
+	}
+}
+
 /* Print a warning line on stderr, escaped. */
 static void warn(const char *fmt, const char *arg)
 {
@@ -657,7 +686,7 @@ static int cmd_check_set(struct cli *cli, const char *token)
 	mg_error_clear(&err);
 	if (cli->all) {
 		if (list_all(&listed, &listed_count, cli, &err) < 0) {
-			code = fail(&err);
+			code = fail_check(cli, &err, token);
 			goto done;
 		}
 		names = (const char *const *)listed;
@@ -676,12 +705,13 @@ static int cmd_check_set(struct cli *cli, const char *token)
 			code = st;
 	}
 	json = mg_record_render_set(items, count);
-	if (code != EXIT_ERROR) {
+	if (code != EXIT_ERROR)
 		queue_set_outputs(outs, cli, items, count, json, token);
-		if (mg_outputs_commit(outs, &err) < 0) {
-			code = fail(&err);
-			goto done;
-		}
+	else
+		queue_set_error_outputs(outs, cli, items, count, token);
+	if (mg_outputs_commit(outs, &err) < 0) {
+		code = fail(&err);
+		goto done;
 	}
 	if (cli->format == FORMAT_JSON)
 		shown = mg_xstrdup(json);

@@ -124,6 +124,19 @@ expect_err "memgate: error: models/llm-c/.memgate.yml:2:10: unknown key 'memory_
 	"stderr: the error names file:line:col"
 expect_no_file "$T/never.json" "exit 2: no record written"
 expect_no_file "$T/never.sarif" "exit 2: no SARIF written"
+: >"$T/gh-error"
+GITHUB_OUTPUT=$T/gh-error GITHUB_STEP_SUMMARY=$T/gh-error.md mg check -C "$mono" --all
+expect_code 2 "exit 2 under the runner"
+if grep -qx 'decision=error' "$T/gh-error" && grep -q "unknown key 'memory_cap'" "$T/gh-error"; then
+	ok "exit 2: the step outputs say decision=error and name the error"
+else
+	not_ok "exit 2: the step outputs say decision=error and name the error" "$(cat "$T/gh-error")"
+fi
+if grep -qF '| models\/llm\-c\/\.memgate\.yml | error | could not decide |' "$T/gh-error.md"; then
+	ok "exit 2: the runner's job summary has the table with the error"
+else
+	not_ok "exit 2: the runner's job summary has the table with the error"
+fi
 mg check -C "$mono" --all --format json
 expect_field exit_status 2
 expect_field policies.2.error '"models/llm-c/.memgate.yml:2:10: unknown key '"'"'memory_cap'"'"' (did you mean '"'"'memory_cap_mb'"'"'?)"'
