@@ -100,7 +100,8 @@ $(BUILD)/tests/maxrss: tests/maxrss.c $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
-build-tests: $(PROG) $(TEST_PROGS) $(BUILD)/tests/jsonget $(BUILD)/tests/maxrss
+build-tests: $(PROG) $(TEST_PROGS) $(BUILD)/tests/jsonget $(BUILD)/tests/maxrss \
+	$(BUILD)/bench/gen
 
 # Unit tests (one Criterion binary per module), then the end-to-end tests
 # that run the binary on fixture repositories built with the real git.
@@ -125,9 +126,26 @@ demo: deps
 	@$(MAKE) --no-print-directory memgate
 	@./fixtures/demo/run ./memgate
 
+# The generator of the benchmark's repositories, the runner and the two
+# floors (linked with every library memgate links), then tests/bench/run.
+BENCH_TOOLS = $(BUILD)/bench/gen $(BUILD)/bench/measure $(BUILD)/bench/floor-read \
+	$(BUILD)/bench/floor-parse
+
+$(BUILD)/bench/gen $(BUILD)/bench/measure: $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ $<
+
+$(BUILD)/bench/floor-read: tests/bench/floor.c $(BUILD)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -DFLOOR_PARSE=0 -o $@ $< $(PKG_LIBS)
+
+$(BUILD)/bench/floor-parse: tests/bench/floor.c $(BUILD)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -DFLOOR_PARSE=1 -o $@ $< $(PKG_LIBS)
+
 bench: deps
-	@$(MAKE) --no-print-directory memgate
-	@./tests/bench ./memgate
+	@$(MAKE) --no-print-directory memgate $(BENCH_TOOLS)
+	@./tests/bench/run ./memgate $(BUILD)/bench
 
 # From any repository: make -f /path/to/memgate/Makefile install-hook.
 # An existing, different pre-push hook is left alone (memgate's is installed

@@ -287,6 +287,22 @@ bool mg_reason_waivable(enum mg_reason r)
 	return r >= MG_R_MEMORY_OVER_BUDGET && r < MG_REASON_COUNT;
 }
 
+/* The reason a failed threshold gives (the inverse of mg_reason_threshold;
+ * both quality ceilings give quality_over_floor). */
+static enum mg_reason threshold_reason(enum mg_threshold t)
+{
+	switch (t) {
+	case MG_MEMORY_CAP_MB: return MG_R_MEMORY_OVER_BUDGET;
+	case MG_MIN_SAMPLES_PER_S: return MG_R_SAMPLES_PER_S_BELOW_FLOOR;
+	case MG_MAX_EVAL_LOSS:
+	case MG_MAX_RELATIVE_EVAL_LOSS: return MG_R_QUALITY_OVER_FLOOR;
+	case MG_MIN_MEMORY_SAVING_MB: return MG_R_MEMORY_SAVING_BELOW_FLOOR;
+	case MG_MIN_THROUGHPUT_RATIO: return MG_R_THROUGHPUT_BELOW_FLOOR;
+	case MG_MAX_QUALITY_DELTA: return MG_R_QUALITY_DELTA_OVER_LIMIT;
+	default: return MG_REASON_COUNT;
+	}
+}
+
 int mg_reason_threshold(enum mg_reason r)
 {
 	switch (r) {
@@ -729,7 +745,9 @@ static void screen(mg_screening *s, const mg_rules *rules, const mg_evidence *ev
 		   const mg_budget *b, bool scenario, const int *early,
 		   const unsigned *waive)
 {
-	struct screen_ctx x = { rules, waive, ev, b, scenario, false, 0, NULL };
+	struct screen_ctx x = {
+		.rules = rules, .waive = waive, .ev = ev, .b = b, .scenario = scenario,
+	};
 	int *stop = mg_xcalloc(ev->candidate_count, sizeof(*stop));
 	size_t i;
 
@@ -1020,25 +1038,20 @@ static int count_scenarios(size_t *count, const mg_rules *rules, size_t max,
 	return MG_OK;
 }
 
-/*
- * Scenarios times candidates: what sensitivity screens, keeps and renders
- * (every scenario's feasible names).  Each input is bounded on its own; this
- * bounds their product, so that a 1 KB policy and a 300 KB report (1024
- * scenarios of 1024 long names) cannot cost a gigabyte of memory and a
- * 260 MB record (found with fuzz/fuzz_decide).  4096 scenarios of 16
- * candidates, or 64 of 1024, stay within it.
- */
-
-/* Fails when the scenarios would screen more evaluations than the limit. */
+/* Fails when the scenarios would screen more evaluations than the limit
+ * (each scenario keeps a bit per candidate, and the record lists them). */
 static int check_evaluations(size_t scenarios, const mg_evidence *ev, mg_error *err)
 {
-	size_t limit = MG_DECISION_MAX_EVALUATIONS;
+	unsigned long long limit = MG_DECISION_MAX_EVALUATIONS;
+	unsigned long long n = ev->candidate_count;
 
-	if (!scenarios || ev->candidate_count <= limit / scenarios)
+	if (!scenarios || n <= limit / scenarios)
 		return MG_OK;
 	return mg_error_set(err, NULL, 0, 0,
-			    "sensitivity has %zu scenarios of %zu candidates (%zu evaluations), more than the limit of %zu evaluations",
-			    scenarios, ev->candidate_count, scenarios * ev->candidate_count, limit);
+			    "sensitivity has %zu scenarios of %zu candidates (%llu evaluations), "
+			    "more than the limit of %llu evaluations (raise it with make "
+			    "EXTRA_CFLAGS=-DMG_DECISION_MAX_EVALUATIONS=N)",
+			    scenarios, ev->candidate_count, n * scenarios, limit);
 }
 
 /* The base budget with a scenario's overrides (2.5 quality rule). */
@@ -1073,21 +1086,304 @@ static void grid_overrides(mg_budget *ov, const mg_rules *rules, size_t k)
 	}
 }
 
-static void run_scenario(mg_scenario *sc, const mg_rules *rules, const mg_evidence *ev,
-			 const int *early, const unsigned *waive)
+/*
+ * Sensitivity at scale.  A scenario's screening differs from another's only
+ * in which thresholds are set (that decides steps 5-6, whether the baseline
+ * is measured and which candidates lack a baseline value: the scenario's
+ * "class") and in the thresholds' values.  Each threshold is a test of one
+ * candidate value against one number (the quality ceiling, the lower of the
+ * two, fails when either fails), so a scenario's feasible set is the bitwise
+ * AND of its class's candidates that reach step 7 and one bit set per
+ * threshold it sets, each computed once per distinct value.  The bits are
+ * laid out in rank order, so the winner is the first bit set.  The values
+ * (and so the rank) depend only on whether the baseline is measured: two
+ * variants.  Same results as screening every scenario in full
+ * (mg_scenario_screen), which tests/test_decision.c checks.
+ */
+typedef unsigned long long word_t;
+#define WORD_BITS 64
+#define CACHE_BYTES ((size_t)32 << 20)   /* threshold bit sets kept for reuse */
+
+struct storage {               /* what the scenarios point into */
+	size_t *rank[2];           /* candidates in rank order, baseline not measured / measured */
+	word_t *bits;              /* scenario_count * words */
+};
+
+struct pred {                  /* one threshold at one value */
+	int variant;
+	enum mg_threshold t;
+	double value;
+	word_t *bits;
+};
+
+struct sens {
+	const mg_rules *rules;
+	const mg_evidence *ev;
+	const int *early;
+	const unsigned *waive;     /* per candidate: the reasons waived for it */
+	const size_t *target;      /* per waiver: its candidate, or SIZE_MAX */
+	bool *waiver_used;         /* per waiver: it let its candidate pass */
+	size_t n, words;
+	bool has_base;
+	size_t base;
+	mg_evaluation *evals[2];   /* values per variant, report order */
+	size_t *rank[2];
+	size_t *pos[2];            /* inverse of rank: a candidate's place in it */
+	word_t *eligible[1u << MG_THRESHOLD_COUNT];  /* per class; NULL until needed */
+	bool measured[1u << MG_THRESHOLD_COUNT];
+	struct pred *cache;
+	size_t cached;
+};
+
+static bool bit_get(const word_t *bits, size_t k)
 {
-	apply_overrides(&sc->budget, &rules->budget, &sc->overrides);
-	screen(&sc->screening, rules, ev, &sc->budget, true, early, waive);
-	sc->best = winner(&sc->screening);
+	return (bits[k / WORD_BITS] >> (k % WORD_BITS)) & 1u;
 }
 
-static void run_scenarios(mg_decision *d, const mg_rules *rules, const mg_evidence *ev,
-			  size_t count, const int *early, const unsigned *waive)
+static void bit_set(word_t *bits, size_t k)
+{
+	bits[k / WORD_BITS] |= (word_t)1 << (k % WORD_BITS);
+}
+
+static unsigned set_mask(const mg_budget *b)
+{
+	unsigned mask = 0, t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (b->set[t])
+			mask |= 1u << t;
+	return mask;
+}
+
+/* The candidates' values with the baseline measured (variant 1) or not,
+ * and their rank order. */
+static void variant_build(struct sens *s, int v)
+{
+	struct screen_ctx x = {
+		.rules = s->rules, .waive = s->waive, .ev = s->ev, .scenario = true,
+		.has_base = s->has_base, .base = s->base,
+		.measured = v ? &s->ev->candidates[s->base] : NULL,
+	};
+	mg_screening all = { 0 };
+	size_t *tmp, i;
+
+	if (s->evals[v])
+		return;
+	s->evals[v] = mg_xcalloc(s->n, sizeof(*s->evals[v]));
+	for (i = 0; i < s->n; i++) {
+		s->evals[v][i].index = i;
+		fill_values(&x, &s->evals[v][i], s->has_base && i == s->base);
+	}
+	s->rank[v] = mg_xcalloc(s->n, sizeof(*s->rank[v]));
+	tmp = mg_xcalloc(s->n, sizeof(*tmp));
+	for (i = 0; i < s->n; i++)
+		s->rank[v][i] = i;
+	all.evaluations = s->evals[v];
+	rank_sort(s->rank[v], tmp, s->n, all.evaluations, s->rules->rank_by);
+	free(tmp);
+	s->pos[v] = mg_xcalloc(s->n, sizeof(*s->pos[v]));
+	for (i = 0; i < s->n; i++)
+		s->pos[v][s->rank[v][i]] = i;
+}
+
+/* The candidates of a class that reach step 7 in a scenario, in rank order;
+ * `b` is any budget of the class (only which thresholds are set counts). */
+static const word_t *class_eligible(struct sens *s, const mg_budget *b, bool *measured)
+{
+	unsigned mask = set_mask(b);
+	struct screen_ctx x = {
+		.rules = s->rules, .waive = s->waive, .ev = s->ev, .b = b, .scenario = true,
+		.has_base = s->has_base, .base = s->base,
+	};
+	int *stop;
+	size_t i, k;
+	int v;
+
+	if (s->eligible[mask]) {
+		*measured = s->measured[mask];
+		return s->eligible[mask];
+	}
+	stop = mg_xcalloc(s->n, sizeof(*stop));
+	for (i = 0; i < s->n; i++)
+		stop[i] = stop_reason(s->rules, &s->ev->candidates[i], b, s->early[i]);
+	if (s->has_base && stop[s->base] < 0)
+		x.measured = &s->ev->candidates[s->base];
+	v = x.measured != NULL;
+	variant_build(s, v);
+	s->eligible[mask] = mg_xcalloc(s->words, sizeof(word_t));
+	for (k = 0; k < s->n; k++) {
+		i = s->rank[v][k];
+		if (stop[i] < 0 && ((s->has_base && i == s->base) ||
+				    !needs_missing_base(&x, &s->ev->candidates[i])))
+			bit_set(s->eligible[mask], k);
+	}
+	free(stop);
+	s->measured[mask] = v;
+	*measured = v;
+	return s->eligible[mask];
+}
+
+/* Does e pass threshold t at `value`?  `ceiling_base` is the measured
+ * baseline's eval loss for the relative ceiling, NULL when there is none. */
+static bool passes(const mg_evaluation *e, enum mg_threshold t, double value,
+		   const double *ceiling_base)
+{
+	const double *v = e->value;
+
+	switch (t) {
+	case MG_MEMORY_CAP_MB: return !(v[MG_M_PEAK] > value);
+	case MG_MIN_SAMPLES_PER_S: return !(v[MG_M_SAMPLES] < value);
+	case MG_MAX_EVAL_LOSS: return !(v[MG_M_EVAL_LOSS] > value);
+	case MG_MAX_RELATIVE_EVAL_LOSS:
+		return !ceiling_base || !(v[MG_M_EVAL_LOSS] > *ceiling_base * (1.0 + value));
+	case MG_MIN_MEMORY_SAVING_MB: return !e->known[MG_M_SAVING] || !(v[MG_M_SAVING] < value);
+	case MG_MIN_THROUGHPUT_RATIO: return !e->known[MG_M_RATIO] || !(v[MG_M_RATIO] < value);
+	case MG_MAX_QUALITY_DELTA: return !e->known[MG_M_DELTA] || !(v[MG_M_DELTA] > value);
+	default: return true;
+	}
+}
+
+static void cache_flush(struct sens *s)
 {
 	size_t i;
 
+	for (i = 0; i < s->cached; i++)
+		free(s->cache[i].bits);
+	s->cached = 0;
+}
+
+/* The candidates (in variant v's rank order) that pass threshold t at value. */
+static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, double value)
+{
+	const mg_candidate *bl = s->has_base ? &s->ev->candidates[s->base] : NULL;
+	const double *ceiling_base = NULL;
+	struct pred *p;
+	size_t i, k;
+
+	for (i = 0; i < s->cached; i++)
+		if (s->cache[i].variant == v && s->cache[i].t == t && s->cache[i].value == value)
+			return s->cache[i].bits;
+	if ((s->cached + 1) * s->words * sizeof(word_t) > CACHE_BYTES)
+		cache_flush(s);
+	if (!s->cached)
+		s->cache = mg_xrealloc(s->cache, (CACHE_BYTES / (s->words * sizeof(word_t)) + 1) *
+				       sizeof(*s->cache));
+	if (v && bl && has_number(bl, MG_M_EVAL_LOSS))
+		ceiling_base = &bl->metric[MG_M_EVAL_LOSS].value;
+	p = &s->cache[s->cached++];
+	p->variant = v;
+	p->t = t;
+	p->value = value;
+	p->bits = mg_xcalloc(s->words, sizeof(word_t));
+	for (k = 0; k < s->n; k++) {
+		size_t c = s->rank[v][k];
+
+		if (passes(&s->evals[v][c], t, value, ceiling_base) ||
+		    (s->waive[c] & BIT(threshold_reason(t))))
+			bit_set(p->bits, k);
+	}
+	return p->bits;
+}
+
+/* Marks the waivers that let their candidate pass in scenario sc: the
+ * candidate reaches step 7 (`eligible`) and fails the waived check. */
+static void mark_scenario_waivers(struct sens *s, const mg_scenario *sc, int v,
+				  const word_t *eligible)
+{
+	const mg_candidate *bl = s->has_base ? &s->ev->candidates[s->base] : NULL;
+	const double *ceiling_base = NULL;
+	size_t w, i;
+	int t;
+
+	if (v && bl && has_number(bl, MG_M_EVAL_LOSS))
+		ceiling_base = &bl->metric[MG_M_EVAL_LOSS].value;
+	for (w = 0; w < s->rules->waiver_count; w++) {
+		enum mg_reason r = s->rules->waivers[w].reason;
+
+		if ((i = s->target[w]) == SIZE_MAX || s->waiver_used[w] ||
+		    !mg_reason_waivable(r) || !bit_get(eligible, s->pos[v][i]))
+			continue;
+		for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+			if (sc->budget.set[t] && threshold_reason((enum mg_threshold)t) == r &&
+			    !passes(&s->evals[v][i], (enum mg_threshold)t, sc->budget.value[t],
+				    ceiling_base))
+				s->waiver_used[w] = true;
+	}
+}
+
+static size_t popcount(const word_t *bits, size_t words)
+{
+	size_t n = 0, w;
+
+	for (w = 0; w < words; w++)
+		n += (size_t)__builtin_popcountll(bits[w]);
+	return n;
+}
+
+/* Screens scenario sc into `bits`: its class, then each threshold it sets. */
+static void run_scenario(mg_scenario *sc, struct sens *s, word_t *bits)
+{
+	bool measured;
+	const word_t *in = class_eligible(s, &sc->budget, &measured);
+	int v = measured;
+	size_t w, k;
+	int t;
+
+	memcpy(bits, in, s->words * sizeof(word_t));
+	mark_scenario_waivers(s, sc, v, in);
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		if (!sc->budget.set[t])
+			continue;
+		in = threshold_bits(s, v, (enum mg_threshold)t, sc->budget.value[t]);
+		for (w = 0; w < s->words; w++)
+			bits[w] &= in[w];
+	}
+	sc->count = s->n;
+	sc->rank = s->rank[v];
+	sc->feasible = bits;
+	sc->feasible_count = popcount(bits, s->words);
+	k = 0;
+	if (sc->feasible_count && mg_scenario_next_feasible(sc, &k, &sc->best_index))
+		sc->best = s->ev->candidates[sc->best_index].name;
+}
+
+static void sens_release(struct sens *s)
+{
+	unsigned m;
+
+	cache_flush(s);
+	free(s->cache);
+	for (m = 0; m < (1u << MG_THRESHOLD_COUNT); m++)
+		free(s->eligible[m]);
+	free(s->evals[0]);
+	free(s->evals[1]);
+	free(s->pos[0]);
+	free(s->pos[1]);
+}
+
+static void run_scenarios(mg_decision *d, const mg_rules *rules, const mg_evidence *ev,
+			  size_t count, const int *early, const unsigned *waive,
+			  const size_t *target)
+{
+	struct sens s;
+	struct storage *st = mg_xcalloc(1, sizeof(*st));
+	size_t i;
+
+	memset(&s, 0, sizeof(s));
+	s.rules = rules;
+	s.ev = ev;
+	s.early = early;
+	s.waive = waive;
+	s.target = target;
+	s.waiver_used = d->waiver_used;
+	s.n = ev->candidate_count;
+	s.words = (s.n + WORD_BITS - 1) / WORD_BITS;
+	s.words = s.words ? s.words : 1;
+	s.has_base = find_baseline(&s.base, rules, ev);
+	d->sensitivity_storage = st;
 	d->scenarios = mg_xcalloc(count, sizeof(*d->scenarios));
 	d->scenario_count = count;
+	st->bits = mg_xcalloc(count ? count * s.words : 1, sizeof(word_t));
 	for (i = 0; i < count; i++) {
 		mg_scenario *sc = &d->scenarios[i];
 
@@ -1098,8 +1394,62 @@ static void run_scenarios(mg_decision *d, const mg_rules *rules, const mg_eviden
 			snprintf(sc->id, sizeof(sc->id), "grid[%zu]", i - rules->stricter_count);
 			grid_overrides(&sc->overrides, rules, i - rules->stricter_count);
 		}
-		run_scenario(sc, rules, ev, early, waive);
+		apply_overrides(&sc->budget, &rules->budget, &sc->overrides);
+		run_scenario(sc, &s, st->bits + i * s.words);
 	}
+	st->rank[0] = s.rank[0];
+	st->rank[1] = s.rank[1];
+	sens_release(&s);
+}
+
+bool mg_scenario_next_feasible(const mg_scenario *sc, size_t *cursor, size_t *index)
+{
+	size_t k = *cursor, w;
+	word_t bits;
+
+	assert(sc && cursor && index);
+	while (k < sc->count) {
+		w = k / WORD_BITS;
+		bits = sc->feasible[w] >> (k % WORD_BITS);
+		if (bits) {
+			k += (size_t)__builtin_ctzll(bits);
+			if (k >= sc->count)
+				break;
+			*index = sc->rank[k];
+			*cursor = k + 1;
+			return true;
+		}
+		k = (w + 1) * WORD_BITS;
+	}
+	*cursor = sc->count;
+	return false;
+}
+
+bool mg_scenario_is_feasible(const mg_scenario *sc, size_t index)
+{
+	size_t k;
+
+	for (k = 0; k < sc->count; k++)
+		if (sc->rank[k] == index)
+			return bit_get(sc->feasible, k);
+	return false;
+}
+
+void mg_scenario_screen(mg_screening *out, const mg_rules *rules, const mg_evidence *ev,
+			const mg_scenario *sc)
+{
+	size_t *target;
+	unsigned *waive;
+	int *early;
+
+	assert(out && rules && ev && sc);
+	early = early_reasons(ev);
+	target = waiver_targets(rules, ev);
+	waive = waived_reasons(rules, ev, target);
+	screen(out, rules, ev, &sc->budget, true, early, waive);
+	free(waive);
+	free(target);
+	free(early);
 }
 
 static bool same_name(const char *a, const char *b)
@@ -1107,11 +1457,23 @@ static bool same_name(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static bool same_feasible(const mg_screening *a, const mg_screening *b)
+/* Do two scenarios have the same feasible list (the same candidates in the
+ * same order)? */
+static bool same_feasible(const mg_scenario *a, const mg_scenario *b)
 {
-	return a->feasible_count == b->feasible_count &&
-	       (!a->feasible_count ||
-		!memcmp(a->feasible, b->feasible, a->feasible_count * sizeof(*a->feasible)));
+	size_t ca = 0, cb = 0, ia, ib;
+	bool more;
+
+	if (a->feasible_count != b->feasible_count)
+		return false;
+	if (a->rank == b->rank && a->count == b->count)
+		return !memcmp(a->feasible, b->feasible,
+			       (a->count + WORD_BITS - 1) / WORD_BITS * sizeof(word_t));
+	while ((more = mg_scenario_next_feasible(a, &ca, &ia)) &&
+	       mg_scenario_next_feasible(b, &cb, &ib))
+		if (ia != ib)
+			return false;
+	return !more;
 }
 
 /* The summary counters: one distinct winner and one distinct feasible list. */
@@ -1125,7 +1487,7 @@ static void summarize(mg_decision *d)
 	for (i = 1; i < d->scenario_count; i++) {
 		if (!same_name(d->scenarios[i].best, d->scenarios[0].best))
 			d->best_candidate_stable = false;
-		if (!same_feasible(&d->scenarios[i].screening, &d->scenarios[0].screening))
+		if (d->feasible_set_stable && !same_feasible(&d->scenarios[i], &d->scenarios[0]))
 			d->feasible_set_stable = false;
 	}
 	d->interpretation = d->best_candidate_stable && d->feasible_set_stable ?
@@ -1150,24 +1512,21 @@ static void decide_sensitivity(mg_decision *d)
 	d->selected = d->best;
 }
 
-/* Which waivers let their candidate pass, in the base screening or a scenario. */
+/* Which waivers let their candidate pass in the base screening (the
+ * scenarios mark theirs as they run). */
 static void mark_used_waivers(mg_decision *d, const mg_rules *rules, const size_t *target)
 {
-	size_t w, k;
+	size_t w;
 
 	d->waiver_count = rules->waiver_count;
 	d->waiver_used = mg_xcalloc(d->waiver_count ? d->waiver_count : 1,
 				    sizeof(*d->waiver_used));
 	for (w = 0; w < rules->waiver_count; w++) {
 		size_t i = target[w];
-		unsigned bit;
 
-		if (i == SIZE_MAX || !mg_reason_waivable(rules->waivers[w].reason))
-			continue;
-		bit = BIT(rules->waivers[w].reason);
-		d->waiver_used[w] = (d->base.evaluations[i].waived & bit) != 0;
-		for (k = 0; k < d->scenario_count && !d->waiver_used[w]; k++)
-			d->waiver_used[w] = (d->scenarios[k].screening.evaluations[i].waived & bit) != 0;
+		if (i != SIZE_MAX && mg_reason_waivable(rules->waivers[w].reason))
+			d->waiver_used[w] = (d->base.evaluations[i].waived &
+					     BIT(rules->waivers[w].reason)) != 0;
 	}
 }
 
@@ -1200,10 +1559,10 @@ int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
 	d->best = winner(&d->base);
 	step = decide_base(d, rules, ev, &sensitive);
 	d->sensitivity_evaluated = step >= 3;
-	if (d->sensitivity_evaluated)
-		run_scenarios(d, rules, ev, count, early, waive);
-	summarize(d);
 	mark_used_waivers(d, rules, target);
+	if (d->sensitivity_evaluated)
+		run_scenarios(d, rules, ev, count, early, waive, target);
+	summarize(d);
 	if (sensitive)
 		decide_sensitivity(d);
 	*out = d;
@@ -1216,15 +1575,40 @@ done:
 	return error;
 }
 
+size_t mg_decision_best(const mg_decision *d, size_t *out, size_t max)
+{
+	const mg_screening *s = &d->base;
+	size_t n = 0, i, pass;
+
+	assert(d && (out || !max));
+	for (i = 0; i < s->feasible_count && n < max; i++)
+		out[n++] = s->feasible[i];
+	for (pass = 0; pass < 3 && n < max; pass++)
+		for (i = 0; i < s->count && n < max; i++) {
+			const mg_evaluation *e = &s->evaluations[i];
+			bool rejected = e->status == MG_STATUS_REJECTED;
+
+			if ((pass == 0 && rejected && !(e->reasons & HARD_REASONS)) ||
+			    (pass == 1 && rejected && (e->reasons & HARD_REASONS)) ||
+			    (pass == 2 && !rejected && e->status != MG_STATUS_FEASIBLE))
+				out[n++] = i;
+		}
+	return n;
+}
+
 void mg_decision_free(mg_decision *d)
 {
-	size_t i;
+	struct storage *st;
 
 	if (!d)
 		return;
 	mg_screening_release(&d->base);
-	for (i = 0; i < d->scenario_count; i++)
-		mg_screening_release(&d->scenarios[i].screening);
+	if ((st = d->sensitivity_storage)) {
+		free(st->rank[0]);
+		free(st->rank[1]);
+		free(st->bits);
+		free(st);
+	}
 	free(d->scenarios);
 	free(d->waiver_used);
 	free(d);

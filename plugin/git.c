@@ -738,6 +738,43 @@ done:
 	return rc;
 }
 
+/* Same second and nanosecond (a stat time against an index time). */
+static bool same_time(const struct timespec *t, const git_index_time *it)
+{
+	return (int32_t)t->tv_sec == it->seconds && (uint32_t)t->tv_nsec == it->nanoseconds;
+}
+
+/*
+ * Is the working-tree file (stat data st) blob `want` by the index alone?
+ * True when the index's entry for path records that blob and the file's
+ * size, times and inode are those the entry recorded when it was added, and
+ * the entry is not "racily clean" (changed in the second the index was
+ * written): git's own test, so that a 64 MB report is not hashed again on
+ * every run.  False means "hash it to know".
+ */
+static bool wt_clean_by_index(mg_repo *repo, const char *path, const git_oid *want,
+			      const struct stat *st)
+{
+	git_index *index = NULL;
+	const git_index_entry *e;
+	struct stat ist;
+	bool clean = false;
+
+	if (git_repository_index(&index, repo->git) < 0 || !git_index_path(index) ||
+	    stat(git_index_path(index), &ist) < 0)
+		goto done;
+	e = git_index_get_bypath(index, path, 0);
+	clean = e && git_oid_equal(&e->id, want) &&
+		e->file_size == (uint32_t)st->st_size && e->ino == (uint32_t)st->st_ino &&
+		same_time(&st->st_mtim, &e->mtime) && same_time(&st->st_ctim, &e->ctime) &&
+		(st->st_mtim.tv_sec < ist.st_mtim.tv_sec ||
+		 (st->st_mtim.tv_sec == ist.st_mtim.tv_sec && st->st_mtim.tv_nsec < ist.st_mtim.tv_nsec));
+done:
+	git_index_free(index);
+	git_error_clear();
+	return clean;
+}
+
 int mg_repo_worktree_differs(bool *differs, mg_repo *repo, const char *path,
 			     const char *blob_oid, size_t max_bytes, mg_error *err)
 {
@@ -765,7 +802,8 @@ int mg_repo_worktree_differs(bool *differs, mg_repo *repo, const char *path,
 	 * be the committed blob, which is within the limit. */
 	if (kind == WT_FILE && (size_t)st.st_size > effective_limit(max_bytes))
 		*differs = true;
-	else if (kind == WT_FILE && (rc = wt_hash(&have, repo, path, err)) == 0)
+	else if (kind == WT_FILE && !wt_clean_by_index(repo, path, &want, &st) &&
+		 (rc = wt_hash(&have, repo, path, err)) == 0)
 		*differs = !git_oid_equal(&want, &have);
 done:
 	return rc;

@@ -159,6 +159,7 @@ struct findings {
 	size_t count, cap;
 	mg_buf msg;
 	const char *subject;        /* of the next finding (copied), or NULL */
+	size_t *first_use;          /* per evaluation: the first with its name (lazily) */
 };
 
 static const char *policy_file(const mg_check_result *r)
@@ -574,10 +575,45 @@ static mg_pos metric_message(struct findings *f, const mg_candidate *c, mg_pos p
 	return c->metric[m].pos.line > 0 ? c->metric[m].pos : pos;
 }
 
+struct named {
+	const char *name;
+	size_t index;
+};
+
+static int named_cmp(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* For each evaluation, the first evaluation with the same name (itself when
+ * none comes before): sorted once, not searched per duplicate. */
+static size_t *first_uses(const mg_screening *s)
+{
+	size_t *first = mg_xcalloc(s->count ? s->count : 1, sizeof(*first));
+	struct named *v = mg_xcalloc(s->count ? s->count : 1, sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 0; i < s->count; i++) {
+		first[i] = i;
+		if (s->evaluations[i].name) {
+			v[n].name = s->evaluations[i].name;
+			v[n++].index = i;
+		}
+	}
+	qsort(v, n, sizeof(*v), named_cmp);
+	for (i = 1; i < n; i++)
+		if (!strcmp(v[i].name, v[i - 1].name))
+			first[v[i].index] = first[v[i - 1].index];
+	free(v);
+	return first;
+}
+
 /* Why a candidate's name disqualifies it (step 1). */
 static void name_message(struct findings *f, const mg_evaluation *e, size_t i)
 {
-	const mg_screening *s = &f->d->base;
 	size_t j;
 
 	if (!e->name) {
@@ -588,8 +624,9 @@ static void name_message(struct findings *f, const mg_evaluation *e, size_t i)
 		mg_buf_puts(&f->msg, "the name is empty");
 		return;
 	}
-	for (j = 0; j < i && !(s->evaluations[j].name && !strcmp(s->evaluations[j].name, e->name)); j++)
-		;
+	if (!f->first_use)
+		f->first_use = first_uses(&f->d->base);
+	j = f->first_use[i];
 	if (j < i)
 		mg_buf_printf(&f->msg, "the name is already used by candidate #%zu", j + 1);
 	else
@@ -870,6 +907,7 @@ void mg_github_findings(mg_github_finding **out, size_t *count, const mg_check_r
 	waiver_findings(&f);
 	sort_by_rank(&f);
 	mg_buf_free(&f.msg);
+	free(f.first_use);
 	*out = f.list;
 	*count = f.count;
 }
@@ -1114,17 +1152,24 @@ static void put_annotations(mg_buf *out, const struct annotated *a, size_t count
 	}
 }
 
+/* Findings a log lists, most important first; the rest are counted. */
+#define GITHUB_LOG_FINDINGS 50
+
 /* The findings as compiler-style lines for the log (warnings are in the
  * text already): "  .memgate.yml:12:25: warning: ... [memory_saving_below_floor]". */
 static void put_finding_log(mg_buf *out, const mg_check_result *r,
 			    const mg_github_finding *f, size_t n)
 {
 	const char *heading = "findings:\n";
-	size_t i;
+	size_t i, shown = 0, more = 0;
 
 	for (i = 0; i < n; i++) {
 		if (f[i].weight >= MG_GITHUB_WARNING)
 			continue;
+		if (shown++ >= GITHUB_LOG_FINDINGS) {
+			more++;
+			continue;
+		}
 		mg_buf_puts(out, heading);
 		heading = "";
 		mg_buf_puts(out, "  ");
@@ -1139,6 +1184,9 @@ static void put_finding_log(mg_buf *out, const mg_check_result *r,
 		mg_buf_printf(out, "%s: %s [%s]\n", level_names[level_of(&f[i], r->passed)],
 			      f[i].message, f[i].code);
 	}
+	if (more)
+		mg_buf_printf(out, "  and %zu more findings (memgate check --format json "
+			      "lists every evaluation; --junit writes each candidate's)\n", more);
 }
 
 /* The annotations, then the log inside ::stop-commands::; `set` renders

@@ -66,4 +66,56 @@ char *mg_json__print(cJSON *root);
 /* The same on one line. */
 char *mg_json__print_line(cJSON *root);
 
+/*
+ * ---- the streaming reader ----
+ *
+ * One pass over the text that accepts exactly what mg_json__parse accepts
+ * (RFC 8259, UTF-8 without NUL bytes, no duplicate keys, no \u0000, long
+ * numbers as the linked cJSON reads them, nesting of at most
+ * MG_JSON_MAX_DEPTH) and records the values in a tape: a flat array of
+ * nodes in text order, each with its 1-based position.  The elements of
+ * the root object's member `stream_key` (when it is an array) are handed to
+ * `element` one at a time, each while its nodes are on the tape, and then
+ * dropped: a report of 10^5 candidates never exists as one tree.
+ *
+ * Returns 0 with *out the tape of everything else (the streamed array's
+ * node stays, with its element count), or MG_ERROR when the text is not
+ * such JSON: the caller asks mg_json__parse for the exact message.  An
+ * error returned by `element` stops further calls and is returned in
+ * *element_error (the text is still read to its end).
+ */
+typedef struct mg_json_tape mg_json_tape;   /* opaque: mg_json__tape_free */
+
+enum mg_jtype {
+	MG_J_OBJECT = 1, MG_J_ARRAY, MG_J_STRING, MG_J_NUMBER, MG_J_TRUE, MG_J_FALSE, MG_J_NULL
+};
+#define MG_J_NONE ((size_t)-1)      /* "no node" */
+
+typedef int (*mg_json_element_fn)(void *ctx, const mg_json_tape *t, size_t node, size_t index);
+
+int mg_json__stream(mg_json_tape **out, const char *text, size_t len, const char *stream_key,
+		    mg_json_element_fn element, void *ctx, int *element_error);
+void mg_json__tape_free(mg_json_tape *t);
+
+/* The root node (0), a node's type, its position, its number of children
+ * (members, elements; for the streamed array, the elements streamed). */
+enum mg_jtype mg_json__tape_type(const mg_json_tape *t, size_t node);
+mg_pos mg_json__tape_pos(const mg_json_tape *t, size_t node);
+size_t mg_json__tape_count(const mg_json_tape *t, size_t node);
+
+/* Children of an object or array: the first, then the next; MG_J_NONE at
+ * the end.  For object members, mg_json__tape_key_is compares the key. */
+size_t mg_json__tape_first(const mg_json_tape *t, size_t node);
+size_t mg_json__tape_next(const mg_json_tape *t, size_t parent, size_t node);
+int mg_json__tape_key_is(const mg_json_tape *t, size_t member, const char *key);
+
+/* object[key], MG_J_NONE when absent, null, or `object` is not an object
+ * (as mg_json__get). */
+size_t mg_json__tape_get(const mg_json_tape *t, size_t object, const char *key);
+
+/* A string node's text, decoded (malloc'd; the caller frees), and a number
+ * node's value as cJSON reads it (strtod: 1e999 is infinity). */
+char *mg_json__tape_strdup(const mg_json_tape *t, size_t node);
+double mg_json__tape_number(const mg_json_tape *t, size_t node);
+
 #endif

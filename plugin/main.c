@@ -545,13 +545,13 @@ static int fail_check(const struct cli *cli, const mg_error *err, const char *to
 	return fail(err);
 }
 
-/* What goes to stdout in the chosen format; the caller frees. */
-static char *render(const struct cli *cli, const mg_check_result *res, const char *json,
-		    const char *token)
+/* What goes to stdout in the chosen format, NULL for the record itself;
+ * the caller frees. */
+static char *render(const struct cli *cli, const mg_check_result *res, const char *token)
 {
 	switch (cli->format) {
 	case FORMAT_JSON:
-		return mg_xstrdup(json);
+		return NULL;   /* the record itself */
 	case FORMAT_GITHUB:
 		return mg_github_render(res, token);
 	default:
@@ -763,7 +763,9 @@ static int cmd_check(struct cli *cli, bool record)
 		code = fail_check(cli, &err, token);
 		goto done;
 	}
-	json = mg_record_render(res);
+	/* the record of 10^5 candidates is tens of megabytes: only when wanted */
+	if (record || cli->json_path || cli->format == FORMAT_JSON)
+		json = mg_record_render(res);
 	queue_outputs(outs, cli, res, json, token);
 	if (record && queue_record(outs, cli->out_path, json, &unchanged, &err) < 0) {
 		code = fail_check(cli, &err, token);
@@ -773,8 +775,8 @@ static int cmd_check(struct cli *cli, bool record)
 		code = fail_check(cli, &err, token);
 		goto done;
 	}
-	shown = render(cli, res, json, token);
-	fputs(shown, stdout);
+	shown = render(cli, res, token);
+	fputs(shown ? shown : json, stdout);
 	if (cli->format == FORMAT_JSON)
 		print_warnings(res);  /* text and github list them themselves */
 	if (record)

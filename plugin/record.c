@@ -10,6 +10,7 @@
 #include "json.h"
 #include "memgate/compare.h"
 #include "memgate/escape.h"
+#include "memgate/format.h"
 #include "memgate/record.h"
 #include "memgate/version.h"
 
@@ -63,18 +64,15 @@ static cJSON *new_id(const char *hex)
  */
 static cJSON *new_number(double v)
 {
-	char buf[32];
-	int digits;
+	mg_buf b = MG_BUF_INIT;
+	cJSON *item;
 
 	if (!isfinite(v))
 		return cJSON_CreateNull();
-	for (digits = 15; digits < 17; digits++) {
-		snprintf(buf, sizeof(buf), "%.*g", digits, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	snprintf(buf, sizeof(buf), "%.*g", digits, v);
-	return cJSON_CreateRaw(buf);
+	mg_format_exact(&b, v);
+	item = cJSON_CreateRaw(b.ptr);
+	mg_buf_free(&b);
+	return item;
 }
 
 static cJSON *new_bool(bool v)
@@ -161,40 +159,296 @@ static void render_checks_run(cJSON *root, const mg_budget *b)
 			add(a, NULL, new_string(mg_threshold_name((enum mg_threshold)t)));
 }
 
+/*
+ * ---- the two large parts: evaluations and scenarios ----
+ *
+ * 10^5 evaluations and 10^3 scenarios of 3 * 10^4 feasible indices are
+ * millions of cJSON items (more memory than the report, and more time than
+ * deciding).  They are written straight into a buffer instead, in exactly
+ * the layout cJSON_Print gives (a tab per level, "key":<tab>value, arrays
+ * on one line with ", " between elements), and put where cJSON_Print wrote
+ * a placeholder (a raw \001 byte, which a printed string never holds).
+ */
+#define EVALUATIONS_MARK "\001E\001"
+#define SCENARIOS_MARK "\001S\001"
+
+struct writer {
+	mg_buf *out;
+	int depth;
+	int count[16];     /* members or elements written at each level */
+	bool array[16];    /* the level is an array */
+};
+
+static void tabs(struct writer *w, int n)
+{
+	static const char t[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+
+	mg_buf_put(w->out, t, (size_t)(n < 16 ? n : 16));
+}
+
+/* cJSON's string escaping of valid UTF-8, and the '[' of "##[" as \u005b
+ * (see put_log_safe). */
+static void put_escaped(mg_buf *out, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, run = 0;
+
+	mg_buf_grow(out, len + 2);
+	mg_buf_putc(out, '"');
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		bool command = c == '[' && i >= 2 && s[i - 1] == '#' && s[i - 2] == '#';
+		char esc[6] = { '\\', 0, 0, 0, 0, 0 };
+		size_t n = 2;
+
+		if (c >= 0x20 && c != '"' && c != '\\' && !command)
+			continue;
+		mg_buf_put(out, s + run, i - run);
+		run = i + 1;
+		switch (c) {
+		case '"': esc[1] = '"'; break;
+		case '\\': esc[1] = '\\'; break;
+		case '\b': esc[1] = 'b'; break;
+		case '\f': esc[1] = 'f'; break;
+		case '\n': esc[1] = 'n'; break;
+		case '\r': esc[1] = 'r'; break;
+		case '\t': esc[1] = 't'; break;
+		default:
+			esc[1] = 'u';
+			esc[2] = '0';
+			esc[3] = '0';
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			n = 6;
+		}
+		mg_buf_put(out, esc, n);
+	}
+	mg_buf_put(out, s + run, len - run);
+	mg_buf_putc(out, '"');
+}
+
+/* Start a value: the separator its array wants. */
+static void value_start(struct writer *w)
+{
+	if (w->array[w->depth] && w->count[w->depth]++)
+		mg_buf_put(w->out, ", ", 2);
+}
+
+static void key(struct writer *w, const char *name)
+{
+	if (w->count[w->depth]++)
+		mg_buf_put(w->out, ",\n", 2);
+	tabs(w, w->depth);
+	put_escaped(w->out, name, strlen(name));
+	mg_buf_put(w->out, ":\t", 2);
+}
+
+static void open_level(struct writer *w, bool array)
+{
+	value_start(w);
+	mg_buf_puts(w->out, array ? "[" : "{\n");
+	w->depth++;
+	assert(w->depth < 16);
+	w->count[w->depth] = 0;
+	w->array[w->depth] = array;
+}
+
+static void close_level(struct writer *w)
+{
+	bool array = w->array[w->depth], any = w->count[w->depth];
+
+	w->depth--;
+	if (array) {
+		mg_buf_putc(w->out, ']');
+		return;
+	}
+	if (any)
+		mg_buf_putc(w->out, '\n');
+	tabs(w, w->depth);
+	mg_buf_putc(w->out, '}');
+}
+
+/* A string (valid UTF-8 as mg_escape_utf8 makes it), or null for NULL. */
+static void string(struct writer *w, const char *s)
+{
+	mg_buf valid = MG_BUF_INIT;
+	size_t len, i;
+
+	value_start(w);
+	if (!s) {
+		mg_buf_puts(w->out, "null");
+		return;
+	}
+	len = strlen(s);
+	for (i = 0; i < len && (unsigned char)s[i] < 0x80; i++)
+		;
+	if (i == len) {
+		put_escaped(w->out, s, len);
+		return;
+	}
+	mg_escape_utf8(&valid, s, len);
+	put_escaped(w->out, valid.ptr, valid.len);
+	mg_buf_free(&valid);
+}
+
+/* A whole number, as cJSON prints one (no printf: 10^8 of them). */
+static void whole(struct writer *w, size_t n)
+{
+	char digits[24];
+	size_t k = sizeof(digits);
+
+	value_start(w);
+	do {
+		digits[--k] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	mg_buf_put(w->out, digits + k, sizeof(digits) - k);
+}
+
+static void number_or_null(struct writer *w, bool known, double v)
+{
+	value_start(w);
+	if (known && isfinite(v))
+		mg_format_exact(w->out, v);
+	else
+		mg_buf_puts(w->out, "null");
+}
+
 /* The metrics in the order of SPEC 4: memory and speed, then quality. */
 static const enum mg_metric_id record_order[MG_METRIC_COUNT] = {
 	MG_M_PEAK, MG_M_SAMPLES, MG_M_SAVING, MG_M_RATIO, MG_M_EVAL_LOSS, MG_M_DELTA,
 };
 
-/* The names of the reasons in a bit set, in enum order. */
-static void render_reasons(cJSON *o, const char *key, unsigned reasons)
+/* The names of the reasons in a bit set, in enum order, as key's array. */
+static void write_reasons(struct writer *w, const char *name, unsigned reasons)
 {
-	cJSON *a = add(o, key, cJSON_CreateArray());
 	int i;
 
+	key(w, name);
+	open_level(w, true);
 	for (i = 0; i < MG_REASON_COUNT; i++)
 		if (reasons & (1u << i))
-			add(a, NULL, new_string(mg_reason_name((enum mg_reason)i)));
+			string(w, mg_reason_name((enum mg_reason)i));
+	close_level(w);
 }
 
 /* `waivers`: with a policy that has waivers, each evaluation also lists
  * the reasons a waiver let it pass (waived_reasons). */
-static void render_evaluation(cJSON *list, const mg_evaluation *e, bool waivers)
+static void write_evaluation(struct writer *w, const mg_evaluation *e, bool waivers)
 {
-	cJSON *o = add(list, NULL, cJSON_CreateObject());
 	int i;
 
-	add(o, "name", new_string(e->name));
-	add(o, "status", new_string(mg_status_name(e->status)));
-	render_reasons(o, "reasons", e->reasons);
+	open_level(w, false);
+	key(w, "name");
+	string(w, e->name);
+	key(w, "status");
+	string(w, mg_status_name(e->status));
+	write_reasons(w, "reasons", e->reasons);
 	if (waivers)
-		render_reasons(o, "waived_reasons", e->waived);
+		write_reasons(w, "waived_reasons", e->waived);
 	for (i = 0; i < MG_METRIC_COUNT; i++) {
 		enum mg_metric_id m = record_order[i];
 
-		add(o, mg_metric_name(m), e->known[m] ? new_number(e->value[m]) : cJSON_CreateNull());
+		key(w, mg_metric_name(m));
+		number_or_null(w, e->known[m], e->value[m]);
 	}
-	add(o, "repeats", cJSON_CreateNumber(e->repeats));
+	key(w, "repeats");
+	value_start(w);
+	mg_buf_printf(w->out, "%d", e->repeats);
+	close_level(w);
+}
+
+/* The evaluations array, as the value of a member of the record's root;
+ * `depth` is the root's own (0 for a record printed alone). */
+static void write_evaluations(mg_buf *out, const mg_decision *d, bool waivers, int depth)
+{
+	struct writer w;
+	size_t i;
+
+	memset(&w, 0, sizeof(w));
+	w.out = out;
+	w.depth = 1 + depth;
+	open_level(&w, true);
+	for (i = 0; i < d->base.count; i++)
+		write_evaluation(&w, &d->base.evaluations[i], waivers);
+	close_level(&w);
+}
+
+/* The scenario's feasible indices, ", "-separated, straight into the buffer. */
+static void put_indices(mg_buf *out, const mg_scenario *sc)
+{
+	size_t cursor = 0, index, k;
+	char digits[24], *p;
+	bool first = true;
+
+	mg_buf_grow(out, sc->feasible_count * 22);
+	p = out->ptr + out->len;
+	while (mg_scenario_next_feasible(sc, &cursor, &index)) {
+		if (!first) {
+			*p++ = ',';
+			*p++ = ' ';
+		}
+		first = false;
+		k = sizeof(digits);
+		do {
+			digits[--k] = (char)('0' + index % 10);
+			index /= 10;
+		} while (index);
+		memcpy(p, digits + k, sizeof(digits) - k);
+		p += sizeof(digits) - k;
+	}
+	out->len = (size_t)(p - out->ptr);
+	out->ptr[out->len] = '\0';
+}
+
+/*
+ * A scenario names candidates by their index in "evaluations" (0-based,
+ * report order), never by name: a name is written once, in "evaluations",
+ * however many scenarios it wins or passes, which bounds the record's size
+ * (see the README's "The decision record").
+ */
+static void write_scenario(struct writer *w, const mg_scenario *sc)
+{
+	int t;
+
+	open_level(w, false);
+	key(w, "id");
+	string(w, sc->id);
+	key(w, "overrides");
+	open_level(w, false);
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (sc->overrides.set[t]) {
+			key(w, mg_threshold_name((enum mg_threshold)t));
+			number_or_null(w, true, sc->overrides.value[t]);
+		}
+	close_level(w);
+	key(w, "best_index");
+	if (sc->best) {
+		whole(w, sc->best_index);
+	} else {
+		value_start(w);
+		mg_buf_puts(w->out, "null");
+	}
+	key(w, "feasible_indices");
+	open_level(w, true);
+	put_indices(w->out, sc);
+	close_level(w);
+	close_level(w);
+}
+
+/* The scenarios array, as the value of a member of "sensitivity". */
+static void write_scenarios(mg_buf *out, const mg_decision *d, int depth)
+{
+	struct writer w;
+	size_t i;
+
+	memset(&w, 0, sizeof(w));
+	w.out = out;
+	w.depth = 2 + depth;
+	open_level(&w, true);
+	for (i = 0; i < d->scenario_count; i++)
+		write_scenario(&w, &d->scenarios[i]);
+	close_level(&w);
 }
 
 /* The feasible set's names in rank order. */
@@ -207,49 +461,21 @@ static void render_feasible(cJSON *parent, const mg_screening *s)
 		add(a, NULL, new_string(s->evaluations[s->feasible[i]].name));
 }
 
-static void render_screening(cJSON *root, const mg_decision *d, bool waivers)
+static void render_screening(cJSON *root, const mg_decision *d)
 {
-	cJSON *list = add(root, "evaluations", cJSON_CreateArray());
-	size_t i;
-
-	for (i = 0; i < d->base.count; i++)
-		render_evaluation(list, &d->base.evaluations[i], waivers);
+	add(root, "evaluations", cJSON_CreateRaw(EVALUATIONS_MARK));
 	render_feasible(root, &d->base);
 	add(root, "best_candidate", new_string(d->best));
 }
 
-/*
- * A scenario names candidates by their index in "evaluations" (0-based,
- * report order), never by name: a name is written once, in "evaluations",
- * however many scenarios it wins or passes, which bounds the record's size
- * (see the README's "The decision record").
- */
-static void render_scenario(cJSON *list, const mg_scenario *sc)
-{
-	const mg_screening *s = &sc->screening;
-	cJSON *o = add(list, NULL, cJSON_CreateObject());
-	cJSON *a;
-	size_t i;
-
-	add(o, "id", new_string(sc->id));
-	render_budget(o, "overrides", &sc->overrides);
-	add(o, "best_index", s->feasible_count ? cJSON_CreateNumber((double)s->feasible[0])
-	    : cJSON_CreateNull());
-	a = add(o, "feasible_indices", cJSON_CreateArray());
-	for (i = 0; i < s->feasible_count; i++)
-		add(a, NULL, cJSON_CreateNumber((double)s->feasible[i]));
-}
 
 static void render_sensitivity(cJSON *root, const mg_decision *d)
 {
 	cJSON *sens = add(root, "sensitivity", cJSON_CreateObject());
-	cJSON *list, *sum;
-	size_t i;
+	cJSON *sum;
 
 	add(sens, "evaluated", new_bool(d->sensitivity_evaluated));
-	list = add(sens, "scenarios", cJSON_CreateArray());
-	for (i = 0; i < d->scenario_count; i++)
-		render_scenario(list, &d->scenarios[i]);
+	add(sens, "scenarios", cJSON_CreateRaw(SCENARIOS_MARK));
 	sum = add(sens, "summary", cJSON_CreateObject());
 	add(sum, "scenario_count", cJSON_CreateNumber((double)d->scenario_count));
 	add(sum, "best_candidate_stable", new_bool(d->best_candidate_stable));
@@ -459,7 +685,7 @@ static cJSON *build(const mg_check_result *r)
 	render_evidence(root, d);
 	render_budget(root, "budget", &d->budget);
 	render_checks_run(root, &d->budget);
-	render_screening(root, d, has_waivers(r));
+	render_screening(root, d);
 	render_sensitivity(root, d);
 	render_warnings(root, r);
 	render_notes(root, r);
@@ -488,13 +714,39 @@ static void put_log_safe(mg_buf *out, const char *text)
 	mg_buf_puts(out, text);
 }
 
+/*
+ * Writes the printed tree `text` up to the next record's two placeholders,
+ * that record's evaluations and scenarios in their place (the record's root
+ * at `depth`), and returns the text after them.
+ */
+static char *splice(mg_buf *out, char *text, const mg_check_result *r, int depth)
+{
+	const mg_decision *d = r->decision;
+	char *eval = strstr(text, EVALUATIONS_MARK), *sens;
+	size_t i, indices = 0;
+
+	assert(eval);
+	sens = strstr(eval, SCENARIOS_MARK);
+	assert(sens);
+	*eval = *sens = '\0';
+	/* about 250 bytes an evaluation and 8 a feasible index: grow once */
+	for (i = 0; i < d->scenario_count; i++)
+		indices += d->scenarios[i].feasible_count;
+	mg_buf_grow(out, strlen(text) + d->base.count * 256 + indices * 8 + 4096);
+	put_log_safe(out, text);
+	write_evaluations(out, d, has_waivers(r), depth);
+	put_log_safe(out, eval + strlen(EVALUATIONS_MARK));
+	write_scenarios(out, d, depth);
+	return sens + strlen(SCENARIOS_MARK);
+}
+
 char *mg_record_render_set(const mg_check_item *items, size_t count)
 {
 	cJSON *root = must(cJSON_CreateObject()), *list, *o;
 	char buf[2048];
 	int status = 0, st;
 	size_t i;
-	char *text;
+	char *text, *rest;
 	mg_buf out = MG_BUF_INIT;
 
 	assert(items);
@@ -520,7 +772,11 @@ char *mg_record_render_set(const mg_check_item *items, size_t count)
 	text = cJSON_Print(root);
 	if (!text)
 		abort();
-	put_log_safe(&out, text);
+	rest = text;
+	for (i = 0; i < count; i++)
+		if (items[i].result)
+			rest = splice(&out, rest, items[i].result, 3);
+	put_log_safe(&out, rest);
 	mg_buf_putc(&out, '\n');
 	cJSON_free(text);
 	cJSON_Delete(root);
@@ -531,14 +787,14 @@ char *mg_record_render(const mg_check_result *r)
 {
 	mg_buf out = MG_BUF_INIT;
 	cJSON *root;
-	char *text;
+	char *text, *rest;
 
 	assert(r && r->decision);
 	root = build(r);
-	text = cJSON_Print(root);
-	if (!text)
+	if (!(text = cJSON_Print(root)))
 		abort();
-	put_log_safe(&out, text);
+	rest = splice(&out, text, r, 0);
+	put_log_safe(&out, rest);
 	mg_buf_putc(&out, '\n');
 	cJSON_free(text);
 	cJSON_Delete(root);

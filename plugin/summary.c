@@ -336,19 +336,19 @@ static void put_overrides(mg_buf *out, const mg_budget *ov)
 }
 
 /* The first FEASIBLE_NAMES of a scenario's feasible set, in rank order. */
-static void put_feasible(mg_buf *out, const mg_screening *s)
+static void put_feasible(mg_buf *out, const mg_decision *d, const mg_scenario *sc)
 {
-	size_t k;
+	size_t k = 0, cursor = 0, index;
 
-	if (!s->feasible_count)
+	if (!sc->feasible_count)
 		mg_buf_puts(out, "none");
-	for (k = 0; k < s->feasible_count && k < FEASIBLE_NAMES; k++) {
+	for (; k < FEASIBLE_NAMES && mg_scenario_next_feasible(sc, &cursor, &index); k++) {
 		if (k)
 			mg_buf_puts(out, ", ");
-		put_name(out, s->evaluations[s->feasible[k]].name);
+		put_name(out, d->base.evaluations[index].name);
 	}
-	if (s->feasible_count > FEASIBLE_NAMES)
-		mg_buf_printf(out, " and %zu more", s->feasible_count - FEASIBLE_NAMES);
+	if (sc->feasible_count > FEASIBLE_NAMES)
+		mg_buf_printf(out, " and %zu more", sc->feasible_count - FEASIBLE_NAMES);
 }
 
 static void put_scenario_row(struct render *x, const mg_scenario *sc)
@@ -367,7 +367,7 @@ static void put_scenario_row(struct render *x, const mg_scenario *sc)
 	if (!same_name(sc->best, x->d->best))
 		mg_buf_puts(out, " \xe2\x9a\xa0\xef\xb8\x8f changed");
 	mg_buf_puts(out, " | ");
-	put_feasible(out, &sc->screening);
+	put_feasible(out, x->d, sc);
 	mg_buf_puts(out, " |\n");
 }
 

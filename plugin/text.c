@@ -1,6 +1,7 @@
 /* The text rendering for people: see include/memgate/text.h. */
 #include <assert.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,14 @@ static const check_col checks[] = {
 };
 #define CHECK_COUNT (sizeof(checks) / sizeof(checks[0]))
 #define MAX_COLS (3 + CHECK_COUNT + 1)   /* #, name, status, checks, reasons */
+
+/* Beyond these a log gets a summary instead of every row: the whole list is
+ * in the decision record (--format json). */
+#define TEXT_MAX_ROWS 20         /* candidates listed one a row */
+#define TEXT_BEST 5              /* in a summary: the selected and this many more */
+#define TEXT_MAX_SCENARIOS 20    /* scenarios always listed by winner in full */
+#define TEXT_MAX_GROUPS 6        /* in a summary: winners listed */
+#define TEXT_MAX_RANGES 4        /* in a summary: scenario ranges of a winner */
 
 /* Append untrusted text escaped for a terminal. */
 static void put_safe(mg_buf *out, const char *s)
@@ -210,25 +219,100 @@ static void put_table(mg_buf *out, char **cells, size_t rows, size_t cols, bool 
 	}
 }
 
+/* Rows of the candidate table for evaluations idx[0..n) (report numbers). */
+static void put_rows(mg_buf *out, const mg_decision *d, const size_t *idx, size_t n)
+{
+	size_t cols = column_count(&d->budget), i;
+	char **cells = mg_xcalloc(n * cols, sizeof(*cells));
+
+	for (i = 0; i < n; i++)
+		fill_row(cells + i * cols, idx[i], &d->base.evaluations[idx[i]], d);
+	put_table(out, cells, n, cols, true);
+	for (i = 0; i < n * cols; i++)
+		free(cells[i]);
+	free(cells);
+}
+
+/* "  status: 3 feasible, 2 rejected" and "  reasons: 2 memory_over_budget"
+ * (counts in the order of the statuses and reasons). */
+static void put_counts(mg_buf *out, const mg_screening *s)
+{
+	size_t status[MG_STATUS_EXCLUDED + 1] = { 0 }, reason[MG_REASON_COUNT] = { 0 }, i;
+	const char *sep = "";
+	int k;
+
+	for (i = 0; i < s->count; i++) {
+		status[s->evaluations[i].status]++;
+		for (k = 0; k < MG_REASON_COUNT; k++)
+			reason[k] += (s->evaluations[i].reasons >> k) & 1u;
+	}
+	mg_buf_puts(out, "  status: ");
+	for (k = 0; k <= MG_STATUS_EXCLUDED; k++)
+		if (status[k]) {
+			mg_buf_printf(out, "%s%zu %s", sep, status[k], mg_status_name((enum mg_status)k));
+			sep = ", ";
+		}
+	mg_buf_puts(out, "\n  reasons: ");
+	for (sep = "", k = 0; k < MG_REASON_COUNT; k++)
+		if (reason[k]) {
+			mg_buf_printf(out, "%s%zu %s", sep, reason[k], mg_reason_name((enum mg_reason)k));
+			sep = ", ";
+		}
+	mg_buf_puts(out, *sep ? "\n" : "none\n");
+}
+
+/* The index of the evaluation named `name`, or SIZE_MAX. */
+static size_t index_of(const mg_screening *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < s->count; i++)
+		if (s->evaluations[i].name && !strcmp(s->evaluations[i].name, name))
+			return i;
+	return SIZE_MAX;
+}
+
+/* More candidates than a log can show: the selected one, the next best few,
+ * and counts of every status and reason. */
+static void put_candidates_summary(mg_buf *out, const mg_decision *d)
+{
+	const mg_screening *s = &d->base;
+	size_t idx[TEXT_BEST + 1], best[TEXT_BEST + 1], n = 0, k, m;
+	size_t sel = index_of(s, d->selected);
+
+	if (sel != SIZE_MAX)
+		idx[n++] = sel;
+	m = mg_decision_best(d, best, TEXT_BEST + 1);
+	for (k = 0; k < m && n < TEXT_BEST + (sel != SIZE_MAX); k++)
+		if (best[k] != sel)
+			idx[n++] = best[k];
+	mg_buf_printf(out, "candidates: %zu; shown: %s%zu best by rank "
+		      "(memgate check --format json lists every one)\n", s->count,
+		      sel != SIZE_MAX ? "the selected one and the next " : "the ",
+		      n - (sel != SIZE_MAX));
+	put_rows(out, d, idx, n);
+	put_counts(out, s);
+}
+
 static void put_candidates(mg_buf *out, const mg_decision *d)
 {
 	const mg_screening *s = &d->base;
-	char **cells;
-	size_t cols, i;
+	size_t *idx, i;
 
 	if (!s->count) {
 		mg_buf_puts(out, "candidates: none\n");
 		return;
 	}
+	if (s->count > TEXT_MAX_ROWS) {
+		put_candidates_summary(out, d);
+		return;
+	}
 	mg_buf_puts(out, "candidates:\n");
-	cols = column_count(&d->budget);
-	cells = mg_xcalloc(s->count * cols, sizeof(*cells));
+	idx = mg_xcalloc(s->count, sizeof(*idx));
 	for (i = 0; i < s->count; i++)
-		fill_row(cells + i * cols, i, &s->evaluations[i], d);
-	put_table(out, cells, s->count, cols, true);
-	for (i = 0; i < s->count * cols; i++)
-		free(cells[i]);
-	free(cells);
+		idx[i] = i;
+	put_rows(out, d, idx, s->count);
+	free(idx);
 }
 
 static void put_list(mg_buf *out, const char *name, const char **sep)
@@ -423,6 +507,121 @@ static void put_winner_group(mg_buf *out, const mg_decision *d, size_t first)
 	mg_buf_putc(out, '\n');
 }
 
+/* A scenario and the index of its winner (SIZE_MAX for none). */
+struct sc_winner {
+	size_t winner, scenario;
+};
+
+static int sc_winner_cmp(const void *a, const void *b)
+{
+	const struct sc_winner *x = a, *y = b;
+
+	if (x->winner != y->winner)
+		return x->winner < y->winner ? -1 : 1;
+	return (x->scenario > y->scenario) - (x->scenario < y->scenario);
+}
+
+/* A winner's scenarios: list[start..end) of the sorted pairs. */
+struct sc_group {
+	size_t start, end;
+};
+
+static int sc_group_cmp(const void *a, const void *b)
+{
+	const struct sc_group *x = a, *y = b;
+	size_t nx = x->end - x->start, ny = y->end - y->start;
+
+	if (nx != ny)
+		return nx > ny ? -1 : 1;   /* most scenarios first */
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* "  winner X (base winner): 360 scenarios: grid[0-9], grid[20-29] and 34
+ * more ranges" */
+static void put_group_summary(mg_buf *out, const mg_decision *d, const struct sc_winner *list,
+			      const struct sc_group *g)
+{
+	const mg_scenario *sc = d->scenarios;
+	const char *best = sc[list[g->start].scenario].best, *sep = " ";
+	size_t i, start = g->start, ranges = 0;
+
+	mg_buf_puts(out, "  winner ");
+	put_winner(out, best);
+	if (best && same_name(best, d->best))
+		mg_buf_puts(out, " (base winner)");
+	mg_buf_printf(out, ": %zu scenario%s:", g->end - g->start, g->end - g->start == 1 ? "" : "s");
+	for (i = g->start + 1; i <= g->end; i++) {
+		if (i < g->end && follows(sc[list[i - 1].scenario].id, sc[list[i].scenario].id))
+			continue;
+		if (ranges++ < TEXT_MAX_RANGES) {
+			mg_buf_puts(out, sep);
+			put_range(out, sc[list[start].scenario].id, sc[list[i - 1].scenario].id);
+			sep = ", ";
+		}
+		start = i;
+	}
+	if (ranges > TEXT_MAX_RANGES)
+		mg_buf_printf(out, " and %zu more range%s", ranges - TEXT_MAX_RANGES,
+			      ranges - TEXT_MAX_RANGES == 1 ? "" : "s");
+	mg_buf_putc(out, '\n');
+}
+
+/* The number of id ranges ("grid[0-5]") in a group. */
+static size_t group_ranges(const mg_decision *d, const struct sc_winner *list,
+			   const struct sc_group *g)
+{
+	size_t i, ranges = 1;
+
+	for (i = g->start + 1; i < g->end; i++)
+		ranges += !follows(d->scenarios[list[i - 1].scenario].id,
+				   d->scenarios[list[i].scenario].id);
+	return ranges;
+}
+
+/* More scenarios than a log can show (more winners, or more id ranges,
+ * than a few lines hold): how often the winner changes, and the winners
+ * with the most scenarios.  False, printing nothing, when every winner's
+ * line fits. */
+static bool put_sensitivity_summary(mg_buf *out, const mg_decision *d)
+{
+	size_t n = d->scenario_count, i, groups = 0, same = 0, none = 0, rest = 0, ranges = 0;
+	struct sc_winner *list = mg_xcalloc(n, sizeof(*list));
+	struct sc_group *g = mg_xcalloc(n, sizeof(*g));
+	bool summary;
+
+	for (i = 0; i < n; i++) {
+		list[i].winner = d->scenarios[i].best ? d->scenarios[i].best_index : SIZE_MAX;
+		list[i].scenario = i;
+		same += d->scenarios[i].best && same_name(d->scenarios[i].best, d->best);
+		none += !d->scenarios[i].best;
+	}
+	qsort(list, n, sizeof(*list), sc_winner_cmp);
+	for (i = 0; i < n; i++) {
+		if (!i || list[i].winner != list[i - 1].winner)
+			g[groups++].start = i;
+		g[groups - 1].end = i + 1;
+	}
+	for (i = 0; i < groups; i++)
+		ranges += group_ranges(d, list, &g[i]);
+	summary = groups > TEXT_MAX_GROUPS || ranges > TEXT_MAX_GROUPS * TEXT_MAX_RANGES;
+	if (!summary)
+		goto done;
+	mg_buf_printf(out, "  the winner is the base winner in %zu, another candidate in %zu, "
+		      "none in %zu\n", same, n - same - none, none);
+	qsort(g, groups, sizeof(*g), sc_group_cmp);
+	for (i = 0; i < groups && i < TEXT_MAX_GROUPS; i++)
+		put_group_summary(out, d, list, &g[i]);
+	for (; i < groups; i++)
+		rest += g[i].end - g[i].start;
+	if (groups > TEXT_MAX_GROUPS)
+		mg_buf_printf(out, "  and %zu more winners in %zu scenarios "
+			      "(memgate check --format json lists every scenario)\n",
+			      groups - TEXT_MAX_GROUPS, rest);
+done:
+	free(list);
+	free(g);
+	return summary;
+}
 
 /* "memory_cap_mb 8500, min_samples_per_s 1.5", or "no override". */
 static void put_overrides_or_none(mg_buf *out, const mg_budget *ov)
@@ -480,6 +679,10 @@ static void put_sensitivity(mg_buf *out, const mg_check_result *r)
 	mg_buf_putc(out, '\n');
 	if (!d->sensitivity_evaluated)
 		return;
+	if (d->scenario_count > TEXT_MAX_SCENARIOS && put_sensitivity_summary(out, d)) {
+		put_scenario_ids(out, r);
+		return;
+	}
 	for (i = 0; i < d->scenario_count; i++) {
 		for (j = 0; j < i && !same_name(sc_best(d, j), sc_best(d, i)); j++)
 			;

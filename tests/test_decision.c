@@ -14,6 +14,7 @@ typedef struct fixture {
 	mg_budget stricter[8];
 	mg_grid_axis grid[4];
 	double axis_values[4][70];
+	mg_waiver waivers[3];
 	mg_evidence ev;
 	mg_rules rules;
 	bool pre[MG_ISSUE_COUNT];
@@ -233,6 +234,41 @@ static const char *status_named(const mg_screening *s, const char *name)
 	return mg_status_name(eval_of(s, name)->status);
 }
 
+
+/* ---- one scenario in full ---- */
+
+/* Scenario k of d screened in full (mg_scenario_screen), after checking
+ * that its feasible list is the one the decision keeps as bits.  Stays
+ * valid until the next call; released by sc_done. */
+static mg_screening sc_full;
+
+static void sc_done(void)
+{
+	mg_screening_release(&sc_full);
+}
+
+static const mg_screening *sc_screen(const fixture *f, const mg_decision *d, size_t k)
+{
+	const mg_scenario *sc = &d->scenarios[k];
+	size_t cursor = 0, index, i = 0;
+
+	cr_assert_lt(k, d->scenario_count);
+	sc_done();
+	mg_scenario_screen(&sc_full, &f->rules, &f->ev, sc);
+	while (mg_scenario_next_feasible(sc, &cursor, &index)) {
+		cr_assert_lt(i, sc_full.feasible_count, "%s: more feasible bits than in full", sc->id);
+		cr_assert_eq(index, sc_full.feasible[i], "%s: feasible[%zu] differs", sc->id, i);
+		i++;
+	}
+	cr_assert_eq(i, sc_full.feasible_count, "%s: fewer feasible bits than in full", sc->id);
+	cr_assert_eq(sc->feasible_count, sc_full.feasible_count);
+	if (i)
+		cr_assert_eq(sc->best_index, sc_full.feasible[0]);
+	else
+		cr_assert_null(sc->best);
+	return &sc_full;
+}
+
 static void expect_decision(const mg_decision *d, const char *verdict,
 			    const char *reason, const char *next_action,
 			    const char *selected)
@@ -323,7 +359,7 @@ Test(decision, seed_stricter_throughput_ratio_makes_selection_sensitive)
 	expect_decision(d, "tune", "selection_is_threshold_sensitive",
 			"collect_boundary_evidence", "checkpoint");
 	cr_assert_null(d->scenarios[0].best);
-	cr_assert_str_eq(reasons_named(&d->scenarios[0].screening, "checkpoint"),
+	cr_assert_str_eq(reasons_named(sc_screen(&f, d, 0), "checkpoint"),
 			 "throughput_below_floor");
 	mg_decision_free(d);
 }
@@ -512,7 +548,7 @@ Test(decision, real_report_with_the_seed_grid_records_18_scenarios)
 	cr_assert_eq(d->scenario_count, 18);
 	cr_assert_str_eq(d->scenarios[17].id, "grid[17]");
 	/* grid[0]: ceiling 12.20 replaces the relative one, every loss is over it */
-	cr_assert_str_eq(reasons_named(&d->scenarios[0].screening, "checkpoint"),
+	cr_assert_str_eq(reasons_named(sc_screen(&f, d, 0), "checkpoint"),
 			 "quality_over_floor,memory_saving_below_floor");
 	cr_assert_not(d->scenarios[0].budget.set[MG_MAX_RELATIVE_EVAL_LOSS]);
 	mg_decision_free(d);
@@ -1476,12 +1512,12 @@ Test(decision, a_scenario_quality_ceiling_replaces_both_base_ceilings)
 	abs_sc = &d->scenarios[0];
 	cr_assert_not(abs_sc->budget.set[MG_MAX_RELATIVE_EVAL_LOSS]);
 	cr_assert_eq(abs_sc->budget.value[MG_MAX_EVAL_LOSS], 10.3);
-	cr_assert_eq(abs_sc->screening.quality_ceiling, 10.3);
+	cr_assert_eq(sc_screen(&f, d, 0)->quality_ceiling, 10.3);
 	cr_assert_str_eq(abs_sc->best, "checkpoint");
 	rel_sc = &d->scenarios[1];
 	cr_assert_not(rel_sc->budget.set[MG_MAX_EVAL_LOSS]);
-	cr_assert_eq(rel_sc->screening.quality_ceiling, 10.0 * (1.0 + 0.001));
-	cr_assert_str_eq(feasible_of(&rel_sc->screening), "baseline");
+	cr_assert_eq(sc_screen(&f, d, 1)->quality_ceiling, 10.0 * (1.0 + 0.001));
+	cr_assert_str_eq(feasible_of(sc_screen(&f, d, 1)), "baseline");
 	mg_decision_free(d);
 }
 
@@ -1498,7 +1534,7 @@ Test(decision, a_scenario_without_quality_overrides_keeps_both_ceilings)
 	d = decide(&f);
 	cr_assert(d->scenarios[0].budget.set[MG_MAX_EVAL_LOSS]);
 	cr_assert(d->scenarios[0].budget.set[MG_MAX_RELATIVE_EVAL_LOSS]);
-	cr_assert_eq(d->scenarios[0].screening.quality_ceiling_from, MG_MAX_RELATIVE_EVAL_LOSS);
+	cr_assert_eq(sc_screen(&f, d, 0)->quality_ceiling_from, MG_MAX_RELATIVE_EVAL_LOSS);
 	mg_decision_free(d);
 }
 
@@ -1511,8 +1547,8 @@ Test(decision, a_scenario_makes_candidates_needing_a_missing_baseline_invalid)
 	measured(&f, "checkpoint", 8000, 1.5, 10.0);
 	stricter(&f, MG_MIN_MEMORY_SAVING_MB, 100);
 	d = decide(&f);
-	cr_assert_str_eq(status_named(&d->scenarios[0].screening, "checkpoint"), "invalid");
-	cr_assert_str_eq(reasons_named(&d->scenarios[0].screening, "checkpoint"),
+	cr_assert_str_eq(status_named(sc_screen(&f, d, 0), "checkpoint"), "invalid");
+	cr_assert_str_eq(reasons_named(sc_screen(&f, d, 0), "checkpoint"),
 			 "missing_or_non_numeric_metric");
 	cr_assert_null(d->scenarios[0].best);
 	expect_decision(d, "tune", "selection_is_threshold_sensitive",
@@ -1548,8 +1584,8 @@ Test(decision, stability_counts_distinct_winners_and_feasible_lists)
 	stricter(&f, MG_MEMORY_CAP_MB, 9000);         /* checkpoint,offload */
 	stricter(&f, MG_MIN_THROUGHPUT_RATIO, 0.7);   /* checkpoint */
 	d = decide(&f);
-	cr_assert_str_eq(feasible_of(&d->scenarios[0].screening), "checkpoint,offload");
-	cr_assert_str_eq(feasible_of(&d->scenarios[1].screening), "checkpoint");
+	cr_assert_str_eq(feasible_of(sc_screen(&f, d, 0)), "checkpoint,offload");
+	cr_assert_str_eq(feasible_of(sc_screen(&f, d, 1)), "checkpoint");
 	cr_assert(d->best_candidate_stable);
 	cr_assert_not(d->feasible_set_stable);
 	cr_assert_str_eq(d->interpretation, "sensitive_to_thresholds");
@@ -1704,15 +1740,16 @@ Test(decision, scenarios_times_candidates_is_limited)
 	d = decide(&f);
 	cr_expect_eq(d->scenario_count * d->base.count, 65536);
 	mg_decision_free(d);
-	free(cands);
-	free(pool);
 	d = NULL;
-	cands = many_candidates(&f, &pool, 17);
+	/* the product is checked before any candidate is looked at: a count
+	 * past the limit needs no candidates behind it */
+	f.ev.candidate_count = (size_t)(MG_DECISION_MAX_EVALUATIONS / 4096) + 1;
 	mg_error_clear(&err);
 	cr_expect_eq(mg_decide(&d, &f.rules, &f.ev, NULL, 0, &err), MG_ERROR);
 	cr_expect_null(d);
-	cr_expect_str_eq(err.message, "sensitivity has 4096 scenarios of 17 candidates "
-			 "(69632 evaluations), more than the limit of 65536 evaluations");
+	cr_expect_str_eq(err.message, "sensitivity has 4096 scenarios of 524289 candidates "
+			 "(2147487744 evaluations), more than the limit of 2147483648 evaluations "
+			 "(raise it with make EXTRA_CFLAGS=-DMG_DECISION_MAX_EVALUATIONS=N)");
 	free(cands);
 	free(pool);
 }
@@ -1902,4 +1939,142 @@ Test(decision, waiver_does_not_reach_steps_1_to_6)
 	cr_assert_str_eq(reasons_named(&d->base, "offload"), "oom");
 	cr_assert_not(d->waiver_used[0]);
 	mg_decision_free(d);
+}
+
+/* ---- sensitivity at scale: the bit sets against full screening ---- */
+
+static uint64_t rnd_state;
+
+static unsigned rnd(unsigned n)
+{
+	rnd_state = rnd_state * 6364136223846793005u + 1442695040888963407u;
+	return (unsigned)((rnd_state >> 33) % n);
+}
+
+/* A value near `center`: often exactly one of a few, so that ties and
+ * thresholds met with equality are common. */
+static double near_value(double center)
+{
+	static const double steps[] = { -0.2, -0.1, 0, 0, 0.05, 0.1, 0.3 };
+
+	return center * (1 + steps[rnd(7)]);
+}
+
+static void random_threshold(mg_budget *b, enum mg_threshold t)
+{
+	static const double center[MG_THRESHOLD_COUNT] = { 9000, 1.5, 500, 0.8, 10.5, 0.02, 0.2 };
+
+	set_t(b, t, t == MG_MIN_THROUGHPUT_RATIO ? (double)rnd(11) / 10 : near_value(center[t]));
+}
+
+static void random_fixture(fixture *f)
+{
+	static const char *const names[] = { "baseline", "a", "b", "c", "d", "e", "f", "g" };
+	static const double center[MG_METRIC_COUNT] = { 9000, 1.5, 10.5, 500, 0.8, 0.2 };
+	unsigned n = 1 + rnd(MAX_CANDS), i, m, t, k, a;
+
+	fx_default(f);
+	f->rules.rank_by = rnd(3) ? MG_RANK_PEAK_MEMORY : MG_RANK_THROUGHPUT;
+	f->rules.min_repeats = 1 + (int)rnd(2);
+	f->rules.budget.set[MG_MEMORY_CAP_MB] = false;
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (rnd(3) == 0)
+			random_threshold(&f->rules.budget, (enum mg_threshold)t);
+	for (i = 0; i < n; i++) {
+		mg_candidate *c = add(f, names[rnd(8)]);
+
+		c->status = rnd(8) ? "ok" : rnd(2) ? "comparable" : "failed";
+		c->oom = rnd(20) == 0;
+		c->repeats = 1 + (int)rnd(2);
+		for (m = 0; m < MG_METRIC_COUNT; m++) {
+			unsigned kind = rnd(m < MG_M_SAVING ? 12 : 4);
+
+			if (kind == 0)
+				bad_metric(c, (enum mg_metric_id)m);
+			else if (kind < (m < MG_M_SAVING ? 11u : 2u))
+				set_metric(c, (enum mg_metric_id)m, near_value(center[m]));
+		}
+	}
+	if (rnd(6) == 0) {
+		f->ev.eligible_present = true;
+		for (i = 0; i < 3; i++)
+			f->eligible[f->ev.eligible_count++] = (char *)names[rnd(8)];
+		f->ev.eligible = f->eligible;
+	}
+	for (k = rnd(5); k > 0; k--) {
+		mg_budget *b = &f->stricter[f->rules.stricter_count++];
+
+		memset(b, 0, sizeof(*b));
+		for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+			if (rnd(3) == 0)
+				random_threshold(b, (enum mg_threshold)t);
+	}
+	for (a = rnd(4); a > 0; a--) {
+		double values[4];
+		mg_budget one = { 0 };
+		unsigned count = 1 + rnd(4), v;
+
+		t = rnd(MG_THRESHOLD_COUNT);
+		for (v = 0; v < count; v++) {
+			random_threshold(&one, (enum mg_threshold)t);
+			values[v] = one.value[t];
+		}
+		axis(f, (enum mg_threshold)t, values, count);
+	}
+	for (k = rnd(7); k > 0 && k < 4; k--) {
+		mg_waiver *w = &f->waivers[f->rules.waiver_count++];
+
+		w->candidate = rnd(4) && f->ev.candidate_count && f->ev.candidates[0].name ?
+			       f->ev.candidates[rnd((unsigned)f->ev.candidate_count)].name :
+			       names[rnd(8)];
+		w->reason = (enum mg_reason)(MG_R_MEMORY_OVER_BUDGET +
+					     (int)rnd(MG_REASON_COUNT - MG_R_MEMORY_OVER_BUDGET));
+	}
+	f->rules.waivers = f->waivers;
+}
+
+/* Did waiver w let its candidate (the first of its name) pass in s? */
+static bool waiver_used_in(const mg_screening *s, const fixture *f, size_t w)
+{
+	size_t i;
+
+	for (i = 0; i < f->ev.candidate_count; i++)
+		if (f->ev.candidates[i].name && !strcmp(f->ev.candidates[i].name, f->waivers[w].candidate))
+			return (s->evaluations[i].waived & (1u << f->waivers[w].reason)) != 0;
+	return false;
+}
+
+Test(decision, scenario_bit_sets_match_screening_every_scenario_in_full)
+{
+	fixture f;
+	mg_decision *d;
+	mg_error err;
+	size_t k, w, scenarios = 0, waived = 0;
+	bool used[3];
+	int round;
+
+	for (round = 0; round < 3000; round++) {
+		rnd_state = (uint64_t)round * 2654435761u + 1;
+		random_fixture(&f);
+		mg_error_clear(&err);
+		cr_assert_eq(mg_decide(&d, &f.rules, &f.ev, f.pre, 0, &err), 0, "%s", err.message);
+		for (w = 0; w < f.rules.waiver_count; w++)
+			used[w] = waiver_used_in(&d->base, &f, w);
+		for (k = 0; k < d->scenario_count; k++) {
+			const mg_screening *full = sc_screen(&f, d, k);
+
+			cr_assert_eq(d->scenarios[k].best ? 1 : 0, full->feasible_count ? 1 : 0);
+			for (w = 0; w < f.rules.waiver_count; w++)
+				used[w] |= waiver_used_in(full, &f, w);
+			scenarios++;
+		}
+		for (w = 0; w < f.rules.waiver_count; w++) {
+			cr_assert_eq(d->waiver_used[w], used[w], "round %d: waiver %zu", round, w);
+			waived += used[w];
+		}
+		mg_decision_free(d);
+	}
+	sc_done();
+	cr_assert_gt(scenarios, 3000);
+	cr_assert_gt(waived, 50, "%zu waivers used", waived);
 }

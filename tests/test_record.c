@@ -25,7 +25,8 @@ static struct {
 	mg_evaluation ev[4];
 	size_t feasible[2];
 	mg_scenario sc[2];
-	size_t sc_feasible[1];
+	size_t sc_rank[4];
+	unsigned long long sc_bits[2];
 	mg_report report;
 	char *warnings[1];
 	mg_policy_change change;
@@ -72,7 +73,10 @@ static void build_decision(void)
 	set_eval(&fx.ev[3], 3, "hybrid", MG_STATUS_FEASIBLE, 0, 9454.64, 1.276, 12.356503);
 	fx.feasible[0] = 1;
 	fx.feasible[1] = 3;
-	fx.sc_feasible[0] = 1;
+	fx.sc_rank[0] = 1;   /* rank order: checkpoint, hybrid, baseline, offload */
+	fx.sc_rank[1] = 3;
+	fx.sc_rank[2] = 0;
+	fx.sc_rank[3] = 2;
 
 	d->verdict = MG_ACCEPT;
 	d->reason = "selection_stable_across_thresholds";
@@ -92,8 +96,12 @@ static void build_decision(void)
 	set_threshold(&fx.sc[1].overrides, MG_MIN_SAMPLES_PER_S, 1.5);
 	for (i = 0; i < 2; i++) {
 		fx.sc[i].budget = d->budget;
-		fx.sc[i].screening = (mg_screening){ fx.ev, 4, fx.sc_feasible, 1, 12.6, true,
-						     MG_MAX_EVAL_LOSS, true, false };
+		fx.sc_bits[i] = 1;   /* checkpoint only */
+		fx.sc[i].rank = fx.sc_rank;
+		fx.sc[i].feasible = &fx.sc_bits[i];
+		fx.sc[i].count = 4;
+		fx.sc[i].feasible_count = 1;
+		fx.sc[i].best_index = 1;
 		fx.sc[i].best = "checkpoint";
 	}
 	d->sensitivity_evaluated = true;
@@ -554,7 +562,8 @@ Test(record, scenario_without_winner_has_null_best_index)
 	const cJSON *sc;
 
 	fx.sc[1].best = NULL;
-	fx.sc[1].screening.feasible_count = 0;
+	fx.sc[1].feasible_count = 0;
+	fx.sc_bits[1] = 0;
 	root = render(r);
 	sc = cJSON_GetArrayItem(at(at(root, "sensitivity"), "scenarios"), 1);
 	expect_null(sc, "best_index");
@@ -577,14 +586,18 @@ static int count(const char *text, const char *needle)
 Test(record, scenarios_refer_to_candidates_by_index_in_rank_order)
 {
 	mg_check_result *r = build();
-	size_t ranked[3] = { 3, 2, 1 };
+	size_t ranked[4] = { 3, 2, 1, 0 };
+	unsigned long long bits = 7;   /* the first three by rank */
 	cJSON *root;
 	const cJSON *sc;
 	char *text;
 
-	fx.sc[0].screening.feasible = ranked;
-	fx.sc[0].screening.feasible_count = 3;
+	fx.sc[0].rank = ranked;
+	fx.sc[0].count = 4;
+	fx.sc[0].feasible = &bits;
+	fx.sc[0].feasible_count = 3;
 	fx.sc[0].best = "hybrid";
+	fx.sc[0].best_index = 3;
 	root = render(r);
 	sc = cJSON_GetArrayItem(at(at(root, "sensitivity"), "scenarios"), 0);
 	expect_number(sc, "best_index", 3);

@@ -27,6 +27,10 @@ static struct {
 	mg_evaluation ev[MAX_CANDIDATES];
 	size_t feasible[MAX_CANDIDATES];
 	mg_scenario sc[MAX_SCENARIOS];
+	unsigned long long sc_bits[MAX_SCENARIOS];
+	unsigned long long all_bits[(MAX_CANDIDATES + 63) / 64];
+	size_t rank[MAX_CANDIDATES];
+	size_t sc_rank[4];
 	mg_policy policy;
 	mg_report report;
 	char *warnings[2];
@@ -67,7 +71,12 @@ static void set_scenario(size_t i, const char *id, enum mg_threshold t, double v
 
 	snprintf(sc->id, sizeof(sc->id), "%s", id);
 	set_threshold(&sc->overrides, t, v);
-	sc->screening = fx.d.base;
+	fx.sc_bits[i] = 3;   /* checkpoint and hybrid, first in rank */
+	sc->rank = fx.sc_rank;
+	sc->feasible = &fx.sc_bits[i];
+	sc->count = 4;
+	sc->feasible_count = 2;
+	sc->best_index = 1;
 	sc->best = best;
 	fx.d.scenario_count = i + 1;
 }
@@ -93,6 +102,10 @@ static mg_check_result *build(void)
 	set_eval(3, "hybrid", MG_STATUS_FEASIBLE, 0, 9454.64, 1.276);
 	fx.feasible[0] = 1;
 	fx.feasible[1] = 3;
+	fx.sc_rank[0] = 1;   /* rank order: checkpoint, hybrid, baseline, offload */
+	fx.sc_rank[1] = 3;
+	fx.sc_rank[2] = 0;
+	fx.sc_rank[3] = 2;
 	d->verdict = MG_ACCEPT;
 	d->reason = "selection_stable_across_thresholds";
 	d->next_action = "send_to_regression_acceptance";
@@ -109,7 +122,8 @@ static mg_check_result *build(void)
 	d->scenarios = fx.sc;
 	set_scenario(0, "stricter[0]", MG_MEMORY_CAP_MB, 9452, "checkpoint");
 	set_scenario(1, "stricter[1]", MG_MIN_SAMPLES_PER_S, 1.5, "checkpoint");
-	fx.sc[1].screening.feasible_count = 1;
+	fx.sc[1].feasible_count = 1;
+	fx.sc_bits[1] = 1;
 	fx.policy.path = ".memgate.yml";
 	fx.policy.rules.baseline = "baseline";
 	fx.policy.threshold_pos[MG_MIN_SAMPLES_PER_S] = (mg_pos){ 11, 22 };
@@ -319,7 +333,8 @@ Test(summary, sensitivity_table_lists_scenarios_winners_and_feasible_sets)
 	fx.d.verdict = MG_TUNE;
 	fx.d.reason = "selection_is_threshold_sensitive";
 	set_scenario(2, "grid[0]", MG_MIN_SAMPLES_PER_S, 2.5, NULL);
-	fx.sc[2].screening.feasible_count = 0;
+	fx.sc[2].feasible_count = 0;
+	fx.sc_bits[2] = 0;
 	fx.d.best_candidate_stable = fx.d.feasible_set_stable = false;
 	fx.d.interpretation = "sensitive_to_thresholds";
 	md = render(&fx.r);
@@ -428,10 +443,13 @@ Test(summary, hostile_names_cannot_break_a_table_or_inject_markup)
 	fx.d.base.feasible_count = 0;
 	fx.d.selected = fx.d.best = names[1];
 	set_scenario(0, "stricter[0]", MG_MEMORY_CAP_MB, 9452, names[2]);
-	fx.sc[0].screening.feasible = fx.feasible;
-	fx.sc[0].screening.feasible_count = 2;
-	fx.feasible[0] = 0;
-	fx.feasible[1] = 7;
+	/* feasible: names[0] and names[7], in that rank order */
+	for (i = 0; i < n; i++)
+		fx.rank[i] = i;
+	fx.sc[0].rank = fx.rank;
+	fx.sc[0].count = n;
+	fx.sc_bits[0] = 1u | 1u << 7;
+	fx.sc[0].feasible_count = 2;
 	fx.r.report_ref.path = "a|b\n<i>.json";
 	md = render(&fx.r);
 	cr_assert_eq(expect_tables(md), 2);
@@ -458,6 +476,7 @@ Test(summary, oversized_summary_drops_rows_with_a_note)
 	size_t i;
 
 	build();
+	memset(fx.all_bits, 0xff, sizeof(fx.all_bits));
 	for (i = 0; i < MAX_CANDIDATES; i++) {
 		memset(names[i], '\xff', 250);
 		snprintf(names[i] + 250, 7, "%06zu", i);
@@ -469,8 +488,10 @@ Test(summary, oversized_summary_drops_rows_with_a_note)
 	fx.d.base.count = MAX_CANDIDATES;
 	for (i = 0; i < MAX_SCENARIOS; i++) {
 		set_scenario(i, "grid[0]", MG_MEMORY_CAP_MB, 9000 + (double)i, names[i % MAX_CANDIDATES]);
-		fx.sc[i].screening.feasible = fx.feasible;
-		fx.sc[i].screening.feasible_count = MAX_CANDIDATES;
+		fx.sc[i].rank = fx.feasible;
+		fx.sc[i].count = MAX_CANDIDATES;
+		fx.sc[i].feasible = fx.all_bits;
+		fx.sc[i].feasible_count = MAX_CANDIDATES;
 	}
 	md = render(&fx.r);
 	cr_assert_gt(strlen(md), MG_SUMMARY_MAX / 2);

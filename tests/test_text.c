@@ -22,6 +22,7 @@ static struct {
 	size_t feasible[2];
 	mg_scenario sc[MAX_SCENARIOS];
 	size_t sc_feasible[MAX_SCENARIOS];
+	unsigned long long sc_bits[MAX_SCENARIOS];
 	mg_report report;
 	char *warnings[2];
 	mg_policy_change changes[2];
@@ -67,12 +68,18 @@ static void set_scenario(size_t i, const char *id, enum mg_threshold t, double v
 	set_threshold(&sc->overrides, t, v);
 	sc->budget = fx.d.budget;
 	sc->budget.value[t] = v;
-	fx.sc_feasible[i] = winner;
-	sc->screening = (mg_screening){ fx.ev, 4, &fx.sc_feasible[i], has_winner, 12.6, true,
-					MG_MAX_EVAL_LOSS, true, false };
+	fx.sc_feasible[i] = winner;   /* a rank of one: the winner */
+	fx.sc_bits[i] = has_winner;
+	sc->rank = &fx.sc_feasible[i];
+	sc->count = 1;
+	sc->feasible = &fx.sc_bits[i];
+	sc->feasible_count = has_winner;
+	sc->best_index = winner;
 	if (has_winner && winner == 1) {   /* the base's feasible set: checkpoint, hybrid */
-		sc->screening.feasible = fx.feasible;
-		sc->screening.feasible_count = 2;
+		sc->rank = fx.feasible;
+		sc->count = 2;
+		fx.sc_bits[i] = 3;
+		sc->feasible_count = 2;
 	}
 	sc->best = has_winner ? fx.ev[winner].name : NULL;
 	fx.d.scenario_count = i + 1;
@@ -317,7 +324,8 @@ Test(text, same_winner_with_changing_feasible_set_is_a_stable_selection)
 {
 	mg_check_result *r = build();
 
-	fx.sc[1].screening.feasible_count = 1;
+	fx.sc[1].feasible_count = 1;   /* checkpoint only */
+	fx.sc_bits[1] = 1;
 	fx.d.feasible_set_stable = false;
 	fx.d.interpretation = "sensitive_to_thresholds";
 	expect_line(r, 1, "memgate: accept (selection_stable_across_thresholds)");

@@ -279,13 +279,37 @@ typedef struct mg_screening {
 	bool needs_missing_baseline; /* some candidate at step 7 needs a derived value and cannot have it */
 } mg_screening;
 
+/*
+ * A sensitivity scenario.  At scale (10^5 candidates, 10^3 scenarios) the
+ * core keeps no per-candidate evaluations for a scenario, only its feasible
+ * set as a bit set over the candidates in the scenario's rank order (SPEC
+ * 2.4): bit k of `feasible` is set when the k-th candidate of `rank` is
+ * feasible.  Walk it with mg_scenario_next_feasible; screen one scenario in
+ * full (statuses and reasons of every candidate) with mg_scenario_screen.
+ * `feasible` and `rank` belong to the decision (or, in a hand-built
+ * scenario, to whoever built it).
+ */
 typedef struct mg_scenario {
 	char id[40];                 /* "stricter[0]", "grid[5]" */
 	mg_budget overrides;         /* what the scenario sets */
 	mg_budget budget;            /* the effective budget (base + overrides, 2.5 quality rule) */
-	mg_screening screening;
 	const char *best;            /* borrowed name of the winner, NULL for none */
+	size_t best_index;           /* the winner's index in the evaluations (when best) */
+	size_t feasible_count;
+	size_t count;                /* candidates: entries of rank, bits of feasible */
+	const size_t *rank;          /* candidate indices in this scenario's rank order */
+	const unsigned long long *feasible;  /* (count + 63) / 64 words, 64 bits each */
 } mg_scenario;
+
+/*
+ * The next candidate of sc's feasible set, in rank order: start with
+ * *cursor = 0; each call sets *index (an index into the evaluations, which
+ * are in report order) and returns true, or returns false after the last.
+ */
+bool mg_scenario_next_feasible(const mg_scenario *sc, size_t *cursor, size_t *index);
+
+/* Is the candidate at `index` (report order) feasible in sc?  O(count). */
+bool mg_scenario_is_feasible(const mg_scenario *sc, size_t index);
 
 enum mg_verdict { MG_ACCEPT, MG_TUNE, MG_REJECT, MG_VERDICT_COUNT };
 const char *mg_verdict_name(enum mg_verdict v);  /* "accept", "tune", "reject" */
@@ -317,13 +341,16 @@ typedef struct mg_decision {
 	 * check it fails, in the base screening or in a scenario. */
 	bool *waiver_used;
 	size_t waiver_count;
+	void *sensitivity_storage;   /* the scenarios' rank orders and bit sets (private) */
 } mg_decision;
 
 /* Limits the core enforces before evaluating (grid products). */
-/* Scenarios times candidates: what sensitivity screens, keeps and renders.
- * Each input is bounded on its own; this bounds their product. */
+/* Scenarios times candidates: what sensitivity keeps (a bit per pair) and
+ * what the decision record lists.  The default decides 10^3 scenarios of
+ * 2 * 10^6 candidates: every report within the default input limit whose
+ * candidates carry a name and a measurement. */
 #ifndef MG_DECISION_MAX_EVALUATIONS   /* raise: make EXTRA_CFLAGS=-DMG_DECISION_MAX_EVALUATIONS=N */
-#define MG_DECISION_MAX_EVALUATIONS 65536
+#define MG_DECISION_MAX_EVALUATIONS 2147483648ULL
 #endif
 #ifndef MG_DECISION_MAX_SCENARIOS   /* raise: make EXTRA_CFLAGS=-DMG_DECISION_MAX_SCENARIOS=N */
 #define MG_DECISION_MAX_SCENARIOS 4096
@@ -345,7 +372,22 @@ int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
  * Fills *out; free with mg_screening_release. */
 void mg_screen(mg_screening *out, const mg_rules *rules, const mg_evidence *ev,
 	       const mg_budget *budget);
+
+/* Screen every candidate under scenario sc's budget, as sensitivity does
+ * (a value that needs a baseline that is not measured makes a candidate
+ * invalid): each candidate's status and reasons, which the decision does not
+ * keep per scenario.  Its feasible list is sc's.  Fills *out; free with
+ * mg_screening_release. */
+void mg_scenario_screen(mg_screening *out, const mg_rules *rules, const mg_evidence *ev,
+			const mg_scenario *sc);
 void mg_screening_release(mg_screening *s);
+
+/* The best `max` candidates of the base screening, for renderers that
+ * cannot show them all: the feasible set in rank order, then the rejected
+ * candidates that pass every hard limit, the other rejected ones, and the
+ * rest (each in report order).  Fills out[] with evaluation indices and
+ * returns how many. */
+size_t mg_decision_best(const mg_decision *d, size_t *out, size_t max);
 
 /* Free a decision; accepts NULL. */
 void mg_decision_free(mg_decision *d);

@@ -19,13 +19,18 @@ typedef struct mg_report {
 	mg_value semantic_id;       /* top-level semantic_id */
 	char *producer_decision;    /* decision.decision (or a string decision), NULL when absent */
 	char *producer_reason;      /* decision.reason, NULL when absent */
+	struct mg_report_strings *strings;  /* private: holds the candidates' names and statuses */
 } mg_report;
 
+/* Safety bounds, far above any real sweep: 2^21 candidates is every report
+ * within the default 64 MiB input limit whose candidates each carry a name
+ * and a measurement (33 bytes or more); they bound the memory a report can
+ * make memgate use (about 300 bytes a candidate). */
 #ifndef MG_REPORT_MAX_CANDIDATES   /* raise: make EXTRA_CFLAGS=-DMG_REPORT_MAX_CANDIDATES=N */
-#define MG_REPORT_MAX_CANDIDATES 1024
+#define MG_REPORT_MAX_CANDIDATES 2097152
 #endif
 #ifndef MG_REPORT_MAX_RUNS   /* raise: make EXTRA_CFLAGS=-DMG_REPORT_MAX_RUNS=N */
-#define MG_REPORT_MAX_RUNS       1024
+#define MG_REPORT_MAX_RUNS       2097152
 #endif
 #ifndef MG_REPORT_MAX_NAME   /* raise: make EXTRA_CFLAGS=-DMG_REPORT_MAX_NAME=N */
 #define MG_REPORT_MAX_NAME       256   /* bytes in a candidate name */

@@ -62,14 +62,22 @@ class Case:
 
 # ---------------------------------------------------------------- truth
 
-def make_truth(c):
+def make_truth(c, size=None):
     r = c.r
     p0 = r.randrange(32000, 48000) / 4          # multiples of 0.25: exact savings
     s0 = r.randrange(50, 400) / 100
     l0 = r.randrange(11000, 13000) / 1000
-    count = r.randint(1, 6)
+    count = r.randint(1, 6) if size is None else size
+    # a sweep of 10^3 candidates has an aggregate outside its runs in at
+    # most one of them, and only sometimes: else every case is a reject
+    c.sweep = size is not None
+    c.outside_left = 1 if not c.sweep or c.chance(0.2) else 0
     names = list(NAMES[:-1])
     r.shuffle(names)
+    if size is not None:                        # a sweep: many names, a few used twice
+        names += ['sweep-%05d' % k for k in range(size)]
+        for _ in range(size // 50):
+            names[r.randrange(len(names))] = r.choice(names)
     if c.baseline == 'ref' and c.chance(0.5):
         names.insert(0, 'baseline')             # a "baseline" that is not the baseline
     rows = []
@@ -247,7 +255,7 @@ def place_metric(c, obj, runs, keys, sub, value):
             obj.setdefault(sub, {})[keys[0]] = junk(c) if c.chance(0.5) else 1.0
     if runs is not None and c.chance(0.4):
         fill_runs(c, runs, keys, value if isinstance(value, float) else 1.0)
-        if isinstance(value, float) and not c.chance(0.1):
+        if isinstance(value, float) and (c.sweep or not c.chance(0.1)):
             c.r.choice(runs)[keys[0]] = value   # the aggregate lies inside the runs
 
 
@@ -274,8 +282,9 @@ def aggregate(c, obj, runs, keys, sub):
         return
     lo, hi = min(nums), max(nums)
     v = c.r.choice((lo, hi, (lo + hi) / 2))
-    if c.chance(0.15):
+    if c.chance(0.15) and c.outside_left:
         v = c.r.choice((lo - 1.0, hi + 1.0))   # aggregate_outside_runs
+        c.outside_left -= c.sweep
     target = obj.setdefault(sub, {}) if c.chance(0.4) else obj
     target[keys[0]] = v
 
@@ -484,10 +493,12 @@ def report_json(rep):
     return text.replace('"%s"' % INF, '1e999').replace('"%s"' % NINF, '-1e999') + '\n'
 
 
-def make_case(seed, index):
-    """(policy dict, policy YAML text, report JSON text) of case `index`."""
-    c = Case(random.Random('%s/%d' % (seed, index)))
-    make_truth(c)
+def make_case(seed, index, size=None):
+    """(policy dict, policy YAML text, report JSON text) of case `index`;
+    with `size`, a sweep of that many candidates."""
+    key = '%s/%d' % (seed, index) if size is None else '%s/%d/%d' % (seed, index, size)
+    c = Case(random.Random(key))
+    make_truth(c, size)
     make_policy(c)
     relative_equality(c)
     make_report(c)

@@ -223,9 +223,9 @@ class Rules:
         self.rank_by = policy.get('rank_by', 'peak_memory')
         eligible = report.get('eligible_candidates')
         self.eligible = None
-        if eligible is not None:
-            self.eligible = [e for e in eligible if isinstance(e, str)] \
-                if isinstance(eligible, list) else []
+        if eligible is not None:    # a set: sweeps list 10^4 names
+            self.eligible = {e for e in eligible if isinstance(e, str)} \
+                if isinstance(eligible, list) else set()
 
 
 def base_budget(policy):

@@ -30,6 +30,18 @@ candidates() {
 		printf "]}\n" }' >"$repo/r.json"
 }
 
+# empties N [RUNS]: a report whose first candidate is the baseline with RUNS
+# empty runs, then N - 1 empty candidates ({}: the smallest there is)
+empties() {
+	awk -v n="$1" -v runs="${2:-0}" 'BEGIN {
+		printf "{\"workload_id\": \"w\", \"hardware_id\": \"h\", \"candidates\": [\n"
+		printf "{\"name\": \"baseline\", \"peak_memory_mb\": 9000, \"runs\": ["
+		for (r = 0; r < runs; r++) printf r ? ",{}" : "{}"
+		printf "]}"
+		for (i = 1; i < n; i++) printf ",{}"
+		printf "]}\n" }' >"$repo/r.json"
+}
+
 # refused DESC PATTERN: commit, run, expect exit 2 with PATTERN on stderr
 refused() {
 	commit_all "$repo" "$1"
@@ -41,20 +53,22 @@ refused() {
 }
 
 policy
-candidates 1024
+empties 2097152
 commit_all "$repo" "at the candidate limit"
-mg check -C "$repo" --format json
-expect_code 0 "1024 candidates are read"
-expect_field evaluations.1023.name '"c1023"'
-candidates 1025
-refused "1025 candidates" "r.json:"
+mg check -C "$repo"
+expect_code 1 "2^21 candidates are read and decided"
+expect_out "candidates: 2097152; shown:" "the text summarises 2^21 candidates"
+empties 2097153
+refused "2^21 + 1 candidates" "r.json:1:56:"
+expect_err "too many candidates (2097153; the limit is 2097152; raise it with make EXTRA_CFLAGS=-DMG_REPORT_MAX_CANDIDATES=N)" \
+	"the candidate limit says how to raise it"
 
-candidates 2 1024
+empties 1 2097152
 commit_all "$repo" "at the runs limit"
 mg check -C "$repo" --format json
-expect_field evaluations.1.repeats 1024
-candidates 2 1025
-refused "1025 runs" "r.json:"
+expect_field evaluations.0.repeats 2097152
+empties 1 2097153
+refused "2^21 + 1 runs" "r.json:2:54:"
 
 candidates 2
 sed -i "s/\"name\": \"c1\"/\"name\": \"$(head -c 257 /dev/zero | tr '\0' n)\"/" "$repo/r.json"
@@ -77,9 +91,10 @@ policy "sensitivity:" "  grid:" "    memory_cap_mb: [$(seq -s, 1 64)]" "    min_
 refused "a grid of 4160 scenarios" "more than the limit of 4096"
 
 # Scenarios times candidates: each fits, the product does not.
+# 4096 scenarios of 2^19 + 1 candidates: 2^31 evaluations and 4096 more.
 policy "sensitivity:" "  grid:" "    memory_cap_mb: [$(seq -s, 1 64)]" "    min_samples_per_s: [$(seq -s, 1 64)]"
-candidates 257
-refused "4096 scenarios of 257 candidates" "evaluations), more than the limit of"
+empties 524289
+refused "4096 scenarios of 2^19 + 1 candidates" "evaluations), more than the limit of 2147483648 evaluations (raise it with"
 if grep -q '^memgate: error: .memgate.yml:[0-9]*:[0-9]*: ' "$T/err"; then
 	ok "the evaluation limit points at the policy's sensitivity"
 else

@@ -138,7 +138,25 @@ static void check_sensitivity(const mg_decision *d)
 		CHECK(changed && d->verdict == MG_TUNE && d->selected == d->best);
 }
 
-static void check_decision(const mg_decision *d, const mg_evidence *ev)
+/* A scenario's feasible bits are the feasible list of screening it in full. */
+static void check_scenario(const mg_scenario *sc, const mg_rules *rules, const mg_evidence *ev)
+{
+	mg_screening full;
+	size_t cursor = 0, index, i = 0;
+
+	mg_scenario_screen(&full, rules, ev, sc);
+	check_screening(&full, ev);
+	check_feasible(&full, &sc->budget);
+	while (mg_scenario_next_feasible(sc, &cursor, &index)) {
+		CHECK(i < full.feasible_count && full.feasible[i] == index);
+		i++;
+	}
+	CHECK(i == full.feasible_count && sc->feasible_count == i);
+	CHECK(!i || (sc->best && sc->best_index == full.feasible[0]));
+	mg_screening_release(&full);
+}
+
+static void check_decision(const mg_decision *d, const mg_rules *rules, const mg_evidence *ev)
 {
 	size_t i;
 
@@ -154,8 +172,7 @@ static void check_decision(const mg_decision *d, const mg_evidence *ev)
 	check_feasible(&d->base, &d->budget);
 	check_sensitivity(d);
 	for (i = 0; i < d->scenario_count; i++) {
-		check_screening(&d->scenarios[i].screening, ev);
-		check_feasible(&d->scenarios[i].screening, &d->scenarios[i].budget);
+		check_scenario(&d->scenarios[i], rules, ev);
 		CHECK(!d->scenarios[i].best || names_candidate(ev, d->scenarios[i].best));
 	}
 }
@@ -367,7 +384,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(strstr(err.message, "evaluations), more than the limit") != NULL);
 		goto done;
 	}
-	check_decision(d, &r->evidence);
+	check_decision(d, &p->rules, &r->evidence);
 	render(p, r, d, size % 2 == 1);
 done:
 	mg_decision_free(d);

@@ -5,6 +5,8 @@
  *
  * A report that parses keeps the invariants the decision core relies on;
  * a refusal is a one-line error naming the file and a position in the text.
+ * The streaming reader (mg_json__stream) and the strict reader
+ * (mg_json__parse) accept exactly the same texts.
  */
 #include <ctype.h>
 #include <math.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "memgate/decision.h"
 #include "memgate/record.h"
 #include "memgate/report.h"
@@ -100,11 +103,28 @@ static void check_approved(const uint8_t *data, size_t size)
 	free(selected);
 }
 
+/* Both JSON readers accept the same texts. */
+static void check_readers_agree(const uint8_t *data, size_t size)
+{
+	const char *text = data ? (const char *)data : "";
+	mg_json_tape *t = NULL;
+	mg_json *j = NULL;
+	mg_error err;
+	int fast, strict;
+
+	fast = mg_json__stream(&t, text, size, "candidates", NULL, NULL, NULL);
+	strict = mg_json__parse(&j, PATH, text, size, 0, &err);
+	CHECK((fast == 0) == (strict == 0));
+	mg_json__tape_free(t);
+	mg_json__free(j);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	mg_report *r = NULL;
 	mg_error err;
 
+	check_readers_agree(data, size);
 	mg_error_clear(&err);
 	if (mg_report_parse(&r, PATH, (const char *)data, size, &err) == 0)
 		check_report(r, size);
