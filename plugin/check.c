@@ -1067,47 +1067,6 @@ static int load_evidence(struct run *run, mg_error *err)
 	return error;
 }
 
-/* --require-approved: the approved record must agree with this decision. */
-static void check_drift(mg_check_result *res)
-{
-	mg_decision *d = res->decision;
-	const char *sel = d->selected ? d->selected : "";
-
-	if (!res->approved_decision || !d->applicable)
-		return;
-	res->approved_checked = true;
-	res->computed_verdict = d->verdict;
-	res->computed_reason = d->reason;
-	res->computed_selected = d->selected;
-	if (!strcmp(res->approved_decision, mg_verdict_name(d->verdict)) &&
-	    !strcmp(res->approved_selected ? res->approved_selected : "", sel))
-		return;
-	d->verdict = MG_REJECT;
-	d->reason = "decision_drift";
-	d->next_action = "re_approve_or_restore_evidence";
-	d->selected = NULL;
-}
-
-/*
- * When the approved result is the only evidence issue, the evidence itself
- * is fine: the next action points at the approval record, not at the GPU.
- * The decision and reason stay reject / evidence_not_applicable.
- */
-static void approved_next_action(mg_decision *d)
-{
-	int i;
-
-	if (d->applicable)
-		return;
-	for (i = 0; i < MG_ISSUE_COUNT; i++)
-		if (d->issue[i] && i != MG_ISSUE_APPROVED_RESULT_MISSING &&
-		    i != MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH)
-			return;
-	d->next_action = d->issue[MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH]
-		? "restore_or_reapprove_approved_result"
-		: "record_and_pin_approved_result";
-}
-
 static void report_notes(mg_check_result *res)
 {
 	const mg_decision *d = res->decision;
@@ -1191,6 +1150,7 @@ static int decide_with_waivers(struct run *run, mg_error *err)
 {
 	mg_check_result *res = run->res;
 	mg_rules rules = res->policy->rules;
+	mg_approved approved;
 	mg_waiver *active;
 	size_t n;
 	int error;
@@ -1198,7 +1158,10 @@ static int decide_with_waivers(struct run *run, mg_error *err)
 	active = waivers_in_force(&n, res);
 	rules.waivers = active;
 	rules.waiver_count = n;
-	error = mg_decide(&res->decision, &rules, &res->report->evidence, run->pre, 0, err);
+	approved.decision = res->approved_decision;
+	approved.selected = res->approved_selected;
+	error = mg_decide(&res->decision, &rules, &res->report->evidence, run->pre,
+			  &approved, 0, err);
 	if (error == MG_OK)
 		judge_waivers(res);
 	free(active);
@@ -1262,8 +1225,6 @@ static int decide(struct run *run, mg_error *err)
 		return blame_sensitivity(res->policy, err);
 	memcpy(res->fail_on, opt->fail_on_set ? opt->fail_on : res->policy->fail_on,
 	       sizeof(res->fail_on));
-	check_drift(res);
-	approved_next_action(res->decision);
 	report_notes(res);
 	res->passed = !res->fail_on[res->decision->verdict];
 	return MG_OK;

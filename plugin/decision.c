@@ -184,6 +184,46 @@ static const mg_code codes[] = {
 _Static_assert(MG_REASON_COUNT == 12 && MG_ISSUE_COUNT == 19 && CODE_COUNT == 12 + 19 + 9,
 	       "codes[] holds the reasons, then the issues, in enum order");
 
+static const char *const outcome_names[MG_OUTCOME_COUNT] = {
+	"evidence_not_applicable", "baseline_missing_or_invalid",
+	"no_candidate_meets_base_budget", "compression_needs_quality_recovery",
+	"memory_saving_below_meaningful_threshold", "throughput_loss_exceeds_budget",
+	"baseline_still_best_under_current_budget", "selection_is_threshold_sensitive",
+	"selection_stable_across_thresholds", "decision_drift",
+};
+
+static const char *const next_action_names[MG_NEXT_ACTION_COUNT] = {
+	"rebuild_same_workload_evidence", "rerun_baseline_before_comparing_candidates",
+	"rework_strategy_or_budget", "adjust_checkpoint_scope_or_batch_plan",
+	"test_larger_pressure_or_optimizer_compression", "reduce_compression_scope",
+	"revisit_memory_strategy_mix", "collect_boundary_evidence",
+	"send_to_regression_acceptance", "re_approve_or_restore_evidence",
+	"record_and_pin_approved_result", "restore_or_reapprove_approved_result",
+};
+
+/* Each outcome's verdict and next action: the decision table of README
+ * "How memgate decides". */
+static const struct {
+	enum mg_verdict verdict;
+	enum mg_next_action next;
+} outcomes[MG_OUTCOME_COUNT] = {
+	[MG_O_EVIDENCE_NOT_APPLICABLE] = { MG_REJECT, MG_N_REBUILD_SAME_WORKLOAD_EVIDENCE },
+	[MG_O_BASELINE_MISSING_OR_INVALID] =
+		{ MG_REJECT, MG_N_RERUN_BASELINE_BEFORE_COMPARING_CANDIDATES },
+	[MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET] = { MG_REJECT, MG_N_REWORK_STRATEGY_OR_BUDGET },
+	[MG_O_COMPRESSION_NEEDS_QUALITY_RECOVERY] =
+		{ MG_TUNE, MG_N_ADJUST_CHECKPOINT_SCOPE_OR_BATCH_PLAN },
+	[MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD] =
+		{ MG_TUNE, MG_N_TEST_LARGER_PRESSURE_OR_OPTIMIZER_COMPRESSION },
+	[MG_O_THROUGHPUT_LOSS_EXCEEDS_BUDGET] = { MG_TUNE, MG_N_REDUCE_COMPRESSION_SCOPE },
+	[MG_O_BASELINE_STILL_BEST_UNDER_CURRENT_BUDGET] =
+		{ MG_TUNE, MG_N_REVISIT_MEMORY_STRATEGY_MIX },
+	[MG_O_SELECTION_IS_THRESHOLD_SENSITIVE] = { MG_TUNE, MG_N_COLLECT_BOUNDARY_EVIDENCE },
+	[MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS] =
+		{ MG_ACCEPT, MG_N_SEND_TO_REGRESSION_ACCEPTANCE },
+	[MG_O_DECISION_DRIFT] = { MG_REJECT, MG_N_RE_APPROVE_OR_RESTORE_EVIDENCE },
+};
+
 static const char *const verdict_names[MG_VERDICT_COUNT] = {
 	"accept", "tune", "reject",
 };
@@ -314,6 +354,16 @@ int mg_reason_threshold(enum mg_reason r)
 	case MG_R_QUALITY_DELTA_OVER_LIMIT: return MG_MAX_QUALITY_DELTA;
 	default: return -1;
 	}
+}
+
+const char *mg_outcome_name(enum mg_outcome o)
+{
+	return table_get(outcome_names, MG_OUTCOME_COUNT, (int)o);
+}
+
+const char *mg_next_action_name(enum mg_next_action n)
+{
+	return table_get(next_action_names, MG_NEXT_ACTION_COUNT, (int)n);
 }
 
 const char *mg_verdict_name(enum mg_verdict v)
@@ -916,12 +966,11 @@ static void find_issues(mg_decision *d, const mg_rules *rules, const mg_evidence
 
 /* ---- the base decision (SPEC 2.3) ---- */
 
-static void conclude(mg_decision *d, enum mg_verdict v, const char *reason,
-		     const char *next_action)
+static void conclude(mg_decision *d, enum mg_outcome o)
 {
-	d->verdict = v;
-	d->reason = reason;
-	d->next_action = next_action;
+	d->verdict = outcomes[o].verdict;
+	d->reason = o;
+	d->next_action = outcomes[o].next;
 }
 
 /* 2.3 step 4: the first non-baseline candidate by rank that passes every
@@ -951,17 +1000,13 @@ static void decide_without_feasible(mg_decision *d, const mg_rules *rules,
 	const mg_evaluation *e = near_miss(d, rules, ev);
 
 	if (!e)
-		conclude(d, MG_REJECT, "no_candidate_meets_base_budget",
-			 "rework_strategy_or_budget");
+		conclude(d, MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET);
 	else if (e->reasons & BIT(MG_R_QUALITY_DELTA_OVER_LIMIT))
-		conclude(d, MG_TUNE, "compression_needs_quality_recovery",
-			 "adjust_checkpoint_scope_or_batch_plan");
+		conclude(d, MG_O_COMPRESSION_NEEDS_QUALITY_RECOVERY);
 	else if (e->reasons & BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR))
-		conclude(d, MG_TUNE, "memory_saving_below_meaningful_threshold",
-			 "test_larger_pressure_or_optimizer_compression");
+		conclude(d, MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD);
 	else
-		conclude(d, MG_TUNE, "throughput_loss_exceeds_budget",
-			 "reduce_compression_scope");
+		conclude(d, MG_O_THROUGHPUT_LOSS_EXCEEDS_BUDGET);
 	d->selected = e ? e->name : NULL;
 }
 
@@ -974,13 +1019,11 @@ static int decide_base(mg_decision *d, const mg_rules *rules, const mg_evidence 
 
 	*sensitive = false;
 	if (!d->applicable) {
-		conclude(d, MG_REJECT, "evidence_not_applicable",
-			 "rebuild_same_workload_evidence");
+		conclude(d, MG_O_EVIDENCE_NOT_APPLICABLE);
 		return 1;
 	}
 	if (d->base.needs_missing_baseline) {
-		conclude(d, MG_REJECT, "baseline_missing_or_invalid",
-			 "rerun_baseline_before_comparing_candidates");
+		conclude(d, MG_O_BASELINE_MISSING_OR_INVALID);
 		return 2;
 	}
 	if (!d->base.feasible_count) {
@@ -988,8 +1031,7 @@ static int decide_base(mg_decision *d, const mg_rules *rules, const mg_evidence 
 		return 4;
 	}
 	if (find_baseline(&base, rules, ev) && d->base.feasible[0] == base)
-		conclude(d, MG_TUNE, "baseline_still_best_under_current_budget",
-			 "revisit_memory_strategy_mix");
+		conclude(d, MG_O_BASELINE_STILL_BEST_UNDER_CURRENT_BUDGET);
 	else
 		*sensitive = true;
 	return 3;
@@ -1504,11 +1546,9 @@ static void decide_sensitivity(mg_decision *d)
 		if (!same_name(d->scenarios[i].best, d->best))
 			changed = true;
 	if (changed)
-		conclude(d, MG_TUNE, "selection_is_threshold_sensitive",
-			 "collect_boundary_evidence");
+		conclude(d, MG_O_SELECTION_IS_THRESHOLD_SENSITIVE);
 	else
-		conclude(d, MG_ACCEPT, "selection_stable_across_thresholds",
-			 "send_to_regression_acceptance");
+		conclude(d, MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS);
 	d->selected = d->best;
 }
 
@@ -1532,9 +1572,47 @@ static void mark_used_waivers(mg_decision *d, const mg_rules *rules, const size_
 
 /* ---- mg_decide ---- */
 
+/*
+ * When the approved result is the only evidence issue, the evidence itself
+ * is fine: the next action points at the approval record, not at the GPU.
+ * The decision and reason stay reject / evidence_not_applicable.
+ */
+static void approved_next_action(mg_decision *d)
+{
+	int i;
+
+	if (d->applicable)
+		return;
+	for (i = 0; i < MG_ISSUE_COUNT; i++)
+		if (d->issue[i] && i != MG_ISSUE_APPROVED_RESULT_MISSING &&
+		    i != MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH)
+			return;
+	d->next_action = d->issue[MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH]
+		? MG_N_RESTORE_OR_REAPPROVE_APPROVED_RESULT
+		: MG_N_RECORD_AND_PIN_APPROVED_RESULT;
+}
+
+/* The approved decision must agree with the one computed from applicable
+ * evidence: its verdict and selected candidate. */
+static void check_drift(mg_decision *d, const mg_approved *a)
+{
+	if (!a->decision || !d->applicable)
+		return;
+	d->approved_checked = true;
+	d->computed_verdict = d->verdict;
+	d->computed_reason = d->reason;
+	d->computed_selected = d->selected;
+	if (!strcmp(a->decision, mg_verdict_name(d->verdict)) &&
+	    !strcmp(a->selected ? a->selected : "", d->selected ? d->selected : ""))
+		return;
+	d->drift = true;
+	conclude(d, MG_O_DECISION_DRIFT);
+	d->selected = NULL;
+}
+
 int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
-	      const bool pre_issues[MG_ISSUE_COUNT], size_t max_scenarios,
-	      mg_error *err)
+	      const bool pre_issues[MG_ISSUE_COUNT], const mg_approved *approved,
+	      size_t max_scenarios, mg_error *err)
 {
 	mg_decision *d = NULL;
 	int *early = NULL;
@@ -1565,6 +1643,9 @@ int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
 	summarize(d);
 	if (sensitive)
 		decide_sensitivity(d);
+	approved_next_action(d);
+	if (approved)
+		check_drift(d, approved);
 	*out = d;
 	d = NULL;
 done:

@@ -463,7 +463,7 @@ static void drift_finding(struct findings *f)
 {
 	const mg_check_result *r = f->r;
 
-	if (!r->approved_decision || strcmp(f->d->reason, "decision_drift"))
+	if (!f->d->drift)
 		return;
 	mg_buf_puts(&f->msg, "the approved record says ");
 	put_safe(&f->msg, r->approved_decision);
@@ -473,9 +473,9 @@ static void drift_finding(struct findings *f)
 	else
 		mg_buf_puts(&f->msg, "none");
 	mg_buf_printf(&f->msg, "; the evidence now decides %s (%s), selected ",
-		      mg_verdict_name(r->computed_verdict), r->computed_reason);
-	if (r->computed_selected)
-		mg_format_name(&f->msg, r->computed_selected);
+		      mg_verdict_name(f->d->computed_verdict), mg_outcome_name(f->d->computed_reason));
+	if (f->d->computed_selected)
+		mg_format_name(&f->msg, f->d->computed_selected);
 	else
 		mg_buf_puts(&f->msg, "none");
 	add(f, MG_GITHUB_RANK_EVIDENCE, "decision_drift", manifest_file(r),
@@ -710,7 +710,7 @@ static void baseline_finding(struct findings *f)
 	const char *name;
 	size_t i;
 
-	if (!f->r->policy || strcmp(f->d->reason, "baseline_missing_or_invalid"))
+	if (!f->r->policy || f->d->reason != MG_O_BASELINE_MISSING_OR_INVALID)
 		return;
 	name = f->r->policy->rules.baseline ? f->r->policy->rules.baseline : "baseline";
 	for (i = 0; i < s->count; i++)
@@ -747,7 +747,7 @@ static void sensitivity_findings(struct findings *f)
 {
 	size_t i;
 
-	if (strcmp(f->d->reason, "selection_is_threshold_sensitive"))
+	if (f->d->reason != MG_O_SELECTION_IS_THRESHOLD_SENSITIVE)
 		return;
 	for (i = 0; i < f->d->scenario_count; i++) {
 		const mg_scenario *sc = &f->d->scenarios[i];
@@ -1045,7 +1045,7 @@ static enum level put_decision(mg_buf *out, const mg_check_result *r)
 		pos = lines_policy(r)->fail_on_pos;
 	mg_buf_printf(&title, "memgate: %s", mg_verdict_name(d->verdict));
 	mg_buf_printf(&msg, "%s (%s): next action %s; selected ", mg_verdict_name(d->verdict),
-		      d->reason, d->next_action);
+		      mg_outcome_name(d->reason), mg_next_action_name(d->next_action));
 	if (d->selected)
 		mg_format_name(&msg, d->selected);
 	else
@@ -1319,7 +1319,7 @@ char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char
 		o = mg_json__add(list, NULL, cJSON_CreateObject());
 		mg_json__add(o, "policy", mg_json__new_string(items[i].policy));
 		mg_json__add(o, "decision", mg_json__new_string(mg_verdict_name(r->decision->verdict)));
-		mg_json__add(o, "reason", mg_json__new_string(r->decision->reason));
+		mg_json__add(o, "reason", mg_json__new_string(mg_outcome_name(r->decision->reason)));
 		mg_json__add(o, "selected_candidate", mg_json__new_string(r->decision->selected));
 		mg_json__add(o, "passed", cJSON_CreateBool(r->passed));
 	}
@@ -1327,8 +1327,8 @@ char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char
 	if (!json)
 		abort();
 	put_output(&out, "decision", mg_verdict_name(worst->decision->verdict), token);
-	put_output(&out, "reason", worst->decision->reason, token);
-	put_output(&out, "next-action", worst->decision->next_action, token);
+	put_output(&out, "reason", mg_outcome_name(worst->decision->reason), token);
+	put_output(&out, "next-action", mg_next_action_name(worst->decision->next_action), token);
 	put_output(&out, "selected-candidate", worst->decision->selected ? worst->decision->selected : "",
 		   token);
 	put_output(&out, "passed", passed ? "true" : "false", token);
@@ -1346,8 +1346,8 @@ char *mg_github_outputs(const mg_check_result *r, const char *token)
 	assert(r && r->decision && token && plain_token(token));
 	d = r->decision;
 	put_output(&out, "decision", mg_verdict_name(d->verdict), token);
-	put_output(&out, "reason", d->reason, token);
-	put_output(&out, "next-action", d->next_action, token);
+	put_output(&out, "reason", mg_outcome_name(d->reason), token);
+	put_output(&out, "next-action", mg_next_action_name(d->next_action), token);
 	put_output(&out, "selected-candidate", d->selected ? d->selected : "", token);
 	put_output(&out, "passed", r->passed ? "true" : "false", token);
 	return mg_buf_detach(&out, NULL);

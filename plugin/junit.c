@@ -291,13 +291,13 @@ static bool is_selected(const struct junit *j, const mg_evaluation *e)
  */
 static bool candidate_fails(const struct junit *j, const mg_evaluation *e)
 {
-	const char *reason = j->d->reason;
+	enum mg_outcome reason = j->d->reason;
 
 	if (j->r->passed || e->status == MG_STATUS_FEASIBLE || !finding_reasons(j, e))
 		return false;
-	if (!strcmp(reason, "no_candidate_meets_base_budget"))
+	if (reason == MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET)
 		return true;
-	if (!strcmp(reason, "baseline_missing_or_invalid"))
+	if (reason == MG_O_BASELINE_MISSING_OR_INVALID)
 		return is_baseline(j, e);
 	return is_selected(j, e);
 }
@@ -311,7 +311,7 @@ static void put_rank(mg_buf *out, const struct junit *j, size_t i)
 	for (k = 0; k < s->feasible_count && s->feasible[k] != i; k++)
 		;
 	mg_buf_printf(out, "feasible, rank %zu of %zu; not selected (%s: %s)\n", k + 1,
-		      s->feasible_count, mg_verdict_name(j->d->verdict), j->d->reason);
+		      s->feasible_count, mg_verdict_name(j->d->verdict), mg_outcome_name(j->d->reason));
 }
 
 /*
@@ -345,7 +345,7 @@ static void candidate_case(struct junit *j, size_t i, const char *name)
 	}
 	if (is_selected(j, e))
 		mg_buf_printf(&text, "selected candidate (%s: %s)\n", mg_verdict_name(j->d->verdict),
-			      j->d->reason);
+			      mg_outcome_name(j->d->reason));
 	else if (e->status == MG_STATUS_FEASIBLE)
 		put_rank(&text, j, i);
 	if (e->reasons && !reasons)
@@ -388,10 +388,11 @@ static void sensitivity_case(struct junit *j)
 	mg_buf text = MG_BUF_INIT;
 
 	open_case(j, "memgate.sensitivity", "sensitivity", policy_file(j->r));
-	if (!strcmp(j->d->reason, "selection_is_threshold_sensitive")) {
+	if (j->d->reason == MG_O_SELECTION_IS_THRESHOLD_SENSITIVE) {
 		put_findings_of_rank(&text, j, MG_GITHUB_RANK_SENSITIVITY);
 		if (!j->r->passed) {
-			put_failure(j, mg_verdict_name(j->d->verdict), j->d->reason, text.ptr);
+			put_failure(j, mg_verdict_name(j->d->verdict), mg_outcome_name(j->d->reason),
+				    text.ptr);
 			mg_buf_free(&text);
 		}
 	} else if (!j->d->sensitivity_evaluated) {
@@ -431,7 +432,7 @@ static void decision_case(struct junit *j)
 
 	open_case(j, "memgate.decision", "decision", policy_file(j->r));
 	mg_buf_printf(&message, "%s (%s): next action %s", mg_verdict_name(j->d->verdict),
-		      j->d->reason, j->d->next_action);
+		      mg_outcome_name(j->d->reason), mg_next_action_name(j->d->next_action));
 	put_decision_text(&text, j);
 	if (!j->r->passed)
 		put_failure(j, mg_verdict_name(j->d->verdict), message.ptr, text.ptr);

@@ -616,7 +616,7 @@ static void render_base(cJSON *root, const mg_check_result *r)
 	}
 	bd = b->result->decision;
 	add(o, "decision", new_string(mg_verdict_name(bd->verdict)));
-	add(o, "reason", new_string(bd->reason));
+	add(o, "reason", new_string(mg_outcome_name(bd->reason)));
 	add(o, "selected_candidate", new_string(bd->selected));
 	add(o, "passed", new_bool(b->result->passed));
 	add(o, "report_sha256", new_id(b->result->report_ref.sha256));
@@ -656,17 +656,18 @@ static void render_waivers(cJSON *root, const mg_check_result *r)
 
 static void render_approved(cJSON *root, const mg_check_result *r)
 {
+	const mg_decision *d = r->decision;
 	cJSON *o;
 
-	if (!r->approved_checked)
+	if (!d->approved_checked)
 		return;
 	o = add(root, "approved", cJSON_CreateObject());
 	add(o, "decision", new_string(r->approved_decision));
 	add(o, "selected_candidate", new_string(r->approved_selected));
 	o = add(o, "computed", cJSON_CreateObject());
-	add(o, "decision", new_string(mg_verdict_name(r->computed_verdict)));
-	add(o, "reason", new_string(r->computed_reason));
-	add(o, "selected_candidate", new_string(r->computed_selected));
+	add(o, "decision", new_string(mg_verdict_name(d->computed_verdict)));
+	add(o, "reason", new_string(mg_outcome_name(d->computed_reason)));
+	add(o, "selected_candidate", new_string(d->computed_selected));
 }
 
 static cJSON *build(const mg_check_result *r)
@@ -677,8 +678,8 @@ static cJSON *build(const mg_check_result *r)
 	add(root, "schema_version", new_string(MG_RECORD_SCHEMA));
 	add(root, "memgate_version", new_string(MG_VERSION));
 	add(root, "decision", new_string(mg_verdict_name(d->verdict)));
-	add(root, "reason", new_string(d->reason));
-	add(root, "next_action", new_string(d->next_action));
+	add(root, "reason", new_string(mg_outcome_name(d->reason)));
+	add(root, "next_action", new_string(mg_next_action_name(d->next_action)));
 	add(root, "selected_candidate", new_string(d->selected));
 	render_gate(root, r);
 	render_inputs(root, r);

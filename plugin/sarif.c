@@ -177,7 +177,7 @@ static void put_decisions(cJSON *run, const mg_check_item *items, size_t count)
 		o = mg_json__add(list, NULL, cJSON_CreateObject());
 		mg_json__add(o, "policy", str(mg_github_policy_file(r)));
 		mg_json__add(o, "decision", str(mg_verdict_name(r->decision->verdict)));
-		mg_json__add(o, "reason", str(r->decision->reason));
+		mg_json__add(o, "reason", str(mg_outcome_name(r->decision->reason)));
 		mg_json__add(o, "selected_candidate", str(r->decision->selected));
 		mg_json__add(o, "passed", cJSON_CreateBool(r->passed));
 	}

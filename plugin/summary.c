@@ -134,9 +134,9 @@ static void put_heading(struct render *x)
 	mg_buf_printf(out, "## memgate: %s \xe2\x80\x94 %s\n\n", mg_verdict_name(d->verdict),
 		      x->r->passed ? "\xe2\x9c\x85 passed" : "\xe2\x9d\x8c failed");
 	mg_buf_puts(out, "- **Reason:** ");
-	put_code(out, d->reason);
+	put_code(out, mg_outcome_name(d->reason));
 	mg_buf_puts(out, "\n- **Next action:** ");
-	put_code(out, d->next_action);
+	put_code(out, mg_next_action_name(d->next_action));
 	mg_buf_puts(out, "\n- **Selected candidate:** ");
 	if (d->selected)
 		put_name(out, d->selected);
@@ -490,7 +490,7 @@ static void put_evidence(struct render *x)
 	put_input(out, "Report", &r->report_ref, true);
 	if (r->approved_ref.read)
 		put_input(out, "Approved result", &r->approved_ref, true);
-	if (r->approved_checked) {
+	if (r->decision->approved_checked) {
 		mg_buf_puts(out, "- **Approved record:** ");
 		put_md(out, r->approved_decision ? r->approved_decision : "none");
 		mg_buf_puts(out, ", selected ");
@@ -640,13 +640,13 @@ static void put_base(struct render *x)
 		    "| base | ");
 	put_hex(out, b->rev);
 	mg_buf_printf(out, " | %s | ", mg_verdict_name(bd->verdict));
-	put_code(out, bd->reason);
+	put_code(out, mg_outcome_name(bd->reason));
 	mg_buf_puts(out, " | ");
 	put_name(out, bd->selected ? bd->selected : "none");
 	mg_buf_printf(out, " | %s |\n| this change | ", b->result->passed ? "passed" : "failed");
 	put_hex(out, x->r->rev);
 	mg_buf_printf(out, " | %s | ", mg_verdict_name(d->verdict));
-	put_code(out, d->reason);
+	put_code(out, mg_outcome_name(d->reason));
 	mg_buf_puts(out, " | ");
 	put_name(out, d->selected ? d->selected : "none");
 	mg_buf_printf(out, " | %s |\n\nBoth decided with the same policy. Per candidate, base "
@@ -850,7 +850,7 @@ static void put_set_table(mg_buf *out, const mg_check_item *items, size_t count)
 		mg_buf_puts(out, " | ");
 		put_code(out, mg_verdict_name(r->decision->verdict));
 		mg_buf_puts(out, " | ");
-		put_code(out, r->decision->reason);
+		put_code(out, mg_outcome_name(r->decision->reason));
 		mg_buf_puts(out, " | ");
 		if (r->decision->selected)
 			put_name(out, r->decision->selected);

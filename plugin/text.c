@@ -717,20 +717,21 @@ static void put_producer_note(mg_buf *out, const mg_check_result *r)
  * (no_candidate_meets_base_budget), selected (none)". */
 static void put_approved(mg_buf *out, const mg_check_result *r)
 {
-	if (!r->approved_checked)
+	const mg_decision *d = r->decision;
+
+	if (!d->approved_checked)
 		return;
 	mg_buf_puts(out, "approved record: ");
 	put_winner(out, r->approved_decision);
 	mg_buf_puts(out, ", selected ");
 	put_winner(out, r->approved_selected);
-	if (strcmp(r->decision->reason, "decision_drift")) {
+	if (!d->drift) {
 		mg_buf_puts(out, " (the evidence still decides this)\n");
 		return;
 	}
 	mg_buf_printf(out, "; the evidence now decides %s (%s), selected ",
-		      mg_verdict_name(r->computed_verdict),
-		      r->computed_reason ? r->computed_reason : "unknown");
-	put_winner(out, r->computed_selected);
+		      mg_verdict_name(d->computed_verdict), mg_outcome_name(d->computed_reason));
+	put_winner(out, d->computed_selected);
 	mg_buf_putc(out, '\n');
 }
 
@@ -881,7 +882,8 @@ static void put_base(mg_buf *out, const mg_check_result *r)
 		return;
 	}
 	bd = b->result->decision;
-	mg_buf_printf(out, "decided %s (%s), selected ", mg_verdict_name(bd->verdict), bd->reason);
+	mg_buf_printf(out, "decided %s (%s), selected ", mg_verdict_name(bd->verdict),
+		      mg_outcome_name(bd->reason));
 	put_winner(out, bd->selected);
 	mg_buf_printf(out, ", gate %s; this commit: %s, selected ",
 		      b->result->passed ? "passed" : "failed", mg_verdict_name(r->decision->verdict));
@@ -941,8 +943,9 @@ char *mg_text_render(const mg_check_result *r)
 
 	assert(r && r->decision);
 	d = r->decision;
-	mg_buf_printf(&out, "memgate: %s (%s)\n", mg_verdict_name(d->verdict), d->reason);
-	mg_buf_printf(&out, "next action: %s\n", d->next_action);
+	mg_buf_printf(&out, "memgate: %s (%s)\n", mg_verdict_name(d->verdict),
+		      mg_outcome_name(d->reason));
+	mg_buf_printf(&out, "next action: %s\n", mg_next_action_name(d->next_action));
 	mg_buf_puts(&out, "selected: ");
 	put_winner(&out, d->selected);
 	mg_buf_putc(&out, '\n');
@@ -986,7 +989,7 @@ static void put_set_table(mg_buf *out, const mg_check_item *items, size_t count)
 		if (r) {
 			mg_buf_puts(&cell, mg_verdict_name(r->decision->verdict));
 			row[2] = mg_buf_detach(&cell, NULL);
-			mg_buf_puts(&cell, r->decision->reason);
+			mg_buf_puts(&cell, mg_outcome_name(r->decision->reason));
 			row[3] = mg_buf_detach(&cell, NULL);
 			mg_buf_puts(&cell, "selected ");
 			put_winner(&cell, r->decision->selected);

@@ -165,8 +165,8 @@ static void build_decision(void)
 	fx.feasible[0] = 1;
 	fx.feasible[1] = 3;
 	d->verdict = MG_ACCEPT;
-	d->reason = "selection_stable_across_thresholds";
-	d->next_action = "send_to_regression_acceptance";
+	d->reason = MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS;
+	d->next_action = MG_N_SEND_TO_REGRESSION_ACCEPTANCE;
 	d->selected = d->best = "checkpoint";
 	d->applicable = true;
 	set_threshold(&d->budget, MG_MEMORY_CAP_MB, 11200);
@@ -225,8 +225,8 @@ static mg_check_result *build(void)
 static void fail_gate(void)
 {
 	fx.d.verdict = MG_TUNE;
-	fx.d.reason = "memory_saving_below_meaningful_threshold";
-	fx.d.next_action = "test_larger_pressure_or_optimizer_compression";
+	fx.d.reason = MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD;
+	fx.d.next_action = MG_N_TEST_LARGER_PRESSURE_OR_OPTIMIZER_COMPRESSION;
 	fx.r.passed = false;
 }
 
@@ -740,8 +740,8 @@ Test(github, evidence_issues_point_at_the_manifest_and_report_fields)
 
 	build();
 	fx.d.verdict = MG_REJECT;
-	fx.d.reason = "evidence_not_applicable";
-	fx.d.next_action = "rebuild_same_workload_evidence";
+	fx.d.reason = MG_O_EVIDENCE_NOT_APPLICABLE;
+	fx.d.next_action = MG_N_REBUILD_SAME_WORKLOAD_EVIDENCE;
 	fx.d.selected = NULL;
 	fx.d.applicable = false;
 	for (i = 0; i < MG_ISSUE_COUNT; i++)
@@ -791,8 +791,8 @@ Test(github, missing_lists_and_outside_aggregates_point_at_the_report)
 
 	build();
 	fx.d.verdict = MG_REJECT;
-	fx.d.reason = "evidence_not_applicable";
-	fx.d.next_action = "rebuild_same_workload_evidence";
+	fx.d.reason = MG_O_EVIDENCE_NOT_APPLICABLE;
+	fx.d.next_action = MG_N_REBUILD_SAME_WORKLOAD_EVIDENCE;
 	fx.d.applicable = false;
 	fx.d.issue[MG_ISSUE_ELIGIBLE_CANDIDATES_MISSING] = true;
 	fx.d.issue[MG_ISSUE_CANDIDATES_MISSING] = true;
@@ -911,8 +911,8 @@ Test(github, sensitive_selection_points_at_the_scenarios_that_change_it)
 
 	build();
 	fx.d.verdict = MG_TUNE;
-	fx.d.reason = "selection_is_threshold_sensitive";
-	fx.d.next_action = "collect_boundary_evidence";
+	fx.d.reason = MG_O_SELECTION_IS_THRESHOLD_SENSITIVE;
+	fx.d.next_action = MG_N_COLLECT_BOUNDARY_EVIDENCE;
 	fx.d.scenario_count = 3;
 	fx.policy.rules.grid_count = 1;
 	fx.sc[1].best = "hybrid";
@@ -936,8 +936,8 @@ Test(github, missing_baseline_points_at_the_report_candidates)
 
 	build();
 	fx.d.verdict = MG_REJECT;
-	fx.d.reason = "baseline_missing_or_invalid";
-	fx.d.next_action = "rerun_baseline_before_comparing_candidates";
+	fx.d.reason = MG_O_BASELINE_MISSING_OR_INVALID;
+	fx.d.next_action = MG_N_RERUN_BASELINE_BEFORE_COMPARING_CANDIDATES;
 	fx.d.selected = NULL;
 	fx.policy.rules.baseline = "reference";
 	fx.ev[0].reasons = fx.ev[2].reasons = 0;
@@ -956,15 +956,16 @@ Test(github, drift_points_at_the_approved_result_in_the_manifest)
 
 	build();
 	fx.d.verdict = MG_REJECT;
-	fx.d.reason = "decision_drift";
-	fx.d.next_action = "re_approve_or_restore_evidence";
+	fx.d.drift = true;
+	fx.d.reason = MG_O_DECISION_DRIFT;
+	fx.d.next_action = MG_N_RE_APPROVE_OR_RESTORE_EVIDENCE;
 	fx.d.selected = NULL;
-	fx.r.approved_checked = true;
+	fx.d.approved_checked = true;
 	fx.r.approved_decision = "tune";
 	fx.r.approved_selected = "hybrid";
-	fx.r.computed_verdict = MG_ACCEPT;
-	fx.r.computed_reason = "selection_stable_across_thresholds";
-	fx.r.computed_selected = "checkpoint";
+	fx.d.computed_verdict = MG_ACCEPT;
+	fx.d.computed_reason = MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS;
+	fx.d.computed_selected = "checkpoint";
 	fx.ev[0].reasons = fx.ev[2].reasons = 0;
 	fx.r.passed = false;
 	run = render_and_run(&fx.r);
@@ -1031,8 +1032,8 @@ Test(github, hostile_names_and_paths_give_exactly_the_intended_commands)
 
 	build();
 	fx.d.verdict = MG_REJECT;
-	fx.d.reason = "no_candidate_meets_base_budget";
-	fx.d.next_action = "rework_strategy_or_budget";
+	fx.d.reason = MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET;
+	fx.d.next_action = MG_N_REWORK_STRATEGY_OR_BUDGET;
 	many_candidates(9, BIT(MG_R_MEMORY_OVER_BUDGET));
 	for (i = 0; i < 9; i++)
 		fx.ev[i].name = fx.cand[i].name = (char *)names[i];
@@ -1336,8 +1337,8 @@ Test(github, no_selection_is_an_empty_heredoc_value)
 
 	build();
 	fx.d.verdict = MG_REJECT;
-	fx.d.reason = "no_candidate_meets_base_budget";
-	fx.d.next_action = "rework_strategy_or_budget";
+	fx.d.reason = MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET;
+	fx.d.next_action = MG_N_REWORK_STRATEGY_OR_BUDGET;
 	fx.d.selected = NULL;
 	fx.r.passed = false;
 	text = mg_github_outputs(&fx.r, TOKEN);

@@ -130,19 +130,12 @@ typedef struct mg_check_result {
 	mg_policy_change *changes;  /* policy at --rev vs --policy-rev */
 	size_t change_count;
 	mg_check_base *base;        /* --base, NULL when not compared */
-	/* --require-approved */
-	bool approved_checked;
+	/* --require-approved (the decision says whether it was compared) */
 	char *approved_decision;    /* what the approved record says */
 	char *approved_selected;
 	const char *approved_hint;  /* approved_result_missing: why (static text from
 				       mg_repo_uncommitted_hint, e.g. "it is untracked:
 				       git add it, then commit"), or NULL */
-	/* When approved_checked: what the evidence decides now, before the
-	 * approved record is compared (the decision above is reject /
-	 * decision_drift when they differ). */
-	enum mg_verdict computed_verdict;
-	const char *computed_reason;     /* static */
-	const char *computed_selected;   /* borrowed from the report, or NULL */
 	/* waivers, judged on `today` */
 	char today[11];             /* YYYY-MM-DD */
 	bool today_given;           /* from --today, else the clock's date in UTC */

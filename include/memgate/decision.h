@@ -316,10 +316,56 @@ const char *mg_verdict_name(enum mg_verdict v);  /* "accept", "tune", "reject" *
 /* The enum for "accept"/"tune"/"reject", or -1. */
 int mg_verdict_from_name(const char *name);
 
+/* Why the decision is what it is: README "How memgate decides". */
+enum mg_outcome {
+	MG_O_EVIDENCE_NOT_APPLICABLE,
+	MG_O_BASELINE_MISSING_OR_INVALID,
+	MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET,
+	MG_O_COMPRESSION_NEEDS_QUALITY_RECOVERY,
+	MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD,
+	MG_O_THROUGHPUT_LOSS_EXCEEDS_BUDGET,
+	MG_O_BASELINE_STILL_BEST_UNDER_CURRENT_BUDGET,
+	MG_O_SELECTION_IS_THRESHOLD_SENSITIVE,
+	MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS,
+	MG_O_DECISION_DRIFT,
+	MG_OUTCOME_COUNT
+};
+/* "evidence_not_applicable", ...; NULL for an out-of-range value. */
+const char *mg_outcome_name(enum mg_outcome o);
+
+/* What to do next: one per outcome, and two for an approval record that is
+ * the only evidence issue. */
+enum mg_next_action {
+	MG_N_REBUILD_SAME_WORKLOAD_EVIDENCE,
+	MG_N_RERUN_BASELINE_BEFORE_COMPARING_CANDIDATES,
+	MG_N_REWORK_STRATEGY_OR_BUDGET,
+	MG_N_ADJUST_CHECKPOINT_SCOPE_OR_BATCH_PLAN,
+	MG_N_TEST_LARGER_PRESSURE_OR_OPTIMIZER_COMPRESSION,
+	MG_N_REDUCE_COMPRESSION_SCOPE,
+	MG_N_REVISIT_MEMORY_STRATEGY_MIX,
+	MG_N_COLLECT_BOUNDARY_EVIDENCE,
+	MG_N_SEND_TO_REGRESSION_ACCEPTANCE,
+	MG_N_RE_APPROVE_OR_RESTORE_EVIDENCE,
+	MG_N_RECORD_AND_PIN_APPROVED_RESULT,
+	MG_N_RESTORE_OR_REAPPROVE_APPROVED_RESULT,
+	MG_NEXT_ACTION_COUNT
+};
+/* "rebuild_same_workload_evidence", ...; NULL for an out-of-range value. */
+const char *mg_next_action_name(enum mg_next_action n);
+
+/*
+ * An approved decision (--require-approved): the one the manifest's
+ * approved record holds, to which the decision computed now must agree.
+ */
+typedef struct mg_approved {
+	const char *decision;        /* as the record writes it ("accept", ...) */
+	const char *selected;        /* NULL for none */
+} mg_approved;
+
 typedef struct mg_decision {
 	enum mg_verdict verdict;
-	const char *reason;          /* static string, e.g. "selection_stable_across_thresholds" */
-	const char *next_action;     /* static string */
+	enum mg_outcome reason;
+	enum mg_next_action next_action;
 	const char *selected;        /* borrowed, or NULL (SPEC 4) */
 	const char *best;            /* base winner (first feasible by rank), or NULL */
 
@@ -342,6 +388,17 @@ typedef struct mg_decision {
 	bool *waiver_used;
 	size_t waiver_count;
 	void *sensitivity_storage;   /* the scenarios' rank orders and bit sets (private) */
+
+	/*
+	 * With an approved decision and applicable evidence: what the evidence
+	 * decides now, before the comparison; `drift` when it differs from the
+	 * approved one (then the decision is reject / decision_drift).
+	 */
+	bool approved_checked;
+	bool drift;
+	enum mg_verdict computed_verdict;
+	enum mg_outcome computed_reason;
+	const char *computed_selected;   /* borrowed, or NULL */
 } mg_decision;
 
 /* Limits the core enforces before evaluating (grid products). */
@@ -359,14 +416,16 @@ typedef struct mg_decision {
 /*
  * Decide (SPEC 2).  `pre_issues` holds the issues found outside the core
  * (MG_ISSUE_REPORT_HASH_MISMATCH .. MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH);
- * may be NULL.  On success *out is the caller's, freed with
- * mg_decision_free.  Fails only when the scenario count exceeds
- * `max_scenarios` (0 = MG_DECISION_MAX_SCENARIOS) or scenarios times
- * candidates exceeds MG_DECISION_MAX_EVALUATIONS; the message has no file.
+ * may be NULL.  `approved`, when not NULL, is the approved decision the
+ * computed one must agree with (README "How memgate decides").  On success
+ * *out is the caller's, freed with mg_decision_free.  Fails only when the
+ * scenario count exceeds `max_scenarios` (0 = MG_DECISION_MAX_SCENARIOS) or
+ * scenarios times candidates exceeds MG_DECISION_MAX_EVALUATIONS; the
+ * message has no file.
  */
 int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
-	      const bool pre_issues[MG_ISSUE_COUNT], size_t max_scenarios,
-	      mg_error *err);
+	      const bool pre_issues[MG_ISSUE_COUNT], const mg_approved *approved,
+	      size_t max_scenarios, mg_error *err);
 
 /* Screen every candidate under `budget` (exposed for tests and renderers).
  * Fills *out; free with mg_screening_release. */
