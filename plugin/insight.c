@@ -376,6 +376,9 @@ struct tipper {
 	mg_grid_axis *grid;        /* a copy of the axes, for grid knobs */
 	double *values;            /* a copy of one axis's values */
 	size_t probe_limit;        /* decisions per direction */
+	enum mg_verdict verdict;   /* the outcome now (before an approved record's drift) */
+	enum mg_outcome reason;
+	const char *selected;
 };
 
 /* Decides with the knob at x; fills the tip when the outcome differs. */
@@ -398,18 +401,18 @@ static int probe(bool *changed, mg_tip *tip, struct tipper *tp, const struct kno
 		tp->grid[k->axis].values = tp->values;
 		r.grid = tp->grid;
 	}
-	if ((error = mg_decide(&d, &r, tp->ev, tp->pre, 0, err)) < 0)
+	if ((error = mg_decide(&d, &r, tp->ev, tp->pre, NULL, 0, err)) < 0)
 		return error;
 	tip->probes++;
-	if (d->verdict != tp->d->verdict || strcmp(d->reason, tp->d->reason) ||
-	    !d->selected != !tp->d->selected ||
-	    (d->selected && strcmp(d->selected, tp->d->selected))) {
+	if (d->verdict != tp->verdict || d->reason != tp->reason ||
+	    !d->selected != !tp->selected ||
+	    (d->selected && strcmp(d->selected, tp->selected))) {
 		*changed = true;
 		tip->found = true;
 		tip->value = x;
 		tip->verdict = d->verdict;
-		tip->reason = d->reason;
-		tip->next_action = d->next_action;
+		tip->reason = mg_outcome_name(d->reason);
+		tip->next_action = mg_next_action_name(d->next_action);
 		tip->selected = d->selected;
 	}
 	mg_decision_free(d);
@@ -508,7 +511,7 @@ static size_t probe_limit(size_t knobs, size_t candidates, size_t scenarios)
 static int find_tips(mg_insight *in, const mg_rules *rules, const mg_evidence *ev,
 		     const bool *pre, const mg_decision *d, mg_error *err)
 {
-	struct tipper tp = { rules, ev, pre, d, NULL, NULL, 0 };
+	struct tipper tp = { rules, ev, pre, d, NULL, NULL, 0, d->verdict, d->reason, d->selected };
 	mg_budget open;
 	mg_screening all;
 	struct knob *knobs;
@@ -519,6 +522,11 @@ static int find_tips(mg_insight *in, const mg_rules *rules, const mg_evidence *e
 		n += rules->grid[a].count;
 		if (rules->grid[a].count > max_values)
 			max_values = rules->grid[a].count;
+	}
+	if (d->approved_checked) {
+		tp.verdict = d->computed_verdict;
+		tp.reason = d->computed_reason;
+		tp.selected = d->computed_selected;
 	}
 	knobs = mg_xcalloc(n, sizeof(*knobs));
 	n = list_knobs(knobs, rules);

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "findings.h"
 #include "memgate/escape.h"
 #include "memgate/format.h"
-#include "memgate/github.h"
 #include "memgate/junit.h"
 
 #define BIT(r) (1u << (r))
@@ -17,10 +17,11 @@
 struct junit {
 	const mg_check_result *r;
 	const mg_decision *d;
-	const mg_github_finding *findings;
+	const mg_finding *findings;
 	size_t finding_count;
 	mg_buf cases;        /* the <testcase> elements */
 	size_t tests, failures, skipped;
+	const char *policy;  /* several policies: classnames start with "<policy>/" */
 };
 
 static void put_xml(mg_buf *out, const char *s)
@@ -55,7 +56,12 @@ static const char *report_file(const mg_check_result *r)
 static void open_case(struct junit *j, const char *classname, const char *name,
 		      const char *file)
 {
-	mg_buf_printf(&j->cases, "    <testcase classname=\"%s\" name=\"%s\"", classname, name);
+	mg_buf_puts(&j->cases, "    <testcase classname=\"");
+	if (j->policy) {
+		put_xml(&j->cases, j->policy);
+		mg_buf_putc(&j->cases, '/');
+	}
+	mg_buf_printf(&j->cases, "%s\" name=\"%s\"", classname, name);
 	if (file) {
 		mg_buf_puts(&j->cases, " file=\"");
 		put_xml(&j->cases, file);
@@ -103,7 +109,7 @@ static void put_system_out(struct junit *j, const char *text)
 }
 
 /* "bench/76.json:12:5: checkpoint: ... [code]\n" */
-static void put_finding_line(mg_buf *out, const mg_github_finding *f)
+static void put_finding_line(mg_buf *out, const mg_finding *f)
 {
 	if (f->file) {
 		mg_escape_text(out, f->file, strlen(f->file));
@@ -116,13 +122,13 @@ static void put_finding_line(mg_buf *out, const mg_github_finding *f)
 	mg_buf_printf(out, "%s [%s]\n", f->message, f->code);
 }
 
-/* The finding lines of one rank (or of every rank, with MG_GITHUB_RANK_COUNT). */
-static void put_findings_of_rank(mg_buf *out, const struct junit *j, enum mg_github_rank rank)
+/* The finding lines of one rank (or of every rank, with MG_FINDING_RANK_COUNT). */
+static void put_findings_of_rank(mg_buf *out, const struct junit *j, enum mg_finding_rank rank)
 {
 	size_t i;
 
 	for (i = 0; i < j->finding_count; i++)
-		if (rank == MG_GITHUB_RANK_COUNT || j->findings[i].rank == rank)
+		if (rank == MG_FINDING_RANK_COUNT || j->findings[i].rank == rank)
 			put_finding_line(out, &j->findings[i]);
 }
 
@@ -163,7 +169,7 @@ static void evidence_case(struct junit *j)
 			mg_buf_printf(&message, "%s%s", sep, mg_issue_name((enum mg_issue)i));
 			sep = ", ";
 		}
-		put_findings_of_rank(&text, j, MG_GITHUB_RANK_EVIDENCE);
+		put_findings_of_rank(&text, j, MG_FINDING_RANK_EVIDENCE);
 		if (r->passed) {
 			put_skipped(j, message.ptr);
 		} else {
@@ -217,12 +223,12 @@ static void put_checks(mg_buf *out, const mg_evaluation *e, const mg_decision *d
 
 	if (e->status != MG_STATUS_FEASIBLE && e->status != MG_STATUS_REJECTED)
 		return;
-	for (k = 0; k < MG_GITHUB_CHECK_COUNT; k++) {
-		const mg_github_check *c = &mg_github_checks[k];
+	for (k = 0; k < MG_CHECK_COUNT; k++) {
+		const mg_threshold_def *c = mg_check(k);
 		bool fail = e->reasons & BIT(c->reason);
-		bool known = mg_github_check_limit(&limit, c, d);
+		bool known = mg_check_limit(&limit, c, d);
 
-		if (!mg_github_check_active(c, &d->budget) || !e->known[c->metric] ||
+		if (!mg_check_active(c, &d->budget) || !e->known[c->metric] ||
 		    !isfinite(e->value[c->metric]))
 			continue;
 		mg_buf_printf(out, "%s ", c->label);
@@ -259,7 +265,7 @@ static unsigned finding_reasons(const struct junit *j, const mg_evaluation *e)
 
 	for (i = 0; i < MG_REASON_COUNT; i++)
 		if ((e->reasons & BIT(i)) &&
-		    !mg_github_self_comparison(j->r, e, (enum mg_reason)i))
+		    !mg_finding_self_comparison(j->r, e, (enum mg_reason)i))
 			reasons |= BIT(i);
 	return reasons;
 }
@@ -285,13 +291,13 @@ static bool is_selected(const struct junit *j, const mg_evaluation *e)
  */
 static bool candidate_fails(const struct junit *j, const mg_evaluation *e)
 {
-	const char *reason = j->d->reason;
+	enum mg_outcome reason = j->d->reason;
 
 	if (j->r->passed || e->status == MG_STATUS_FEASIBLE || !finding_reasons(j, e))
 		return false;
-	if (!strcmp(reason, "no_candidate_meets_base_budget"))
+	if (reason == MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET)
 		return true;
-	if (!strcmp(reason, "baseline_missing_or_invalid"))
+	if (reason == MG_O_BASELINE_MISSING_OR_INVALID)
 		return is_baseline(j, e);
 	return is_selected(j, e);
 }
@@ -305,7 +311,7 @@ static void put_rank(mg_buf *out, const struct junit *j, size_t i)
 	for (k = 0; k < s->feasible_count && s->feasible[k] != i; k++)
 		;
 	mg_buf_printf(out, "feasible, rank %zu of %zu; not selected (%s: %s)\n", k + 1,
-		      s->feasible_count, mg_verdict_name(j->d->verdict), j->d->reason);
+		      s->feasible_count, mg_verdict_name(j->d->verdict), mg_outcome_name(j->d->reason));
 }
 
 /*
@@ -339,7 +345,7 @@ static void candidate_case(struct junit *j, size_t i, const char *name)
 	}
 	if (is_selected(j, e))
 		mg_buf_printf(&text, "selected candidate (%s: %s)\n", mg_verdict_name(j->d->verdict),
-			      j->d->reason);
+			      mg_outcome_name(j->d->reason));
 	else if (e->status == MG_STATUS_FEASIBLE)
 		put_rank(&text, j, i);
 	if (e->reasons && !reasons)
@@ -382,10 +388,11 @@ static void sensitivity_case(struct junit *j)
 	mg_buf text = MG_BUF_INIT;
 
 	open_case(j, "memgate.sensitivity", "sensitivity", policy_file(j->r));
-	if (!strcmp(j->d->reason, "selection_is_threshold_sensitive")) {
-		put_findings_of_rank(&text, j, MG_GITHUB_RANK_SENSITIVITY);
+	if (j->d->reason == MG_O_SELECTION_IS_THRESHOLD_SENSITIVE) {
+		put_findings_of_rank(&text, j, MG_FINDING_RANK_SENSITIVITY);
 		if (!j->r->passed) {
-			put_failure(j, mg_verdict_name(j->d->verdict), j->d->reason, text.ptr);
+			put_failure(j, mg_verdict_name(j->d->verdict), mg_outcome_name(j->d->reason),
+				    text.ptr);
 			mg_buf_free(&text);
 		}
 	} else if (!j->d->sensitivity_evaluated) {
@@ -416,7 +423,7 @@ static void put_decision_text(mg_buf *out, const struct junit *j)
 		sep = ", ";
 	}
 	mg_buf_puts(out, *sep ? ")\n" : "nothing)\n");
-	put_findings_of_rank(out, j, MG_GITHUB_RANK_COUNT);
+	put_findings_of_rank(out, j, MG_FINDING_RANK_COUNT);
 }
 
 static void decision_case(struct junit *j)
@@ -425,7 +432,7 @@ static void decision_case(struct junit *j)
 
 	open_case(j, "memgate.decision", "decision", policy_file(j->r));
 	mg_buf_printf(&message, "%s (%s): next action %s", mg_verdict_name(j->d->verdict),
-		      j->d->reason, j->d->next_action);
+		      mg_outcome_name(j->d->reason), mg_next_action_name(j->d->next_action));
 	put_decision_text(&text, j);
 	if (!j->r->passed)
 		put_failure(j, mg_verdict_name(j->d->verdict), message.ptr, text.ptr);
@@ -436,28 +443,56 @@ static void decision_case(struct junit *j)
 	mg_buf_free(&text);
 }
 
-char *mg_junit_render(const mg_check_result *r)
+/* One <testsuite> for r; with `policy`, named "memgate: <policy>". */
+static void put_suite(mg_buf *out, const mg_check_result *r, const char *policy)
 {
-	mg_github_finding *findings = NULL;
+	mg_finding *findings = NULL;
 	struct junit j = { 0 };
-	mg_buf out = MG_BUF_INIT;
 
-	assert(r && r->decision);
 	j.r = r;
 	j.d = r->decision;
-	mg_github_findings(&findings, &j.finding_count, r);
+	j.policy = policy;
+	mg_findings(&findings, &j.finding_count, r);
 	j.findings = findings;
 	mg_buf_init(&j.cases);
 	evidence_case(&j);
 	candidate_cases(&j);
 	sensitivity_case(&j);
 	decision_case(&j);
-	mg_buf_puts(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
-	mg_buf_printf(&out, "  <testsuite name=\"memgate\" tests=\"%zu\" failures=\"%zu\" "
+	mg_buf_puts(out, "  <testsuite name=\"memgate");
+	if (policy) {
+		mg_buf_puts(out, ": ");
+		put_xml(out, policy);
+	}
+	mg_buf_printf(out, "\" tests=\"%zu\" failures=\"%zu\" "
 		      "errors=\"0\" skipped=\"%zu\" time=\"0\">\n", j.tests, j.failures, j.skipped);
-	mg_buf_put(&out, j.cases.ptr, j.cases.len);
-	mg_buf_puts(&out, "  </testsuite>\n</testsuites>\n");
+	mg_buf_put(out, j.cases.ptr, j.cases.len);
+	mg_buf_puts(out, "  </testsuite>\n");
 	mg_buf_free(&j.cases);
-	mg_github_findings_free(findings, j.finding_count);
+	mg_findings_free(findings, j.finding_count);
+}
+
+char *mg_junit_render(const mg_check_result *r)
+{
+	mg_buf out = MG_BUF_INIT;
+
+	assert(r && r->decision);
+	mg_buf_puts(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+	put_suite(&out, r, NULL);
+	mg_buf_puts(&out, "</testsuites>\n");
+	return mg_buf_detach(&out, NULL);
+}
+
+char *mg_junit_render_set(const mg_check_item *items, size_t count)
+{
+	mg_buf out = MG_BUF_INIT;
+	size_t i;
+
+	assert(items);
+	mg_buf_puts(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+	for (i = 0; i < count; i++)
+		if (items[i].result)
+			put_suite(&out, items[i].result, items[i].policy);
+	mg_buf_puts(&out, "</testsuites>\n");
 	return mg_buf_detach(&out, NULL);
 }

@@ -41,6 +41,7 @@ static const char *const loss_keys[] = { "eval_loss", "val_loss", NULL };
 static const char *const saving_keys[] = { "memory_saving_mb", NULL };
 static const char *const ratio_keys[] = { "throughput_ratio", NULL };
 static const char *const delta_keys[] = { "quality_delta", NULL };
+static const char *const no_keys[] = { NULL };   /* derived only, never read */
 
 /* Indexed by enum mg_metric_id; paired values have no sub-object. */
 static const struct metric_place places[MG_METRIC_COUNT] = {
@@ -50,6 +51,7 @@ static const struct metric_place places[MG_METRIC_COUNT] = {
 	[MG_M_SAVING] = { saving_keys, NULL },
 	[MG_M_RATIO] = { ratio_keys, NULL },
 	[MG_M_DELTA] = { delta_keys, NULL },
+	[MG_M_RATE] = { no_keys, NULL },
 };
 
 /*

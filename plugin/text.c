@@ -6,35 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "findings.h"
 #include "memgate/compare.h"
 #include "memgate/escape.h"
 #include "memgate/format.h"
-#include "memgate/github.h"
 #include "memgate/insight.h"
 #include "memgate/text.h"
 
-/* One column of the candidate table: an active check. */
-typedef struct check_col {
-	enum mg_threshold threshold;  /* the check is active when this is set */
-	enum mg_metric_id metric;
-	enum mg_reason reason;        /* the reason it adds when it fails */
-	const char *label;
-	const char *unit;
-	bool ceiling;                 /* value <= threshold passes (else >=) */
-} check_col;
-
-/* In the order of the reasons (hard limits, then targets).  The eval_loss
- * column stands for both quality ceilings: it shows the effective one. */
-static const check_col checks[] = {
-	{ MG_MEMORY_CAP_MB, MG_M_PEAK, MG_R_MEMORY_OVER_BUDGET, "peak", " MB", true },
-	{ MG_MIN_SAMPLES_PER_S, MG_M_SAMPLES, MG_R_SAMPLES_PER_S_BELOW_FLOOR, "samples/s", "", false },
-	{ MG_MAX_EVAL_LOSS, MG_M_EVAL_LOSS, MG_R_QUALITY_OVER_FLOOR, "eval_loss", "", true },
-	{ MG_MIN_MEMORY_SAVING_MB, MG_M_SAVING, MG_R_MEMORY_SAVING_BELOW_FLOOR, "saving", " MB", false },
-	{ MG_MIN_THROUGHPUT_RATIO, MG_M_RATIO, MG_R_THROUGHPUT_BELOW_FLOOR, "ratio", "", false },
-	{ MG_MAX_QUALITY_DELTA, MG_M_DELTA, MG_R_QUALITY_DELTA_OVER_LIMIT, "delta", "", true },
-};
-#define CHECK_COUNT (sizeof(checks) / sizeof(checks[0]))
-#define MAX_COLS (3 + CHECK_COUNT + 1)   /* #, name, status, checks, reasons */
+#define MAX_COLS (3 + MG_CHECK_COUNT + 1)   /* #, name, status, checks, reasons */
 
 /* Beyond these a log gets a summary instead of every row: the whole list is
  * in the decision record (--format json). */
@@ -70,31 +49,8 @@ static size_t width(const char *s)
 	return n;
 }
 
-static bool check_active(const check_col *c, const mg_budget *b)
-{
-	return b->set[c->threshold] ||
-	       (c->threshold == MG_MAX_EVAL_LOSS && b->set[MG_MAX_RELATIVE_EVAL_LOSS]);
-}
-
-/* The threshold a column compares with; false when it is not known (a
- * relative quality ceiling without a measured baseline). */
-static bool check_limit(double *limit, const check_col *c, const mg_decision *d)
-{
-	bool known = true;
-
-	if (c->threshold != MG_MAX_EVAL_LOSS) {
-		*limit = d->budget.value[c->threshold];
-	} else if (d->base.quality_ceiling_known) {
-		*limit = d->base.quality_ceiling;
-	} else {
-		*limit = d->budget.value[MG_MAX_EVAL_LOSS];
-		known = !d->budget.set[MG_MAX_RELATIVE_EVAL_LOSS];
-	}
-	return known;
-}
-
-/* " <= 11200", " < 512 FAIL": how a screened value compares. */
-static void put_comparison(mg_buf *out, const check_col *c, bool fail,
+/* " <= 11200", " < 512 FAIL", " < 512 WAIVED": how a screened value compares. */
+static void put_comparison(mg_buf *out, const mg_threshold_def *c, bool fail, bool waived,
 			   const double *limit)
 {
 	if (c->ceiling)
@@ -106,37 +62,36 @@ static void put_comparison(mg_buf *out, const check_col *c, bool fail,
 	else
 		mg_buf_putc(out, '?');
 	if (fail)
-		mg_buf_puts(out, " FAIL");
+		mg_buf_puts(out, waived ? " WAIVED" : " FAIL");
 }
 
 /* "peak 9450.76 MB <= 11200", "saving 331.98 MB < 512 FAIL"; the value
  * alone for a candidate that stopped before the thresholds (steps 1-6). */
-static void put_check(mg_buf *out, const check_col *c, const mg_evaluation *e,
+static void put_check(mg_buf *out, const mg_threshold_def *c, const mg_evaluation *e,
 		      const mg_decision *d)
 {
-	bool fail = e->reasons & (1u << c->reason);
+	bool waived = e->waived & (1u << c->reason);
+	bool fail = (e->reasons & (1u << c->reason)) || waived;
 	bool screened = e->status == MG_STATUS_FEASIBLE || e->status == MG_STATUS_REJECTED;
 	double v = e->value[c->metric], limit;
-	const double *shown = check_limit(&limit, c, d) ? &limit : NULL;
+	const double *shown = mg_check_limit(&limit, c, d) ? &limit : NULL;
 
-	mg_buf_printf(out, "%s ", c->label);
+	mg_buf_printf(out, "%s ", c->column);
 	if (!e->known[c->metric] || !isfinite(v)) {
 		mg_buf_puts(out, "unknown");
 	} else {
 		mg_format_value(out, v, screened ? shown : NULL);
 		mg_buf_puts(out, c->unit);
 		if (screened)
-			put_comparison(out, c, fail, shown);
+			put_comparison(out, c, fail, waived, shown);
 	}
 }
 
-static void put_reasons(mg_buf *out, unsigned reasons)
+static void put_reason_list(mg_buf *out, unsigned reasons)
 {
 	const char *sep = "";
 	int i;
 
-	if (!reasons)
-		mg_buf_putc(out, '-');
 	for (i = 0; i < MG_REASON_COUNT; i++) {
 		if (reasons & (1u << i)) {
 			mg_buf_printf(out, "%s%s", sep, mg_reason_name((enum mg_reason)i));
@@ -145,13 +100,26 @@ static void put_reasons(mg_buf *out, unsigned reasons)
 	}
 }
 
+/* "memory_saving_below_floor", "-", "- (waived: samples_per_s_below_floor)" */
+static void put_reasons(mg_buf *out, unsigned reasons, unsigned waived)
+{
+	if (!reasons)
+		mg_buf_putc(out, '-');
+	put_reason_list(out, reasons);
+	if (waived) {
+		mg_buf_puts(out, " (waived: ");
+		put_reason_list(out, waived);
+		mg_buf_putc(out, ')');
+	}
+}
+
 /* Columns of the table: #, name, status, one per active check, reasons. */
 static size_t column_count(const mg_budget *b)
 {
 	size_t n = 4, i;
 
-	for (i = 0; i < CHECK_COUNT; i++)
-		if (check_active(&checks[i], b))
+	for (i = 0; i < MG_CHECK_COUNT; i++)
+		if (mg_check_active(mg_check(i), b))
 			n++;
 	return n;
 }
@@ -169,13 +137,13 @@ static void fill_row(char **cells, size_t row, const mg_evaluation *e,
 	cells[n++] = mg_buf_detach(&cell, NULL);
 	mg_buf_puts(&cell, mg_status_name(e->status));
 	cells[n++] = mg_buf_detach(&cell, NULL);
-	for (i = 0; i < CHECK_COUNT; i++) {
-		if (!check_active(&checks[i], &d->budget))
+	for (i = 0; i < MG_CHECK_COUNT; i++) {
+		if (!mg_check_active(mg_check(i), &d->budget))
 			continue;
-		put_check(&cell, &checks[i], e, d);
+		put_check(&cell, mg_check(i), e, d);
 		cells[n++] = mg_buf_detach(&cell, NULL);
 	}
-	put_reasons(&cell, e->reasons);
+	put_reasons(&cell, e->reasons, e->waived);
 	cells[n] = mg_buf_detach(&cell, NULL);
 }
 
@@ -338,12 +306,12 @@ static void put_checks_line(mg_buf *out, const mg_budget *b)
 
 /* "  benchmarks/76.json:4:18: the report's hardware_id is 'a'; the policy
  * pins 'b' [hardware_mismatch]": what each evidence issue is about. */
-static void put_issue_details(mg_buf *out, const mg_github_finding *f, size_t n)
+static void put_issue_details(mg_buf *out, const mg_finding *f, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (f[i].rank != MG_GITHUB_RANK_EVIDENCE || !strcmp(f[i].code, "decision_drift"))
+		if (f[i].issue < 0)
 			continue;
 		mg_buf_puts(out, "  ");
 		if (f[i].file) {
@@ -361,7 +329,7 @@ static void put_issue_details(mg_buf *out, const mg_github_finding *f, size_t n)
 static void put_evidence_line(mg_buf *out, const mg_check_result *r)
 {
 	const mg_decision *d = r->decision;
-	mg_github_finding *findings = NULL;
+	mg_finding *findings = NULL;
 	const char *sep = "";
 	size_t n = 0;
 	int i;
@@ -375,9 +343,9 @@ static void put_evidence_line(mg_buf *out, const mg_check_result *r)
 		if (d->issue[i])
 			put_list(out, mg_issue_name((enum mg_issue)i), &sep);
 	mg_buf_putc(out, '\n');
-	mg_github_findings(&findings, &n, r);
+	mg_findings(&findings, &n, r);
 	put_issue_details(out, findings, n);
-	mg_github_findings_free(findings, n);
+	mg_findings_free(findings, n);
 }
 
 /* ", manifest 'path'" (with " at <commit>" when it differs from rev). */
@@ -706,20 +674,21 @@ static void put_producer_note(mg_buf *out, const mg_check_result *r)
  * (no_candidate_meets_base_budget), selected (none)". */
 static void put_approved(mg_buf *out, const mg_check_result *r)
 {
-	if (!r->approved_checked)
+	const mg_decision *d = r->decision;
+
+	if (!d->approved_checked)
 		return;
 	mg_buf_puts(out, "approved record: ");
 	put_winner(out, r->approved_decision);
 	mg_buf_puts(out, ", selected ");
 	put_winner(out, r->approved_selected);
-	if (strcmp(r->decision->reason, "decision_drift")) {
+	if (!d->drift) {
 		mg_buf_puts(out, " (the evidence still decides this)\n");
 		return;
 	}
 	mg_buf_printf(out, "; the evidence now decides %s (%s), selected ",
-		      mg_verdict_name(r->computed_verdict),
-		      r->computed_reason ? r->computed_reason : "unknown");
-	put_winner(out, r->computed_selected);
+		      mg_verdict_name(d->computed_verdict), mg_outcome_name(d->computed_reason));
+	put_winner(out, d->computed_selected);
 	mg_buf_putc(out, '\n');
 }
 
@@ -870,13 +839,34 @@ static void put_base(mg_buf *out, const mg_check_result *r)
 		return;
 	}
 	bd = b->result->decision;
-	mg_buf_printf(out, "decided %s (%s), selected ", mg_verdict_name(bd->verdict), bd->reason);
+	mg_buf_printf(out, "decided %s (%s), selected ", mg_verdict_name(bd->verdict),
+		      mg_outcome_name(bd->reason));
 	put_winner(out, bd->selected);
 	mg_buf_printf(out, ", gate %s; this commit: %s, selected ",
 		      b->result->passed ? "passed" : "failed", mg_verdict_name(r->decision->verdict));
 	put_winner(out, r->decision->selected);
 	mg_buf_putc(out, '\n');
 	put_base_rows(out, bd, r->decision);
+}
+
+/* "waivers (today 2026-05-02, the clock's date in UTC):" and one line each. */
+static void put_waivers(mg_buf *out, const mg_check_result *r)
+{
+	mg_buf line = MG_BUF_INIT;
+	size_t i;
+
+	if (!r->policy || !r->policy->waivers_set)
+		return;
+	mg_buf_printf(out, "waivers (today %s, %s):%s\n", r->today,
+		      r->today_given ? "from --today" : "the clock's date in UTC",
+		      r->waiver_count ? "" : " none");
+	for (i = 0; i < r->waiver_count; i++) {
+		mg_check_waiver_message(&line, r, i);
+		mg_buf_puts(out, r->waivers[i].status == MG_WAIVER_APPLIED ? "  " : "  warning: ");
+		put_safe(out, line.ptr);
+		mg_buf_putc(out, '\n');
+		mg_buf_free(&line);
+	}
 }
 
 /* ---- insight: tipping points, noise, the trade-off front ---- */
@@ -1055,8 +1045,9 @@ char *mg_text_render(const mg_check_result *r)
 
 	assert(r && r->decision);
 	d = r->decision;
-	mg_buf_printf(&out, "memgate: %s (%s)\n", mg_verdict_name(d->verdict), d->reason);
-	mg_buf_printf(&out, "next action: %s\n", d->next_action);
+	mg_buf_printf(&out, "memgate: %s (%s)\n", mg_verdict_name(d->verdict),
+		      mg_outcome_name(d->reason));
+	mg_buf_printf(&out, "next action: %s\n", mg_next_action_name(d->next_action));
 	mg_buf_puts(&out, "selected: ");
 	put_winner(&out, d->selected);
 	mg_buf_putc(&out, '\n');
@@ -1071,7 +1062,81 @@ char *mg_text_render(const mg_check_result *r)
 	put_base(&out, r);
 	put_changes(&out, r);
 	put_notes(&out, r);
+	put_waivers(&out, r);
 	put_warnings(&out, r);
 	put_gate(&out, r);
+	return mg_buf_detach(&out, NULL);
+}
+
+/* ---- several policies ---- */
+
+/* "memgate: 3 policies: 1 passed, 1 failed, 1 could not be decided" and a
+ * row per policy: decision, reason, selected candidate, gate. */
+static void put_set_table(mg_buf *out, const mg_check_item *items, size_t count)
+{
+	enum { COLS = 6 };
+	char **cells = mg_xcalloc(count * COLS, sizeof(*cells));
+	size_t n[3] = { 0 }, i, k;
+	mg_buf cell = MG_BUF_INIT;
+	char buf[2048];
+
+	for (i = 0; i < count; i++) {
+		const mg_check_result *r = items[i].result;
+		char **row = cells + i * COLS;
+
+		n[mg_check_item_status(&items[i])]++;
+		mg_buf_printf(&cell, "%zu", i + 1);
+		row[0] = mg_buf_detach(&cell, NULL);
+		put_safe(&cell, items[i].policy);
+		row[1] = mg_buf_detach(&cell, NULL);
+		if (r) {
+			mg_buf_puts(&cell, mg_verdict_name(r->decision->verdict));
+			row[2] = mg_buf_detach(&cell, NULL);
+			mg_buf_puts(&cell, mg_outcome_name(r->decision->reason));
+			row[3] = mg_buf_detach(&cell, NULL);
+			mg_buf_puts(&cell, "selected ");
+			put_winner(&cell, r->decision->selected);
+			row[4] = mg_buf_detach(&cell, NULL);
+			mg_buf_puts(&cell, r->passed ? "passed" : "failed");
+		} else {
+			row[2] = mg_xstrdup("error");
+			row[3] = mg_xstrdup("could not decide");
+			row[4] = mg_xstrdup("-");
+			put_safe(&cell, mg_error_format(&items[i].error, buf, sizeof(buf)));
+		}
+		row[5] = mg_buf_detach(&cell, NULL);
+	}
+	mg_buf_printf(out, "memgate: %zu polic%s: %zu passed, %zu failed, %zu could not be decided\n",
+		      count, count == 1 ? "y" : "ies", n[0], n[1], n[2]);
+	put_table(out, cells, count, COLS, true);
+	for (k = 0; k < count * COLS; k++)
+		free(cells[k]);
+	free(cells);
+}
+
+char *mg_text_render_set(const mg_check_item *items, size_t count)
+{
+	mg_buf out = MG_BUF_INIT;
+	char buf[2048];
+	char *text;
+	size_t i;
+
+	assert(items);
+	for (i = 0; i < count; i++) {
+		mg_buf_puts(&out, "policy ");
+		put_safe(&out, items[i].policy);
+		mg_buf_putc(&out, '\n');
+		if (items[i].result) {
+			text = mg_text_render(items[i].result);
+			mg_buf_puts(&out, text);
+			free(text);
+		} else {
+			mg_buf_puts(&out, "memgate: error: ");
+			put_safe(&out, mg_error_format(&items[i].error, buf, sizeof(buf)));
+			mg_buf_putc(&out, '\n');
+		}
+		mg_buf_putc(&out, '\n');
+	}
+	put_set_table(&out, items, count);
 	return mg_buf_detach(&out, NULL);
 }

@@ -14,7 +14,7 @@
  * Every other candidate passes when it is selected or feasible (system-out
  * says which, and its rank) and is otherwise <skipped message="not
  * selected: <reasons>">, the findings in system-out.  The baseline's
- * comparisons with itself (mg_github_self_comparison) are never reasons
+ * comparisons with itself (mg_finding_self_comparison) are never reasons
  * here.  Evidence that is not applicable on a passing gate, and sensitivity
  * that was not evaluated, are skipped.
  *
@@ -30,5 +30,10 @@
 #include "check.h"
 
 char *mg_junit_render(const mg_check_result *r);
+
+/* Several policies (check --all): one suite "memgate: <policy>" per
+ * decided item, each case's classname prefixed with "<policy>/" so that
+ * GitLab keeps the cases of every policy. */
+char *mg_junit_render_set(const mg_check_item *items, size_t count);
 
 #endif

@@ -18,7 +18,7 @@ validate() {
 accepted=
 for name in core-tags defaults fail-on-accept-twice fail-on-empty grid-at-scenario-limit \
 	    pin-counts-as-floats pin-kinds rank-by-throughput real-11200 real-9600 seed spec-example \
-	    trade-off-and-noise; do
+	    waivers trade-off-and-noise; do
 	accepted="$accepted $FIX/policies/$name.yml"
 done
 # shellcheck disable=SC2086
@@ -32,7 +32,7 @@ for name in unknown-key misplaced-key misplaced-section missing-budget missing-m
 	    negative-min-samples throughput-ratio-above-one wrong-type-threshold \
 	    both-manifest-and-report neither-manifest-nor-report bad-rank-by fail-on-typo \
 	    quoted-number version-2 empty-stricter-entry grid-unknown-key batch-size-zero \
-	    min-repeats-zero seq-len-quoted noise-unknown-mode negative-trade-off; do
+	    min-repeats-zero seq-len-quoted waiver-evidence-issue noise-unknown-mode negative-trade-off; do
 	validate "$FIX/policies/$name.yml"
 	expect_code 1 "the schema refuses policies/$name.yml"
 done
