@@ -125,8 +125,10 @@ expect_field runs.0.tool.driver.rules.6.id '"memory_over_budget"' "$T/demo.sarif
 expect_field runs.0.tool.driver.rules.6.defaultConfiguration.level '"error"' "$T/demo.sarif"
 expect_field runs.0.tool.driver.rules.9.id '"memory_saving_below_floor"' "$T/demo.sarif"
 expect_field runs.0.tool.driver.rules.9.defaultConfiguration.level '"warning"' "$T/demo.sarif"
-expect_field runs.0.tool.driver.rules.12.id '"report_hash_mismatch"' "$T/demo.sarif"
-expect_field runs.0.tool.driver.rules.12.defaultConfiguration.level '"error"' "$T/demo.sarif"
+expect_field runs.0.tool.driver.rules.12.id '"trade_off_below_floor"' "$T/demo.sarif"
+expect_field runs.0.tool.driver.rules.12.defaultConfiguration.level '"warning"' "$T/demo.sarif"
+expect_field runs.0.tool.driver.rules.13.id '"report_hash_mismatch"' "$T/demo.sarif"
+expect_field runs.0.tool.driver.rules.13.defaultConfiguration.level '"error"' "$T/demo.sarif"
 # The first result is the selected candidate's missed target, at the policy
 # line of min_memory_saving_mb; then the hard limit offload fails, at
 # min_samples_per_s: each where its annotation is.
