@@ -23,12 +23,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "findings.h"
 #include "json.h"
 #include "memgate/buf.h"
 #include "memgate/check.h"
 #include "memgate/decision.h"
 #include "memgate/escape.h"
 #include "memgate/github.h"
+#include "memgate/insight.h"
 #include "memgate/junit.h"
 #include "memgate/policy.h"
 #include "memgate/record.h"
@@ -133,8 +135,8 @@ static void check_sensitivity(const mg_decision *d)
 	for (i = 0; i < d->scenario_count; i++)
 		changed |= !same_name(d->scenarios[i].best, d->best);
 	if (d->verdict == MG_ACCEPT)
-		CHECK(!changed && !strcmp(d->reason, "selection_stable_across_thresholds"));
-	if (!strcmp(d->reason, "selection_is_threshold_sensitive"))
+		CHECK(!changed && d->reason == MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS);
+	if (d->reason == MG_O_SELECTION_IS_THRESHOLD_SENSITIVE)
 		CHECK(changed && d->verdict == MG_TUNE && d->selected == d->best);
 }
 
@@ -160,7 +162,8 @@ static void check_decision(const mg_decision *d, const mg_rules *rules, const mg
 {
 	size_t i;
 
-	CHECK(d->verdict < MG_VERDICT_COUNT && d->reason && d->next_action);
+	CHECK(d->verdict < MG_VERDICT_COUNT && d->reason < MG_OUTCOME_COUNT &&
+	      d->next_action < MG_NEXT_ACTION_COUNT);
 	CHECK(d->applicable || (d->verdict == MG_REJECT && !d->sensitivity_evaluated));
 	CHECK(!d->selected || names_candidate(ev, d->selected));
 	CHECK(!d->best || names_candidate(ev, d->best));
@@ -232,14 +235,14 @@ static void check_xml(const char *text)
 
 static void check_findings(const mg_check_result *res)
 {
-	mg_github_finding *f = NULL;
+	mg_finding *f = NULL;
 	size_t n = 0, i;
 
-	mg_github_findings(&f, &n, res);
+	mg_findings(&f, &n, res);
 	for (i = 0; i < n; i++)
 		CHECK(f[i].message && !strchr(f[i].message, '\n') &&
 		      valid_utf8(f[i].message, strlen(f[i].message)));
-	mg_github_findings_free(f, n);
+	mg_findings_free(f, n);
 }
 
 /* The CI renderings of main.c's --format github and output files. */
@@ -310,7 +313,6 @@ static void build_result(mg_check_result *res, char **warning, mg_policy_change 
 	change->effect = worktree ? MG_CHANGE_LOOSENS : MG_CHANGE_ALTERS;
 	res->changes = change;
 	res->change_count = 1;
-	res->approved_checked = r->producer_decision != NULL;
 	res->approved_decision = r->producer_decision;
 	res->approved_selected = r->producer_reason;
 }
@@ -318,11 +320,14 @@ static void build_result(mg_check_result *res, char **warning, mg_policy_change 
 static void render(mg_policy *p, mg_report *r, mg_decision *d, bool worktree)
 {
 	mg_check_result res;
+	mg_error err;
 	mg_policy_change change;
 	char *warning, *record, *text;
 
 	memset(&change, 0, sizeof(change));
 	build_result(&res, &warning, &change, p, r, d, worktree);
+	/* tipping points re-run the decision: the same limits, so it cannot fail */
+	CHECK(mg_insight_compute(&res.insight, &p->rules, &r->evidence, NULL, d, &err) == 0);
 	record = mg_record_render(&res);
 	check_record(record, d);
 	text = mg_text_render(&res);
@@ -331,6 +336,7 @@ static void render(mg_policy *p, mg_report *r, mg_decision *d, bool worktree)
 	free(record);
 	free(text);
 	free(warning);
+	mg_insight_free(res.insight);
 }
 
 /* ---- the target --------------------------------------------------- */
@@ -380,7 +386,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto done;
 	/* The policy keeps the scenario count within the core's limit: only
 	 * scenarios times candidates may go over the limit on evaluations. */
-	if (mg_decide(&d, &p->rules, &r->evidence, NULL, 0, &err) < 0) {
+	if (mg_decide(&d, &p->rules, &r->evidence, NULL, NULL, 0, &err) < 0) {
 		CHECK(strstr(err.message, "evaluations), more than the limit") != NULL);
 		goto done;
 	}
