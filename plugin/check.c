@@ -12,6 +12,7 @@
 #include "memgate/digest.h"
 #include "memgate/format.h"
 #include "memgate/git.h"
+#include "path.h"
 #include "memgate/record.h"
 
 #define DEFAULT_POLICY ".memgate.yml"
@@ -132,7 +133,7 @@ static int read_input(mg_blob *blob, struct run *run, mg_input_ref *ref,
 	char msg[sizeof(err->message)];
 	int error;
 
-	if (mg_manifest_check_path(path, err) < 0) {
+	if (mg_path_check(path, err) < 0) {
 		snprintf(msg, sizeof(msg), "%s", err->message);
 		return mg_error_at(err, from, pos, "invalid path '%s': %s", path, msg);
 	}

@@ -24,7 +24,7 @@
 
 #include "memgate/buf.h"
 #include "memgate/git.h"
-#include "memgate/manifest.h"
+#include "path.h"
 
 struct mg_repo {
 	git_repository *git;
@@ -615,7 +615,7 @@ int mg_repo_read(mg_blob *blob, mg_repo *repo, const char *commit_hex,
 	assert(blob && repo && commit_hex && path);
 	memset(blob, 0, sizeof(*blob));
 	snprintf(at, sizeof(at), "%.7s", commit_hex);
-	if ((rc = mg_manifest_check_path(path, err)) < 0)
+	if ((rc = mg_path_check(path, err)) < 0)
 		goto done;
 	if ((rc = lookup_tree(&tree, repo, commit_hex, path, err)) < 0)
 		goto done;
@@ -714,7 +714,7 @@ int mg_repo_read_worktree(mg_blob *blob, mg_repo *repo, const char *path,
 
 	assert(blob && repo && path);
 	memset(blob, 0, sizeof(*blob));
-	if ((rc = mg_manifest_check_path(path, err)) < 0)
+	if ((rc = mg_path_check(path, err)) < 0)
 		goto done;
 	if (!workdir) {
 		rc = mg_error_set(err, NULL, 0, 0, "repository has no working tree");
@@ -787,7 +787,7 @@ int mg_repo_worktree_differs(bool *differs, mg_repo *repo, const char *path,
 
 	assert(differs && repo && path && blob_oid);
 	*differs = false;
-	if ((rc = mg_manifest_check_path(path, err)) < 0)
+	if ((rc = mg_path_check(path, err)) < 0)
 		goto done;
 	if (parse_oid(&want, blob_oid) < 0) {
 		rc = mg_error_set(err, NULL, 0, 0, "invalid blob id '%s'", blob_oid);

@@ -13,7 +13,7 @@
 
 #include "helpers.h"
 #include "memgate/git.h"
-#include "memgate/manifest.h"
+#include "../plugin/path.h"
 
 /* The committed report.json at HEAD of the basic fixture, and its blob id
  * (a content hash: independent of commit dates). */
@@ -537,7 +537,7 @@ Test(git, applies_path_rules_before_reading)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		mg_error_clear(&want);
 		mg_error_clear(&err);
-		cr_assert_lt(mg_manifest_check_path(bad[i], &want), 0, "%s", bad[i]);
+		cr_assert_lt(mg_path_check(bad[i], &want), 0, "%s", bad[i]);
 		cr_expect_eq(mg_repo_read(&blob, repo, id, bad[i], 0, &err), MG_ERROR, "%s", bad[i]);
 		cr_expect_str_eq(err.message, want.message);
 		cr_expect_null(blob.data);

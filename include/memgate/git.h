@@ -51,8 +51,8 @@ int mg_repo_resolve(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *rev,
 
 /*
  * Read `path` from the tree of commit `commit_hex` (as resolved above).
- * The path rules of mg_manifest_check_path are enforced first.  Errors
- * (exit 2), each naming path and short commit id:
+ * The repository path rules (README, "Reading from git") are enforced
+ * first.  Errors (exit 2), each naming path and short commit id:
  *   missing at that commit (MG_ENOTFOUND; with mg_repo_uncommitted_hint's
  *   sentence when the working tree has it), symlink, submodule, directory,
  *   larger than `max_bytes` (0 = MG_GIT_DEFAULT_MAX_INPUT; the size comes

@@ -55,8 +55,9 @@ typedef struct mg_policy {
  * Plain scalars resolve with the YAML 1.2 core schema; quoted ones are
  * strings.  Refused before any key is looked at: aliases, anchors, tags
  * outside the core schema, a second document, and nesting, scalars or value
- * counts past the limits above.  The manifest/report path is stored as written: its path rules are
- * mg_manifest_check_path's.  Assumes the C locale for LC_NUMERIC (strtod).
+ * counts past the limits above.  The manifest/report path is stored as
+ * written: its path rules (README, "Reading from git") are checked when it
+ * is read.  Assumes the C locale for LC_NUMERIC (strtod).
  */
 int mg_policy_parse(mg_policy **out, const char *path, const char *text,
 		    size_t len, mg_error *err);
