@@ -9,9 +9,9 @@
 
 #include "memgate/buf.h"
 #include "memgate/check.h"
-#include "memgate/digest.h"
-#include "memgate/format.h"
-#include "memgate/git.h"
+#include "digest.h"
+#include "format.h"
+#include "git.h"
 #include "path.h"
 #include "memgate/record.h"
 

@@ -1,10 +1,10 @@
-/* Numbers and names for people: see include/memgate/format.h. */
+/* Numbers and names for people: see plugin/format.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "memgate/escape.h"
-#include "memgate/format.h"
+#include "format.h"
 
 #define SHORT_DIGITS 10   /* above this, try 6 significant digits */
 

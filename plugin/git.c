@@ -1,5 +1,5 @@
 /*
- * The git source layer: see include/memgate/git.h.  This is the only file
+ * The git source layer: see plugin/git.h.  This is the only file
  * in memgate that includes git2.h; libgit2 errors are translated here into
  * mg_error messages in git's wording ("cannot read 'x' at 3f2a1c0: ...").
  *
@@ -23,7 +23,7 @@
 #endif
 
 #include "memgate/buf.h"
-#include "memgate/git.h"
+#include "git.h"
 #include "path.h"
 
 struct mg_repo {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "memgate/escape.h"
-#include "memgate/format.h"
+#include "format.h"
 #include "memgate/github.h"
 #include "memgate/text.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "memgate/escape.h"
-#include "memgate/format.h"
+#include "format.h"
 #include "memgate/github.h"
 #include "memgate/junit.h"
 

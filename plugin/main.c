@@ -16,12 +16,6 @@
 #include <sys/stat.h>
 
 #include "memgate.h"
-#include "memgate/escape.h"
-#include "memgate/github.h"
-#include "memgate/junit.h"
-#include "memgate/output.h"
-#include "memgate/summary.h"
-#include "memgate/version.h"
 
 enum { EXIT_PASS = 0, EXIT_GATE = 1, EXIT_ERROR = 2 };
 enum format { FORMAT_DEFAULT, FORMAT_TEXT, FORMAT_JSON, FORMAT_GITHUB };

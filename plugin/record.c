@@ -8,9 +8,9 @@
 #include <cjson/cJSON.h>
 
 #include "json.h"
-#include "memgate/compare.h"
+#include "compare.h"
 #include "memgate/escape.h"
-#include "memgate/format.h"
+#include "format.h"
 #include "memgate/record.h"
 #include "memgate/version.h"
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "memgate/compare.h"
+#include "compare.h"
 #include "memgate/escape.h"
-#include "memgate/format.h"
+#include "format.h"
 #include "memgate/github.h"
 #include "memgate/text.h"
 

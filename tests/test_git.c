@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "memgate/git.h"
+#include "../plugin/git.h"
 #include "../plugin/path.h"
 
 /* The committed report.json at HEAD of the basic fixture, and its blob id

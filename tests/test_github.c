@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "memgate/digest.h"
+#include "../plugin/digest.h"
 #include "memgate/escape.h"
 #include "memgate/github.h"
 #include "memgate/manifest.h"

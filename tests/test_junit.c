@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "memgate/digest.h"
+#include "../plugin/digest.h"
 #include "memgate/junit.h"
 #include "memgate/manifest.h"
 

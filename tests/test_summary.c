@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "helpers.h"
-#include "memgate/digest.h"
+#include "../plugin/digest.h"
 #include "memgate/manifest.h"
 #include "memgate/summary.h"
 

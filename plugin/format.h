@@ -4,9 +4,9 @@
  * How every renderer for people writes numbers and candidate names (text,
  * GitHub annotations, job summary, JUnit), so that they all agree.
  */
-#include "buf.h"
-#include "decision.h"
-#include "decision.h"
+#include "memgate/buf.h"
+#include "memgate/decision.h"
+#include "memgate/decision.h"
 
 /* A value in its shortest natural form: %.15g (9450.76, not 9450.760000),
  * never "-0".  When that takes more than 10 significant digits (derived

@@ -11,7 +11,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
-#include "error.h"
+#include "memgate/error.h"
 
 typedef struct mg_repo mg_repo;   /* opaque; mg_repo_free */
 
