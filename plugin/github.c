@@ -1,6 +1,6 @@
 /*
  * GitHub Actions: annotations, the findings behind them and step outputs.
- * See include/memgate/github.h and ../shared/CI-CONVENTIONS.md sections 1-2.
+ * See include/memgate/github.h and README, "Escaping for CI".
  */
 #include <assert.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /*
- * JUnit XML for GitLab and Jenkins: see include/memgate/junit.h and
- * ../shared/CI-CONVENTIONS.md section 6.
+ * JUnit XML for GitLab and Jenkins: see include/memgate/junit.h and README,
+ * "Escaping for CI".
  */
 #include <assert.h>
 #include <math.h>

@@ -6,7 +6,7 @@
  *   memgate manifest --report PATH [--out PATH] [--semantic-id ID] [--force]
  *   memgate version
  *
- * Exit codes (SPEC 3): 0 the check passes, 1 the decision is in fail_on,
+ * Exit codes (README, "Exit codes"): 0 the check passes, 1 the decision is in fail_on,
  * 2 memgate could not decide (nothing is written then).
  */
 #include <getopt.h>

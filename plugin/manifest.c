@@ -1,5 +1,6 @@
 /*
- * The stage-75 input manifest (SPEC 1.2): see include/memgate/manifest.h.
+ * The stage-75 input manifest (README, "Report reference", its last
+ * paragraph): see include/memgate/manifest.h.
  *
  * Read as strictly as the report (plugin/json.c): malformed JSON, duplicate
  * keys and trailing text are errors.  Unknown keys are ignored, so that a

@@ -1,5 +1,5 @@
 /*
- * The budget policy (SPEC 1.1): see include/memgate/policy.h.
+ * The budget policy (README, "The policy"): see include/memgate/policy.h.
  *
  * plugin/yaml.c loads the text into a tree, refusing what must never reach
  * a walk (aliases, anchors, foreign tags, a second document, deep nesting).

@@ -1,4 +1,5 @@
-/* The decision record (SPEC 4): see include/memgate/record.h. */
+/* The decision record (README, "The decision record"): see
+ * include/memgate/record.h. */
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
@@ -314,7 +315,7 @@ static void number_or_null(struct writer *w, bool known, double v)
 		mg_buf_puts(w->out, "null");
 }
 
-/* The metrics in the order of SPEC 4: memory and speed, then quality. */
+/* The metrics in the record's order: memory and speed, then quality. */
 static const enum mg_metric_id record_order[MG_METRIC_COUNT] = {
 	MG_M_PEAK, MG_M_SAMPLES, MG_M_SAVING, MG_M_RATIO, MG_M_EVAL_LOSS, MG_M_DELTA,
 };

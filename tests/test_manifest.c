@@ -1,4 +1,4 @@
-/* The stage-75 input manifest (SPEC 1.2) and the repository path rules. */
+/* The stage-75 input manifest (README, "Report reference"). */
 #include "helpers.h"
 #include "memgate/manifest.h"
 

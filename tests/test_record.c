@@ -1,4 +1,5 @@
-/* The decision record: include/memgate/record.h (SPEC 4). */
+/* The decision record: include/memgate/record.h (README, "The decision
+ * record"). */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>

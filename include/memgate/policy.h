@@ -1,7 +1,7 @@
 #ifndef MEMGATE_POLICY_H
 #define MEMGATE_POLICY_H
 /*
- * The budget policy (SPEC 1.1), read with libyaml.
+ * The budget policy (README, "The policy"), read with libyaml.
  *
  * mg_policy is plain data owned by the policy: every string and array in it
  * is freed by mg_policy_free.  `rules` is what the decision core reads.

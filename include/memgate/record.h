@@ -1,6 +1,7 @@
 #ifndef MEMGATE_RECORD_H
 #define MEMGATE_RECORD_H
-/* The decision record (SPEC 4): JSON, built with cJSON. */
+/* The decision record (README, "The decision record"): JSON, built with
+ * cJSON. */
 #include <stdbool.h>
 #include "check.h"
 #include "error.h"
