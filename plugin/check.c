@@ -845,7 +845,11 @@ static int load_approved(struct run *run, mg_error *err)
 	}
 	if (error < 0)
 		goto done;
-	mg_digest_sha256_hex(res->approved_ref.sha256, blob.data, blob.len);
+	if (mg_digest_sha256_hex(res->approved_ref.sha256, blob.data, blob.len) < 0) {
+		error = mg_error_set(err, m->approved_path, 0, 0,
+				     "cannot compute SHA-256 (OpenSSL failed)");
+		goto done;
+	}
 	if (strcmp(res->approved_ref.sha256, m->approved_sha256)) {
 		run->pre[MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH] = true;
 		goto done;

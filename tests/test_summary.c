@@ -512,7 +512,7 @@ static mg_check_result *check_real(char *dir)
 	free(text);
 	text = mg_test_read("fixtures/reports/76_real_gpu_memory.flat.json", &len);
 	write_file(dir, report_path, text, len);
-	mg_digest_sha256_hex(hex, text, len);
+	cr_assert_eq(mg_digest_sha256_hex(hex, text, len), MG_OK);
 	free(text);
 	text = mg_manifest_render(report_path, hex, NULL, NULL);
 	write_file(dir, "benchmarks/results/75_input_manifest.json", text, strlen(text));
