@@ -1103,10 +1103,9 @@ static void free_strings(char **list, size_t count)
 	free(list);
 }
 
-void mg_check_result_free(mg_check_result *r)
+/* Free what r holds, not r itself. */
+static void release_result(mg_check_result *r)
 {
-	if (!r)
-		return;
 	release_ref(&r->policy_ref);
 	release_ref(&r->manifest_ref);
 	release_ref(&r->report_ref);
@@ -1126,6 +1125,13 @@ void mg_check_result_free(mg_check_result *r)
 		free(r->base->error);
 		free(r->base);
 	}
+}
+
+void mg_check_result_free(mg_check_result *r)
+{
+	if (!r)
+		return;
+	release_result(r);
 	free(r);
 }
 
@@ -1227,14 +1233,16 @@ int mg_check_make_manifest(char **text, char ***warnings, size_t *warning_count,
 					    old && old->has_approved ? old->approved_path : NULL,
 					    old && old->has_approved ? old->approved_sha256 : NULL);
 done:
-	mg_manifest_free(old);
-	mg_blob_release(&blob);
-	mg_report_free(res.report);
-	release_ref(&res.report_ref);
+	/* the warnings and notes are the caller's; the rest goes with res */
 	*warnings = res.warnings;
 	*warning_count = res.warning_count;
 	*notes = res.notes;
 	*note_count = res.note_count;
+	res.warnings = res.notes = NULL;
+	res.warning_count = res.note_count = 0;
+	mg_manifest_free(old);
+	mg_blob_release(&blob);
+	release_result(&res);
 	mg_repo_free(run.repo);
 	return error;
 }
