@@ -286,9 +286,18 @@ static const char *option_name(const struct option *opts, int c)
 	return "?";
 }
 
-/* Parse argv after the command word.  Returns 0 to go on, or an exit code + 1
- * (1 = exit 0 after --help, 3 = exit 2). */
-static int parse_args(struct cli *cli, int argc, char **argv, const struct option *opts,
+/* What parse_args found: go on, or stop with exit 0 (--help printed) or 2
+ * (a usage error printed). */
+enum parsed { PARSED_GO, PARSED_HELP, PARSED_USAGE_ERROR };
+
+/* The exit code of a parse that stops. */
+static int parsed_exit(enum parsed p)
+{
+	return p == PARSED_HELP ? EXIT_PASS : EXIT_ERROR;
+}
+
+/* Parse argv after the command word. */
+static enum parsed parse_args(struct cli *cli, int argc, char **argv, const struct option *opts,
 		      const char *usage)
 {
 	char shortopt[3];
@@ -303,7 +312,7 @@ static int parse_args(struct cli *cli, int argc, char **argv, const struct optio
 			break;
 		if (c == '?') {
 			usage_error(cli->command, "unknown option '%s'", bad_option(argv, shortopt));
-			return 3;
+			return PARSED_USAGE_ERROR;
 		}
 		if (c == ':') {
 			const char *name = optopt == 'C' ? "-C" : NULL;
@@ -314,20 +323,20 @@ static int parse_args(struct cli *cli, int argc, char **argv, const struct optio
 				name = optopt ? dashed : argv[optind - 1];
 			}
 			usage_error(cli->command, "option '%s' needs a value", name);
-			return 3;
+			return PARSED_USAGE_ERROR;
 		}
 		if ((r = apply_option(cli, c, optarg)) > 0) {
 			fputs(usage, stdout);
-			return 1;
+			return PARSED_HELP;
 		}
 		if (r < 0)
-			return 3;
+			return PARSED_USAGE_ERROR;
 	}
 	if (optind < argc) {
 		usage_error(cli->command, "unexpected argument '%s'", argv[optind]);
-		return 3;
+		return PARSED_USAGE_ERROR;
 	}
-	return 0;
+	return PARSED_GO;
 }
 
 /* memgate record: queue --out unless it already holds the same record. */
@@ -610,7 +619,7 @@ int main(int argc, char **argv)
 {
 	struct cli cli = { 0 };
 	const char *cmd = argc > 1 ? argv[1] : NULL;
-	int r;
+	enum parsed parsed;
 
 	if (!cmd) {
 		fputs(usage_main, stderr);
@@ -629,8 +638,8 @@ int main(int argc, char **argv)
 		bool record = !strcmp(cmd, "record");
 		const char *usage = record ? usage_record : usage_check;
 
-		if ((r = parse_args(&cli, argc - 1, argv + 1, check_options, usage)))
-			return r - 1;
+		if ((parsed = parse_args(&cli, argc - 1, argv + 1, check_options, usage)))
+			return parsed_exit(parsed);
 		if (record && !cli.out_path)
 			return usage_error(cmd, "%s", "needs --out PATH");
 		if (!record && cli.out_path)
@@ -638,8 +647,9 @@ int main(int argc, char **argv)
 		return cmd_check(&cli, record);
 	}
 	if (!strcmp(cmd, "manifest")) {
-		if ((r = parse_args(&cli, argc - 1, argv + 1, manifest_options, usage_manifest)))
-			return r - 1;
+		if ((parsed = parse_args(&cli, argc - 1, argv + 1, manifest_options,
+					 usage_manifest)))
+			return parsed_exit(parsed);
 		if (!cli.report_path)
 			return usage_error(cmd, "%s", "needs --report PATH");
 		return cmd_manifest(&cli);
