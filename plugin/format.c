@@ -326,3 +326,16 @@ void mg_format_overrides(mg_buf *out, const mg_budget *ov)
 		sep = ", ";
 	}
 }
+
+void mg_format_location(mg_buf *out, const char *file, mg_pos pos,
+			void (*put_file)(mg_buf *out, const char *file))
+{
+	if (!file)
+		return;
+	put_file(out, file);
+	if (pos.line > 0)
+		mg_buf_printf(out, ":%d", pos.line);
+	if (pos.line > 0 && pos.column > 0)
+		mg_buf_printf(out, ":%d", pos.column);
+	mg_buf_puts(out, ": ");
+}

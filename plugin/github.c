@@ -985,14 +985,7 @@ static void put_finding_log(mg_buf *out, const mg_check_result *r,
 		mg_buf_puts(out, heading);
 		heading = "";
 		mg_buf_puts(out, "  ");
-		if (f[i].file) {
-			put_safe(out, f[i].file);
-			if (f[i].pos.line > 0)
-				mg_buf_printf(out, ":%d", f[i].pos.line);
-			if (f[i].pos.line > 0 && f[i].pos.column > 0)
-				mg_buf_printf(out, ":%d", f[i].pos.column);
-			mg_buf_puts(out, ": ");
-		}
+		mg_format_location(out, f[i].file, f[i].pos, put_safe);
 		mg_buf_printf(out, "%s: %s [%s]\n", level_names[level_of(&f[i], r->passed)],
 			      f[i].message, f[i].code);
 	}

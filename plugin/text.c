@@ -345,14 +345,7 @@ static void put_issue_details(mg_buf *out, const mg_github_finding *f, size_t n)
 		if (f[i].rank != MG_GITHUB_RANK_EVIDENCE || !strcmp(f[i].code, "decision_drift"))
 			continue;
 		mg_buf_puts(out, "  ");
-		if (f[i].file) {
-			put_safe(out, f[i].file);
-			if (f[i].pos.line > 0)
-				mg_buf_printf(out, ":%d", f[i].pos.line);
-			if (f[i].pos.line > 0 && f[i].pos.column > 0)
-				mg_buf_printf(out, ":%d", f[i].pos.column);
-			mg_buf_puts(out, ": ");
-		}
+		mg_format_location(out, f[i].file, f[i].pos, put_safe);
 		mg_buf_printf(out, "%s [%s]\n", f[i].message, f[i].code);
 	}
 }
