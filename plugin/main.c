@@ -25,6 +25,7 @@ struct cli {
 	mg_check_options opt;
 	enum format format;
 	const char *json_path;
+	const char *inputs_path;   /* --inputs */
 	const char *summary_path;  /* --summary, else $GITHUB_STEP_SUMMARY */
 	const char *junit_path;
 	const char *out_path;      /* record, manifest */
@@ -36,8 +37,8 @@ struct cli {
 static const char usage_check[] =
 "usage: memgate check [-C DIR] [--rev REV] [--policy PATH] [--policy-rev REV]\n"
 "                     [--base REV] [--worktree] [--format text|json|github] [--json FILE]\n"
-"                     [--summary FILE] [--junit FILE] [--fail-on LIST]\n"
-"                     [--require-approved] [--max-input-mb N]\n"
+"                     [--summary FILE] [--junit FILE] [--inputs FILE]\n"
+"                     [--fail-on LIST] [--require-approved] [--max-input-mb N]\n"
 "\n"
 "Gate the committed evidence against the budget policy.\n"
 "\n"
@@ -53,6 +54,7 @@ static const char usage_check[] =
 "  --json FILE        also write the decision record to FILE (atomically)\n"
 "  --summary FILE     append a Markdown job summary to FILE (default $GITHUB_STEP_SUMMARY)\n"
 "  --junit FILE       write a JUnit XML report (GitLab, Jenkins)\n"
+"  --inputs FILE      write the repository paths of the inputs read, one per line\n"
 "  --fail-on LIST     decisions that fail the check, e.g. reject,tune, or none\n"
 "                     (default: the policy's gate.fail_on)\n"
 "  --require-approved the manifest's approved_result must match this decision (release gates)\n"
@@ -179,7 +181,7 @@ static int parse_mb(size_t *out, const char *arg)
 enum {
 	OPT_REV = 256, OPT_POLICY, OPT_POLICY_REV, OPT_WORKTREE, OPT_FORMAT, OPT_JSON,
 	OPT_FAIL_ON, OPT_REQUIRE_APPROVED, OPT_MAX_INPUT, OPT_OUT, OPT_REPORT,
-	OPT_SEMANTIC_ID, OPT_FORCE, OPT_HELP, OPT_SUMMARY, OPT_JUNIT, OPT_BASE
+	OPT_SEMANTIC_ID, OPT_FORCE, OPT_HELP, OPT_SUMMARY, OPT_JUNIT, OPT_BASE, OPT_INPUTS
 };
 
 static const struct option check_options[] = {
@@ -192,6 +194,7 @@ static const struct option check_options[] = {
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "summary", required_argument, NULL, OPT_SUMMARY },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
+	{ "inputs", required_argument, NULL, OPT_INPUTS },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "require-approved", no_argument, NULL, OPT_REQUIRE_APPROVED },
 	{ "max-input-mb", required_argument, NULL, OPT_MAX_INPUT },
@@ -227,6 +230,7 @@ static int apply_option(struct cli *cli, int c, const char *arg)
 	case OPT_JSON: cli->json_path = arg; break;
 	case OPT_SUMMARY: cli->summary_path = arg; break;
 	case OPT_JUNIT: cli->junit_path = arg; break;
+	case OPT_INPUTS: cli->inputs_path = arg; break;
 	case OPT_REQUIRE_APPROVED: cli->opt.require_approved = true; break;
 	case OPT_OUT: cli->out_path = arg; break;
 	case OPT_REPORT: cli->report_path = repo_path_arg(arg); break;
@@ -416,6 +420,11 @@ static void queue_outputs(mg_outputs *outs, const struct cli *cli,
 	if (cli->junit_path) {
 		text = mg_junit_render(res);
 		mg_outputs_add(outs, cli->junit_path, text, strlen(text), MG_OUTPUT_REPLACE);
+		free(text);
+	}
+	if (cli->inputs_path) {
+		text = mg_record_render_inputs(res);
+		mg_outputs_add(outs, cli->inputs_path, text, strlen(text), MG_OUTPUT_REPLACE);
 		free(text);
 	}
 	if (gh_output) {

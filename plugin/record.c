@@ -652,6 +652,27 @@ static cJSON *build(const mg_check_result *r)
 	return root;
 }
 
+static void put_input(mg_buf *out, const mg_input_ref *ref)
+{
+	if (ref->read && ref->path) {
+		mg_buf_puts(out, ref->path);
+		mg_buf_putc(out, '\n');
+	}
+}
+
+char *mg_record_render_inputs(const mg_check_result *r)
+{
+	mg_buf out = MG_BUF_INIT;
+
+	assert(r);
+	mg_buf_puts(&out, "");
+	put_input(&out, &r->policy_ref);
+	put_input(&out, &r->manifest_ref);
+	put_input(&out, &r->report_ref);
+	put_input(&out, &r->approved_ref);
+	return mg_buf_detach(&out, NULL);
+}
+
 /*
  * Copy JSON text, writing the '[' of every "##[" as \u005b: the GitHub
  * runner runs a legacy "##[command]" found anywhere in a log line, and the

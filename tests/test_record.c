@@ -324,6 +324,25 @@ Test(record, lists_the_approved_result_when_read)
 	cJSON_Delete(root);
 }
 
+Test(record, inputs_lists_the_paths_read_one_per_line_in_record_order)
+{
+	mg_check_result *r = build();
+	char *text;
+
+	set_ref(&r->approved_ref, "approved \"v1\".json", REV, 'd', true);
+	text = mg_record_render_inputs(r);
+	cr_expect_str_eq(text, ".memgate.yml\n"
+			 "benchmarks/results/75_input_manifest_gpu-a_v1.json\n"
+			 "benchmarks/results/76_real_gpu_memory.json\n"
+			 "approved \"v1\".json\n");
+	free(text);
+	memset(&r->manifest_ref, 0, sizeof(r->manifest_ref));
+	memset(&r->approved_ref, 0, sizeof(r->approved_ref));
+	text = mg_record_render_inputs(r);
+	cr_expect_str_eq(text, ".memgate.yml\nbenchmarks/results/76_real_gpu_memory.json\n");
+	free(text);
+}
+
 Test(record, uncomputed_hash_is_null)
 {
 	mg_check_result *r = build();

@@ -12,6 +12,16 @@
 char *mg_record_render(const mg_check_result *r);
 
 /*
+ * The repository paths of the inputs the record names (inputs.policy,
+ * .manifest, .report, .approved_result: those that were read), one per
+ * line in that order, each ending in a newline (memgate check --inputs).
+ * Paths obey the repository path rules, so none holds a newline or another
+ * control character; they are written as they are, unescaped.  The caller
+ * frees.
+ */
+char *mg_record_render_inputs(const mg_check_result *r);
+
+/*
  * Compare two records' texts ignoring commit ids (inputs.rev,
  * inputs.*.rev), the manifest and approved-result inputs, the approved
  * check, warnings, notes, the --base comparison and memgate_version: for
