@@ -511,6 +511,22 @@ static int walk_grid(walk *w, const mg_yaml_node *map)
 	return error;
 }
 
+/*
+ * The grid has at most one axis per threshold, each of at most
+ * MG_POLICY_MAX_AXIS_VALUES values, so check_scenarios' product is at most
+ * MG_POLICY_MAX_AXIS_VALUES ^ MG_THRESHOLD_COUNT, plus the stricter entries:
+ * that must fit in an unsigned long long (x * y <= M when x <= M / y), or
+ * raising the limit would overflow the product unseen.
+ */
+#define GRID_AXIS ((unsigned long long)MG_POLICY_MAX_AXIS_VALUES)
+#define GRID_ROOM (ULLONG_MAX - (unsigned long long)MG_POLICY_MAX_STRICTER)
+_Static_assert(MG_THRESHOLD_COUNT == 7, "the grid product guard below assumes 7 axes");
+_Static_assert(MG_POLICY_MAX_AXIS_VALUES >= 1 &&
+	       GRID_AXIS <= GRID_ROOM / GRID_AXIS / GRID_AXIS / GRID_AXIS / GRID_AXIS /
+			    GRID_AXIS / GRID_AXIS,
+	       "MG_POLICY_MAX_AXIS_VALUES ^ 7 axes (+ MG_POLICY_MAX_STRICTER) overflows "
+	       "the grid product");
+
 /* Refuse more scenarios than the decision core evaluates.  0 or MG_ERROR. */
 static int check_scenarios(walk *w, const mg_yaml_node *grid)
 {
@@ -521,7 +537,7 @@ static int check_scenarios(walk *w, const mg_yaml_node *grid)
 	if (!grid || r->grid_count == 0)
 		return 0;
 	for (i = 0; i < r->grid_count; i++)
-		cells *= r->grid[i].count; /* at most 256^7: no overflow */
+		cells *= r->grid[i].count; /* cannot overflow: see the guard above */
 	if (cells + r->stricter_count <= MG_DECISION_MAX_SCENARIOS)
 		return 0;
 	return mg_error_at(w->err, w->path, grid->pos,

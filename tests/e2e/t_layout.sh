@@ -2,7 +2,7 @@
 # The repository's layout rules (README, "For maintainers"): the fixed top
 # level, include/ holding only the public headers, all listed by the
 # umbrella header and usable alone, and the git source depending on no
-# parser.
+# parser; and a compile-time guard on the limits.
 . "$(dirname "$0")/lib.sh"
 
 # The top level holds exactly the fixed entries (dotfiles aside).
@@ -38,5 +38,22 @@ else not_ok "public headers include only public headers" "$bad"; fi
 bad=$(grep -n '#include "' "$SRC/plugin/git.c" | grep -v '"memgate/buf.h"\|"git.h"\|"path.h"' || true)
 if [ -z "$bad" ]; then ok "plugin/git.c includes no parser header"
 else not_ok "plugin/git.c includes no parser header" "$bad"; fi
+
+# The grid product guard (plugin/policy.c): raising MG_POLICY_MAX_AXIS_VALUES
+# so far that the product of 7 axes overflows is a compile error.
+guard() { # guard N: compile policy.c with MG_POLICY_MAX_AXIS_VALUES=N; sets $code
+	code=0
+	${CC:-cc} -std=c11 -fsyntax-only -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+		-I"$SRC/include" $(pkg-config --cflags yaml-0.1 2>/dev/null) \
+		-DMG_POLICY_MAX_AXIS_VALUES="$1" "$SRC/plugin/policy.c" >"$T/out" 2>"$T/err" || code=$?
+}
+guard 565
+expect_code 0 "565 values an axis: 565^7 fits, policy.c compiles"
+guard 566
+if [ "$code" != 0 ] && grep -q 'overflows the grid product' "$T/err"; then
+	ok "566 values an axis: the grid product guard stops the build"
+else
+	not_ok "566 values an axis: the grid product guard stops the build"
+fi
 
 finish
