@@ -15,6 +15,11 @@
 #include "path.h"
 #include "memgate/record.h"
 
+/* The public sizes of check.h are the git layer's and the digest's. */
+_Static_assert(MG_CHECK_OID_SIZE == MG_GIT_OID_HEX, "commit and blob ids");
+_Static_assert(MG_CHECK_SHA256_SIZE == MG_DIGEST_HEX_SIZE, "SHA-256 in hex");
+_Static_assert(MG_GIT_LFS_OID_HEX == MG_DIGEST_HEX_SIZE, "an LFS oid is a SHA-256");
+
 #define DEFAULT_POLICY ".memgate.yml"
 
 /* The state of one run: the repository, the commits and the result. */
@@ -24,7 +29,7 @@ struct run {
 	mg_check_result *res;
 	size_t max_bytes;
 	bool pre[MG_ISSUE_COUNT];
-	char head[65];          /* HEAD commit, "" when unborn or with --worktree */
+	char head[MG_CHECK_OID_SIZE];  /* HEAD commit, "" when unborn or with --worktree */
 	bool base_run;          /* the --base comparison: one policy, no base */
 };
 
@@ -174,7 +179,7 @@ static const char *where(struct short_id *buf, const char *commit)
 static int resolve_lfs(mg_blob *blob, bool *lfs, struct run *run, const char *path,
 		       const char *commit, mg_error *err)
 {
-	char oid[65], sha[65] = "";
+	char oid[MG_GIT_LFS_OID_HEX], sha[MG_DIGEST_HEX_SIZE] = "";
 	unsigned long long size;
 	mg_blob content = { 0 };
 	struct short_id at;
@@ -218,7 +223,7 @@ done:
 
 /* The SHA-256 of the working-tree copy of path (an LFS pointer there
  * resolved through the store); false when there is none to compare. */
-static bool worktree_sha256(char out[65], struct run *run, const char *path)
+static bool worktree_sha256(char out[MG_DIGEST_HEX_SIZE], struct run *run, const char *path)
 {
 	mg_blob blob = { 0 };
 	mg_error ignored;
@@ -233,7 +238,7 @@ static bool worktree_sha256(char out[65], struct run *run, const char *path)
 
 /* Resolve one revision option; the message names the option it came from
  * ("--policy-rev: unknown revision 'deadbeef'"). */
-static int resolve_option(char out[65], mg_repo *repo, const char *option, const char *rev,
+static int resolve_option(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *option, const char *rev,
 			  mg_error *err)
 {
 	char msg[sizeof(err->message)];
@@ -791,7 +796,7 @@ static int load_report(struct run *run, mg_blob *blob, const char *path,
 		       const char *from, mg_pos pos, mg_error *err)
 {
 	mg_check_result *res = run->res;
-	char wt[65];
+	char wt[MG_DIGEST_HEX_SIZE];
 	bool lfs;
 	int error;
 
@@ -1165,7 +1170,7 @@ static int check_semantic_id(const char *want, const mg_report *rep, mg_error *e
 static void warn_worktree_report(struct run *run, const char *path)
 {
 	mg_check_result *res = run->res;
-	char wt[65];
+	char wt[MG_DIGEST_HEX_SIZE];
 
 	if (res->worktree || !mg_repo_workdir(run->repo) || !worktree_sha256(wt, run, path) ||
 	    !strcmp(wt, res->report_ref.sha256))

@@ -896,7 +896,7 @@ done:
 }
 
 /* "oid sha256:<64 hex>" from p to end (the line without its newline). */
-static bool lfs_oid_line(const char *p, const char *end, char oid[65])
+static bool lfs_oid_line(const char *p, const char *end, char oid[MG_GIT_LFS_OID_HEX])
 {
 	static const char key[] = "oid sha256:";
 	size_t i, klen = sizeof(key) - 1;
@@ -933,13 +933,13 @@ static bool lfs_size_line(const char *p, const char *end, unsigned long long *si
  * "oid sha256:<64 hex>" and "size <bytes>" required.  Real pointers are
  * about 130 bytes; anything from 1024 bytes up is taken as content.
  */
-bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[65],
+bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[MG_GIT_LFS_OID_HEX],
 			    unsigned long long *lfs_size)
 {
 	static const char version[] = "version https://git-lfs.github.com/spec/v1\n";
 	const char *p, *nl, *end = data + len;
 	bool have_oid = false, have_size = false;
-	char oid[65];
+	char oid[MG_GIT_LFS_OID_HEX];
 	unsigned long long size = 0;
 
 	if (!data || len >= LFS_MAX_POINTER || len < sizeof(version) - 1 ||

@@ -16,6 +16,7 @@
 typedef struct mg_repo mg_repo;   /* opaque; mg_repo_free */
 
 #define MG_GIT_OID_HEX 65         /* 40 (sha1) hex digits + NUL, room for 64 */
+#define MG_GIT_LFS_OID_HEX 65     /* a Git LFS oid: a SHA-256, 64 hex digits + NUL */
 #define MG_GIT_DEFAULT_MAX_INPUT ((size_t)64 << 20)
 
 /* A blob read from a commit (or a file read from the working tree). */
@@ -102,7 +103,7 @@ int mg_repo_read_lfs(mg_blob *blob, mg_repo *repo, const char *lfs_oid,
 		     const char *path, size_t max_bytes, mg_error *err);
 
 /* Is this blob a Git LFS pointer?  Fills oid (64 hex + NUL) and size when it is. */
-bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[65],
+bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[MG_GIT_LFS_OID_HEX],
 			    unsigned long long *lfs_size);
 
 #endif

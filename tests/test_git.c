@@ -554,7 +554,7 @@ Test(git, applies_path_rules_before_reading)
 
 Test(git, detects_committed_lfs_pointer)
 {
-	char id[MG_GIT_OID_HEX], oid[65];
+	char id[MG_GIT_OID_HEX], oid[MG_GIT_LFS_OID_HEX];
 	unsigned long long size = 0;
 	mg_blob blob;
 	mg_error err;
@@ -576,7 +576,7 @@ Test(git, detects_committed_lfs_pointer)
 
 static bool is_lfs(const char *text)
 {
-	char oid[65];
+	char oid[MG_GIT_LFS_OID_HEX];
 	unsigned long long size;
 
 	return mg_blob_is_lfs_pointer(text, strlen(text), oid, &size);
