@@ -10,6 +10,7 @@
  */
 #include "memgate/buf.h"
 #include "memgate/check.h"
+#include "memgate/codequality.h"
 #include "memgate/decision.h"
 #include "memgate/error.h"
 #include "memgate/escape.h"
@@ -20,6 +21,7 @@
 #include "memgate/policy.h"
 #include "memgate/record.h"
 #include "memgate/report.h"
+#include "memgate/sarif.h"
 #include "memgate/summary.h"
 #include "memgate/text.h"
 #include "memgate/version.h"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "memgate/buf.h"
 #include "memgate/check.h"
@@ -31,6 +32,7 @@ struct run {
 	bool pre[MG_ISSUE_COUNT];
 	char head[MG_CHECK_OID_SIZE];  /* HEAD commit, "" when unborn or with --worktree */
 	bool base_run;          /* the --base comparison: one policy, no base */
+	char *policy_path;      /* the policy's repository path, once found */
 };
 
 static void add_warning(mg_check_result *res, const char *fmt, ...)
@@ -272,10 +274,115 @@ static int resolve_revs(struct run *run, mg_error *err)
 	return resolve_option(res->policy_rev, run->repo, "--policy-rev", opt->policy_rev, err);
 }
 
+/*
+ * `path` as typed on the command line, relative to `prefix` (where memgate
+ * runs in the working tree, "" or "models/a/"), as a repository path: '.'
+ * and '..' segments and repeated slashes resolved.  An absolute path is
+ * kept as it is (its path check refuses it).  0 or MG_ERROR.
+ */
+static int repository_path(char **out, const char *prefix, const char *path, mg_error *err)
+{
+	mg_buf joined = MG_BUF_INIT, result = MG_BUF_INIT;
+	char *save = NULL, *seg;
+	int error = MG_OK;
+
+	*out = NULL;
+	if (path[0] == '/') {
+		*out = mg_xstrdup(path);
+		return MG_OK;
+	}
+	mg_buf_printf(&joined, "%s%s", prefix, path);
+	for (seg = strtok_r(joined.ptr, "/", &save); seg; seg = strtok_r(NULL, "/", &save)) {
+		char *slash;
+
+		if (!strcmp(seg, "."))
+			continue;
+		if (strcmp(seg, "..")) {
+			mg_buf_printf(&result, "%s%s", result.len ? "/" : "", seg);
+			continue;
+		}
+		if (!result.len) {
+			error = mg_error_set(err, NULL, 0, 0,
+					     "'%s' is outside the repository (a path on the command line "
+					     "is relative to the directory memgate runs in, '%s')",
+					     path, *prefix ? prefix : "the repository's root");
+			goto done;
+		}
+		slash = strrchr(result.ptr, '/');
+		result.len = slash ? (size_t)(slash - result.ptr) : 0;
+		result.ptr[result.len] = '\0';
+	}
+	*out = mg_buf_detach(&result, NULL);
+done:
+	mg_buf_free(&joined);
+	mg_buf_free(&result);
+	return error;
+}
+
+/* Is there a policy at `path` to read (at the policy commit, or in the working tree)? */
+static bool policy_exists(struct run *run, const char *path)
+{
+	mg_blob blob = { 0 };
+	mg_error ignored;
+	int rc;
+
+	if (run->res->worktree)
+		rc = mg_repo_read_worktree(&blob, run->repo, path, run->max_bytes, &ignored);
+	else
+		rc = mg_repo_read(&blob, run->repo, run->res->policy_rev, path, run->max_bytes,
+				  &ignored);
+	mg_blob_release(&blob);
+	return rc != MG_ENOTFOUND;
+}
+
+/*
+ * Find the policy: --policy relative to where memgate runs (or as a
+ * repository path for --all); else the nearest .memgate.yml in that
+ * directory or one above it, the repository root's last.  Sets
+ * run->policy_path.  0 or MG_ERROR.
+ */
+static int find_policy(struct run *run, mg_error *err)
+{
+	const mg_check_options *opt = run->opt;
+	char *prefix = NULL, *slash;
+	mg_buf path = MG_BUF_INIT;
+	int error;
+
+	if (opt->policy_path && opt->policy_from_root) {
+		run->policy_path = mg_xstrdup(opt->policy_path);
+		return MG_OK;
+	}
+	if ((error = mg_repo_prefix(&prefix, run->repo, opt->dir, err)) < 0)
+		return error;
+	if (opt->policy_path) {
+		error = repository_path(&run->policy_path, prefix, opt->policy_path, err);
+		goto done;
+	}
+	while (*prefix) {
+		mg_buf_printf(&path, "%s%s", prefix, DEFAULT_POLICY);
+		if (policy_exists(run, path.ptr)) {
+			run->policy_path = mg_buf_detach(&path, NULL);
+			goto done;
+		}
+		mg_buf_free(&path);
+		prefix[strlen(prefix) - 1] = '\0';   /* "models/a/" -> "models/" */
+		slash = strrchr(prefix, '/');
+		if (slash)
+			slash[1] = '\0';
+		else
+			prefix[0] = '\0';
+	}
+	run->policy_path = mg_xstrdup(DEFAULT_POLICY);
+done:
+	mg_buf_free(&path);
+	free(prefix);
+	return error;
+}
+
 static int load_policy_at(mg_policy **out, struct run *run, const char *commit,
 			  mg_input_ref *ref, mg_error *err)
 {
-	const char *path = run->opt->policy_path ? run->opt->policy_path : DEFAULT_POLICY;
+	const char *path = run->policy_path;
 	mg_blob blob = { 0 };
 	int error;
 
@@ -551,6 +658,53 @@ static void diff_rest(mg_check_result *res, const mg_policy *base, const mg_poli
 		   fail_on_effect(base->fail_on, head->fail_on), head->fail_on_pos);
 }
 
+/* A waiver's side of a change: its expiry date (borrowed from the policy
+ * the result holds), or unset. */
+static mg_change_value waiver_value(const mg_policy_waiver *w)
+{
+	return string_value_of(w ? w->expires : NULL);
+}
+
+/* The waiver of p for the same candidate and reason as w, or NULL. */
+static const mg_policy_waiver *same_waiver(const mg_policy *p, const mg_policy_waiver *w)
+{
+	size_t i;
+
+	for (i = 0; i < p->waiver_count; i++)
+		if (p->waivers[i].reason == w->reason && !strcmp(p->waivers[i].candidate, w->candidate))
+			return &p->waivers[i];
+	return NULL;
+}
+
+/* Added or extended loosens the gate; removed or shortened tightens it. */
+static void waiver_change(mg_check_result *res, const mg_policy_waiver *key,
+			  const mg_policy_waiver *before, const mg_policy_waiver *after)
+{
+	char k[sizeof(((mg_policy_change *)0)->key)];
+	bool loosens = !before || (after && after->expires_ymd > before->expires_ymd);
+
+	snprintf(k, sizeof(k), "waivers[%s].%s", key->candidate, mg_reason_name(key->reason));
+	add_change(res, k, waiver_value(before), waiver_value(after),
+		   loosens ? MG_CHANGE_LOOSENS : MG_CHANGE_TIGHTENS,
+		   after ? after->pos : (mg_pos){ 0, 0 });
+}
+
+/* Waivers added, removed, extended or shortened by the policy at --rev. */
+static void diff_waivers(mg_check_result *res, const mg_policy *base, const mg_policy *head)
+{
+	const mg_policy_waiver *other;
+	size_t i;
+
+	for (i = 0; i < head->waiver_count; i++) {
+		other = same_waiver(base, &head->waivers[i]);
+		if (!other || other->expires_ymd != head->waivers[i].expires_ymd)
+			waiver_change(res, &head->waivers[i], other, &head->waivers[i]);
+	}
+	for (i = 0; i < base->waiver_count; i++)
+		if (!same_waiver(head, &base->waivers[i]))
+			waiver_change(res, &base->waivers[i], &base->waivers[i], NULL);
+}
+
 /*
  * Compare the policy that decides (at --policy-rev) with the one the
  * change proposes (at --rev): every key whose effective value differs, in
@@ -561,6 +715,7 @@ static void diff_policies(mg_check_result *res, const mg_policy *base, const mg_
 	diff_identity(res, base, head);
 	diff_thresholds(res, base, head);
 	diff_rest(res, base, head);
+	diff_waivers(res, base, head);
 }
 
 /* "[{memory_cap_mb: 8500}, {min_throughput_ratio: 0.9}]" */
@@ -675,6 +830,8 @@ static void warn_loose_stricter(mg_check_result *res)
 
 static const char *policy_path_of(const struct run *run)
 {
+	if (run->policy_path)
+		return run->policy_path;
 	return run->opt->policy_path ? run->opt->policy_path : DEFAULT_POLICY;
 }
 
@@ -719,6 +876,9 @@ static int policy_missing(struct run *run, mg_error *err)
 					: "; HEAD (%s) has none either", head.hex);
 	if (strstr(err->message, "exists in the working tree"))
 		mg_buf_puts(&hint, "; it exists in the working tree but is not committed");
+	if (!run->opt->policy_path)
+		mg_buf_puts(&hint, "; no .memgate.yml here or above: 'memgate list' shows the "
+			    "repository's policies, 'memgate check --all' gates them all");
 	mg_error_set(err, NULL, 0, 0, "no policy '%s' at %s, the policy revision%s%s%s", path,
 		     pol.hex, run->opt->policy_rev ? " (--policy-rev)" : "",
 		     run->head[0] && !strcmp(run->head, res->policy_rev) ? " (HEAD)" : "", hint.ptr);
@@ -760,6 +920,8 @@ static int load_policies(struct run *run, mg_error *err)
 	bool two = !res->worktree && strcmp(res->rev, res->policy_rev) && !run->base_run;
 	int error;
 
+	if ((error = find_policy(run, err)) < 0)
+		return error;
 	error = load_policy_at(&res->policy, run, res->policy_rev, &res->policy_ref, err);
 	if (error == MG_ENOTFOUND && two)
 		return adopt_policy(run, err);
@@ -915,47 +1077,6 @@ static int load_evidence(struct run *run, mg_error *err)
 	return error;
 }
 
-/* --require-approved: the approved record must agree with this decision. */
-static void check_drift(mg_check_result *res)
-{
-	mg_decision *d = res->decision;
-	const char *sel = d->selected ? d->selected : "";
-
-	if (!res->approved_decision || !d->applicable)
-		return;
-	res->approved_checked = true;
-	res->computed_verdict = d->verdict;
-	res->computed_reason = d->reason;
-	res->computed_selected = d->selected;
-	if (!strcmp(res->approved_decision, mg_verdict_name(d->verdict)) &&
-	    !strcmp(res->approved_selected ? res->approved_selected : "", sel))
-		return;
-	d->verdict = MG_REJECT;
-	d->reason = "decision_drift";
-	d->next_action = "re_approve_or_restore_evidence";
-	d->selected = NULL;
-}
-
-/*
- * When the approved result is the only evidence issue, the evidence itself
- * is fine: the next action points at the approval record, not at the GPU.
- * The decision and reason stay reject / evidence_not_applicable.
- */
-static void approved_next_action(mg_decision *d)
-{
-	int i;
-
-	if (d->applicable)
-		return;
-	for (i = 0; i < MG_ISSUE_COUNT; i++)
-		if (d->issue[i] && i != MG_ISSUE_APPROVED_RESULT_MISSING &&
-		    i != MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH)
-			return;
-	d->next_action = d->issue[MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH]
-		? "restore_or_reapprove_approved_result"
-		: "record_and_pin_approved_result";
-}
-
 static void report_notes(mg_check_result *res)
 {
 	const mg_decision *d = res->decision;
@@ -964,6 +1085,124 @@ static void report_notes(mg_check_result *res)
 		add_warning(res, "inputs were read from the working tree (--worktree), not from a commit");
 	if (d->sensitivity_evaluated && !d->stability_tested)
 		add_warning(res, "no sensitivity scenarios: stability of the choice was not tested");
+}
+
+/* res->today: --today (checked), else the clock's date in UTC. */
+static int set_today(mg_check_result *res, const char *today, mg_error *err)
+{
+	time_t now;
+	struct tm tm;
+	int ymd;
+
+	if (today) {
+		if (mg_policy_parse_date(&ymd, today, strlen(today)) < 0)
+			return mg_error_set(err, NULL, 0, 0,
+					    "--today: expected a date YYYY-MM-DD, got '%s'", today);
+		snprintf(res->today, sizeof(res->today), "%s", today);
+		res->today_given = true;
+		return MG_OK;
+	}
+	now = time(NULL);
+	if (now == (time_t)-1 || !gmtime_r(&now, &tm) ||
+	    !strftime(res->today, sizeof(res->today), "%Y-%m-%d", &tm))
+		return mg_error_set(err, NULL, 0, 0, "cannot read the clock for today's date "
+				    "(give it with --today YYYY-MM-DD)");
+	return MG_OK;
+}
+
+/* The policy's waivers in force today (not expired), for the decision
+ * core; sets res->waivers' expired ones.  A malloc'd array of *n. */
+static mg_waiver *waivers_in_force(size_t *n, mg_check_result *res)
+{
+	const mg_policy *p = res->policy;
+	mg_waiver *active = mg_xcalloc(p->waiver_count ? p->waiver_count : 1, sizeof(*active));
+	int today = 0;
+	size_t i;
+
+	mg_policy_parse_date(&today, res->today, strlen(res->today));
+	res->waivers = mg_xcalloc(p->waiver_count ? p->waiver_count : 1, sizeof(*res->waivers));
+	res->waiver_count = p->waiver_count;
+	*n = 0;
+	for (i = 0; i < p->waiver_count; i++) {
+		res->waivers[i].waiver = &p->waivers[i];
+		if (p->waivers[i].expires_ymd < today) {
+			res->waivers[i].status = MG_WAIVER_EXPIRED;
+			continue;
+		}
+		active[*n].candidate = p->waivers[i].candidate;
+		active[(*n)++].reason = p->waivers[i].reason;
+	}
+	return active;
+}
+
+/* After the decision: which waivers in force applied to something. */
+static void judge_waivers(mg_check_result *res)
+{
+	const mg_evidence *ev = &res->report->evidence;
+	size_t i, j, k = 0;
+
+	for (i = 0; i < res->waiver_count; i++) {
+		mg_waiver_state *w = &res->waivers[i];
+
+		for (j = 0; j < ev->candidate_count && !w->candidate_found; j++)
+			w->candidate_found = ev->candidates[j].name &&
+				!strcmp(ev->candidates[j].name, w->waiver->candidate);
+		if (w->status == MG_WAIVER_EXPIRED)
+			continue;
+		w->status = k < res->decision->waiver_count && res->decision->waiver_used[k] ?
+			MG_WAIVER_APPLIED : MG_WAIVER_UNMATCHED;
+		k++;
+	}
+}
+
+/* mg_decide with the waivers in force today. */
+static int decide_with_waivers(struct run *run, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	mg_rules rules = res->policy->rules;
+	mg_approved approved;
+	mg_waiver *active;
+	size_t n;
+	int error;
+
+	active = waivers_in_force(&n, res);
+	rules.waivers = active;
+	rules.waiver_count = n;
+	approved.decision = res->approved_decision;
+	approved.selected = res->approved_selected;
+	error = mg_decide(&res->decision, &rules, &res->report->evidence, run->pre,
+			  &approved, 0, err);
+	if (error == MG_OK)
+		judge_waivers(res);
+	free(active);
+	return error;
+}
+
+void mg_check_waiver_message(mg_buf *out, const mg_check_result *r, size_t i)
+{
+	const mg_waiver_state *w = &r->waivers[i];
+	const mg_policy_waiver *v = w->waiver;
+	const char *reason = mg_reason_name(v->reason);
+
+	switch (w->status) {
+	case MG_WAIVER_APPLIED:
+		mg_buf_printf(out, "waiver: '%s' passes %s until %s (owner %s): %s", v->candidate,
+			      reason, v->expires, v->owner, v->justification);
+		break;
+	case MG_WAIVER_UNMATCHED:
+		mg_buf_printf(out, "waiver for '%s' (%s) matches nothing: ", v->candidate, reason);
+		if (!w->candidate_found)
+			mg_buf_printf(out, "the report has no candidate '%s'", v->candidate);
+		else
+			mg_buf_printf(out, "'%s' does not fail %s under the base budget nor in any "
+				      "scenario", v->candidate, reason);
+		mg_buf_puts(out, "; remove it or correct it");
+		break;
+	default:
+		mg_buf_printf(out, "waiver for '%s' (%s, owner %s) expired on %s and is ignored "
+			      "(today is %s)", v->candidate, reason, v->owner, v->expires, r->today);
+		break;
+	}
 }
 
 /* The core refuses only sensitivity too large to evaluate: point at it. */
@@ -992,14 +1231,10 @@ static int decide(struct run *run, mg_error *err)
 	warn_loose_stricter(res);
 	if ((error = load_evidence(run, err)) < 0)
 		return error;
-	error = mg_decide(&res->decision, &res->policy->rules, &res->report->evidence,
-			  run->pre, 0, err);
-	if (error < 0)
+	if ((error = decide_with_waivers(run, err)) < 0)
 		return blame_sensitivity(res->policy, err);
 	memcpy(res->fail_on, opt->fail_on_set ? opt->fail_on : res->policy->fail_on,
 	       sizeof(res->fail_on));
-	check_drift(res);
-	approved_next_action(res->decision);
 	report_notes(res);
 	res->passed = !res->fail_on[res->decision->verdict];
 	return MG_OK;
@@ -1045,13 +1280,15 @@ static int compare_base(struct run *run, mg_error *err)
 	memcpy(base.head, run->head, sizeof(base.head));
 	base.res = mg_xcalloc(1, sizeof(*base.res));
 	mg_error_clear(&berr);
-	if (resolve_revs(&base, &berr) < 0 || decide(&base, &berr) < 0) {
+	if (resolve_revs(&base, &berr) < 0 || set_today(base.res, sub.today, &berr) < 0 ||
+	    decide(&base, &berr) < 0) {
 		mg_error_format(&berr, msg, sizeof(msg));
 		b->error = mg_xstrdup(msg);
 		mg_check_result_free(base.res);
 	} else {
 		b->result = base.res;
 	}
+	free(base.policy_path);
 	res->base = b;
 	return MG_OK;
 }
@@ -1065,6 +1302,8 @@ static int run_check(struct run *run, mg_error *err)
 	if ((error = mg_repo_open(&run->repo, opt->dir, err)) < 0)
 		return error;
 	if ((error = resolve_revs(run, err)) < 0)
+		return error;
+	if ((error = set_today(res, opt->today, err)) < 0)
 		return error;
 	if (!res->worktree && mg_repo_resolve(run->head, run->repo, "HEAD", err) < 0)
 		run->head[0] = '\0';
@@ -1086,6 +1325,7 @@ int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *e
 	run.max_bytes = opt->max_input_bytes ? opt->max_input_bytes : MG_GIT_DEFAULT_MAX_INPUT;
 	error = run_check(&run, err);
 	mg_repo_free(run.repo);
+	free(run.policy_path);
 	if (error < 0) {
 		mg_check_result_free(run.res);
 		return error;
@@ -1130,6 +1370,7 @@ static void release_result(mg_check_result *r)
 		free(r->base->error);
 		free(r->base);
 	}
+	free(r->waivers);
 }
 
 void mg_check_result_free(mg_check_result *r)
@@ -1212,6 +1453,7 @@ int mg_check_make_manifest(char **text, char ***warnings, size_t *warning_count,
 	struct run run = { 0 };
 	mg_manifest *old = NULL;
 	mg_blob blob = { 0 };
+	char *prefix = NULL, *path = NULL;
 	int error;
 
 	*text = NULL;
@@ -1226,18 +1468,23 @@ int mg_check_make_manifest(char **text, char ***warnings, size_t *warning_count,
 		goto done;
 	if ((error = resolve_revs(&run, err)) < 0)
 		goto done;
-	if ((error = load_report(&run, &blob, mo->report_path, NULL, (mg_pos){ 0, 0 }, err)) < 0)
+	if ((error = mg_repo_prefix(&prefix, run.repo, mo->dir, err)) < 0 ||
+	    (error = repository_path(&path, prefix, mo->report_path, err)) < 0)
+		goto done;
+	if ((error = load_report(&run, &blob, path, NULL, (mg_pos){ 0, 0 }, err)) < 0)
 		goto done;
 	if ((error = check_semantic_id(mo->semantic_id, res.report, err)) < 0)
 		goto done;
-	warn_worktree_report(&run, mo->report_path);
+	warn_worktree_report(&run, path);
 	keep_approved(&old, &run, mo);
-	*text = mg_manifest_render_approved(mo->report_path, res.report_ref.sha256,
+	*text = mg_manifest_render_approved(path, res.report_ref.sha256,
 					    string_value(&res.report->schema_version),
 					    string_value(&res.report->semantic_id),
 					    old && old->has_approved ? old->approved_path : NULL,
 					    old && old->has_approved ? old->approved_sha256 : NULL);
 done:
+	free(prefix);
+	free(path);
 	/* the warnings and notes are the caller's; the rest goes with res */
 	*warnings = res.warnings;
 	*warning_count = res.warning_count;
@@ -1250,4 +1497,44 @@ done:
 	release_result(&res);
 	mg_repo_free(run.repo);
 	return error;
+}
+
+bool mg_check_is_policy_name(const char *name)
+{
+	size_t n = strlen(name), k = strlen(DEFAULT_POLICY);
+
+	return n >= k && !strcmp(name + n - k, DEFAULT_POLICY);
+}
+
+int mg_check_list(char ***paths, size_t *count, const char *dir, const char *rev,
+		  mg_error *err)
+{
+	mg_repo *repo = NULL;
+	char commit[MG_GIT_OID_HEX];
+	int error;
+
+	*paths = NULL;
+	*count = 0;
+	if ((error = mg_repo_open(&repo, dir, err)) < 0)
+		goto done;
+	if ((error = mg_repo_resolve(commit, repo, rev ? rev : "HEAD", err)) < 0)
+		goto done;
+	error = mg_repo_list(paths, count, repo, commit, mg_check_is_policy_name, err);
+done:
+	mg_repo_free(repo);
+	return error;
+}
+
+void mg_check_list_free(char **paths, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+int mg_check_item_status(const mg_check_item *item)
+{
+	return !item->result ? 2 : item->result->passed ? 0 : 1;
 }

@@ -31,26 +31,198 @@ static const char *const metric_names[MG_METRIC_COUNT] = {
 	"throughput_ratio", "quality_delta",
 };
 
-static const char *const issue_names[MG_ISSUE_COUNT] = {
-	"report_hash_mismatch", "schema_version_mismatch", "semantic_id_mismatch",
-	"approved_result_missing", "approved_result_hash_mismatch",
-	"handoff_not_ready", "workload_missing", "workload_mismatch",
-	"hardware_missing", "hardware_mismatch", "model_mismatch",
-	"dtype_mismatch", "amp_dtype_mismatch", "batch_size_mismatch",
-	"seq_len_mismatch", "optimizer_mismatch", "eligible_candidates_missing",
-	"candidates_missing", "aggregate_outside_runs",
-};
-
 static const char *const status_names[] = {
 	"feasible", "rejected", "invalid", "oom", "excluded",
 };
 
-static const char *const reason_names[MG_REASON_COUNT] = {
-	"missing_or_duplicate_name", "oom", "evidence_not_comparable",
-	"not_in_eligible_candidates", "missing_or_non_numeric_metric",
-	"insufficient_repeats", "memory_over_budget", "samples_per_s_below_floor",
-	"quality_over_floor", "memory_saving_below_floor", "throughput_below_floor",
-	"quality_delta_over_limit",
+/*
+ * Every code a finding carries (mg_codes): the screening reasons in enum
+ * mg_reason order, the evidence issues in enum mg_issue order, then the
+ * decision's and the check's own codes.  The one table of their names,
+ * kinds and words.
+ */
+#define E MG_KIND_EVIDENCE
+#define H MG_KIND_HARD
+#define G MG_KIND_TARGET
+#define S MG_KIND_SOFT
+#define W MG_KIND_WARNING
+#define N MG_KIND_NOTICE
+static const mg_code codes[] = {
+	/* screening reasons, steps 1-6 */
+	{ "missing_or_duplicate_name", E,
+	  "A candidate's name is missing, empty, not a string, or already used by an earlier candidate.",
+	  "Give every candidate of the report a unique, non-empty name." },
+	{ "oom", E,
+	  "The candidate ran out of memory (status oom or metrics.oom).",
+	  "The strategy does not fit the GPU: change it until it fits and measure it again, or leave it out of the report." },
+	{ "evidence_not_comparable", S,
+	  "The candidate's status is neither 'ok' nor 'comparable', so it is excluded from the comparison.",
+	  "Rerun the measurement until it completes, or leave the candidate out of the report." },
+	{ "not_in_eligible_candidates", S,
+	  "The handoff report's eligible_candidates does not list the candidate, so it is excluded.",
+	  "List the candidate in eligible_candidates when it should be compared." },
+	{ "missing_or_non_numeric_metric", E,
+	  "A number that an active check needs (peak memory, samples/s or eval loss) is missing or not a finite number.",
+	  "Record the metric in the report as a JSON number." },
+	{ "insufficient_repeats", E,
+	  "The candidate has fewer repeats (entries of runs[]) than evidence.min_repeats.",
+	  "Repeat the measurement and record every run in runs[]." },
+	/* screening reasons, step 7 */
+	{ "memory_over_budget", H,
+	  "Peak memory is above the hard limit budget.memory_cap_mb.",
+	  "Choose or tune a strategy that needs less memory; the cap itself is changed only in the policy of the base branch." },
+	{ "samples_per_s_below_floor", H,
+	  "Throughput (samples per second) is below the hard limit budget.min_samples_per_s.",
+	  "Choose or tune a strategy that trains faster; the floor itself is changed only in the policy of the base branch." },
+	{ "quality_over_floor", H,
+	  "Eval loss is above the hard quality ceiling: quality.max_eval_loss, or the baseline's eval loss times (1 + quality.max_relative_eval_loss), whichever is lower.",
+	  "Recover the model quality of the strategy (e.g. less aggressive compression) and measure it again." },
+	{ "memory_saving_below_floor", G,
+	  "The memory saved against the baseline is below the target budget.min_memory_saving_mb.",
+	  "Test under more memory pressure or add optimizer compression, so that the strategy saves more against the baseline." },
+	{ "throughput_below_floor", G,
+	  "Throughput relative to the baseline is below the target budget.min_throughput_ratio.",
+	  "Reduce the scope of the compression so that the strategy keeps more of the baseline's throughput." },
+	{ "quality_delta_over_limit", G,
+	  "Eval loss minus the baseline's eval loss is above the target quality.max_quality_delta.",
+	  "Adjust the checkpoint scope or the batch plan to recover quality against the baseline." },
+	/* evidence issues */
+	{ "report_hash_mismatch", E,
+	  "The committed report's SHA-256 differs from the one the manifest pins.",
+	  "Regenerate the manifest for the report (memgate manifest --report PATH), or restore the report that was measured." },
+	{ "schema_version_mismatch", E,
+	  "The report's schema_version differs from the one the manifest pins.",
+	  "Regenerate the report with the pinned schema, or pin the report's schema_version in the manifest." },
+	{ "semantic_id_mismatch", E,
+	  "The report's semantic_id differs from the one the manifest pins.",
+	  "Commit the report the manifest was made for, or regenerate the manifest." },
+	{ "approved_result_missing", E,
+	  "The manifest names no approved result, or the approved result is not committed.",
+	  "Record the decision (memgate record --out PATH), pin it as approved_result in the manifest and commit both." },
+	{ "approved_result_hash_mismatch", E,
+	  "The approved result's SHA-256 differs from the one the manifest pins.",
+	  "Restore the approved record, or pin its current SHA-256 in the manifest." },
+	{ "handoff_not_ready", E,
+	  "The handoff report's top-level status is not 'ready_for_budget_review'.",
+	  "Finish the measurement stage so that the report is ready for budget review." },
+	{ "workload_missing", E,
+	  "The report names no workload (workload_id, nor config.workload).",
+	  "Record the workload the evidence was measured on in the report." },
+	{ "workload_mismatch", E,
+	  "The report's workload differs from identity.workload_id of the policy.",
+	  "Measure the evidence on the workload the policy names." },
+	{ "hardware_missing", E,
+	  "The report names no hardware (hardware_id, nor config.device).",
+	  "Record the hardware the evidence was measured on in the report." },
+	{ "hardware_mismatch", E,
+	  "The report's hardware differs from identity.hardware_id of the policy.",
+	  "Measure the evidence on the hardware the policy names." },
+	{ "model_mismatch", E,
+	  "The report's model differs from identity.model_id of the policy.",
+	  "Measure the evidence with the model the policy pins." },
+	{ "dtype_mismatch", E,
+	  "The report's dtype differs from identity.dtype of the policy.",
+	  "Measure the evidence with the dtype the policy pins." },
+	{ "amp_dtype_mismatch", E,
+	  "The report's amp_dtype differs from identity.amp_dtype of the policy.",
+	  "Measure the evidence with the amp_dtype the policy pins." },
+	{ "batch_size_mismatch", E,
+	  "The report's batch_size differs from identity.batch_size of the policy.",
+	  "Measure the evidence with the batch size the policy pins." },
+	{ "seq_len_mismatch", E,
+	  "The report's seq_len differs from identity.seq_len of the policy.",
+	  "Measure the evidence with the sequence length the policy pins." },
+	{ "optimizer_mismatch", E,
+	  "The report's optimizer differs from identity.optimizer of the policy.",
+	  "Measure the evidence with the optimizer the policy pins." },
+	{ "eligible_candidates_missing", E,
+	  "The handoff report has no non-empty eligible_candidates list.",
+	  "List the candidates ready for comparison in eligible_candidates." },
+	{ "candidates_missing", E,
+	  "The report has no candidates.",
+	  "Commit a report with at least the baseline and one strategy under candidates." },
+	{ "aggregate_outside_runs", E,
+	  "A candidate's aggregate value lies outside the [min, max] of its runs.",
+	  "Recompute the aggregate from the runs, or record the runs that produced it." },
+	/* the decision's own */
+	{ "baseline_missing_or_invalid", E,
+	  "A value must be derived from the baseline candidate (evidence.baseline), which is absent or was not measured.",
+	  "Rerun the baseline and record it in the report before comparing candidates." },
+	{ "selection_is_threshold_sensitive", S,
+	  "A stricter or grid scenario of sensitivity selects another winner than the base budget.",
+	  "Collect evidence near the thresholds that change the winner." },
+	{ "decision_drift", E,
+	  "The approved record's decision or selected candidate differs from the one computed now (--require-approved).",
+	  "Re-approve the new decision (memgate record), or restore the evidence that was approved." },
+	/* the check's own */
+	{ "warning", W,
+	  "memgate warns about its inputs: an uncommitted change, a report named without a manifest, no sensitivity scenarios.",
+	  "Read the warning; it does not change the decision." },
+	{ "waiver_applied", N,
+	  "A waiver of the policy lets the candidate pass a check it fails.",
+	  "Fix the cause before the waiver expires; its owner and justification are in the policy." },
+	{ "waiver_unmatched", W,
+	  "A waiver names a candidate that is not in the report, or a reason its candidate does not fail.",
+	  "Remove the waiver from the policy, or correct its candidate or reason." },
+	{ "note", N,
+	  "memgate notes something about its inputs that needs no action (a policy adopted by this change, ...).",
+	  "Nothing to do; it is there so that nobody is surprised." },
+	{ "policy_change", W,
+	  "The change's own policy differs from the policy that decides (the policy revision); it takes effect once merged.",
+	  "Review a change that loosens the budget like any budget change, by the budget's owners." },
+	{ "waiver_expired", W,
+	  "A waiver's expiry date has passed, so it is ignored.",
+	  "Fix the cause, or renew the waiver (a new expiry date) in the policy of the base branch." },
+};
+#undef E
+#undef H
+#undef G
+#undef S
+#undef W
+#undef N
+
+#define CODE_COUNT (sizeof(codes) / sizeof(codes[0]))
+_Static_assert(MG_REASON_COUNT == 12 && MG_ISSUE_COUNT == 19 && CODE_COUNT == 12 + 19 + 9,
+	       "codes[] holds the reasons, then the issues, in enum order");
+
+static const char *const outcome_names[MG_OUTCOME_COUNT] = {
+	"evidence_not_applicable", "baseline_missing_or_invalid",
+	"no_candidate_meets_base_budget", "compression_needs_quality_recovery",
+	"memory_saving_below_meaningful_threshold", "throughput_loss_exceeds_budget",
+	"baseline_still_best_under_current_budget", "selection_is_threshold_sensitive",
+	"selection_stable_across_thresholds", "decision_drift",
+};
+
+static const char *const next_action_names[MG_NEXT_ACTION_COUNT] = {
+	"rebuild_same_workload_evidence", "rerun_baseline_before_comparing_candidates",
+	"rework_strategy_or_budget", "adjust_checkpoint_scope_or_batch_plan",
+	"test_larger_pressure_or_optimizer_compression", "reduce_compression_scope",
+	"revisit_memory_strategy_mix", "collect_boundary_evidence",
+	"send_to_regression_acceptance", "re_approve_or_restore_evidence",
+	"record_and_pin_approved_result", "restore_or_reapprove_approved_result",
+};
+
+/* Each outcome's verdict and next action: the decision table of README
+ * "How memgate decides". */
+static const struct {
+	enum mg_verdict verdict;
+	enum mg_next_action next;
+} outcomes[MG_OUTCOME_COUNT] = {
+	[MG_O_EVIDENCE_NOT_APPLICABLE] = { MG_REJECT, MG_N_REBUILD_SAME_WORKLOAD_EVIDENCE },
+	[MG_O_BASELINE_MISSING_OR_INVALID] =
+		{ MG_REJECT, MG_N_RERUN_BASELINE_BEFORE_COMPARING_CANDIDATES },
+	[MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET] = { MG_REJECT, MG_N_REWORK_STRATEGY_OR_BUDGET },
+	[MG_O_COMPRESSION_NEEDS_QUALITY_RECOVERY] =
+		{ MG_TUNE, MG_N_ADJUST_CHECKPOINT_SCOPE_OR_BATCH_PLAN },
+	[MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD] =
+		{ MG_TUNE, MG_N_TEST_LARGER_PRESSURE_OR_OPTIMIZER_COMPRESSION },
+	[MG_O_THROUGHPUT_LOSS_EXCEEDS_BUDGET] = { MG_TUNE, MG_N_REDUCE_COMPRESSION_SCOPE },
+	[MG_O_BASELINE_STILL_BEST_UNDER_CURRENT_BUDGET] =
+		{ MG_TUNE, MG_N_REVISIT_MEMORY_STRATEGY_MIX },
+	[MG_O_SELECTION_IS_THRESHOLD_SENSITIVE] = { MG_TUNE, MG_N_COLLECT_BOUNDARY_EVIDENCE },
+	[MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS] =
+		{ MG_ACCEPT, MG_N_SEND_TO_REGRESSION_ACCEPTANCE },
+	[MG_O_DECISION_DRIFT] = { MG_REJECT, MG_N_RE_APPROVE_OR_RESTORE_EVIDENCE },
 };
 
 static const char *const verdict_names[MG_VERDICT_COUNT] = {
@@ -96,9 +268,37 @@ const char *mg_metric_name(enum mg_metric_id m)
 	return table_get(metric_names, MG_METRIC_COUNT, (int)m);
 }
 
+const mg_code *mg_codes(size_t *count)
+{
+	*count = CODE_COUNT;
+	return codes;
+}
+
+const mg_code *mg_code_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < CODE_COUNT; i++)
+		if (!strcmp(codes[i].name, name))
+			return &codes[i];
+	return NULL;
+}
+
+const mg_code *mg_reason_code(enum mg_reason r)
+{
+	return (int)r >= 0 && r < MG_REASON_COUNT ? &codes[r] : NULL;
+}
+
+const mg_code *mg_issue_code(enum mg_issue i)
+{
+	return (int)i >= 0 && i < MG_ISSUE_COUNT ? &codes[MG_REASON_COUNT + i] : NULL;
+}
+
 const char *mg_issue_name(enum mg_issue i)
 {
-	return table_get(issue_names, MG_ISSUE_COUNT, (int)i);
+	const mg_code *c = mg_issue_code(i);
+
+	return c ? c->name : NULL;
 }
 
 const char *mg_status_name(enum mg_status s)
@@ -108,7 +308,40 @@ const char *mg_status_name(enum mg_status s)
 
 const char *mg_reason_name(enum mg_reason r)
 {
-	return table_get(reason_names, MG_REASON_COUNT, (int)r);
+	const mg_code *c = mg_reason_code(r);
+
+	return c ? c->name : NULL;
+}
+
+int mg_reason_from_name(const char *name)
+{
+	int r;
+
+	for (r = 0; name && r < MG_REASON_COUNT; r++)
+		if (!strcmp(codes[r].name, name))
+			return r;
+	return -1;
+}
+
+bool mg_reason_waivable(enum mg_reason r)
+{
+	return r >= MG_R_MEMORY_OVER_BUDGET && r < MG_REASON_COUNT;
+}
+
+/* The reason a failed threshold gives (the inverse of mg_reason_threshold;
+ * both quality ceilings give quality_over_floor). */
+static enum mg_reason threshold_reason(enum mg_threshold t)
+{
+	switch (t) {
+	case MG_MEMORY_CAP_MB: return MG_R_MEMORY_OVER_BUDGET;
+	case MG_MIN_SAMPLES_PER_S: return MG_R_SAMPLES_PER_S_BELOW_FLOOR;
+	case MG_MAX_EVAL_LOSS:
+	case MG_MAX_RELATIVE_EVAL_LOSS: return MG_R_QUALITY_OVER_FLOOR;
+	case MG_MIN_MEMORY_SAVING_MB: return MG_R_MEMORY_SAVING_BELOW_FLOOR;
+	case MG_MIN_THROUGHPUT_RATIO: return MG_R_THROUGHPUT_BELOW_FLOOR;
+	case MG_MAX_QUALITY_DELTA: return MG_R_QUALITY_DELTA_OVER_LIMIT;
+	default: return MG_REASON_COUNT;
+	}
 }
 
 int mg_reason_threshold(enum mg_reason r)
@@ -122,6 +355,16 @@ int mg_reason_threshold(enum mg_reason r)
 	case MG_R_QUALITY_DELTA_OVER_LIMIT: return MG_MAX_QUALITY_DELTA;
 	default: return -1;
 	}
+}
+
+const char *mg_outcome_name(enum mg_outcome o)
+{
+	return table_get(outcome_names, MG_OUTCOME_COUNT, (int)o);
+}
+
+const char *mg_next_action_name(enum mg_next_action n)
+{
+	return table_get(next_action_names, MG_NEXT_ACTION_COUNT, (int)n);
 }
 
 const char *mg_verdict_name(enum mg_verdict v)
@@ -285,6 +528,7 @@ static int stop_reason(const mg_rules *rules, const mg_candidate *c,
 
 struct screen_ctx {
 	const mg_rules *rules;
+	const unsigned *waive;  /* per candidate: the reasons waived for it */
 	const mg_evidence *ev;
 	const mg_budget *b;
 	bool scenario;          /* a missing baseline value makes a candidate invalid */
@@ -467,6 +711,8 @@ static void check_candidate(mg_screening *s, const struct screen_ctx *x,
 	} else {
 		s->needs_missing_baseline |= missing;
 		e->reasons = threshold_reasons(s, e, x->b);
+		e->waived = e->reasons & x->waive[e->index];
+		e->reasons &= ~e->waived;
 		e->status = e->reasons ? MG_STATUS_REJECTED : MG_STATUS_FEASIBLE;
 	}
 }
@@ -545,11 +791,15 @@ static size_t *ranked(size_t *n, const mg_screening *s, enum mg_status status,
 
 /* ---- screening: the whole budget ---- */
 
-/* Screens every candidate; `early` holds each candidate's step 1-4 reason. */
+/* Screens every candidate; `early` holds each candidate's step 1-4 reason,
+ * `waive` the reasons waived for it. */
 static void screen(mg_screening *s, const mg_rules *rules, const mg_evidence *ev,
-		   const mg_budget *b, bool scenario, const int *early)
+		   const mg_budget *b, bool scenario, const int *early,
+		   const unsigned *waive)
 {
-	struct screen_ctx x = { rules, ev, b, scenario, false, 0, NULL };
+	struct screen_ctx x = {
+		.rules = rules, .waive = waive, .ev = ev, .b = b, .scenario = scenario,
+	};
 	int *stop = mg_xcalloc(ev->candidate_count, sizeof(*stop));
 	size_t i;
 
@@ -580,14 +830,56 @@ static void screen(mg_screening *s, const mg_rules *rules, const mg_evidence *ev
 	free(stop);
 }
 
+/* ---- waivers ---- */
+
+/*
+ * A malloc'd array, one per waiver: the candidate it names (the first of
+ * that name: a later one is a duplicate, stopped at step 1), or SIZE_MAX.
+ */
+static size_t *waiver_targets(const mg_rules *rules, const mg_evidence *ev)
+{
+	size_t *target = mg_xcalloc(rules->waiver_count ? rules->waiver_count : 1,
+				    sizeof(*target));
+	size_t w, i;
+
+	for (w = 0; w < rules->waiver_count; w++) {
+		target[w] = SIZE_MAX;
+		for (i = 0; i < ev->candidate_count && target[w] == SIZE_MAX; i++)
+			if (ev->candidates[i].name && rules->waivers[w].candidate &&
+			    !strcmp(ev->candidates[i].name, rules->waivers[w].candidate))
+				target[w] = i;
+	}
+	return target;
+}
+
+/* A malloc'd array, one per candidate: the step-7 reasons waived for it. */
+static unsigned *waived_reasons(const mg_rules *rules, const mg_evidence *ev,
+				const size_t *target)
+{
+	unsigned *waive = mg_xcalloc(ev->candidate_count ? ev->candidate_count : 1,
+				     sizeof(*waive));
+	size_t w;
+
+	for (w = 0; w < rules->waiver_count; w++)
+		if (target[w] != SIZE_MAX && mg_reason_waivable(rules->waivers[w].reason))
+			waive[target[w]] |= BIT(rules->waivers[w].reason);
+	return waive;
+}
+
 void mg_screen(mg_screening *out, const mg_rules *rules, const mg_evidence *ev,
 	       const mg_budget *budget)
 {
+	size_t *target;
+	unsigned *waive;
 	int *early;
 
 	assert(out && rules && ev && budget);
 	early = early_reasons(ev);
-	screen(out, rules, ev, budget, false, early);
+	target = waiver_targets(rules, ev);
+	waive = waived_reasons(rules, ev, target);
+	screen(out, rules, ev, budget, false, early, waive);
+	free(waive);
+	free(target);
 	free(early);
 }
 
@@ -676,12 +968,11 @@ static void find_issues(mg_decision *d, const mg_rules *rules, const mg_evidence
 
 /* ---- the base decision (README, "How memgate decides", 3.) ---- */
 
-static void conclude(mg_decision *d, enum mg_verdict v, const char *reason,
-		     const char *next_action)
+static void conclude(mg_decision *d, enum mg_outcome o)
 {
-	d->verdict = v;
-	d->reason = reason;
-	d->next_action = next_action;
+	d->verdict = outcomes[o].verdict;
+	d->reason = o;
+	d->next_action = outcomes[o].next;
 }
 
 /* 2.3 step 4: the first non-baseline candidate by rank that passes every
@@ -711,17 +1002,13 @@ static void decide_without_feasible(mg_decision *d, const mg_rules *rules,
 	const mg_evaluation *e = near_miss(d, rules, ev);
 
 	if (!e)
-		conclude(d, MG_REJECT, "no_candidate_meets_base_budget",
-			 "rework_strategy_or_budget");
+		conclude(d, MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET);
 	else if (e->reasons & BIT(MG_R_QUALITY_DELTA_OVER_LIMIT))
-		conclude(d, MG_TUNE, "compression_needs_quality_recovery",
-			 "adjust_checkpoint_scope_or_batch_plan");
+		conclude(d, MG_O_COMPRESSION_NEEDS_QUALITY_RECOVERY);
 	else if (e->reasons & BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR))
-		conclude(d, MG_TUNE, "memory_saving_below_meaningful_threshold",
-			 "test_larger_pressure_or_optimizer_compression");
+		conclude(d, MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD);
 	else
-		conclude(d, MG_TUNE, "throughput_loss_exceeds_budget",
-			 "reduce_compression_scope");
+		conclude(d, MG_O_THROUGHPUT_LOSS_EXCEEDS_BUDGET);
 	d->selected = e ? e->name : NULL;
 }
 
@@ -734,13 +1021,11 @@ static int decide_base(mg_decision *d, const mg_rules *rules, const mg_evidence 
 
 	*sensitive = false;
 	if (!d->applicable) {
-		conclude(d, MG_REJECT, "evidence_not_applicable",
-			 "rebuild_same_workload_evidence");
+		conclude(d, MG_O_EVIDENCE_NOT_APPLICABLE);
 		return 1;
 	}
 	if (d->base.needs_missing_baseline) {
-		conclude(d, MG_REJECT, "baseline_missing_or_invalid",
-			 "rerun_baseline_before_comparing_candidates");
+		conclude(d, MG_O_BASELINE_MISSING_OR_INVALID);
 		return 2;
 	}
 	if (!d->base.feasible_count) {
@@ -748,8 +1033,7 @@ static int decide_base(mg_decision *d, const mg_rules *rules, const mg_evidence 
 		return 4;
 	}
 	if (find_baseline(&base, rules, ev) && d->base.feasible[0] == base)
-		conclude(d, MG_TUNE, "baseline_still_best_under_current_budget",
-			 "revisit_memory_strategy_mix");
+		conclude(d, MG_O_BASELINE_STILL_BEST_UNDER_CURRENT_BUDGET);
 	else
 		*sensitive = true;
 	return 3;
@@ -880,11 +1164,15 @@ struct sens {
 	const mg_rules *rules;
 	const mg_evidence *ev;
 	const int *early;
+	const unsigned *waive;     /* per candidate: the reasons waived for it */
+	const size_t *target;      /* per waiver: its candidate, or SIZE_MAX */
+	bool *waiver_used;         /* per waiver: it let its candidate pass */
 	size_t n, words;
 	bool has_base;
 	size_t base;
 	mg_evaluation *evals[2];   /* values per variant, report order */
 	size_t *rank[2];
+	size_t *pos[2];            /* inverse of rank: a candidate's place in it */
 	word_t *eligible[1u << MG_THRESHOLD_COUNT];  /* per class; NULL until needed */
 	bool measured[1u << MG_THRESHOLD_COUNT];
 	struct pred *cache;
@@ -915,8 +1203,11 @@ static unsigned set_mask(const mg_budget *b)
  * and their rank order. */
 static void variant_build(struct sens *s, int v)
 {
-	struct screen_ctx x = { s->rules, s->ev, NULL, true, s->has_base, s->base,
-				v ? &s->ev->candidates[s->base] : NULL };
+	struct screen_ctx x = {
+		.rules = s->rules, .waive = s->waive, .ev = s->ev, .scenario = true,
+		.has_base = s->has_base, .base = s->base,
+		.measured = v ? &s->ev->candidates[s->base] : NULL,
+	};
 	mg_screening all = { 0 };
 	size_t *tmp, i;
 
@@ -934,6 +1225,9 @@ static void variant_build(struct sens *s, int v)
 	all.evaluations = s->evals[v];
 	rank_sort(s->rank[v], tmp, s->n, all.evaluations, s->rules->rank_by);
 	free(tmp);
+	s->pos[v] = mg_xcalloc(s->n, sizeof(*s->pos[v]));
+	for (i = 0; i < s->n; i++)
+		s->pos[v][s->rank[v][i]] = i;
 }
 
 /* The candidates of a class that reach step 7 in a scenario, in rank order;
@@ -941,7 +1235,10 @@ static void variant_build(struct sens *s, int v)
 static const word_t *class_eligible(struct sens *s, const mg_budget *b, bool *measured)
 {
 	unsigned mask = set_mask(b);
-	struct screen_ctx x = { s->rules, s->ev, b, true, s->has_base, s->base, NULL };
+	struct screen_ctx x = {
+		.rules = s->rules, .waive = s->waive, .ev = s->ev, .b = b, .scenario = true,
+		.has_base = s->has_base, .base = s->base,
+	};
 	int *stop;
 	size_t i, k;
 	int v;
@@ -1022,10 +1319,40 @@ static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, 
 	p->t = t;
 	p->value = value;
 	p->bits = mg_xcalloc(s->words, sizeof(word_t));
-	for (k = 0; k < s->n; k++)
-		if (passes(&s->evals[v][s->rank[v][k]], t, value, ceiling_base))
+	for (k = 0; k < s->n; k++) {
+		size_t c = s->rank[v][k];
+
+		if (passes(&s->evals[v][c], t, value, ceiling_base) ||
+		    (s->waive[c] & BIT(threshold_reason(t))))
 			bit_set(p->bits, k);
+	}
 	return p->bits;
+}
+
+/* Marks the waivers that let their candidate pass in scenario sc: the
+ * candidate reaches step 7 (`eligible`) and fails the waived check. */
+static void mark_scenario_waivers(struct sens *s, const mg_scenario *sc, int v,
+				  const word_t *eligible)
+{
+	const mg_candidate *bl = s->has_base ? &s->ev->candidates[s->base] : NULL;
+	const double *ceiling_base = NULL;
+	size_t w, i;
+	int t;
+
+	if (v && bl && has_number(bl, MG_M_EVAL_LOSS))
+		ceiling_base = &bl->metric[MG_M_EVAL_LOSS].value;
+	for (w = 0; w < s->rules->waiver_count; w++) {
+		enum mg_reason r = s->rules->waivers[w].reason;
+
+		if ((i = s->target[w]) == SIZE_MAX || s->waiver_used[w] ||
+		    !mg_reason_waivable(r) || !bit_get(eligible, s->pos[v][i]))
+			continue;
+		for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+			if (sc->budget.set[t] && threshold_reason((enum mg_threshold)t) == r &&
+			    !passes(&s->evals[v][i], (enum mg_threshold)t, sc->budget.value[t],
+				    ceiling_base))
+				s->waiver_used[w] = true;
+	}
 }
 
 static size_t popcount(const word_t *bits, size_t words)
@@ -1047,6 +1374,7 @@ static void run_scenario(mg_scenario *sc, struct sens *s, word_t *bits)
 	int t;
 
 	memcpy(bits, in, s->words * sizeof(word_t));
+	mark_scenario_waivers(s, sc, v, in);
 	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
 		if (!sc->budget.set[t])
 			continue;
@@ -1073,10 +1401,13 @@ static void sens_release(struct sens *s)
 		free(s->eligible[m]);
 	free(s->evals[0]);
 	free(s->evals[1]);
+	free(s->pos[0]);
+	free(s->pos[1]);
 }
 
 static void run_scenarios(mg_decision *d, const mg_rules *rules, const mg_evidence *ev,
-			  size_t count, const int *early)
+			  size_t count, const int *early, const unsigned *waive,
+			  const size_t *target)
 {
 	struct sens s;
 	struct storage *st = mg_xcalloc(1, sizeof(*st));
@@ -1086,6 +1417,9 @@ static void run_scenarios(mg_decision *d, const mg_rules *rules, const mg_eviden
 	s.rules = rules;
 	s.ev = ev;
 	s.early = early;
+	s.waive = waive;
+	s.target = target;
+	s.waiver_used = d->waiver_used;
 	s.n = ev->candidate_count;
 	s.words = (s.n + WORD_BITS - 1) / WORD_BITS;
 	s.words = s.words ? s.words : 1;
@@ -1148,11 +1482,17 @@ bool mg_scenario_is_feasible(const mg_scenario *sc, size_t index)
 void mg_scenario_screen(mg_screening *out, const mg_rules *rules, const mg_evidence *ev,
 			const mg_scenario *sc)
 {
+	size_t *target;
+	unsigned *waive;
 	int *early;
 
 	assert(out && rules && ev && sc);
 	early = early_reasons(ev);
-	screen(out, rules, ev, &sc->budget, true, early);
+	target = waiver_targets(rules, ev);
+	waive = waived_reasons(rules, ev, target);
+	screen(out, rules, ev, &sc->budget, true, early, waive);
+	free(waive);
+	free(target);
 	free(early);
 }
 
@@ -1208,27 +1548,83 @@ static void decide_sensitivity(mg_decision *d)
 		if (!same_name(d->scenarios[i].best, d->best))
 			changed = true;
 	if (changed)
-		conclude(d, MG_TUNE, "selection_is_threshold_sensitive",
-			 "collect_boundary_evidence");
+		conclude(d, MG_O_SELECTION_IS_THRESHOLD_SENSITIVE);
 	else
-		conclude(d, MG_ACCEPT, "selection_stable_across_thresholds",
-			 "send_to_regression_acceptance");
+		conclude(d, MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS);
 	d->selected = d->best;
+}
+
+/* Which waivers let their candidate pass in the base screening (the
+ * scenarios mark theirs as they run). */
+static void mark_used_waivers(mg_decision *d, const mg_rules *rules, const size_t *target)
+{
+	size_t w;
+
+	d->waiver_count = rules->waiver_count;
+	d->waiver_used = mg_xcalloc(d->waiver_count ? d->waiver_count : 1,
+				    sizeof(*d->waiver_used));
+	for (w = 0; w < rules->waiver_count; w++) {
+		size_t i = target[w];
+
+		if (i != SIZE_MAX && mg_reason_waivable(rules->waivers[w].reason))
+			d->waiver_used[w] = (d->base.evaluations[i].waived &
+					     BIT(rules->waivers[w].reason)) != 0;
+	}
 }
 
 /* ---- mg_decide ---- */
 
+/*
+ * When the approved result is the only evidence issue, the evidence itself
+ * is fine: the next action points at the approval record, not at the GPU.
+ * The decision and reason stay reject / evidence_not_applicable.
+ */
+static void approved_next_action(mg_decision *d)
+{
+	int i;
+
+	if (d->applicable)
+		return;
+	for (i = 0; i < MG_ISSUE_COUNT; i++)
+		if (d->issue[i] && i != MG_ISSUE_APPROVED_RESULT_MISSING &&
+		    i != MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH)
+			return;
+	d->next_action = d->issue[MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH]
+		? MG_N_RESTORE_OR_REAPPROVE_APPROVED_RESULT
+		: MG_N_RECORD_AND_PIN_APPROVED_RESULT;
+}
+
+/* The approved decision must agree with the one computed from applicable
+ * evidence: its verdict and selected candidate. */
+static void check_drift(mg_decision *d, const mg_approved *a)
+{
+	if (!a->decision || !d->applicable)
+		return;
+	d->approved_checked = true;
+	d->computed_verdict = d->verdict;
+	d->computed_reason = d->reason;
+	d->computed_selected = d->selected;
+	if (!strcmp(a->decision, mg_verdict_name(d->verdict)) &&
+	    !strcmp(a->selected ? a->selected : "", d->selected ? d->selected : ""))
+		return;
+	d->drift = true;
+	conclude(d, MG_O_DECISION_DRIFT);
+	d->selected = NULL;
+}
+
 int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
-	      const bool pre_issues[MG_ISSUE_COUNT], size_t max_scenarios,
-	      mg_error *err)
+	      const bool pre_issues[MG_ISSUE_COUNT], const mg_approved *approved,
+	      size_t max_scenarios, mg_error *err)
 {
 	mg_decision *d = NULL;
 	int *early = NULL;
+	size_t *target = NULL;
+	unsigned *waive = NULL;
 	size_t count;
 	bool sensitive;
 	int error, step;
 
-	assert(out && rules && ev);
+	assert(out && rules && ev && (rules->waivers || !rules->waiver_count));
 	*out = NULL;
 	if ((error = count_scenarios(&count, rules, max_scenarios, err)) < 0 ||
 	    (error = check_evaluations(count, ev, err)) < 0)
@@ -1237,19 +1633,27 @@ int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
 	d->budget = rules->budget;
 	find_issues(d, rules, ev, pre_issues);
 	early = early_reasons(ev);
-	screen(&d->base, rules, ev, &rules->budget, false, early);
+	target = waiver_targets(rules, ev);
+	waive = waived_reasons(rules, ev, target);
+	screen(&d->base, rules, ev, &rules->budget, false, early, waive);
 	d->best = winner(&d->base);
 	step = decide_base(d, rules, ev, &sensitive);
 	d->sensitivity_evaluated = step >= 3;
+	mark_used_waivers(d, rules, target);
 	if (d->sensitivity_evaluated)
-		run_scenarios(d, rules, ev, count, early);
+		run_scenarios(d, rules, ev, count, early, waive, target);
 	summarize(d);
 	if (sensitive)
 		decide_sensitivity(d);
+	approved_next_action(d);
+	if (approved)
+		check_drift(d, approved);
 	*out = d;
 	d = NULL;
 done:
 	free(early);
+	free(target);
+	free(waive);
 	mg_decision_free(d);
 	return error;
 }
@@ -1289,5 +1693,6 @@ void mg_decision_free(mg_decision *d)
 		free(st);
 	}
 	free(d->scenarios);
+	free(d->waiver_used);
 	free(d);
 }

@@ -809,6 +809,112 @@ done:
 	return rc;
 }
 
+/* ---- listing and locating ------------------------------------------- */
+
+struct list_ctx {
+	bool (*match)(const char *name);
+	char **paths;
+	size_t count, cap;
+};
+
+static int list_entry(const char *root, const git_tree_entry *entry, void *payload)
+{
+	struct list_ctx *x = payload;
+	git_filemode_t mode = git_tree_entry_filemode(entry);
+	const char *name = git_tree_entry_name(entry);
+	mg_buf path = MG_BUF_INIT;
+
+	if (mode == GIT_FILEMODE_TREE)
+		return 0;   /* walk into it */
+	if ((mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE) || !x->match(name))
+		return 0;
+	if (x->count == x->cap) {
+		x->cap = x->cap ? 2 * x->cap : 8;
+		x->paths = mg_xrealloc(x->paths, x->cap * sizeof(*x->paths));
+	}
+	mg_buf_printf(&path, "%s%s", root, name);
+	x->paths[x->count++] = mg_buf_detach(&path, NULL);
+	return 0;
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int mg_repo_list(char ***paths, size_t *count, mg_repo *repo, const char *commit_hex,
+		 bool (*match)(const char *name), mg_error *err)
+{
+	struct list_ctx x = { match, NULL, 0, 0 };
+	git_tree *tree = NULL;
+	size_t i;
+	int rc;
+
+	assert(paths && count && repo && commit_hex && match);
+	*paths = NULL;
+	*count = 0;
+	if ((rc = lookup_tree(&tree, repo, commit_hex, "the tree", err)) < 0)
+		goto done;
+	if (git_tree_walk(tree, GIT_TREEWALK_PRE, list_entry, &x) < 0) {
+		rc = mg_error_set(err, NULL, 0, 0, "cannot list the tree of %.*s: %s",
+				  SHORT_ID_LEN, commit_hex, git_message());
+		goto done;
+	}
+	if (x.count > 1)
+		qsort(x.paths, x.count, sizeof(*x.paths), path_cmp);
+	*paths = x.paths;
+	*count = x.count;
+	x.paths = NULL;
+	x.count = 0;
+done:
+	for (i = 0; i < x.count; i++)
+		free(x.paths[i]);
+	free(x.paths);
+	git_tree_free(tree);
+	return rc;
+}
+
+int mg_repo_prefix(char **out, mg_repo *repo, const char *dir, mg_error *err)
+{
+	const char *workdir = mg_repo_workdir(repo);
+	char *real_dir = NULL, *real_top = NULL;
+	size_t n;
+	int rc = MG_OK;
+
+	assert(out && repo);
+	*out = NULL;
+	if (!workdir) {
+		*out = mg_xstrdup("");
+		return MG_OK;
+	}
+	real_dir = realpath(dir ? dir : ".", NULL);
+	real_top = realpath(workdir, NULL);
+	if (!real_dir || !real_top) {
+		rc = mg_error_set(err, NULL, 0, 0, "cannot resolve '%s': %s", real_dir ? workdir :
+				  dir ? dir : ".", strerror(errno));
+		goto done;
+	}
+	n = strlen(real_top);
+	if (!strcmp(real_dir, real_top) || strncmp(real_dir, real_top, n) ||
+	    (real_dir[n] != '/' && n > 1)) {
+		*out = mg_xstrdup("");
+	} else {
+		mg_buf b = MG_BUF_INIT;
+
+		mg_buf_printf(&b, "%s/", real_dir + n + (n > 1));
+		*out = mg_buf_detach(&b, NULL);
+	}
+	/* The git directory inside the working tree is not a place of it. */
+	if (!strcmp(*out, ".git/") || !strncmp(*out, ".git/", 5)) {
+		free(*out);
+		*out = mg_xstrdup("");
+	}
+done:
+	free(real_dir);
+	free(real_top);
+	return rc;
+}
+
 void mg_blob_release(mg_blob *blob)
 {
 	if (!blob)

@@ -102,6 +102,24 @@ void mg_blob_release(mg_blob *blob);
 int mg_repo_read_lfs(mg_blob *blob, mg_repo *repo, const char *lfs_oid,
 		     const char *path, size_t max_bytes, mg_error *err);
 
+/*
+ * Every regular file (mode 100644 or 100755) in the tree of commit
+ * `commit_hex` whose base name satisfies `match`, as repository paths in
+ * byte order; submodules, symlinks and their contents are skipped.  *paths
+ * (an array of *count malloc'd strings) is the caller's: free each and the
+ * array.  Returns 0 or MG_ERROR.
+ */
+int mg_repo_list(char ***paths, size_t *count, mg_repo *repo, const char *commit_hex,
+		 bool (*match)(const char *name), mg_error *err);
+
+/*
+ * Where `dir` (NULL = the current directory) lies in the working tree: its
+ * path from the working tree's root with a trailing '/' ("models/a/"), ""
+ * at the root, in a bare repository or outside the working tree (the git
+ * directory).  *out is the caller's.  Returns 0 or MG_ERROR.
+ */
+int mg_repo_prefix(char **out, mg_repo *repo, const char *dir, mg_error *err);
+
 /* Is this blob a Git LFS pointer?  Fills oid (64 hex + NUL) and size when it is. */
 bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[MG_GIT_LFS_OID_HEX],
 			    unsigned long long *lfs_size);

@@ -12,6 +12,8 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "json.h"
+#include "digest.h"
 #include "memgate/escape.h"
 #include "format.h"
 #include "memgate/github.h"
@@ -156,12 +158,41 @@ struct findings {
 	mg_github_finding *list;
 	size_t count, cap;
 	mg_buf msg;
+	const char *subject;        /* of the next finding (copied), or NULL */
 	size_t *first_use;          /* per evaluation: the first with its name (lazily) */
 };
 
 static const char *policy_file(const mg_check_result *r)
 {
 	return r->policy_ref.path ? r->policy_ref.path : r->policy ? r->policy->path : NULL;
+}
+
+const char *mg_github_policy_file(const mg_check_result *r)
+{
+	return policy_file(r);
+}
+
+void mg_github_place(const char **file, mg_pos *pos, const mg_check_result *r,
+		     const mg_github_finding *f)
+{
+	*file = f->file ? f->file : policy_file(r);
+	pos->line = f->file && f->pos.line > 0 ? f->pos.line : 1;
+	pos->column = f->file && f->pos.line > 0 && f->pos.column > 0 ? f->pos.column : 1;
+}
+
+/* The annotation weight of a code's kind. */
+static enum mg_github_weight weight_of(const char *code)
+{
+	const mg_code *c = mg_code_find(code);
+
+	switch (c ? c->kind : MG_KIND_EVIDENCE) {
+	case MG_KIND_EVIDENCE:
+	case MG_KIND_HARD: return MG_GITHUB_HARD;
+	case MG_KIND_TARGET:
+	case MG_KIND_SOFT: return MG_GITHUB_SOFT;
+	case MG_KIND_WARNING: return MG_GITHUB_WARNING;
+	default: return MG_GITHUB_NOTE;
+	}
 }
 
 static const char *manifest_file(const mg_check_result *r)
@@ -175,9 +206,11 @@ static const char *report_file(const mg_check_result *r)
 	return r->report_ref.path ? r->report_ref.path : r->report ? r->report->path : NULL;
 }
 
-/* Record a finding whose message is f->msg (which is reset). */
-static void add(struct findings *f, enum mg_github_weight weight, enum mg_github_rank rank,
-		const char *code, const char *file, mg_pos pos, size_t candidate)
+/* Record a finding of `weight` whose message is f->msg and subject
+ * f->subject (both reset). */
+static void add_weighted(struct findings *f, enum mg_github_weight weight,
+			 enum mg_github_rank rank, const char *code, const char *file,
+			 mg_pos pos, size_t candidate)
 {
 	mg_github_finding *x;
 
@@ -187,12 +220,21 @@ static void add(struct findings *f, enum mg_github_weight weight, enum mg_github
 	}
 	x = &f->list[f->count++];
 	x->weight = weight;
+	x->subject = f->subject ? mg_xstrdup(f->subject) : NULL;
+	f->subject = NULL;
 	x->rank = rank;
 	x->code = code;
 	x->file = file;
 	x->pos = pos;
 	x->candidate = candidate;
 	x->message = mg_buf_detach(&f->msg, NULL);
+}
+
+/* add_weighted with the weight of the code's kind. */
+static void add(struct findings *f, enum mg_github_rank rank,
+		const char *code, const char *file, mg_pos pos, size_t candidate)
+{
+	add_weighted(f, weight_of(code), rank, code, file, pos, candidate);
 }
 
 static mg_pos no_pos(void)
@@ -266,7 +308,7 @@ static void approved_missing(struct findings *f)
 		file = policy_file(r);
 		pos = lines_policy(r) ? lines_policy(r)->report_pos : pos;
 	}
-	add(f, MG_GITHUB_HARD, MG_GITHUB_RANK_EVIDENCE,
+	add(f, MG_GITHUB_RANK_EVIDENCE,
 	    mg_issue_name(MG_ISSUE_APPROVED_RESULT_MISSING), file, pos, NO_CANDIDATE);
 }
 
@@ -307,7 +349,7 @@ static void manifest_issue(struct findings *f, enum mg_issue issue)
 	} else {
 		mg_buf_puts(&f->msg, mg_issue_name(issue));
 	}
-	add(f, MG_GITHUB_HARD, MG_GITHUB_RANK_EVIDENCE, mg_issue_name(issue), manifest_file(r), pos,
+	add(f, MG_GITHUB_RANK_EVIDENCE, mg_issue_name(issue), manifest_file(r), pos,
 	    NO_CANDIDATE);
 }
 
@@ -367,7 +409,8 @@ static void aggregate_issues(struct findings *f)
 			continue;
 		mg_format_name(&f->msg, c->name);
 		mg_buf_puts(&f->msg, ": an aggregate value lies outside the [min, max] of its runs");
-		add(f, MG_GITHUB_HARD, MG_GITHUB_RANK_EVIDENCE,
+		f->subject = c->name;
+		add(f, MG_GITHUB_RANK_EVIDENCE,
 		    mg_issue_name(MG_ISSUE_AGGREGATE_OUTSIDE_RUNS), report_file(f->r), c->pos,
 		    i < f->d->base.count ? i : NO_CANDIDATE);
 	}
@@ -397,7 +440,7 @@ static void report_issue(struct findings *f, enum mg_issue issue)
 		mg_buf_puts(&f->msg, "the report has no candidates");
 		pos = f->ev->candidates_pos;
 	}
-	add(f, MG_GITHUB_HARD, MG_GITHUB_RANK_EVIDENCE, mg_issue_name(issue), report_file(f->r), pos,
+	add(f, MG_GITHUB_RANK_EVIDENCE, mg_issue_name(issue), report_file(f->r), pos,
 	    NO_CANDIDATE);
 }
 
@@ -420,7 +463,7 @@ static void drift_finding(struct findings *f)
 {
 	const mg_check_result *r = f->r;
 
-	if (!r->approved_decision || strcmp(f->d->reason, "decision_drift"))
+	if (!f->d->drift)
 		return;
 	mg_buf_puts(&f->msg, "the approved record says ");
 	put_safe(&f->msg, r->approved_decision);
@@ -430,12 +473,12 @@ static void drift_finding(struct findings *f)
 	else
 		mg_buf_puts(&f->msg, "none");
 	mg_buf_printf(&f->msg, "; the evidence now decides %s (%s), selected ",
-		      mg_verdict_name(r->computed_verdict), r->computed_reason);
-	if (r->computed_selected)
-		mg_format_name(&f->msg, r->computed_selected);
+		      mg_verdict_name(f->d->computed_verdict), mg_outcome_name(f->d->computed_reason));
+	if (f->d->computed_selected)
+		mg_format_name(&f->msg, f->d->computed_selected);
 	else
 		mg_buf_puts(&f->msg, "none");
-	add(f, MG_GITHUB_HARD, MG_GITHUB_RANK_EVIDENCE, "decision_drift", manifest_file(r),
+	add(f, MG_GITHUB_RANK_EVIDENCE, "decision_drift", manifest_file(r),
 	    r->manifest ? r->manifest->approved_path_pos : no_pos(), NO_CANDIDATE);
 }
 
@@ -465,6 +508,7 @@ static void threshold_finding(struct findings *f, const mg_evaluation *e, size_t
 
 	if (c->reason == MG_R_QUALITY_OVER_FLOOR && f->d->base.quality_ceiling_from >= 0)
 		t = f->d->base.quality_ceiling_from;
+	f->subject = e->name;
 	mg_format_name(&f->msg, e->name);
 	mg_buf_printf(&f->msg, ": %s ", c->label);
 	mg_format_value(&f->msg, e->value[c->metric], known ? &limit : NULL);
@@ -477,8 +521,7 @@ static void threshold_finding(struct findings *f, const mg_evaluation *e, size_t
 		mg_buf_printf(&f->msg, "%s ", mg_threshold_name((enum mg_threshold)t));
 		mg_format_threshold(&f->msg, b->value[t]);
 	}
-	add(f, hard ? MG_GITHUB_HARD : MG_GITHUB_SOFT,
-	    candidate_rank(f, i, hard),
+	add(f, candidate_rank(f, i, hard),
 	    mg_reason_name(c->reason), policy_file(f->r), threshold_pos(f, t), i);
 }
 
@@ -601,6 +644,7 @@ static void early_finding(struct findings *f, const mg_evaluation *e, size_t i,
 
 	mg_format_name(&f->msg, e->name);
 	mg_buf_puts(&f->msg, ": ");
+	f->subject = e->name;
 	if (reason == MG_R_MISSING_OR_DUPLICATE_NAME) {
 		name_message(f, e, i);
 	} else if (reason == MG_R_OOM) {
@@ -622,8 +666,7 @@ static void early_finding(struct findings *f, const mg_evaluation *e, size_t i,
 			      e->repeats == 1 ? "" : "s",
 			      f->r->policy ? f->r->policy->rules.min_repeats : 1);
 	}
-	add(f, hard ? MG_GITHUB_HARD : MG_GITHUB_SOFT,
-	    candidate_rank(f, i, hard),
+	add(f, candidate_rank(f, i, hard),
 	    mg_reason_name(reason), report_file(f->r), pos, i);
 }
 
@@ -667,7 +710,7 @@ static void baseline_finding(struct findings *f)
 	const char *name;
 	size_t i;
 
-	if (!f->r->policy || strcmp(f->d->reason, "baseline_missing_or_invalid"))
+	if (!f->r->policy || f->d->reason != MG_O_BASELINE_MISSING_OR_INVALID)
 		return;
 	name = f->r->policy->rules.baseline ? f->r->policy->rules.baseline : "baseline";
 	for (i = 0; i < s->count; i++)
@@ -676,7 +719,7 @@ static void baseline_finding(struct findings *f)
 	mg_buf_puts(&f->msg, "no candidate is named ");
 	put_quoted(&f->msg, name);
 	mg_buf_puts(&f->msg, " (evidence.baseline), so no value can be derived from it");
-	add(f, MG_GITHUB_HARD, MG_GITHUB_RANK_HARD, "baseline_missing_or_invalid", report_file(f->r),
+	add(f, MG_GITHUB_RANK_HARD, "baseline_missing_or_invalid", report_file(f->r),
 	    f->ev ? f->ev->candidates_pos : no_pos(), NO_CANDIDATE);
 }
 
@@ -704,7 +747,7 @@ static void sensitivity_findings(struct findings *f)
 {
 	size_t i;
 
-	if (strcmp(f->d->reason, "selection_is_threshold_sensitive"))
+	if (f->d->reason != MG_O_SELECTION_IS_THRESHOLD_SENSITIVE)
 		return;
 	for (i = 0; i < f->d->scenario_count; i++) {
 		const mg_scenario *sc = &f->d->scenarios[i];
@@ -720,7 +763,8 @@ static void sensitivity_findings(struct findings *f)
 			mg_buf_puts(&f->msg, "none");
 		mg_buf_puts(&f->msg, ", not ");
 		mg_format_name(&f->msg, f->d->best);
-		add(f, MG_GITHUB_SOFT, MG_GITHUB_RANK_SENSITIVITY, "selection_is_threshold_sensitive",
+		f->subject = sc->id;
+		add(f, MG_GITHUB_RANK_SENSITIVITY, "selection_is_threshold_sensitive",
 		    policy_file(f->r), scenario_pos(f, i), NO_CANDIDATE);
 	}
 }
@@ -731,7 +775,8 @@ static void warning_findings(struct findings *f)
 
 	for (i = 0; i < f->r->warning_count; i++) {
 		put_safe(&f->msg, f->r->warnings[i]);
-		add(f, MG_GITHUB_WARNING, MG_GITHUB_RANK_WARNING, "warning", NULL, no_pos(),
+		f->subject = f->r->warnings[i];
+		add(f, MG_GITHUB_RANK_WARNING, "warning", NULL, no_pos(),
 		    NO_CANDIDATE);
 	}
 }
@@ -742,7 +787,7 @@ static void note_findings(struct findings *f)
 
 	for (i = 0; i < f->r->note_count; i++) {
 		put_safe(&f->msg, f->r->notes[i]);
-		add(f, MG_GITHUB_NOTE, MG_GITHUB_RANK_WARNING, "note", NULL, no_pos(), NO_CANDIDATE);
+		add_weighted(f, MG_GITHUB_NOTE, MG_GITHUB_RANK_WARNING, "note", NULL, no_pos(), NO_CANDIDATE);
 	}
 }
 
@@ -768,8 +813,49 @@ static void change_findings(struct findings *f)
 		mg_buf_printf(&f->msg, " in this change: it %s the %s once merged",
 			      mg_check_effect_name(c->effect),
 			      c->effect == MG_CHANGE_ALTERS ? "policy" : "budget");
-		add(f, c->effect == MG_CHANGE_LOOSENS ? MG_GITHUB_WARNING : MG_GITHUB_NOTE,
-		    MG_GITHUB_RANK_WARNING, "policy_change", policy_file(f->r), c->pos, NO_CANDIDATE);
+		f->subject = c->key;
+		add_weighted(f, c->effect == MG_CHANGE_LOOSENS ? MG_GITHUB_WARNING : MG_GITHUB_NOTE,
+			     MG_GITHUB_RANK_WARNING, "policy_change", policy_file(f->r), c->pos, NO_CANDIDATE);
+	}
+	mg_buf_free(&value);
+}
+
+/* The evaluation named `name` in the base screening, or NO_CANDIDATE. */
+static size_t evaluation_named(const mg_decision *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < d->base.count; i++)
+		if (d->base.evaluations[i].name && !strcmp(d->base.evaluations[i].name, name))
+			return i;
+	return NO_CANDIDATE;
+}
+
+/* Each waiver of the policy: a notice when it applied, a warning at its
+ * line when it matches nothing, at its expires: when it expired. */
+static void waiver_findings(struct findings *f)
+{
+	static const char *const codes[] = { "waiver_applied", "waiver_unmatched", "waiver_expired" };
+	const mg_check_result *r = f->r;
+	mg_buf line = MG_BUF_INIT, subject = MG_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < r->waiver_count; i++) {
+		const mg_waiver_state *w = &r->waivers[i];
+		const mg_policy_waiver *v = w->waiver;
+		mg_pos pos = w->status == MG_WAIVER_EXPIRED ? v->expires_pos :
+			     w->status == MG_WAIVER_UNMATCHED && w->candidate_found ? v->reason_pos :
+			     w->status == MG_WAIVER_UNMATCHED ? v->candidate_pos : v->pos;
+
+		mg_check_waiver_message(&line, r, i);
+		put_safe(&f->msg, line.ptr);
+		mg_buf_printf(&subject, "%s\n%s", v->candidate, mg_reason_name(v->reason));
+		f->subject = subject.ptr;
+		add(f, w->status == MG_WAIVER_APPLIED ? MG_GITHUB_RANK_WAIVER : MG_GITHUB_RANK_WARNING,
+		    codes[w->status], policy_file(r), pos,
+		    w->status == MG_WAIVER_APPLIED ? evaluation_named(f->d, v->candidate) : NO_CANDIDATE);
+		mg_buf_free(&line);
+		mg_buf_free(&subject);
 	}
 }
 
@@ -818,6 +904,7 @@ void mg_github_findings(mg_github_finding **out, size_t *count, const mg_check_r
 	warning_findings(&f);
 	note_findings(&f);
 	change_findings(&f);
+	waiver_findings(&f);
 	sort_by_rank(&f);
 	mg_buf_free(&f.msg);
 	free(f.first_use);
@@ -829,9 +916,70 @@ void mg_github_findings_free(mg_github_finding *findings, size_t count)
 {
 	size_t i;
 
-	for (i = 0; i < count; i++)
+	for (i = 0; i < count; i++) {
 		free(findings[i].message);
+		free(findings[i].subject);
+	}
 	free(findings);
+}
+
+/* The SHA-256 of policy, code, subject and occurrence, NUL-separated. */
+static void fingerprint(char out[MG_GITHUB_FINGERPRINT_SIZE], const char *policy,
+			const mg_github_finding *f, size_t occurrence)
+{
+	mg_buf key = MG_BUF_INIT;
+
+	mg_buf_puts(&key, "memgate-finding/v1");
+	mg_buf_put(&key, "", 1);
+	mg_buf_puts(&key, policy ? policy : "");
+	mg_buf_put(&key, "", 1);
+	mg_buf_puts(&key, f->code);
+	mg_buf_put(&key, "", 1);
+	if (f->subject)
+		mg_buf_puts(&key, f->subject);
+	if (occurrence)
+		mg_buf_printf(&key, "%c#%zu", '\0', occurrence + 1);
+	if (mg_digest_sha256_hex(out, key.ptr, key.len) < 0)
+		abort();   /* OpenSSL cannot fail on a digest of memory */
+	mg_buf_free(&key);
+}
+
+/* A fingerprint's place: by fingerprint, then by place in the list. */
+struct slot {
+	const char *hash;
+	size_t index;
+	bool twin;     /* the same fingerprint as the slot before */
+};
+
+static int slot_cmp(const void *a, const void *b)
+{
+	const struct slot *x = a, *y = b;
+	int c = strcmp(x->hash, y->hash);
+
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+void mg_github_fingerprints(char (*out)[MG_GITHUB_FINGERPRINT_SIZE], const char *policy,
+			    const mg_github_finding *findings, size_t count)
+{
+	struct slot *slots = mg_xcalloc(count ? count : 1, sizeof(*slots));
+	size_t i, occurrence = 0;
+
+	for (i = 0; i < count; i++) {
+		fingerprint(out[i], policy, &findings[i], 0);
+		slots[i].hash = out[i];
+		slots[i].index = i;
+	}
+	qsort(slots, count, sizeof(*slots), slot_cmp);
+	for (i = 1; i < count; i++)
+		slots[i].twin = !strcmp(slots[i].hash, slots[i - 1].hash);
+	/* the second and later findings of one fingerprint get their number */
+	for (i = 1; i < count; i++) {
+		occurrence = slots[i].twin ? occurrence + 1 : 0;
+		if (occurrence)
+			fingerprint(out[slots[i].index], policy, &findings[slots[i].index], occurrence);
+	}
+	free(slots);
 }
 
 /* ---- annotations ---- */
@@ -897,7 +1045,7 @@ static enum level put_decision(mg_buf *out, const mg_check_result *r)
 		pos = lines_policy(r)->fail_on_pos;
 	mg_buf_printf(&title, "memgate: %s", mg_verdict_name(d->verdict));
 	mg_buf_printf(&msg, "%s (%s): next action %s; selected ", mg_verdict_name(d->verdict),
-		      d->reason, d->next_action);
+		      mg_outcome_name(d->reason), mg_next_action_name(d->next_action));
 	if (d->selected)
 		mg_format_name(&msg, d->selected);
 	else
@@ -925,36 +1073,76 @@ static void put_finding(mg_buf *out, const mg_check_result *r, const mg_github_f
 	mg_buf_free(&title);
 }
 
+/* The findings of one policy, for the annotations. */
+struct annotated {
+	const mg_check_item *item;
+	mg_github_finding *findings;
+	size_t count;
+};
+
+/* A policy that could not be decided: one ::error at the file of its error
+ * (else the policy).  The message is escaped like every input text. */
+static void put_item_error(mg_buf *out, const mg_check_item *item)
+{
+	mg_buf msg = MG_BUF_INIT, title = MG_BUF_INIT;
+	char buf[2048];
+	mg_pos pos = { item->error.line, item->error.column };
+	const char *file = item->error.file[0] ? item->error.file : item->policy;
+
+	put_safe(&msg, mg_error_format(&item->error, buf, sizeof(buf)));
+	mg_buf_puts(&title, "memgate: could not decide ");
+	put_safe(&title, item->policy);
+	put_annotation(out, LEVEL_ERROR, file, item->error.file[0] ? pos : no_pos(), title.ptr,
+		       msg.ptr);
+	mg_buf_free(&msg);
+	mg_buf_free(&title);
+}
+
 /*
- * The decision, then the findings in order, at most MG_GITHUB_MAX_ANNOTATIONS
- * per level (GitHub shows no more per step); a level with more shows one
+ * Each policy's decision (or error), then every finding, most important
+ * first (rank, then policy order), at most MG_GITHUB_MAX_ANNOTATIONS per
+ * level in all (GitHub shows no more per step); a level with more shows one
  * fewer and closes with an annotation that counts the rest.
  */
-static void put_annotations(mg_buf *out, const mg_check_result *r,
-			    const mg_github_finding *f, size_t n)
+static void put_annotations(mg_buf *out, const struct annotated *a, size_t count)
 {
 	size_t total[LEVEL_COUNT] = { 0 }, shown[LEVEL_COUNT] = { 0 }, room[LEVEL_COUNT];
-	enum level decision = put_decision(out, r);
 	char title[64], msg[128];
-	size_t i;
-	int lv;
+	size_t i, k;
+	int lv, rank;
 
-	total[decision] = shown[decision] = 1;
-	for (i = 0; i < n; i++)
-		total[level_of(&f[i], r->passed)]++;
+	for (i = 0; i < count; i++) {
+		const mg_check_result *r = a[i].item->result;
+		enum level decision = !r ? LEVEL_ERROR : r->passed ? LEVEL_NOTICE : LEVEL_ERROR;
+
+		if (r)
+			put_decision(out, r);
+		else
+			put_item_error(out, a[i].item);
+		total[decision]++;
+		shown[decision]++;
+		for (k = 0; k < a[i].count; k++)
+			total[level_of(&a[i].findings[k], r->passed)]++;
+	}
 	for (lv = 0; lv < LEVEL_COUNT; lv++)
 		room[lv] = total[lv] > MG_GITHUB_MAX_ANNOTATIONS ? MG_GITHUB_MAX_ANNOTATIONS - 1
 								: MG_GITHUB_MAX_ANNOTATIONS;
-	for (i = 0; i < n; i++) {
-		enum level level = level_of(&f[i], r->passed);
+	for (rank = 0; rank < MG_GITHUB_RANK_COUNT; rank++)
+		for (i = 0; i < count; i++)
+			for (k = 0; k < a[i].count; k++) {
+				const mg_github_finding *f = &a[i].findings[k];
+				enum level level;
 
-		if (shown[level] < room[level]) {
-			put_finding(out, r, &f[i], level);
-			shown[level]++;
-		}
-	}
+				if ((int)f->rank != rank)
+					continue;
+				level = level_of(f, a[i].item->result->passed);
+				if (shown[level] < room[level]) {
+					put_finding(out, a[i].item->result, f, level);
+					shown[level]++;
+				}
+			}
 	for (lv = 0; lv < LEVEL_COUNT; lv++) {
-		if (total[lv] == shown[lv])
+		if (total[lv] <= shown[lv])
 			continue;
 		snprintf(title, sizeof(title), "memgate: %zu more %s", total[lv] - shown[lv],
 			 level_plurals[lv]);
@@ -994,24 +1182,57 @@ static void put_finding_log(mg_buf *out, const mg_check_result *r,
 			      "lists every evaluation; --junit writes each candidate's)\n", more);
 }
 
+/* The annotations, then the log inside ::stop-commands::; `set` renders
+ * the log of several policies. */
+static char *render_items(const mg_check_item *items, size_t count, bool set,
+			  const char *token)
+{
+	struct annotated *a = mg_xcalloc(count ? count : 1, sizeof(*a));
+	mg_buf out = MG_BUF_INIT;
+	char *log;
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		a[i].item = &items[i];
+		if (items[i].result)
+			mg_github_findings(&a[i].findings, &a[i].count, items[i].result);
+	}
+	put_annotations(&out, a, count);
+	mg_buf_printf(&out, "::stop-commands::%s\n", token);
+	log = set ? mg_text_render_set(items, count) : mg_text_render(items[0].result);
+	mg_buf_puts(&out, log);
+	free(log);
+	for (i = 0; i < count; i++) {
+		if (!items[i].result)
+			continue;
+		if (set) {
+			mg_buf_puts(&out, "policy ");
+			put_safe(&out, items[i].policy);
+			mg_buf_putc(&out, '\n');
+		}
+		put_finding_log(&out, items[i].result, a[i].findings, a[i].count);
+	}
+	mg_buf_printf(&out, "::%s::\n", token);
+	for (i = 0; i < count; i++)
+		mg_github_findings_free(a[i].findings, a[i].count);
+	free(a);
+	return mg_buf_detach(&out, NULL);
+}
+
 char *mg_github_render(const mg_check_result *r, const char *token)
 {
-	mg_github_finding *findings = NULL;
-	mg_buf out = MG_BUF_INIT;
-	size_t n = 0;
-	char *log;
+	mg_check_item item = { NULL, NULL, { { 0 }, 0, 0, { 0 } } };
 
 	assert(r && r->decision && token && *token);
-	mg_github_findings(&findings, &n, r);
-	put_annotations(&out, r, findings, n);
-	mg_buf_printf(&out, "::stop-commands::%s\n", token);
-	log = mg_text_render(r);
-	mg_buf_puts(&out, log);
-	put_finding_log(&out, r, findings, n);
-	mg_buf_printf(&out, "::%s::\n", token);
-	free(log);
-	mg_github_findings_free(findings, n);
-	return mg_buf_detach(&out, NULL);
+	item.policy = policy_file(r);
+	item.result = (mg_check_result *)r;
+	return render_items(&item, 1, false, token);
+}
+
+char *mg_github_render_set(const mg_check_item *items, size_t count, const char *token)
+{
+	assert(items && token && *token);
+	return render_items(items, count, true, token);
 }
 
 /* ---- step outputs ---- */
@@ -1071,6 +1292,45 @@ done:
 	mg_buf_free(&delim);
 }
 
+char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char *token)
+{
+	const mg_check_result *worst = NULL;
+	cJSON *list = cJSON_CreateArray(), *o;
+	mg_buf out = MG_BUF_INIT;
+	bool passed = true;
+	char *json;
+	size_t i;
+
+	assert(items && count && token && plain_token(token) && list);
+	for (i = 0; i < count; i++) {
+		const mg_check_result *r = items[i].result;
+
+		assert(r);
+		passed = passed && r->passed;
+		if (!worst || r->decision->verdict > worst->decision->verdict)
+			worst = r;
+		o = mg_json__add(list, NULL, cJSON_CreateObject());
+		mg_json__add(o, "policy", mg_json__new_string(items[i].policy));
+		mg_json__add(o, "decision", mg_json__new_string(mg_verdict_name(r->decision->verdict)));
+		mg_json__add(o, "reason", mg_json__new_string(mg_outcome_name(r->decision->reason)));
+		mg_json__add(o, "selected_candidate", mg_json__new_string(r->decision->selected));
+		mg_json__add(o, "passed", cJSON_CreateBool(r->passed));
+	}
+	json = cJSON_PrintUnformatted(list);
+	if (!json)
+		abort();
+	put_output(&out, "decision", mg_verdict_name(worst->decision->verdict), token);
+	put_output(&out, "reason", mg_outcome_name(worst->decision->reason), token);
+	put_output(&out, "next-action", mg_next_action_name(worst->decision->next_action), token);
+	put_output(&out, "selected-candidate", worst->decision->selected ? worst->decision->selected : "",
+		   token);
+	put_output(&out, "passed", passed ? "true" : "false", token);
+	put_output(&out, "policies", json, token);
+	cJSON_free(json);
+	cJSON_Delete(list);
+	return mg_buf_detach(&out, NULL);
+}
+
 char *mg_github_outputs(const mg_check_result *r, const char *token)
 {
 	const mg_decision *d;
@@ -1079,8 +1339,8 @@ char *mg_github_outputs(const mg_check_result *r, const char *token)
 	assert(r && r->decision && token && plain_token(token));
 	d = r->decision;
 	put_output(&out, "decision", mg_verdict_name(d->verdict), token);
-	put_output(&out, "reason", d->reason, token);
-	put_output(&out, "next-action", d->next_action, token);
+	put_output(&out, "reason", mg_outcome_name(d->reason), token);
+	put_output(&out, "next-action", mg_next_action_name(d->next_action), token);
 	put_output(&out, "selected-candidate", d->selected ? d->selected : "", token);
 	put_output(&out, "passed", r->passed ? "true" : "false", token);
 	return mg_buf_detach(&out, NULL);

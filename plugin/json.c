@@ -26,6 +26,7 @@
 
 #include "json.h"
 #include "memgate/buf.h"
+#include "memgate/escape.h"
 
 struct entry {
 	const cJSON *node;
@@ -842,6 +843,65 @@ void mg_json__free(mg_json *j)
 	free(j->idx);
 	free(j->slots);
 	free(j);
+}
+
+/* ---- writing ---- */
+
+cJSON *mg_json__new_string(const char *s)
+{
+	mg_buf b = MG_BUF_INIT;
+	cJSON *item;
+
+	if (!s)
+		return cJSON_CreateNull();
+	mg_escape_utf8(&b, s, strlen(s));
+	item = cJSON_CreateString(b.ptr);
+	mg_buf_free(&b);
+	return item;
+}
+
+cJSON *mg_json__add(cJSON *parent, const char *key, cJSON *item)
+{
+	cJSON_bool ok;
+
+	if (!item)
+		abort();
+	ok = key ? cJSON_AddItemToObject(parent, key, item) : cJSON_AddItemToArray(parent, item);
+	if (!ok)
+		abort();
+	return item;
+}
+
+/* The tree printed (pretty or not) and a newline, every "##[" written
+ * "##\u005b" (a legacy GitHub command runs wherever it stands in a log
+ * line, and these files end up in logs); deletes the tree. */
+static char *print_tree(cJSON *root, bool pretty)
+{
+	mg_buf out = MG_BUF_INIT;
+	char *text = pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
+	const char *p, *hit;
+
+	if (!text)
+		abort();
+	for (p = text; (hit = strstr(p, "##[")); p = hit + 3) {
+		mg_buf_put(&out, p, (size_t)(hit - p) + 2);
+		mg_buf_puts(&out, "\\u005b");
+	}
+	mg_buf_puts(&out, p);
+	mg_buf_putc(&out, '\n');
+	cJSON_free(text);
+	cJSON_Delete(root);
+	return mg_buf_detach(&out, NULL);
+}
+
+char *mg_json__print(cJSON *root)
+{
+	return print_tree(root, true);
+}
+
+char *mg_json__print_line(cJSON *root)
+{
+	return print_tree(root, false);
 }
 
 /* ---- the streaming reader ----------------------------------------- */

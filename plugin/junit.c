@@ -21,6 +21,7 @@ struct junit {
 	size_t finding_count;
 	mg_buf cases;        /* the <testcase> elements */
 	size_t tests, failures, skipped;
+	const char *policy;  /* several policies: classnames start with "<policy>/" */
 };
 
 static void put_xml(mg_buf *out, const char *s)
@@ -55,7 +56,12 @@ static const char *report_file(const mg_check_result *r)
 static void open_case(struct junit *j, const char *classname, const char *name,
 		      const char *file)
 {
-	mg_buf_printf(&j->cases, "    <testcase classname=\"%s\" name=\"%s\"", classname, name);
+	mg_buf_puts(&j->cases, "    <testcase classname=\"");
+	if (j->policy) {
+		put_xml(&j->cases, j->policy);
+		mg_buf_putc(&j->cases, '/');
+	}
+	mg_buf_printf(&j->cases, "%s\" name=\"%s\"", classname, name);
 	if (file) {
 		mg_buf_puts(&j->cases, " file=\"");
 		put_xml(&j->cases, file);
@@ -284,13 +290,13 @@ static bool is_selected(const struct junit *j, const mg_evaluation *e)
  */
 static bool candidate_fails(const struct junit *j, const mg_evaluation *e)
 {
-	const char *reason = j->d->reason;
+	enum mg_outcome reason = j->d->reason;
 
 	if (j->r->passed || e->status == MG_STATUS_FEASIBLE || !finding_reasons(j, e))
 		return false;
-	if (!strcmp(reason, "no_candidate_meets_base_budget"))
+	if (reason == MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET)
 		return true;
-	if (!strcmp(reason, "baseline_missing_or_invalid"))
+	if (reason == MG_O_BASELINE_MISSING_OR_INVALID)
 		return is_baseline(j, e);
 	return is_selected(j, e);
 }
@@ -304,7 +310,7 @@ static void put_rank(mg_buf *out, const struct junit *j, size_t i)
 	for (k = 0; k < s->feasible_count && s->feasible[k] != i; k++)
 		;
 	mg_buf_printf(out, "feasible, rank %zu of %zu; not selected (%s: %s)\n", k + 1,
-		      s->feasible_count, mg_verdict_name(j->d->verdict), j->d->reason);
+		      s->feasible_count, mg_verdict_name(j->d->verdict), mg_outcome_name(j->d->reason));
 }
 
 /*
@@ -338,7 +344,7 @@ static void candidate_case(struct junit *j, size_t i, const char *name)
 	}
 	if (is_selected(j, e))
 		mg_buf_printf(&text, "selected candidate (%s: %s)\n", mg_verdict_name(j->d->verdict),
-			      j->d->reason);
+			      mg_outcome_name(j->d->reason));
 	else if (e->status == MG_STATUS_FEASIBLE)
 		put_rank(&text, j, i);
 	if (e->reasons && !reasons)
@@ -381,10 +387,11 @@ static void sensitivity_case(struct junit *j)
 	mg_buf text = MG_BUF_INIT;
 
 	open_case(j, "memgate.sensitivity", "sensitivity", policy_file(j->r));
-	if (!strcmp(j->d->reason, "selection_is_threshold_sensitive")) {
+	if (j->d->reason == MG_O_SELECTION_IS_THRESHOLD_SENSITIVE) {
 		put_findings_of_rank(&text, j, MG_GITHUB_RANK_SENSITIVITY);
 		if (!j->r->passed) {
-			put_failure(j, mg_verdict_name(j->d->verdict), j->d->reason, text.ptr);
+			put_failure(j, mg_verdict_name(j->d->verdict), mg_outcome_name(j->d->reason),
+				    text.ptr);
 			mg_buf_free(&text);
 		}
 	} else if (!j->d->sensitivity_evaluated) {
@@ -424,7 +431,7 @@ static void decision_case(struct junit *j)
 
 	open_case(j, "memgate.decision", "decision", policy_file(j->r));
 	mg_buf_printf(&message, "%s (%s): next action %s", mg_verdict_name(j->d->verdict),
-		      j->d->reason, j->d->next_action);
+		      mg_outcome_name(j->d->reason), mg_next_action_name(j->d->next_action));
 	put_decision_text(&text, j);
 	if (!j->r->passed)
 		put_failure(j, mg_verdict_name(j->d->verdict), message.ptr, text.ptr);
@@ -435,15 +442,15 @@ static void decision_case(struct junit *j)
 	mg_buf_free(&text);
 }
 
-char *mg_junit_render(const mg_check_result *r)
+/* One <testsuite> for r; with `policy`, named "memgate: <policy>". */
+static void put_suite(mg_buf *out, const mg_check_result *r, const char *policy)
 {
 	mg_github_finding *findings = NULL;
 	struct junit j = { 0 };
-	mg_buf out = MG_BUF_INIT;
 
-	assert(r && r->decision);
 	j.r = r;
 	j.d = r->decision;
+	j.policy = policy;
 	mg_github_findings(&findings, &j.finding_count, r);
 	j.findings = findings;
 	mg_buf_init(&j.cases);
@@ -451,12 +458,40 @@ char *mg_junit_render(const mg_check_result *r)
 	candidate_cases(&j);
 	sensitivity_case(&j);
 	decision_case(&j);
-	mg_buf_puts(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
-	mg_buf_printf(&out, "  <testsuite name=\"memgate\" tests=\"%zu\" failures=\"%zu\" "
+	mg_buf_puts(out, "  <testsuite name=\"memgate");
+	if (policy) {
+		mg_buf_puts(out, ": ");
+		put_xml(out, policy);
+	}
+	mg_buf_printf(out, "\" tests=\"%zu\" failures=\"%zu\" "
 		      "errors=\"0\" skipped=\"%zu\" time=\"0\">\n", j.tests, j.failures, j.skipped);
-	mg_buf_put(&out, j.cases.ptr, j.cases.len);
-	mg_buf_puts(&out, "  </testsuite>\n</testsuites>\n");
+	mg_buf_put(out, j.cases.ptr, j.cases.len);
+	mg_buf_puts(out, "  </testsuite>\n");
 	mg_buf_free(&j.cases);
 	mg_github_findings_free(findings, j.finding_count);
+}
+
+char *mg_junit_render(const mg_check_result *r)
+{
+	mg_buf out = MG_BUF_INIT;
+
+	assert(r && r->decision);
+	mg_buf_puts(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+	put_suite(&out, r, NULL);
+	mg_buf_puts(&out, "</testsuites>\n");
+	return mg_buf_detach(&out, NULL);
+}
+
+char *mg_junit_render_set(const mg_check_item *items, size_t count)
+{
+	mg_buf out = MG_BUF_INIT;
+	size_t i;
+
+	assert(items);
+	mg_buf_puts(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+	for (i = 0; i < count; i++)
+		if (items[i].result)
+			put_suite(&out, items[i].result, items[i].policy);
+	mg_buf_puts(&out, "</testsuites>\n");
 	return mg_buf_detach(&out, NULL);
 }

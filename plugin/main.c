@@ -4,20 +4,25 @@
  *   memgate check    [input options] [output options]
  *   memgate record   [input options] --out PATH
  *   memgate manifest --report PATH [--out PATH] [--semantic-id ID] [--force]
+ *   memgate list     [--rev REV] [-C DIR] [--format json|text]
  *   memgate version
  *
  * Exit codes (README, "Exit codes"): 0 the check passes, 1 the decision is in fail_on,
  * 2 memgate could not decide (nothing is written then).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "json.h"
 #include "memgate.h"
 
 enum { EXIT_PASS = 0, EXIT_GATE = 1, EXIT_ERROR = 2 };
+#define MAX_POLICIES 1024   /* --policy given more often: use --all */
 enum format { FORMAT_DEFAULT, FORMAT_TEXT, FORMAT_JSON, FORMAT_GITHUB };
 
 struct cli {
@@ -28,6 +33,11 @@ struct cli {
 	const char *inputs_path;   /* --inputs */
 	const char *summary_path;  /* --summary, else $GITHUB_STEP_SUMMARY */
 	const char *junit_path;
+	const char *sarif_path;
+	const char *codequality_path;
+	bool all;                  /* --all */
+	const char *policies[MAX_POLICIES];  /* every --policy, in order */
+	size_t policy_count;
 	const char *out_path;      /* record, manifest */
 	const char *report_path;   /* manifest */
 	const char *semantic_id;   /* manifest */
@@ -35,16 +45,19 @@ struct cli {
 };
 
 static const char usage_check[] =
-"usage: memgate check [-C DIR] [--rev REV] [--policy PATH] [--policy-rev REV]\n"
+"usage: memgate check [-C DIR] [--rev REV] [--policy PATH]... [--all] [--policy-rev REV]\n"
 "                     [--base REV] [--worktree] [--format text|json|github] [--json FILE]\n"
-"                     [--summary FILE] [--junit FILE] [--inputs FILE]\n"
-"                     [--fail-on LIST] [--require-approved] [--max-input-mb N]\n"
+"                     [--summary FILE] [--junit FILE] [--sarif FILE] [--codequality FILE]\n"
+"                     [--inputs FILE] [--fail-on LIST] [--require-approved]\n"
+"                     [--today YYYY-MM-DD] [--max-input-mb N]\n"
 "\n"
 "Gate the committed evidence against the budget policy.\n"
 "\n"
-"  -C DIR             the repository (default: the one containing the current directory)\n"
+"  -C DIR             the repository, seen from DIR (default: the current directory)\n"
 "  --rev REV          read the manifest, report and approved result from REV (default HEAD)\n"
-"  --policy PATH      the policy, relative to the repository root (default .memgate.yml)\n"
+"  --policy PATH      the policy, relative to DIR (default: the nearest .memgate.yml in\n"
+"                     DIR or above it); repeat it to gate several policies\n"
+"  --all              gate every policy file of the repository (see memgate list)\n"
 "  --policy-rev REV   read the policy from REV (default: --rev); on a pull request, the base\n"
 "  --base REV         compare with the decision and values of the evidence at REV\n"
 "                     (default: --policy-rev when given)\n"
@@ -54,17 +67,29 @@ static const char usage_check[] =
 "  --json FILE        also write the decision record to FILE (atomically)\n"
 "  --summary FILE     append a Markdown job summary to FILE (default $GITHUB_STEP_SUMMARY)\n"
 "  --junit FILE       write a JUnit XML report (GitLab, Jenkins)\n"
+"  --sarif FILE       write a SARIF 2.1.0 log (GitHub code scanning)\n"
+"  --codequality FILE write a GitLab Code Quality report\n"
 "  --inputs FILE      write the repository paths of the inputs read, one per line\n"
 "  --fail-on LIST     decisions that fail the check, e.g. reject,tune, or none\n"
 "                     (default: the policy's gate.fail_on)\n"
 "  --require-approved the manifest's approved_result must match this decision (release gates)\n"
+"  --today DATE       judge waivers' expiry on DATE, YYYY-MM-DD (default: today in UTC)\n"
 "  --max-input-mb N   refuse inputs larger than N MiB (default 64)\n"
 "  -h, --help         show this help\n"
 "\n"
 "When GITHUB_OUTPUT is set, the step outputs decision, reason, next-action,\n"
 "selected-candidate and passed are appended to it.\n"
 "\n"
-"Exit status: 0 passes, 1 the decision is in fail_on, 2 could not decide.\n";
+"Exit status: 0 passes, 1 the decision is in fail_on, 2 could not decide; with\n"
+"several policies, the worst of theirs.\n";
+
+static const char usage_list[] =
+"usage: memgate list [--rev REV] [-C DIR] [--format json|text]\n"
+"\n"
+"Print every policy file committed at REV (default HEAD): .memgate.yml in any\n"
+"directory and *.memgate.yml, as paths from the repository root.  json (the\n"
+"default) prints a JSON array, e.g. for a GitHub matrix through fromJSON; text\n"
+"prints one path per line.\n";
 
 static const char usage_record[] =
 "usage: memgate record --out PATH [-C DIR] [--rev REV] [--policy PATH]\n"
@@ -90,6 +115,7 @@ static const char usage_main[] =
 "  check      gate the committed evidence against the budget policy\n"
 "  record     write the decision record, write-once (release close stage)\n"
 "  manifest   make a manifest for a committed report\n"
+"  list       list the policy files of the repository (monorepos)\n"
 "  version    print the version\n"
 "\n"
 "'memgate <command> -h' describes a command.\n";
@@ -181,7 +207,8 @@ static int parse_mb(size_t *out, const char *arg)
 enum {
 	OPT_REV = 256, OPT_POLICY, OPT_POLICY_REV, OPT_WORKTREE, OPT_FORMAT, OPT_JSON,
 	OPT_FAIL_ON, OPT_REQUIRE_APPROVED, OPT_MAX_INPUT, OPT_OUT, OPT_REPORT,
-	OPT_SEMANTIC_ID, OPT_FORCE, OPT_HELP, OPT_SUMMARY, OPT_JUNIT, OPT_BASE, OPT_INPUTS
+	OPT_SEMANTIC_ID, OPT_FORCE, OPT_HELP, OPT_SUMMARY, OPT_JUNIT, OPT_BASE, OPT_SARIF,
+	OPT_CODEQUALITY, OPT_ALL, OPT_TODAY, OPT_INPUTS
 };
 
 static const struct option check_options[] = {
@@ -194,11 +221,22 @@ static const struct option check_options[] = {
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "summary", required_argument, NULL, OPT_SUMMARY },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
+	{ "sarif", required_argument, NULL, OPT_SARIF },
+	{ "codequality", required_argument, NULL, OPT_CODEQUALITY },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "today", required_argument, NULL, OPT_TODAY },
 	{ "inputs", required_argument, NULL, OPT_INPUTS },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "require-approved", no_argument, NULL, OPT_REQUIRE_APPROVED },
 	{ "max-input-mb", required_argument, NULL, OPT_MAX_INPUT },
 	{ "out", required_argument, NULL, OPT_OUT },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct option list_options[] = {
+	{ "rev", required_argument, NULL, OPT_REV },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 }
 };
@@ -223,7 +261,16 @@ static int apply_option(struct cli *cli, int c, const char *arg)
 	switch (c) {
 	case 'C': cli->opt.dir = arg; break;
 	case OPT_REV: cli->opt.rev = arg; break;
-	case OPT_POLICY: cli->opt.policy_path = repo_path_arg(arg); break;
+	case OPT_POLICY:
+		if (cli->policy_count == MAX_POLICIES)
+			return usage_error(cmd, "more than %s --policy options: use --all", "1024"), -1;
+		cli->policies[cli->policy_count++] = arg;
+		cli->opt.policy_path = arg;
+		break;
+	case OPT_ALL: cli->all = true; break;
+	case OPT_TODAY: cli->opt.today = arg; break;
+	case OPT_SARIF: cli->sarif_path = arg; break;
+	case OPT_CODEQUALITY: cli->codequality_path = arg; break;
 	case OPT_POLICY_REV: cli->opt.policy_rev = arg; break;
 	case OPT_BASE: cli->opt.base = arg; break;
 	case OPT_WORKTREE: cli->opt.worktree = true; break;
@@ -395,14 +442,34 @@ static const char *env(const char *name)
 	return v && *v ? v : NULL;
 }
 
+/* Queue --sarif and --codequality for the items. */
+static void queue_reports(mg_outputs *outs, const struct cli *cli,
+			  const mg_check_item *items, size_t count)
+{
+	char *text;
+
+	if (cli->sarif_path) {
+		text = mg_sarif_render(items, count, MG_VERSION);
+		mg_outputs_add(outs, cli->sarif_path, text, strlen(text), MG_OUTPUT_REPLACE);
+		free(text);
+	}
+	if (cli->codequality_path) {
+		text = mg_codequality_render(items, count);
+		mg_outputs_add(outs, cli->codequality_path, text, strlen(text), MG_OUTPUT_REPLACE);
+		free(text);
+	}
+}
+
 /*
- * Queue --json, --summary, --junit and the GitHub step outputs.  The files
- * the runner names in GITHUB_STEP_SUMMARY and GITHUB_OUTPUT are appended to
- * in place whatever they are; any other --summary must be a regular file.
+ * Queue --json, --summary, --junit, --sarif, --codequality and the GitHub
+ * step outputs.  The files the runner names in GITHUB_STEP_SUMMARY and
+ * GITHUB_OUTPUT are appended to in place whatever they are; any other
+ * --summary must be a regular file.
  */
 static void queue_outputs(mg_outputs *outs, const struct cli *cli,
 			  const mg_check_result *res, const char *json, const char *token)
 {
+	mg_check_item item = { NULL, NULL, { { 0 }, 0, 0, { 0 } } };
 	const char *runner_summary = env("GITHUB_STEP_SUMMARY");
 	const char *summary = cli->summary_path ? cli->summary_path : runner_summary;
 	const char *gh_output = env("GITHUB_OUTPUT");
@@ -432,6 +499,9 @@ static void queue_outputs(mg_outputs *outs, const struct cli *cli,
 		mg_outputs_add(outs, gh_output, text, strlen(text), MG_OUTPUT_RUNNER);
 		free(text);
 	}
+	item.policy = res->policy_ref.path;
+	item.result = (mg_check_result *)res;
+	queue_reports(outs, cli, &item, 1);
 }
 
 /* "memgate: wrote 'PATH'" and the like, the path escaped. */
@@ -499,6 +569,202 @@ static char *render(const struct cli *cli, const mg_check_result *res, const cha
 	}
 }
 
+/* ---- several policies: check --all, a repeated --policy ---- */
+
+/* --inputs for a set: each policy's inputs in turn (a path two policies
+ * read is listed twice). */
+static void queue_set_inputs(mg_outputs *outs, const char *path, const mg_check_item *items,
+			     size_t count)
+{
+	mg_buf all = MG_BUF_INIT;
+	char *text;
+	size_t i;
+
+	mg_buf_puts(&all, "");
+	for (i = 0; i < count; i++) {
+		text = mg_record_render_inputs(items[i].result);
+		mg_buf_puts(&all, text);
+		free(text);
+	}
+	mg_outputs_add(outs, path, all.ptr, all.len, MG_OUTPUT_REPLACE);
+	mg_buf_free(&all);
+}
+
+/* Queue every output of a set (only when every policy was decided). */
+static void queue_set_outputs(mg_outputs *outs, const struct cli *cli,
+			      const mg_check_item *items, size_t count, const char *json,
+			      const char *token)
+{
+	const char *runner_summary = env("GITHUB_STEP_SUMMARY");
+	const char *summary = cli->summary_path ? cli->summary_path : runner_summary;
+	const char *gh_output = env("GITHUB_OUTPUT");
+	char *text;
+
+	if (cli->json_path)
+		mg_outputs_add(outs, cli->json_path, json, strlen(json), MG_OUTPUT_REPLACE);
+	if (summary) {
+		text = mg_summary_render_set(items, count);
+		mg_outputs_add(outs, summary, text, strlen(text),
+			       runner_summary && !strcmp(summary, runner_summary)
+			       ? MG_OUTPUT_RUNNER : MG_OUTPUT_APPEND);
+		free(text);
+	}
+	if (cli->junit_path) {
+		text = mg_junit_render_set(items, count);
+		mg_outputs_add(outs, cli->junit_path, text, strlen(text), MG_OUTPUT_REPLACE);
+		free(text);
+	}
+	if (cli->inputs_path)
+		queue_set_inputs(outs, cli->inputs_path, items, count);
+	if (gh_output) {
+		text = mg_github_outputs_set(items, count, token);
+		mg_outputs_add(outs, gh_output, text, strlen(text), MG_OUTPUT_RUNNER);
+		free(text);
+	}
+	queue_reports(outs, cli, items, count);
+}
+
+/*
+ * Some policy could not be decided (exit 2): as fail_check, only the
+ * runner's channels are written: the combined job summary (which names the
+ * errors) and the step outputs of the first error (decision=error).
+ */
+static void queue_set_error_outputs(mg_outputs *outs, const struct cli *cli,
+				    const mg_check_item *items, size_t count, const char *token)
+{
+	const char *runner_summary = env("GITHUB_STEP_SUMMARY");
+	const char *summary = !cli->summary_path || (runner_summary &&
+			      !strcmp(cli->summary_path, runner_summary)) ? runner_summary : NULL;
+	const char *gh_output = env("GITHUB_OUTPUT");
+	size_t i;
+	char *text;
+
+	for (i = 0; i < count && items[i].result; i++)
+		;
+	if (summary) {
+		text = mg_summary_render_set(items, count);
+		mg_outputs_add(outs, summary, text, strlen(text), MG_OUTPUT_RUNNER);
+		free(text);
+	}
+	if (gh_output && *token && i < count) {
+		text = mg_github_outputs_error(&items[i].error, token);
+		mg_outputs_add(outs, gh_output, text, strlen(text), MG_OUTPUT_RUNNER);
+		free(text);
+	}
+}
+
+/* Print a warning line on stderr, escaped. */
+static void warn(const char *fmt, const char *arg)
+{
+	mg_buf line = MG_BUF_INIT, safe = MG_BUF_INIT;
+
+	mg_buf_printf(&line, fmt, arg);
+	mg_escape_text(&safe, line.ptr, line.len);
+	fprintf(stderr, "memgate: warning: %s\n", safe.ptr);
+	mg_buf_free(&line);
+	mg_buf_free(&safe);
+}
+
+/* --all with a policy revision: the policies that only the evidence
+ * revision has are not gated (the policy revision decides); say so. */
+static void warn_new_policies(const struct cli *cli, char **base, size_t n)
+{
+	char **head = NULL;
+	size_t count = 0, i, j;
+	mg_error ignored;
+
+	if (!cli->opt.policy_rev || cli->opt.worktree ||
+	    mg_check_list(&head, &count, cli->opt.dir, cli->opt.rev, &ignored) < 0)
+		return;
+	for (i = 0; i < count; i++) {
+		for (j = 0; j < n && strcmp(base[j], head[i]); j++)
+			;
+		if (j == n)
+			warn("'%s' is not at the policy revision, so it is not gated here "
+			     "(it is once merged)", head[i]);
+	}
+	mg_check_list_free(head, count);
+}
+
+/* The policies of --all: every policy file at the policy revision. */
+static int list_all(char ***paths, size_t *count, const struct cli *cli, mg_error *err)
+{
+	const char *rev = cli->opt.worktree ? "HEAD" :
+			  cli->opt.policy_rev ? cli->opt.policy_rev : cli->opt.rev;
+
+	if (mg_check_list(paths, count, cli->opt.dir, rev, err) < 0)
+		return MG_ERROR;
+	if (!*count)
+		return mg_error_set(err, NULL, 0, 0,
+				    "--all: no policy file (.memgate.yml or *.memgate.yml) is committed at '%s'",
+				    rev ? rev : "HEAD");
+	warn_new_policies(cli, *paths, *count);
+	return MG_OK;
+}
+
+/* Gate each policy; returns the worst exit status. */
+static int cmd_check_set(struct cli *cli, const char *token)
+{
+	mg_check_item *items = NULL;
+	mg_outputs *outs = mg_outputs_new();
+	char **listed = NULL, *json = NULL, *shown = NULL;
+	const char *const *names = cli->policies;
+	size_t count = cli->policy_count, listed_count = 0, i;
+	mg_check_options opt;
+	mg_error err;
+	int code = EXIT_ERROR, st;
+
+	mg_error_clear(&err);
+	if (cli->all) {
+		if (list_all(&listed, &listed_count, cli, &err) < 0) {
+			code = fail_check(cli, &err, token);
+			goto done;
+		}
+		names = (const char *const *)listed;
+		count = listed_count;
+	}
+	items = mg_xcalloc(count, sizeof(*items));
+	code = EXIT_PASS;
+	for (i = 0; i < count; i++) {
+		opt = cli->opt;
+		opt.policy_path = names[i];
+		opt.policy_from_root = cli->all;
+		items[i].policy = names[i];
+		if (mg_check_run(&items[i].result, &opt, &items[i].error) < 0)
+			fail(&items[i].error);
+		if ((st = mg_check_item_status(&items[i])) > code)
+			code = st;
+	}
+	json = mg_record_render_set(items, count);
+	if (code != EXIT_ERROR)
+		queue_set_outputs(outs, cli, items, count, json, token);
+	else
+		queue_set_error_outputs(outs, cli, items, count, token);
+	if (mg_outputs_commit(outs, &err) < 0) {
+		code = fail(&err);
+		goto done;
+	}
+	if (cli->format == FORMAT_JSON)
+		shown = mg_xstrdup(json);
+	else if (cli->format == FORMAT_GITHUB)
+		shown = mg_github_render_set(items, count, token);
+	else
+		shown = mg_text_render_set(items, count);
+	fputs(shown, stdout);
+	for (i = 0; cli->format == FORMAT_JSON && i < count; i++)
+		if (items[i].result)
+			print_warnings(items[i].result);
+done:
+	for (i = 0; items && i < count; i++)
+		mg_check_result_free(items[i].result);
+	free(items);
+	mg_check_list_free(listed, listed_count);
+	free(json);
+	free(shown);
+	mg_outputs_free(outs);
+	return code;
+}
+
 static int cmd_check(struct cli *cli, bool record)
 {
 	mg_check_result *res = NULL;
@@ -518,6 +784,10 @@ static int cmd_check(struct cli *cli, bool record)
 	if (mg_github_token(token) < 0) {
 		mg_error_set(&err, NULL, 0, 0, "cannot read random bytes for output delimiters");
 		code = fail(&err);
+		goto done;
+	}
+	if (cli->all || cli->policy_count > 1) {
+		code = cmd_check_set(cli, token);
 		goto done;
 	}
 	if (mg_check_run(&res, &cli->opt, &err) < 0) {
@@ -624,6 +894,43 @@ done:
 	return code;
 }
 
+/* memgate list: the policy files, as JSON (a matrix) or one per line. */
+static int cmd_list(struct cli *cli)
+{
+	char **paths = NULL, *json;
+	cJSON *list;
+	size_t count = 0, i;
+	mg_buf out = MG_BUF_INIT;
+	mg_error err;
+	int code = EXIT_ERROR;
+
+	mg_error_clear(&err);
+	if (mg_check_list(&paths, &count, cli->opt.dir, cli->opt.rev, &err) < 0) {
+		code = fail(&err);
+		goto done;
+	}
+	if (cli->format == FORMAT_TEXT) {
+		for (i = 0; i < count; i++) {
+			mg_escape_text(&out, paths[i], strlen(paths[i]));
+			mg_buf_putc(&out, '\n');
+		}
+	} else {
+		if (!(list = cJSON_CreateArray()))
+			abort();
+		for (i = 0; i < count; i++)
+			mg_json__add(list, NULL, mg_json__new_string(paths[i]));
+		json = mg_json__print_line(list);   /* deletes list */
+		mg_buf_puts(&out, json);
+		free(json);
+	}
+	fputs(out.ptr, stdout);
+	code = EXIT_PASS;
+done:
+	mg_buf_free(&out);
+	mg_check_list_free(paths, count);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli cli = { 0 };
@@ -653,6 +960,10 @@ int main(int argc, char **argv)
 			return usage_error(cmd, "%s", "needs --out PATH");
 		if (!record && cli.out_path)
 			return usage_error(cmd, "%s", "--out belongs to 'memgate record'");
+		if (cli.all && cli.policy_count)
+			return usage_error(cmd, "%s", "--all gates every policy: give it without --policy");
+		if (record && (cli.all || cli.policy_count > 1))
+			return usage_error(cmd, "%s", "record writes one policy's record: give one --policy");
 		return cmd_check(&cli, record);
 	}
 	if (!strcmp(cmd, "manifest")) {
@@ -662,6 +973,13 @@ int main(int argc, char **argv)
 		if (!cli.report_path)
 			return usage_error(cmd, "%s", "needs --report PATH");
 		return cmd_manifest(&cli);
+	}
+	if (!strcmp(cmd, "list")) {
+		if ((parsed = parse_args(&cli, argc - 1, argv + 1, list_options, usage_list)))
+			return parsed_exit(parsed);
+		if (cli.format == FORMAT_GITHUB)
+			return usage_error(cmd, "%s", "--format: list prints json or text");
+		return cmd_list(&cli);
 	}
 	return usage_error(NULL, "unknown command '%s'", cmd);
 }

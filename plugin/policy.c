@@ -24,14 +24,14 @@
 /* Keys: sections, suggestions, duplicates                            */
 
 enum section { SEC_ROOT, SEC_IDENTITY, SEC_BUDGET, SEC_QUALITY, SEC_EVIDENCE,
-	       SEC_SENSITIVITY, SEC_GATE, SEC_OVERRIDE, SEC_COUNT };
+	       SEC_SENSITIVITY, SEC_GATE, SEC_OVERRIDE, SEC_WAIVER, SEC_COUNT };
 
 enum { K_VERSION, K_MANIFEST, K_REPORT, K_IDENTITY, K_BUDGET, K_QUALITY,
-       K_EVIDENCE, K_RANK_BY, K_SENSITIVITY, K_GATE };
+       K_EVIDENCE, K_RANK_BY, K_SENSITIVITY, K_GATE, K_WAIVERS, K_COUNT };
 
 static const char *const root_keys[] = {
 	"version", "manifest", "report", "identity", "budget", "quality",
-	"evidence", "rank_by", "sensitivity", "gate", NULL
+	"evidence", "rank_by", "sensitivity", "gate", "waivers", NULL
 };
 /* In the order of enum mg_ident. */
 static const char *const identity_keys[] = {
@@ -54,6 +54,10 @@ static const char *const quality_keys[] = {
 static const char *const evidence_keys[] = { "baseline", "min_repeats", NULL };
 static const char *const sensitivity_keys[] = { "stricter", "grid", NULL };
 static const char *const gate_keys[] = { "fail_on", NULL };
+enum { W_CANDIDATE, W_REASON, W_JUSTIFICATION, W_OWNER, W_EXPIRES, W_COUNT };
+static const char *const waiver_keys[] = {
+	"candidate", "reason", "justification", "owner", "expires", NULL
+};
 static const char *const verdict_words[] = { "accept", "tune", "reject", NULL };
 
 _Static_assert(MG_THRESHOLD_COUNT == 7 && MG_MAX_EVAL_LOSS == 4,
@@ -75,6 +79,7 @@ static const struct {
 	[SEC_SENSITIVITY] = { "sensitivity", sensitivity_keys },
 	[SEC_GATE] = { "gate", gate_keys },
 	[SEC_OVERRIDE] = { "", threshold_keys },
+	[SEC_WAIVER] = { "waivers[]", waiver_keys },
 };
 
 /* Index of the n-byte `key` in a NULL-terminated list, or -1. */
@@ -672,6 +677,193 @@ static int walk_source(walk *w, const mg_yaml_node *n, int key)
 	return get_string(&p->report, w, n, "report");
 }
 
+/* ------------------------------------------------------------------ */
+/* Waivers                                                            */
+
+static bool leap_year(int y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+int mg_policy_parse_date(int *ymd, const char *text, size_t n)
+{
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, m, d, i;
+
+	if (n != 10 || text[4] != '-' || text[7] != '-')
+		return MG_ERROR;
+	for (i = 0; i < 10; i++)
+		if (i != 4 && i != 7 && (text[i] < '0' || text[i] > '9'))
+			return MG_ERROR;
+	y = (text[0] - '0') * 1000 + (text[1] - '0') * 100 + (text[2] - '0') * 10 + (text[3] - '0');
+	m = (text[5] - '0') * 10 + (text[6] - '0');
+	d = (text[8] - '0') * 10 + (text[9] - '0');
+	if (y < 1 || m < 1 || m > 12 || d < 1 ||
+	    d > days[m - 1] + (m == 2 && leap_year(y)))
+		return MG_ERROR;
+	*ymd = y * 10000 + m * 100 + d;
+	return MG_OK;
+}
+
+/* "memory_over_budget, samples_per_s_below_floor, ..." */
+static void list_waivable(mg_buf *b)
+{
+	const char *sep = "";
+	int r;
+
+	for (r = 0; r < MG_REASON_COUNT; r++) {
+		if (!mg_reason_waivable((enum mg_reason)r))
+			continue;
+		mg_buf_printf(b, "%s%s", sep, mg_reason_name((enum mg_reason)r));
+		sep = ", ";
+	}
+}
+
+/*
+ * A waiver's reason: a step-7 reason.  Evidence problems (issues, steps 1-6,
+ * evidence_not_applicable) and the decision's own codes are refused with a
+ * message that says why.  0 or MG_ERROR.
+ */
+static int get_reason(enum mg_reason *out, walk *w, const mg_yaml_node *n, const char *where)
+{
+	const char *waivable[MG_REASON_COUNT + 1];
+	const mg_code *code;
+	const char *near = NULL;
+	mg_buf b = MG_BUF_INIT;
+	size_t k = 0;
+	int r;
+
+	if (n->kind != MG_YAML_STR)
+		return type_error(w, n, where, "a reason such as 'memory_over_budget'");
+	r = strlen(n->text) == n->len ? mg_reason_from_name(n->text) : -1;
+	if (r >= 0 && mg_reason_waivable((enum mg_reason)r)) {
+		*out = (enum mg_reason)r;
+		return 0;
+	}
+	code = mg_code_find(n->text);
+	if ((code && code->kind == MG_KIND_EVIDENCE) || !strcmp(n->text, "evidence_not_applicable"))
+		mg_buf_printf(&b, "'%s': '%.64s' is an evidence problem and cannot be waived: "
+			      "fix the evidence instead (a waiver names one of: ", where, n->text);
+	else if (code)
+		mg_buf_printf(&b, "'%s': '%.64s' is not a threshold's reason and cannot be waived "
+			      "(a waiver names one of: ", where, n->text);
+	for (r = 0; r < MG_REASON_COUNT; r++)
+		if (mg_reason_waivable((enum mg_reason)r))
+			waivable[k++] = mg_reason_name((enum mg_reason)r);
+	waivable[k] = NULL;
+	if (!b.len && (near = nearest(waivable, n->text, n->len)))
+		mg_buf_printf(&b, "'%s': unknown reason '%.64s' (did you mean '%s'?", where,
+			      n->text, near);
+	else if (!b.len)
+		mg_buf_printf(&b, "'%s': unknown reason '%.64s' (a waiver names one of: ", where,
+			      n->text);
+	if (!near || code)
+		list_waivable(&b);
+	mg_buf_putc(&b, ')');
+	mg_error_at(w->err, w->path, n->pos, "%s", b.ptr);
+	mg_buf_free(&b);
+	return MG_ERROR;
+}
+
+static int get_date(mg_policy_waiver *wv, walk *w, const mg_yaml_node *n, const char *where)
+{
+	if (n->kind != MG_YAML_STR)
+		return type_error(w, n, where, "a date YYYY-MM-DD");
+	if (mg_policy_parse_date(&wv->expires_ymd, n->text, n->len) < 0)
+		return mg_error_at(w->err, w->path, n->pos,
+				   "'%s': expected a date YYYY-MM-DD, got '%.40s'", where, n->text);
+	memcpy(wv->expires, n->text, 10);
+	wv->expires[10] = '\0';
+	return 0;
+}
+
+/* One field of a waiver entry.  0 or MG_ERROR. */
+static int waiver_field(mg_policy_waiver *wv, walk *w, int key, const mg_yaml_node *n,
+			const char *where)
+{
+	switch (key) {
+	case W_CANDIDATE:
+		wv->candidate_pos = n->pos;
+		return get_string(&wv->candidate, w, n, where);
+	case W_REASON:
+		wv->reason_pos = n->pos;
+		return get_reason(&wv->reason, w, n, where);
+	case W_JUSTIFICATION:
+		return get_string(&wv->justification, w, n, where);
+	case W_OWNER:
+		return get_string(&wv->owner, w, n, where);
+	default:
+		wv->expires_pos = n->pos;
+		return get_date(wv, w, n, where);
+	}
+}
+
+/* One waiver: a mapping with every field.  0 or MG_ERROR. */
+static int walk_waiver(walk *w, mg_policy_waiver *wv, const mg_yaml_node *map, size_t index)
+{
+	bool seen[W_COUNT] = { false };
+	char where[48], sub[80];
+	int key, error = 0;
+	size_t i;
+
+	snprintf(where, sizeof(where), "waivers[%zu]", index);
+	wv->pos = map->pos;
+	if ((error = expect_map(w, map, where)) < 0)
+		return error;
+	for (i = 0; i < map->count; i += 2) {
+		if ((error = pair_key(&key, w, map, i, SEC_WAIVER, where)) < 0)
+			return error;
+		seen[key] = true;
+		join(sub, sizeof(sub), where, waiver_keys[key]);
+		if ((error = waiver_field(wv, w, key, map->kids[i + 1], sub)) < 0)
+			return error;
+	}
+	for (key = 0; key < W_COUNT; key++)
+		if (!seen[key])
+			return mg_error_at(w->err, w->path, map->pos,
+					   "missing required key '%s' in '%s' (a waiver needs candidate, "
+					   "reason, justification, owner and expires)",
+					   waiver_keys[key], where);
+	return 0;
+}
+
+/* A second waiver of the same candidate and reason.  0 or MG_ERROR. */
+static int check_duplicate_waiver(walk *w, size_t k)
+{
+	const mg_policy_waiver *v = w->p->waivers, *x = &v[k];
+	size_t j;
+
+	for (j = 0; j < k; j++)
+		if (v[j].reason == x->reason && !strcmp(v[j].candidate, x->candidate))
+			return mg_error_at(w->err, w->path, x->pos,
+					   "'waivers[%zu]' waives %s for this candidate again "
+					   "(first at %d:%d): give one waiver per candidate and reason",
+					   k, mg_reason_name(x->reason), v[j].pos.line, v[j].pos.column);
+	return 0;
+}
+
+static int walk_waivers(walk *w, const mg_yaml_node *seq)
+{
+	mg_policy *p = w->p;
+	size_t i;
+	int error = 0;
+
+	p->waivers_set = true;
+	p->waivers_pos = seq->pos;
+	if (seq->kind != MG_YAML_SEQ)
+		return type_error(w, seq, "waivers", "a sequence");
+	if (seq->count > MG_POLICY_MAX_WAIVERS)
+		return mg_error_at(w->err, w->path, seq->kids[MG_POLICY_MAX_WAIVERS]->pos,
+				   "'waivers' has more than %d entries", MG_POLICY_MAX_WAIVERS);
+	p->waivers = mg_xcalloc(seq->count ? seq->count : 1, sizeof(*p->waivers));
+	for (i = 0; i < seq->count && error == 0; i++) {
+		p->waiver_count++;
+		if ((error = walk_waiver(w, &p->waivers[i], seq->kids[i], i)) == 0)
+			error = check_duplicate_waiver(w, i);
+	}
+	return error;
+}
+
 /* Dispatch one top-level key's value.  0 or MG_ERROR. */
 static int walk_top(walk *w, int key, const mg_yaml_node *v)
 {
@@ -687,6 +879,7 @@ static int walk_top(walk *w, int key, const mg_yaml_node *v)
 	case K_EVIDENCE: return walk_evidence(w, v);
 	case K_RANK_BY: return walk_rank_by(w, v);
 	case K_SENSITIVITY: return walk_sensitivity(w, v);
+	case K_WAIVERS: return walk_waivers(w, v);
 	default: return walk_gate(w, v);
 	}
 }
@@ -711,7 +904,7 @@ static int check_required(walk *w, const mg_yaml_node *root, const bool seen[])
 
 static int walk_root(walk *w, const mg_yaml_node *root)
 {
-	bool seen[K_GATE + 1] = { false };
+	bool seen[K_COUNT] = { false };
 	int key, error = 0;
 	size_t i;
 
@@ -790,6 +983,12 @@ void mg_policy_free(mg_policy *p)
 	free(p->rules.stricter);
 	free(p->stricter_pos);
 	free(p->rules.baseline);
+	for (i = 0; i < p->waiver_count; i++) {
+		free(p->waivers[i].candidate);
+		free(p->waivers[i].justification);
+		free(p->waivers[i].owner);
+	}
+	free(p->waivers);
 	free(p->manifest);
 	free(p->report);
 	free(p->path);

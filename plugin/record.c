@@ -320,7 +320,22 @@ static const enum mg_metric_id record_order[MG_METRIC_COUNT] = {
 	MG_M_PEAK, MG_M_SAMPLES, MG_M_SAVING, MG_M_RATIO, MG_M_EVAL_LOSS, MG_M_DELTA,
 };
 
-static void write_evaluation(struct writer *w, const mg_evaluation *e)
+/* The names of the reasons in a bit set, in enum order, as key's array. */
+static void write_reasons(struct writer *w, const char *name, unsigned reasons)
+{
+	int i;
+
+	key(w, name);
+	open_level(w, true);
+	for (i = 0; i < MG_REASON_COUNT; i++)
+		if (reasons & (1u << i))
+			string(w, mg_reason_name((enum mg_reason)i));
+	close_level(w);
+}
+
+/* `waivers`: with a policy that has waivers, each evaluation also lists
+ * the reasons a waiver let it pass (waived_reasons). */
+static void write_evaluation(struct writer *w, const mg_evaluation *e, bool waivers)
 {
 	int i;
 
@@ -329,12 +344,9 @@ static void write_evaluation(struct writer *w, const mg_evaluation *e)
 	string(w, e->name);
 	key(w, "status");
 	string(w, mg_status_name(e->status));
-	key(w, "reasons");
-	open_level(w, true);
-	for (i = 0; i < MG_REASON_COUNT; i++)
-		if (e->reasons & (1u << i))
-			string(w, mg_reason_name((enum mg_reason)i));
-	close_level(w);
+	write_reasons(w, "reasons", e->reasons);
+	if (waivers)
+		write_reasons(w, "waived_reasons", e->waived);
 	for (i = 0; i < MG_METRIC_COUNT; i++) {
 		enum mg_metric_id m = record_order[i];
 
@@ -347,18 +359,19 @@ static void write_evaluation(struct writer *w, const mg_evaluation *e)
 	close_level(w);
 }
 
-/* The evaluations array, as the value of a member of the record's root. */
-static void write_evaluations(mg_buf *out, const mg_decision *d)
+/* The evaluations array, as the value of a member of the record's root;
+ * `depth` is the root's own (0 for a record printed alone). */
+static void write_evaluations(mg_buf *out, const mg_decision *d, bool waivers, int depth)
 {
 	struct writer w;
 	size_t i;
 
 	memset(&w, 0, sizeof(w));
 	w.out = out;
-	w.depth = 1;
+	w.depth = 1 + depth;
 	open_level(&w, true);
 	for (i = 0; i < d->base.count; i++)
-		write_evaluation(&w, &d->base.evaluations[i]);
+		write_evaluation(&w, &d->base.evaluations[i], waivers);
 	close_level(&w);
 }
 
@@ -425,14 +438,14 @@ static void write_scenario(struct writer *w, const mg_scenario *sc)
 }
 
 /* The scenarios array, as the value of a member of "sensitivity". */
-static void write_scenarios(mg_buf *out, const mg_decision *d)
+static void write_scenarios(mg_buf *out, const mg_decision *d, int depth)
 {
 	struct writer w;
 	size_t i;
 
 	memset(&w, 0, sizeof(w));
 	w.out = out;
-	w.depth = 2;
+	w.depth = 2 + depth;
 	open_level(&w, true);
 	for (i = 0; i < d->scenario_count; i++)
 		write_scenario(&w, &d->scenarios[i]);
@@ -604,26 +617,58 @@ static void render_base(cJSON *root, const mg_check_result *r)
 	}
 	bd = b->result->decision;
 	add(o, "decision", new_string(mg_verdict_name(bd->verdict)));
-	add(o, "reason", new_string(bd->reason));
+	add(o, "reason", new_string(mg_outcome_name(bd->reason)));
 	add(o, "selected_candidate", new_string(bd->selected));
 	add(o, "passed", new_bool(b->result->passed));
 	add(o, "report_sha256", new_id(b->result->report_ref.sha256));
 	render_compare_rows(o, bd, r->decision);
 }
 
+static bool has_waivers(const mg_check_result *r)
+{
+	return r->policy && r->policy->waivers_set;
+}
+
+/* "waivers": the date they were judged on, and each with what became of it. */
+static void render_waivers(cJSON *root, const mg_check_result *r)
+{
+	static const char *const status[] = { "applied", "unmatched", "expired" };
+	cJSON *o, *list, *w;
+	size_t i;
+
+	if (!has_waivers(r))
+		return;
+	o = add(root, "waivers", cJSON_CreateObject());
+	add(o, "today", new_string(r->today));
+	add(o, "today_from", new_string(r->today_given ? "--today" : "clock (UTC)"));
+	list = add(o, "entries", cJSON_CreateArray());
+	for (i = 0; i < r->waiver_count; i++) {
+		const mg_policy_waiver *v = r->waivers[i].waiver;
+
+		w = add(list, NULL, cJSON_CreateObject());
+		add(w, "candidate", new_string(v->candidate));
+		add(w, "reason", new_string(mg_reason_name(v->reason)));
+		add(w, "justification", new_string(v->justification));
+		add(w, "owner", new_string(v->owner));
+		add(w, "expires", new_string(v->expires));
+		add(w, "status", new_string(status[r->waivers[i].status]));
+	}
+}
+
 static void render_approved(cJSON *root, const mg_check_result *r)
 {
+	const mg_decision *d = r->decision;
 	cJSON *o;
 
-	if (!r->approved_checked)
+	if (!d->approved_checked)
 		return;
 	o = add(root, "approved", cJSON_CreateObject());
 	add(o, "decision", new_string(r->approved_decision));
 	add(o, "selected_candidate", new_string(r->approved_selected));
 	o = add(o, "computed", cJSON_CreateObject());
-	add(o, "decision", new_string(mg_verdict_name(r->computed_verdict)));
-	add(o, "reason", new_string(r->computed_reason));
-	add(o, "selected_candidate", new_string(r->computed_selected));
+	add(o, "decision", new_string(mg_verdict_name(d->computed_verdict)));
+	add(o, "reason", new_string(mg_outcome_name(d->computed_reason)));
+	add(o, "selected_candidate", new_string(d->computed_selected));
 }
 
 static cJSON *build(const mg_check_result *r)
@@ -634,8 +679,8 @@ static cJSON *build(const mg_check_result *r)
 	add(root, "schema_version", new_string(MG_RECORD_SCHEMA));
 	add(root, "memgate_version", new_string(MG_VERSION));
 	add(root, "decision", new_string(mg_verdict_name(d->verdict)));
-	add(root, "reason", new_string(d->reason));
-	add(root, "next_action", new_string(d->next_action));
+	add(root, "reason", new_string(mg_outcome_name(d->reason)));
+	add(root, "next_action", new_string(mg_next_action_name(d->next_action)));
 	add(root, "selected_candidate", new_string(d->selected));
 	render_gate(root, r);
 	render_inputs(root, r);
@@ -647,6 +692,7 @@ static cJSON *build(const mg_check_result *r)
 	render_warnings(root, r);
 	render_notes(root, r);
 	render_changes(root, r);
+	render_waivers(root, r);
 	render_approved(root, r);
 	render_base(root, r);
 	return root;
@@ -691,33 +737,87 @@ static void put_log_safe(mg_buf *out, const char *text)
 	mg_buf_puts(out, text);
 }
 
-char *mg_record_render(const mg_check_result *r)
+/*
+ * Writes the printed tree `text` up to the next record's two placeholders,
+ * that record's evaluations and scenarios in their place (the record's root
+ * at `depth`), and returns the text after them.
+ */
+static char *splice(mg_buf *out, char *text, const mg_check_result *r, int depth)
 {
-	const mg_decision *d;
-	mg_buf out = MG_BUF_INIT;
-	cJSON *root;
-	char *text, *eval, *sens;
+	const mg_decision *d = r->decision;
+	char *eval = strstr(text, EVALUATIONS_MARK), *sens;
 	size_t i, indices = 0;
 
-	assert(r && r->decision);
-	d = r->decision;
-	root = build(r);
-	text = cJSON_Print(root);
-	if (!text)
-		abort();
-	eval = strstr(text, EVALUATIONS_MARK);
-	sens = strstr(text, SCENARIOS_MARK);
-	assert(eval && sens && eval < sens);
+	assert(eval);
+	sens = strstr(eval, SCENARIOS_MARK);
+	assert(sens);
 	*eval = *sens = '\0';
 	/* about 250 bytes an evaluation and 8 a feasible index: grow once */
 	for (i = 0; i < d->scenario_count; i++)
 		indices += d->scenarios[i].feasible_count;
-	mg_buf_grow(&out, strlen(text) + d->base.count * 256 + indices * 8 + 4096);
-	put_log_safe(&out, text);
-	write_evaluations(&out, d);
-	put_log_safe(&out, eval + strlen(EVALUATIONS_MARK));
-	write_scenarios(&out, d);
-	put_log_safe(&out, sens + strlen(SCENARIOS_MARK));
+	mg_buf_grow(out, strlen(text) + d->base.count * 256 + indices * 8 + 4096);
+	put_log_safe(out, text);
+	write_evaluations(out, d, has_waivers(r), depth);
+	put_log_safe(out, eval + strlen(EVALUATIONS_MARK));
+	write_scenarios(out, d, depth);
+	return sens + strlen(SCENARIOS_MARK);
+}
+
+char *mg_record_render_set(const mg_check_item *items, size_t count)
+{
+	cJSON *root = must(cJSON_CreateObject()), *list, *o;
+	char buf[2048];
+	int status = 0, st;
+	size_t i;
+	char *text, *rest;
+	mg_buf out = MG_BUF_INIT;
+
+	assert(items);
+	for (i = 0; i < count; i++)
+		if ((st = mg_check_item_status(&items[i])) > status)
+			status = st;
+	add(root, "schema_version", new_string(MG_RECORD_SET_SCHEMA));
+	add(root, "passed", new_bool(status == 0));
+	add(root, "exit_status", cJSON_CreateNumber(status));
+	list = add(root, "policies", cJSON_CreateArray());
+	for (i = 0; i < count; i++) {
+		o = add(list, NULL, cJSON_CreateObject());
+		add(o, "policy", new_string(items[i].policy));
+		add(o, "exit_status", cJSON_CreateNumber(mg_check_item_status(&items[i])));
+		if (items[i].result) {
+			add(o, "error", cJSON_CreateNull());
+			add(o, "record", build(items[i].result));
+		} else {
+			add(o, "error", new_string(mg_error_format(&items[i].error, buf, sizeof(buf))));
+			add(o, "record", cJSON_CreateNull());
+		}
+	}
+	text = cJSON_Print(root);
+	if (!text)
+		abort();
+	rest = text;
+	for (i = 0; i < count; i++)
+		if (items[i].result)
+			rest = splice(&out, rest, items[i].result, 3);
+	put_log_safe(&out, rest);
+	mg_buf_putc(&out, '\n');
+	cJSON_free(text);
+	cJSON_Delete(root);
+	return mg_buf_detach(&out, NULL);
+}
+
+char *mg_record_render(const mg_check_result *r)
+{
+	mg_buf out = MG_BUF_INIT;
+	cJSON *root;
+	char *text, *rest;
+
+	assert(r && r->decision);
+	root = build(r);
+	if (!(text = cJSON_Print(root)))
+		abort();
+	rest = splice(&out, text, r, 0);
+	put_log_safe(&out, rest);
 	mg_buf_putc(&out, '\n');
 	cJSON_free(text);
 	cJSON_Delete(root);
@@ -758,13 +858,18 @@ static void drop_key(cJSON *object, const char *key)
 static void drop_revs(cJSON *root)
 {
 	cJSON *inputs = cJSON_GetObjectItemCaseSensitive(root, "inputs");
-	cJSON *child;
+	cJSON *child, *waivers;
 
 	drop_key(root, "memgate_version");
 	drop_key(root, "warnings");
 	drop_key(root, "notes");
 	drop_key(root, "approved");
 	drop_key(root, "base");
+	waivers = cJSON_GetObjectItemCaseSensitive(root, "waivers");
+	if (cJSON_IsObject(waivers)) {
+		drop_key(waivers, "today");
+		drop_key(waivers, "today_from");
+	}
 	if (!cJSON_IsObject(inputs))
 		return;
 	drop_key(inputs, "rev");

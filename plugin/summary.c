@@ -25,6 +25,7 @@ struct render {
 	size_t limit[T_COUNT];   /* rows to show at most */
 	size_t shown[T_COUNT];   /* rows shown by the last render */
 	size_t used[T_COUNT];    /* bytes each table took in the last render */
+	size_t max;              /* bytes the summary may take */
 	mg_buf out;
 };
 
@@ -66,7 +67,7 @@ static void put_hex(mg_buf *out, const char *s)
  * limit, or once the summary is already too long. */
 static bool room_for_row(struct render *x, enum table t)
 {
-	return x->shown[t] < x->limit[t] && x->out.len <= MG_SUMMARY_MAX;
+	return x->shown[t] < x->limit[t] && x->out.len <= x->max;
 }
 
 static void put_omitted(struct render *x, enum table t, const char *what, const char *where)
@@ -133,9 +134,9 @@ static void put_heading(struct render *x)
 	mg_buf_printf(out, "## memgate: %s \xe2\x80\x94 %s\n\n", mg_verdict_name(d->verdict),
 		      x->r->passed ? "\xe2\x9c\x85 passed" : "\xe2\x9d\x8c failed");
 	mg_buf_puts(out, "- **Reason:** ");
-	put_code(out, d->reason);
+	put_code(out, mg_outcome_name(d->reason));
 	mg_buf_puts(out, "\n- **Next action:** ");
-	put_code(out, d->next_action);
+	put_code(out, mg_next_action_name(d->next_action));
 	mg_buf_puts(out, "\n- **Selected candidate:** ");
 	if (d->selected)
 		put_name(out, d->selected);
@@ -191,7 +192,10 @@ static void put_check_cell(mg_buf *out, const mg_github_check *c, const mg_evalu
 	if (!screened || !known)
 		return;
 	headroom = c->ceiling ? limit - v : v - limit;
-	mg_buf_puts(out, e->reasons & BIT(c->reason) ? " \xe2\x9d\x8c " : " \xe2\x9c\x85 ");
+	if (e->waived & BIT(c->reason))
+		mg_buf_puts(out, " \xe2\x9a\xa0\xef\xb8\x8f waived ");
+	else
+		mg_buf_puts(out, e->reasons & BIT(c->reason) ? " \xe2\x9d\x8c " : " \xe2\x9c\x85 ");
 	if (headroom >= 0)
 		mg_buf_putc(out, '+');
 	mg_format_value(out, headroom, &zero);
@@ -479,7 +483,7 @@ static void put_evidence(struct render *x)
 	put_input(out, "Report", &r->report_ref, true);
 	if (r->approved_ref.read)
 		put_input(out, "Approved result", &r->approved_ref, true);
-	if (r->approved_checked) {
+	if (r->decision->approved_checked) {
 		mg_buf_puts(out, "- **Approved record:** ");
 		put_md(out, r->approved_decision ? r->approved_decision : "none");
 		mg_buf_puts(out, ", selected ");
@@ -629,18 +633,54 @@ static void put_base(struct render *x)
 		    "| base | ");
 	put_hex(out, b->rev);
 	mg_buf_printf(out, " | %s | ", mg_verdict_name(bd->verdict));
-	put_code(out, bd->reason);
+	put_code(out, mg_outcome_name(bd->reason));
 	mg_buf_puts(out, " | ");
 	put_name(out, bd->selected ? bd->selected : "none");
 	mg_buf_printf(out, " | %s |\n| this change | ", b->result->passed ? "passed" : "failed");
 	put_hex(out, x->r->rev);
 	mg_buf_printf(out, " | %s | ", mg_verdict_name(d->verdict));
-	put_code(out, d->reason);
+	put_code(out, mg_outcome_name(d->reason));
 	mg_buf_puts(out, " | ");
 	put_name(out, d->selected ? d->selected : "none");
 	mg_buf_printf(out, " | %s |\n\nBoth decided with the same policy. Per candidate, base "
 		      "\xe2\x86\x92 this change (delta):\n\n", x->r->passed ? "passed" : "failed");
 	put_compare_rows(out, bd, d);
+}
+
+/* One row per waiver: candidate, reason, owner, expiry, what became of it. */
+static void put_waivers(struct render *x)
+{
+	static const char *const status[] = {
+		"\xe2\x84\xb9\xef\xb8\x8f applied", "\xe2\x9a\xa0\xef\xb8\x8f matches nothing",
+		"\xe2\x9a\xa0\xef\xb8\x8f expired, ignored",
+	};
+	const mg_check_result *r = x->r;
+	mg_buf *out = &x->out;
+	size_t i;
+
+	if (!r->policy || !r->policy->waivers_set)
+		return;
+	mg_buf_printf(out, "\n### Waivers\n\nJudged on %s (%s).", r->today,
+		      r->today_given ? "from --today" : "the clock's date in UTC");
+	if (!r->waiver_count) {
+		mg_buf_puts(out, " The policy lists none.\n");
+		return;
+	}
+	mg_buf_puts(out, "\n\n| candidate | reason | owner | expires | status | "
+		    "justification |\n|---|---|---|---|---|---|\n");
+	for (i = 0; i < r->waiver_count; i++) {
+		const mg_policy_waiver *v = r->waivers[i].waiver;
+
+		mg_buf_puts(out, "| ");
+		put_name(out, v->candidate);
+		mg_buf_puts(out, " | ");
+		put_code(out, mg_reason_name(v->reason));
+		mg_buf_puts(out, " | ");
+		put_md(out, v->owner);
+		mg_buf_printf(out, " | %s | %s | ", v->expires, status[r->waivers[i].status]);
+		put_md(out, v->justification);
+		mg_buf_puts(out, " |\n");
+	}
 }
 
 static void put_warnings(struct render *x)
@@ -679,6 +719,7 @@ static void render(struct render *x)
 	put_base(x);
 	put_changes(x);
 	put_notes(x);
+	put_waivers(x);
 	put_warnings(x);
 	put_evidence(x);
 }
@@ -699,10 +740,10 @@ static bool shrink(struct render *x)
 }
 
 /* Last resort (huge warnings or paths): cut at a line end and say so. */
-static void truncate_summary(mg_buf *out)
+static void truncate_summary(mg_buf *out, size_t max)
 {
 	static const char note[] = "\n(summary truncated; see the decision record)\n";
-	size_t cut = MG_SUMMARY_MAX - sizeof(note);
+	size_t cut = max > sizeof(note) ? max - sizeof(note) : 0;
 
 	while (cut && out->ptr[cut] != '\n')
 		cut--;
@@ -720,13 +761,14 @@ static size_t count_reasons(const mg_github_finding *f, size_t n)
 	return count;
 }
 
-char *mg_summary_render(const mg_check_result *r)
+/* The summary of r in at most `max` bytes. */
+static char *render_summary(const mg_check_result *r, size_t max)
 {
 	mg_github_finding *findings = NULL;
 	struct render x = { 0 };
 	int t;
 
-	assert(r && r->decision);
+	x.max = max;
 	mg_github_findings(&findings, &x.finding_count, r);
 	x.r = r;
 	x.d = r->decision;
@@ -738,12 +780,12 @@ char *mg_summary_render(const mg_check_result *r)
 		x.limit[t] = x.total[t];
 	for (;;) {
 		render(&x);
-		if (x.out.len <= MG_SUMMARY_MAX || !shrink(&x))
+		if (x.out.len <= x.max || !shrink(&x))
 			break;
 		mg_buf_free(&x.out);
 	}
-	if (x.out.len > MG_SUMMARY_MAX)
-		truncate_summary(&x.out);
+	if (x.out.len > x.max)
+		truncate_summary(&x.out, x.max);
 	mg_github_findings_free(findings, x.finding_count);
 	return mg_buf_detach(&x.out, NULL);
 }
@@ -768,5 +810,71 @@ char *mg_summary_render_error(const mg_error *err)
 	put_md(&out, err->message);
 	mg_buf_puts(&out, "\n- **Exit status:** 2: memgate could not decide, so nothing was "
 		    "decided and the check fails; fix the input named above\n");
+	return mg_buf_detach(&out, NULL);
+}
+
+char *mg_summary_render(const mg_check_result *r)
+{
+	assert(r && r->decision);
+	return render_summary(r, MG_SUMMARY_MAX);
+}
+
+/* "## memgate: 2 policies — ❌ failed" and a row per policy. */
+static void put_set_table(mg_buf *out, const mg_check_item *items, size_t count)
+{
+	size_t i, failed = 0;
+
+	for (i = 0; i < count; i++)
+		failed += mg_check_item_status(&items[i]) != 0;
+	mg_buf_printf(out, "## memgate: %zu polic%s \xe2\x80\x94 %s\n\n", count,
+		      count == 1 ? "y" : "ies",
+		      failed ? "\xe2\x9d\x8c failed" : "\xe2\x9c\x85 passed");
+	mg_buf_puts(out, "| policy | decision | reason | selected candidate | gate |\n"
+		    "|---|---|---|---|---|\n");
+	for (i = 0; i < count; i++) {
+		const mg_check_result *r = items[i].result;
+
+		mg_buf_puts(out, "| ");
+		put_md(out, items[i].policy);
+		if (!r) {
+			mg_buf_puts(out, " | error | could not decide | \xe2\x80\x94 | \xe2\x9d\x8c |\n");
+			continue;
+		}
+		mg_buf_puts(out, " | ");
+		put_code(out, mg_verdict_name(r->decision->verdict));
+		mg_buf_puts(out, " | ");
+		put_code(out, mg_outcome_name(r->decision->reason));
+		mg_buf_puts(out, " | ");
+		if (r->decision->selected)
+			put_name(out, r->decision->selected);
+		else
+			mg_buf_puts(out, "none");
+		mg_buf_puts(out, r->passed ? " | \xe2\x9c\x85 passed |\n" : " | \xe2\x9d\x8c failed |\n");
+	}
+}
+
+char *mg_summary_render_set(const mg_check_item *items, size_t count)
+{
+	mg_buf out = MG_BUF_INIT;
+	size_t i, decided = 0, share;
+	char *one;
+
+	assert(items);
+	put_set_table(&out, items, count);
+	for (i = 0; i < count; i++)
+		decided += items[i].result != NULL;
+	/* every policy's summary gets an equal share of what is left */
+	share = out.len < MG_SUMMARY_MAX && decided ?
+		(MG_SUMMARY_MAX - out.len) / decided : 0;
+	for (i = 0; i < count; i++) {
+		if (!items[i].result)
+			continue;
+		mg_buf_puts(&out, "\n---\n\n**Policy** ");
+		put_md(&out, items[i].policy);
+		mg_buf_puts(&out, "\n\n");
+		one = render_summary(items[i].result, share > 256 ? share - 256 : share);
+		mg_buf_puts(&out, one);
+		free(one);
+	}
 	return mg_buf_detach(&out, NULL);
 }

@@ -92,8 +92,8 @@ static bool check_limit(double *limit, const check_col *c, const mg_decision *d)
 	return known;
 }
 
-/* " <= 11200", " < 512 FAIL": how a screened value compares. */
-static void put_comparison(mg_buf *out, const check_col *c, bool fail,
+/* " <= 11200", " < 512 FAIL", " < 512 WAIVED": how a screened value compares. */
+static void put_comparison(mg_buf *out, const check_col *c, bool fail, bool waived,
 			   const double *limit)
 {
 	if (c->ceiling)
@@ -105,7 +105,7 @@ static void put_comparison(mg_buf *out, const check_col *c, bool fail,
 	else
 		mg_buf_putc(out, '?');
 	if (fail)
-		mg_buf_puts(out, " FAIL");
+		mg_buf_puts(out, waived ? " WAIVED" : " FAIL");
 }
 
 /* "peak 9450.76 MB <= 11200", "saving 331.98 MB < 512 FAIL"; the value
@@ -113,7 +113,8 @@ static void put_comparison(mg_buf *out, const check_col *c, bool fail,
 static void put_check(mg_buf *out, const check_col *c, const mg_evaluation *e,
 		      const mg_decision *d)
 {
-	bool fail = e->reasons & (1u << c->reason);
+	bool waived = e->waived & (1u << c->reason);
+	bool fail = (e->reasons & (1u << c->reason)) || waived;
 	bool screened = e->status == MG_STATUS_FEASIBLE || e->status == MG_STATUS_REJECTED;
 	double v = e->value[c->metric], limit;
 	const double *shown = check_limit(&limit, c, d) ? &limit : NULL;
@@ -125,22 +126,33 @@ static void put_check(mg_buf *out, const check_col *c, const mg_evaluation *e,
 		mg_format_value(out, v, screened ? shown : NULL);
 		mg_buf_puts(out, c->unit);
 		if (screened)
-			put_comparison(out, c, fail, shown);
+			put_comparison(out, c, fail, waived, shown);
 	}
 }
 
-static void put_reasons(mg_buf *out, unsigned reasons)
+static void put_reason_list(mg_buf *out, unsigned reasons)
 {
 	const char *sep = "";
 	int i;
 
-	if (!reasons)
-		mg_buf_putc(out, '-');
 	for (i = 0; i < MG_REASON_COUNT; i++) {
 		if (reasons & (1u << i)) {
 			mg_buf_printf(out, "%s%s", sep, mg_reason_name((enum mg_reason)i));
 			sep = ", ";
 		}
+	}
+}
+
+/* "memory_saving_below_floor", "-", "- (waived: samples_per_s_below_floor)" */
+static void put_reasons(mg_buf *out, unsigned reasons, unsigned waived)
+{
+	if (!reasons)
+		mg_buf_putc(out, '-');
+	put_reason_list(out, reasons);
+	if (waived) {
+		mg_buf_puts(out, " (waived: ");
+		put_reason_list(out, waived);
+		mg_buf_putc(out, ')');
 	}
 }
 
@@ -174,7 +186,7 @@ static void fill_row(char **cells, size_t row, const mg_evaluation *e,
 		put_check(&cell, &checks[i], e, d);
 		cells[n++] = mg_buf_detach(&cell, NULL);
 	}
-	put_reasons(&cell, e->reasons);
+	put_reasons(&cell, e->reasons, e->waived);
 	cells[n] = mg_buf_detach(&cell, NULL);
 }
 
@@ -698,20 +710,21 @@ static void put_producer_note(mg_buf *out, const mg_check_result *r)
  * (no_candidate_meets_base_budget), selected (none)". */
 static void put_approved(mg_buf *out, const mg_check_result *r)
 {
-	if (!r->approved_checked)
+	const mg_decision *d = r->decision;
+
+	if (!d->approved_checked)
 		return;
 	mg_buf_puts(out, "approved record: ");
 	put_winner(out, r->approved_decision);
 	mg_buf_puts(out, ", selected ");
 	put_winner(out, r->approved_selected);
-	if (strcmp(r->decision->reason, "decision_drift")) {
+	if (!d->drift) {
 		mg_buf_puts(out, " (the evidence still decides this)\n");
 		return;
 	}
 	mg_buf_printf(out, "; the evidence now decides %s (%s), selected ",
-		      mg_verdict_name(r->computed_verdict),
-		      r->computed_reason ? r->computed_reason : "unknown");
-	put_winner(out, r->computed_selected);
+		      mg_verdict_name(d->computed_verdict), mg_outcome_name(d->computed_reason));
+	put_winner(out, d->computed_selected);
 	mg_buf_putc(out, '\n');
 }
 
@@ -862,13 +875,34 @@ static void put_base(mg_buf *out, const mg_check_result *r)
 		return;
 	}
 	bd = b->result->decision;
-	mg_buf_printf(out, "decided %s (%s), selected ", mg_verdict_name(bd->verdict), bd->reason);
+	mg_buf_printf(out, "decided %s (%s), selected ", mg_verdict_name(bd->verdict),
+		      mg_outcome_name(bd->reason));
 	put_winner(out, bd->selected);
 	mg_buf_printf(out, ", gate %s; this commit: %s, selected ",
 		      b->result->passed ? "passed" : "failed", mg_verdict_name(r->decision->verdict));
 	put_winner(out, r->decision->selected);
 	mg_buf_putc(out, '\n');
 	put_base_rows(out, bd, r->decision);
+}
+
+/* "waivers (today 2026-05-02, the clock's date in UTC):" and one line each. */
+static void put_waivers(mg_buf *out, const mg_check_result *r)
+{
+	mg_buf line = MG_BUF_INIT;
+	size_t i;
+
+	if (!r->policy || !r->policy->waivers_set)
+		return;
+	mg_buf_printf(out, "waivers (today %s, %s):%s\n", r->today,
+		      r->today_given ? "from --today" : "the clock's date in UTC",
+		      r->waiver_count ? "" : " none");
+	for (i = 0; i < r->waiver_count; i++) {
+		mg_check_waiver_message(&line, r, i);
+		mg_buf_puts(out, r->waivers[i].status == MG_WAIVER_APPLIED ? "  " : "  warning: ");
+		put_safe(out, line.ptr);
+		mg_buf_putc(out, '\n');
+		mg_buf_free(&line);
+	}
 }
 
 static void put_warnings(mg_buf *out, const mg_check_result *r)
@@ -902,8 +936,9 @@ char *mg_text_render(const mg_check_result *r)
 
 	assert(r && r->decision);
 	d = r->decision;
-	mg_buf_printf(&out, "memgate: %s (%s)\n", mg_verdict_name(d->verdict), d->reason);
-	mg_buf_printf(&out, "next action: %s\n", d->next_action);
+	mg_buf_printf(&out, "memgate: %s (%s)\n", mg_verdict_name(d->verdict),
+		      mg_outcome_name(d->reason));
+	mg_buf_printf(&out, "next action: %s\n", mg_next_action_name(d->next_action));
 	mg_buf_puts(&out, "selected: ");
 	put_winner(&out, d->selected);
 	mg_buf_putc(&out, '\n');
@@ -917,7 +952,81 @@ char *mg_text_render(const mg_check_result *r)
 	put_base(&out, r);
 	put_changes(&out, r);
 	put_notes(&out, r);
+	put_waivers(&out, r);
 	put_warnings(&out, r);
 	put_gate(&out, r);
+	return mg_buf_detach(&out, NULL);
+}
+
+/* ---- several policies ---- */
+
+/* "memgate: 3 policies: 1 passed, 1 failed, 1 could not be decided" and a
+ * row per policy: decision, reason, selected candidate, gate. */
+static void put_set_table(mg_buf *out, const mg_check_item *items, size_t count)
+{
+	enum { COLS = 6 };
+	char **cells = mg_xcalloc(count * COLS, sizeof(*cells));
+	size_t n[3] = { 0 }, i, k;
+	mg_buf cell = MG_BUF_INIT;
+	char buf[2048];
+
+	for (i = 0; i < count; i++) {
+		const mg_check_result *r = items[i].result;
+		char **row = cells + i * COLS;
+
+		n[mg_check_item_status(&items[i])]++;
+		mg_buf_printf(&cell, "%zu", i + 1);
+		row[0] = mg_buf_detach(&cell, NULL);
+		put_safe(&cell, items[i].policy);
+		row[1] = mg_buf_detach(&cell, NULL);
+		if (r) {
+			mg_buf_puts(&cell, mg_verdict_name(r->decision->verdict));
+			row[2] = mg_buf_detach(&cell, NULL);
+			mg_buf_puts(&cell, mg_outcome_name(r->decision->reason));
+			row[3] = mg_buf_detach(&cell, NULL);
+			mg_buf_puts(&cell, "selected ");
+			put_winner(&cell, r->decision->selected);
+			row[4] = mg_buf_detach(&cell, NULL);
+			mg_buf_puts(&cell, r->passed ? "passed" : "failed");
+		} else {
+			row[2] = mg_xstrdup("error");
+			row[3] = mg_xstrdup("could not decide");
+			row[4] = mg_xstrdup("-");
+			put_safe(&cell, mg_error_format(&items[i].error, buf, sizeof(buf)));
+		}
+		row[5] = mg_buf_detach(&cell, NULL);
+	}
+	mg_buf_printf(out, "memgate: %zu polic%s: %zu passed, %zu failed, %zu could not be decided\n",
+		      count, count == 1 ? "y" : "ies", n[0], n[1], n[2]);
+	put_table(out, cells, count, COLS, true);
+	for (k = 0; k < count * COLS; k++)
+		free(cells[k]);
+	free(cells);
+}
+
+char *mg_text_render_set(const mg_check_item *items, size_t count)
+{
+	mg_buf out = MG_BUF_INIT;
+	char buf[2048];
+	char *text;
+	size_t i;
+
+	assert(items);
+	for (i = 0; i < count; i++) {
+		mg_buf_puts(&out, "policy ");
+		put_safe(&out, items[i].policy);
+		mg_buf_putc(&out, '\n');
+		if (items[i].result) {
+			text = mg_text_render(items[i].result);
+			mg_buf_puts(&out, text);
+			free(text);
+		} else {
+			mg_buf_puts(&out, "memgate: error: ");
+			put_safe(&out, mg_error_format(&items[i].error, buf, sizeof(buf)));
+			mg_buf_putc(&out, '\n');
+		}
+		mg_buf_putc(&out, '\n');
+	}
+	put_set_table(&out, items, count);
 	return mg_buf_detach(&out, NULL);
 }

@@ -15,6 +15,7 @@ typedef struct fixture {
 	mg_budget stricter[8];
 	mg_grid_axis grid[4];
 	double axis_values[4][70];
+	mg_waiver waivers[3];
 	mg_evidence ev;
 	mg_rules rules;
 	bool pre[MG_ISSUE_COUNT];
@@ -161,7 +162,7 @@ static mg_decision *decide(fixture *f)
 	mg_error err;
 
 	mg_error_clear(&err);
-	cr_assert_eq(mg_decide(&d, &f->rules, &f->ev, f->pre, 0, &err), 0,
+	cr_assert_eq(mg_decide(&d, &f->rules, &f->ev, f->pre, NULL, 0, &err), 0,
 		     "mg_decide failed: %s", err.message);
 	cr_assert_not_null(d);
 	return d;
@@ -274,8 +275,8 @@ static void expect_decision(const mg_decision *d, const char *verdict,
 			    const char *selected)
 {
 	cr_assert_str_eq(mg_verdict_name(d->verdict), verdict);
-	cr_assert_str_eq(d->reason, reason);
-	cr_assert_str_eq(d->next_action, next_action);
+	cr_assert_str_eq(mg_outcome_name(d->reason), reason);
+	cr_assert_str_eq(mg_next_action_name(d->next_action), next_action);
 	if (selected)
 		cr_assert_str_eq(d->selected, selected);
 	else
@@ -1093,7 +1094,7 @@ Test(decision, no_pre_issues_may_be_null)
 
 	fx_default(&f);
 	measured(&f, "a", 5000, 1, 1);
-	cr_assert_eq(mg_decide(&d, &f.rules, &f.ev, NULL, 0, &err), 0);
+	cr_assert_eq(mg_decide(&d, &f.rules, &f.ev, NULL, NULL, 0, &err), 0);
 	cr_assert(d->applicable);
 	cr_assert_str_eq(d->best, "a");
 	mg_decision_free(d);
@@ -1297,7 +1298,7 @@ Test(decision, baseline_that_is_not_measured_cannot_give_derived_values)
 	cr_assert_str_eq(reasons_named(&d->base, "baseline"), "oom");
 	cr_assert_not(eval_of(&d->base, "baseline")->known[MG_M_SAVING]);
 	cr_assert_not(eval_of(&d->base, "checkpoint")->known[MG_M_RATIO]);
-	cr_assert_str_eq(d->reason, "baseline_missing_or_invalid");
+	cr_assert_str_eq(mg_outcome_name(d->reason), "baseline_missing_or_invalid");
 	mg_decision_free(d);
 }
 
@@ -1312,7 +1313,7 @@ Test(decision, baseline_with_zero_throughput_cannot_give_a_ratio)
 	measured(&f, "checkpoint", 8000, 1.5, 10.0);
 	d = decide(&f);
 	cr_assert(d->base.baseline_measured);
-	cr_assert_str_eq(d->reason, "baseline_missing_or_invalid");
+	cr_assert_str_eq(mg_outcome_name(d->reason), "baseline_missing_or_invalid");
 	mg_decision_free(d);
 }
 
@@ -1326,7 +1327,7 @@ Test(decision, relative_ceiling_without_a_baseline_rejects_as_baseline_missing)
 	measured(&f, "checkpoint", 8000, 1.5, 10.0);
 	d = decide(&f);
 	cr_assert_not(d->base.quality_ceiling_known);
-	cr_assert_str_eq(d->reason, "baseline_missing_or_invalid");
+	cr_assert_str_eq(mg_outcome_name(d->reason), "baseline_missing_or_invalid");
 	mg_decision_free(d);
 }
 
@@ -1597,7 +1598,7 @@ Test(decision, stability_counts_distinct_winners_and_feasible_lists)
 	d = decide(&f);
 	cr_assert_not(d->best_candidate_stable);
 	cr_assert_str_eq(d->interpretation, "sensitive_to_thresholds");
-	cr_assert_str_eq(d->reason, "selection_is_threshold_sensitive");
+	cr_assert_str_eq(mg_outcome_name(d->reason), "selection_is_threshold_sensitive");
 	mg_decision_free(d);
 }
 
@@ -1632,7 +1633,7 @@ Test(decision, stability_with_only_none_winners_is_stable)
 	cr_assert(d->best_candidate_stable);
 	cr_assert(d->feasible_set_stable);
 	cr_assert_str_eq(d->interpretation, "stable");
-	cr_assert_str_eq(d->reason, "selection_is_threshold_sensitive");
+	cr_assert_str_eq(mg_outcome_name(d->reason), "selection_is_threshold_sensitive");
 	mg_decision_free(d);
 }
 
@@ -1667,10 +1668,10 @@ Test(decision, too_many_scenarios_is_an_error_before_evaluating)
 	axis(&f, MG_MAX_EVAL_LOSS, four, 4);
 	axis(&f, MG_MAX_QUALITY_DELTA, four, 4);
 	mg_error_clear(&err);
-	cr_assert_eq(mg_decide(&d, &f.rules, &f.ev, NULL, 64, &err), MG_ERROR);
+	cr_assert_eq(mg_decide(&d, &f.rules, &f.ev, NULL, NULL, 64, &err), MG_ERROR);
 	cr_assert_null(d);
 	cr_assert_str_eq(err.message, "sensitivity has 65 scenarios, more than the limit of 64");
-	cr_assert_eq(mg_decide(&d, &f.rules, &f.ev, NULL, 65, &err), 0);
+	cr_assert_eq(mg_decide(&d, &f.rules, &f.ev, NULL, NULL, 65, &err), 0);
 	cr_assert_eq(d->scenario_count, 65);
 	mg_decision_free(d);
 }
@@ -1689,12 +1690,12 @@ Test(decision, the_default_scenario_limit_is_4096)
 	paired(&f, "checkpoint", 8000, 0, 0.9, 0);
 	axis(&f, MG_MEMORY_CAP_MB, values, 64);
 	axis(&f, MG_MIN_MEMORY_SAVING_MB, values, 64);
-	cr_assert_eq(mg_decide(&d, &f.rules, &f.ev, NULL, 0, &err), 0);
+	cr_assert_eq(mg_decide(&d, &f.rules, &f.ev, NULL, NULL, 0, &err), 0);
 	cr_assert_eq(d->scenario_count, 4096);
 	mg_decision_free(d);
 	d = NULL;
 	stricter(&f, MG_MEMORY_CAP_MB, 9000);
-	cr_assert_eq(mg_decide(&d, &f.rules, &f.ev, NULL, 0, &err), MG_ERROR);
+	cr_assert_eq(mg_decide(&d, &f.rules, &f.ev, NULL, NULL, 0, &err), MG_ERROR);
 	cr_assert_str_eq(err.message, "sensitivity has 4097 scenarios, more than the limit of 4096");
 }
 
@@ -1745,7 +1746,7 @@ Test(decision, scenarios_times_candidates_is_limited)
 	 * past the limit needs no candidates behind it */
 	f.ev.candidate_count = (size_t)(MG_DECISION_MAX_EVALUATIONS / 4096) + 1;
 	mg_error_clear(&err);
-	cr_expect_eq(mg_decide(&d, &f.rules, &f.ev, NULL, 0, &err), MG_ERROR);
+	cr_expect_eq(mg_decide(&d, &f.rules, &f.ev, NULL, NULL, 0, &err), MG_ERROR);
 	cr_expect_null(d);
 	cr_expect_str_eq(err.message, "sensitivity has 4096 scenarios of 524289 candidates "
 			 "(2147487744 evaluations), more than the limit of 2147483648 evaluations "
@@ -1823,6 +1824,122 @@ Test(decision, free_accepts_null)
 {
 	mg_decision_free(NULL);
 	mg_screening_release(NULL);
+}
+
+/* ---- the codes table and waivers ---- */
+
+Test(decision, code_table_kinds_follow_the_reasons_table)
+{
+	int r;
+
+	for (r = 0; r < MG_REASON_COUNT; r++) {
+		const mg_code *c = mg_reason_code((enum mg_reason)r);
+		enum mg_kind want = r <= MG_R_INSUFFICIENT_REPEATS ?
+			(r == MG_R_EVIDENCE_NOT_COMPARABLE || r == MG_R_NOT_IN_ELIGIBLE_CANDIDATES ?
+			 MG_KIND_SOFT : MG_KIND_EVIDENCE) :
+			r <= MG_R_QUALITY_OVER_FLOOR ? MG_KIND_HARD : MG_KIND_TARGET;
+
+		cr_assert_str_eq(c->name, mg_reason_name((enum mg_reason)r));
+		cr_assert_eq(c->kind, want, "%s", c->name);
+		cr_assert_eq(mg_reason_from_name(c->name), r);
+		cr_assert_eq(mg_reason_waivable((enum mg_reason)r), r >= MG_R_MEMORY_OVER_BUDGET);
+		cr_assert(c->summary[0] && c->help[0]);
+	}
+	for (r = 0; r < MG_ISSUE_COUNT; r++)
+		cr_assert_eq(mg_issue_code((enum mg_issue)r)->kind, MG_KIND_EVIDENCE);
+	cr_assert_eq(mg_code_find("waiver_applied")->kind, MG_KIND_NOTICE);
+	cr_assert_eq(mg_code_find("decision_drift")->kind, MG_KIND_EVIDENCE);
+	cr_assert_null(mg_code_find("no_such_code"));
+	cr_assert_eq(mg_reason_from_name("evidence_not_applicable"), -1);
+}
+
+Test(decision, every_code_name_is_unique)
+{
+	size_t n, i, j;
+	const mg_code *c = mg_codes(&n);
+
+	cr_assert_eq(n, MG_REASON_COUNT + MG_ISSUE_COUNT + 9);
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			cr_assert_str_neq(c[i].name, c[j].name);
+}
+
+Test(decision, waived_reason_no_longer_counts_and_candidate_becomes_feasible)
+{
+	fixture f;
+	mg_decision *d;
+	mg_waiver w[] = { { "offload", MG_R_THROUGHPUT_BELOW_FLOOR } };
+
+	seed_fixture(&f);
+	f.rules.waivers = w;
+	f.rules.waiver_count = 1;
+	d = decide(&f);
+	cr_assert_str_eq(reasons_named(&d->base, "offload"), "");
+	cr_assert_str_eq(status_named(&d->base, "offload"), "feasible");
+	cr_assert_eq(d->base.evaluations[1].waived, 1u << MG_R_THROUGHPUT_BELOW_FLOOR);
+	cr_assert_eq(d->waiver_count, 1);
+	cr_assert(d->waiver_used[0]);
+	mg_decision_free(d);
+}
+
+Test(decision, waiver_applies_in_sensitivity_scenarios)
+{
+	fixture f;
+	mg_decision *d;
+	mg_waiver w[] = { { "checkpoint", MG_R_MEMORY_OVER_BUDGET } };
+
+	seed_fixture(&f);
+	stricter(&f, MG_MEMORY_CAP_MB, 7000);   /* every candidate is over it */
+	d = decide(&f);
+	expect_decision(d, "tune", "selection_is_threshold_sensitive",
+			"collect_boundary_evidence", "checkpoint");
+	mg_decision_free(d);
+	f.rules.waivers = w;
+	f.rules.waiver_count = 1;
+	d = decide(&f);
+	cr_assert_str_eq(d->scenarios[0].best, "checkpoint");
+	expect_decision(d, "accept", "selection_stable_across_thresholds",
+			"send_to_regression_acceptance", "checkpoint");
+	cr_assert_eq(d->base.evaluations[0].waived, 0);   /* not needed in the base */
+	cr_assert(d->waiver_used[0]);
+	mg_decision_free(d);
+}
+
+Test(decision, waiver_of_unknown_candidate_or_unfailed_reason_is_unused)
+{
+	fixture f;
+	mg_decision *d;
+	mg_waiver w[] = {
+		{ "ghost", MG_R_MEMORY_OVER_BUDGET },
+		{ "checkpoint", MG_R_QUALITY_DELTA_OVER_LIMIT },
+	};
+
+	seed_fixture(&f);
+	f.rules.waivers = w;
+	f.rules.waiver_count = 2;
+	d = decide(&f);
+	cr_assert_not(d->waiver_used[0]);
+	cr_assert_not(d->waiver_used[1]);
+	expect_decision(d, "accept", "selection_stable_across_thresholds",
+			"send_to_regression_acceptance", "checkpoint");
+	mg_decision_free(d);
+}
+
+Test(decision, waiver_does_not_reach_steps_1_to_6)
+{
+	fixture f;
+	mg_decision *d;
+	mg_waiver w[] = { { "offload", MG_R_THROUGHPUT_BELOW_FLOOR } };
+
+	seed_fixture(&f);
+	f.cand[1].oom = true;
+	f.rules.waivers = w;
+	f.rules.waiver_count = 1;
+	d = decide(&f);
+	cr_assert_str_eq(status_named(&d->base, "offload"), "oom");
+	cr_assert_str_eq(reasons_named(&d->base, "offload"), "oom");
+	cr_assert_not(d->waiver_used[0]);
+	mg_decision_free(d);
 }
 
 /* ---- sensitivity at scale: the bit sets against full screening ---- */
@@ -1905,6 +2022,27 @@ static void random_fixture(fixture *f)
 		}
 		axis(f, (enum mg_threshold)t, values, count);
 	}
+	for (k = rnd(7); k > 0 && k < 4; k--) {
+		mg_waiver *w = &f->waivers[f->rules.waiver_count++];
+
+		w->candidate = rnd(4) && f->ev.candidate_count && f->ev.candidates[0].name ?
+			       f->ev.candidates[rnd((unsigned)f->ev.candidate_count)].name :
+			       names[rnd(8)];
+		w->reason = (enum mg_reason)(MG_R_MEMORY_OVER_BUDGET +
+					     (int)rnd(MG_REASON_COUNT - MG_R_MEMORY_OVER_BUDGET));
+	}
+	f->rules.waivers = f->waivers;
+}
+
+/* Did waiver w let its candidate (the first of its name) pass in s? */
+static bool waiver_used_in(const mg_screening *s, const fixture *f, size_t w)
+{
+	size_t i;
+
+	for (i = 0; i < f->ev.candidate_count; i++)
+		if (f->ev.candidates[i].name && !strcmp(f->ev.candidates[i].name, f->waivers[w].candidate))
+			return (s->evaluations[i].waived & (1u << f->waivers[w].reason)) != 0;
+	return false;
 }
 
 Test(decision, scenario_bit_sets_match_screening_every_scenario_in_full)
@@ -1912,22 +2050,129 @@ Test(decision, scenario_bit_sets_match_screening_every_scenario_in_full)
 	fixture f;
 	mg_decision *d;
 	mg_error err;
-	size_t k, scenarios = 0;
+	size_t k, w, scenarios = 0, waived = 0;
+	bool used[3];
 	int round;
 
 	for (round = 0; round < 3000; round++) {
 		rnd_state = (uint64_t)round * 2654435761u + 1;
 		random_fixture(&f);
 		mg_error_clear(&err);
-		cr_assert_eq(mg_decide(&d, &f.rules, &f.ev, f.pre, 0, &err), 0, "%s", err.message);
+		cr_assert_eq(mg_decide(&d, &f.rules, &f.ev, f.pre, NULL, 0, &err), 0, "%s", err.message);
+		for (w = 0; w < f.rules.waiver_count; w++)
+			used[w] = waiver_used_in(&d->base, &f, w);
 		for (k = 0; k < d->scenario_count; k++) {
 			const mg_screening *full = sc_screen(&f, d, k);
 
 			cr_assert_eq(d->scenarios[k].best ? 1 : 0, full->feasible_count ? 1 : 0);
+			for (w = 0; w < f.rules.waiver_count; w++)
+				used[w] |= waiver_used_in(full, &f, w);
 			scenarios++;
+		}
+		for (w = 0; w < f.rules.waiver_count; w++) {
+			cr_assert_eq(d->waiver_used[w], used[w], "round %d: waiver %zu", round, w);
+			waived += used[w];
 		}
 		mg_decision_free(d);
 	}
 	sc_done();
 	cr_assert_gt(scenarios, 3000);
+	cr_assert_gt(waived, 50, "%zu waivers used", waived);
+}
+
+/* ---- the approved decision (--require-approved) ---- */
+
+static mg_decision *decide_approved(fixture *f, const char *decision, const char *selected)
+{
+	mg_approved a = { decision, selected };
+	mg_decision *d = NULL;
+	mg_error err;
+
+	mg_error_clear(&err);
+	cr_assert_eq(mg_decide(&d, &f->rules, &f->ev, f->pre, &a, 0, &err), 0, "%s", err.message);
+	return d;
+}
+
+Test(decision, approved_decision_that_agrees_keeps_the_computed_one)
+{
+	fixture f;
+	mg_decision *d;
+
+	seed_fixture(&f);
+	stricter(&f, MG_MEMORY_CAP_MB, 8500);
+	d = decide_approved(&f, "accept", "checkpoint");
+	expect_decision(d, "accept", "selection_stable_across_thresholds",
+			"send_to_regression_acceptance", "checkpoint");
+	cr_assert(d->approved_checked);
+	cr_assert_not(d->drift);
+	mg_decision_free(d);
+}
+
+Test(decision, approved_decision_that_differs_is_drift_with_the_computed_one_kept)
+{
+	fixture f;
+	mg_decision *d;
+
+	seed_fixture(&f);
+	stricter(&f, MG_MEMORY_CAP_MB, 8500);
+	d = decide_approved(&f, "accept", "offload");
+	expect_decision(d, "reject", "decision_drift", "re_approve_or_restore_evidence", NULL);
+	cr_assert(d->approved_checked && d->drift);
+	cr_assert_eq(d->computed_verdict, MG_ACCEPT);
+	cr_assert_str_eq(mg_outcome_name(d->computed_reason), "selection_stable_across_thresholds");
+	cr_assert_str_eq(d->computed_selected, "checkpoint");
+	mg_decision_free(d);
+
+	d = decide_approved(&f, "tune", "checkpoint");
+	cr_assert(d->drift, "the verdict differs");
+	mg_decision_free(d);
+}
+
+Test(decision, approved_decision_is_not_compared_with_evidence_that_does_not_apply)
+{
+	fixture f;
+	mg_decision *d;
+
+	seed_fixture(&f);
+	f.rules.pin[MG_ID_WORKLOAD] = str_value("train-b4-s1024");
+	d = decide_approved(&f, "accept", "checkpoint");
+	expect_decision(d, "reject", "evidence_not_applicable", "rebuild_same_workload_evidence", NULL);
+	cr_assert_not(d->approved_checked);
+	cr_assert_not(d->drift);
+	mg_decision_free(d);
+}
+
+Test(decision, approval_issues_alone_point_the_next_action_at_the_record)
+{
+	fixture f;
+	mg_decision *d;
+
+	seed_fixture(&f);
+	f.pre[MG_ISSUE_APPROVED_RESULT_MISSING] = true;
+	d = decide(&f);
+	expect_decision(d, "reject", "evidence_not_applicable", "record_and_pin_approved_result", NULL);
+	mg_decision_free(d);
+
+	f.pre[MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH] = true;
+	d = decide(&f);
+	expect_decision(d, "reject", "evidence_not_applicable",
+			"restore_or_reapprove_approved_result", NULL);
+	mg_decision_free(d);
+
+	f.pre[MG_ISSUE_REPORT_HASH_MISMATCH] = true;
+	d = decide(&f);
+	expect_decision(d, "reject", "evidence_not_applicable", "rebuild_same_workload_evidence", NULL);
+	mg_decision_free(d);
+}
+
+Test(decision, every_outcome_and_next_action_has_a_name)
+{
+	int i;
+
+	for (i = 0; i < MG_OUTCOME_COUNT; i++)
+		cr_assert_not_null(mg_outcome_name((enum mg_outcome)i), "outcome %d", i);
+	for (i = 0; i < MG_NEXT_ACTION_COUNT; i++)
+		cr_assert_not_null(mg_next_action_name((enum mg_next_action)i), "next action %d", i);
+	cr_assert_null(mg_outcome_name(MG_OUTCOME_COUNT));
+	cr_assert_null(mg_next_action_name(MG_NEXT_ACTION_COUNT));
 }

@@ -7,6 +7,7 @@
  * GITHUB_OUTPUT env-file parser.  Tests assert exactly which commands run.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -145,8 +146,8 @@ static void build_decision(void)
 	fx.feasible[0] = 1;
 	fx.feasible[1] = 3;
 	d->verdict = MG_ACCEPT;
-	d->reason = "selection_stable_across_thresholds";
-	d->next_action = "send_to_regression_acceptance";
+	d->reason = MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS;
+	d->next_action = MG_N_SEND_TO_REGRESSION_ACCEPTANCE;
 	d->selected = d->best = "checkpoint";
 	d->applicable = true;
 	mg_fx_threshold(&d->budget, MG_MEMORY_CAP_MB, 11200);
@@ -212,8 +213,8 @@ static mg_check_result *build(void)
 static void fail_gate(void)
 {
 	fx.d.verdict = MG_TUNE;
-	fx.d.reason = "memory_saving_below_meaningful_threshold";
-	fx.d.next_action = "test_larger_pressure_or_optimizer_compression";
+	fx.d.reason = MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD;
+	fx.d.next_action = MG_N_TEST_LARGER_PRESSURE_OR_OPTIMIZER_COMPRESSION;
 	fx.r.passed = false;
 }
 
@@ -729,8 +730,8 @@ Test(github, evidence_issues_point_at_the_manifest_and_report_fields)
 
 	build();
 	fx.d.verdict = MG_REJECT;
-	fx.d.reason = "evidence_not_applicable";
-	fx.d.next_action = "rebuild_same_workload_evidence";
+	fx.d.reason = MG_O_EVIDENCE_NOT_APPLICABLE;
+	fx.d.next_action = MG_N_REBUILD_SAME_WORKLOAD_EVIDENCE;
 	fx.d.selected = NULL;
 	fx.d.applicable = false;
 	for (i = 0; i < MG_ISSUE_COUNT; i++)
@@ -780,8 +781,8 @@ Test(github, missing_lists_and_outside_aggregates_point_at_the_report)
 
 	build();
 	fx.d.verdict = MG_REJECT;
-	fx.d.reason = "evidence_not_applicable";
-	fx.d.next_action = "rebuild_same_workload_evidence";
+	fx.d.reason = MG_O_EVIDENCE_NOT_APPLICABLE;
+	fx.d.next_action = MG_N_REBUILD_SAME_WORKLOAD_EVIDENCE;
 	fx.d.applicable = false;
 	fx.d.issue[MG_ISSUE_ELIGIBLE_CANDIDATES_MISSING] = true;
 	fx.d.issue[MG_ISSUE_CANDIDATES_MISSING] = true;
@@ -900,8 +901,8 @@ Test(github, sensitive_selection_points_at_the_scenarios_that_change_it)
 
 	build();
 	fx.d.verdict = MG_TUNE;
-	fx.d.reason = "selection_is_threshold_sensitive";
-	fx.d.next_action = "collect_boundary_evidence";
+	fx.d.reason = MG_O_SELECTION_IS_THRESHOLD_SENSITIVE;
+	fx.d.next_action = MG_N_COLLECT_BOUNDARY_EVIDENCE;
 	fx.d.scenario_count = 3;
 	fx.policy.rules.grid_count = 1;
 	fx.sc[1].best = "hybrid";
@@ -925,8 +926,8 @@ Test(github, missing_baseline_points_at_the_report_candidates)
 
 	build();
 	fx.d.verdict = MG_REJECT;
-	fx.d.reason = "baseline_missing_or_invalid";
-	fx.d.next_action = "rerun_baseline_before_comparing_candidates";
+	fx.d.reason = MG_O_BASELINE_MISSING_OR_INVALID;
+	fx.d.next_action = MG_N_RERUN_BASELINE_BEFORE_COMPARING_CANDIDATES;
 	fx.d.selected = NULL;
 	fx.policy.rules.baseline = "reference";
 	fx.ev[0].reasons = fx.ev[2].reasons = 0;
@@ -945,15 +946,16 @@ Test(github, drift_points_at_the_approved_result_in_the_manifest)
 
 	build();
 	fx.d.verdict = MG_REJECT;
-	fx.d.reason = "decision_drift";
-	fx.d.next_action = "re_approve_or_restore_evidence";
+	fx.d.drift = true;
+	fx.d.reason = MG_O_DECISION_DRIFT;
+	fx.d.next_action = MG_N_RE_APPROVE_OR_RESTORE_EVIDENCE;
 	fx.d.selected = NULL;
-	fx.r.approved_checked = true;
+	fx.d.approved_checked = true;
 	fx.r.approved_decision = "tune";
 	fx.r.approved_selected = "hybrid";
-	fx.r.computed_verdict = MG_ACCEPT;
-	fx.r.computed_reason = "selection_stable_across_thresholds";
-	fx.r.computed_selected = "checkpoint";
+	fx.d.computed_verdict = MG_ACCEPT;
+	fx.d.computed_reason = MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS;
+	fx.d.computed_selected = "checkpoint";
 	fx.ev[0].reasons = fx.ev[2].reasons = 0;
 	fx.r.passed = false;
 	run = render_and_run(&fx.r);
@@ -1020,8 +1022,8 @@ Test(github, hostile_names_and_paths_give_exactly_the_intended_commands)
 
 	build();
 	fx.d.verdict = MG_REJECT;
-	fx.d.reason = "no_candidate_meets_base_budget";
-	fx.d.next_action = "rework_strategy_or_budget";
+	fx.d.reason = MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET;
+	fx.d.next_action = MG_N_REWORK_STRATEGY_OR_BUDGET;
 	many_candidates(9, BIT(MG_R_MEMORY_OVER_BUDGET));
 	for (i = 0; i < 9; i++)
 		fx.ev[i].name = fx.cand[i].name = (char *)names[i];
@@ -1325,8 +1327,8 @@ Test(github, no_selection_is_an_empty_heredoc_value)
 
 	build();
 	fx.d.verdict = MG_REJECT;
-	fx.d.reason = "no_candidate_meets_base_budget";
-	fx.d.next_action = "rework_strategy_or_budget";
+	fx.d.reason = MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET;
+	fx.d.next_action = MG_N_REWORK_STRATEGY_OR_BUDGET;
 	fx.d.selected = NULL;
 	fx.r.passed = false;
 	text = mg_github_outputs(&fx.r, TOKEN);
@@ -1517,4 +1519,115 @@ Test(github, could_not_decide_outputs_say_error)
 	}
 	free_env(e, n);
 	free(text);
+}
+
+/* ---- fingerprints and waivers ---- */
+
+Test(github, fingerprints_are_stable_per_policy_code_and_subject)
+{
+	mg_check_result *r = build();
+	mg_github_finding *f = NULL;
+	char (*a)[MG_GITHUB_FINGERPRINT_SIZE], (*b)[MG_GITHUB_FINGERPRINT_SIZE];
+	size_t n = 0, i, j;
+
+	many_candidates(8, BIT(MG_R_MEMORY_OVER_BUDGET) | BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR));
+	mg_github_findings(&f, &n, r);
+	cr_assert_geq(n, 16);
+	a = calloc(n, sizeof(*a));
+	b = calloc(n, sizeof(*b));
+	mg_github_fingerprints(a, POLICY, f, n);
+	for (i = 0; i < n; i++) {
+		cr_assert_eq(strlen(a[i]), 64);
+		for (j = 0; j < i; j++)
+			cr_assert_str_neq(a[i], a[j], "findings %zu and %zu share a fingerprint", j, i);
+	}
+	/* lines move: the same fingerprints */
+	for (i = 0; i < n; i++)
+		f[i].pos.line += 7;
+	mg_github_fingerprints(b, POLICY, f, n);
+	for (i = 0; i < n; i++)
+		cr_assert_str_eq(a[i], b[i]);
+	/* another policy: other fingerprints */
+	mg_github_fingerprints(b, "models/a/.memgate.yml", f, n);
+	for (i = 0; i < n; i++)
+		cr_assert_str_neq(a[i], b[i]);
+	free(a);
+	free(b);
+	mg_github_findings_free(f, n);
+}
+
+Test(github, twin_findings_get_numbered_unique_fingerprints)
+{
+	mg_github_finding f[3] = {
+		{ MG_GITHUB_HARD, MG_GITHUB_RANK_HARD, "missing_or_duplicate_name", REPORT, { 3, 1 },
+		  SIZE_MAX, "x", NULL },
+		{ MG_GITHUB_HARD, MG_GITHUB_RANK_HARD, "missing_or_duplicate_name", REPORT, { 9, 1 },
+		  SIZE_MAX, "y", NULL },
+		{ MG_GITHUB_HARD, MG_GITHUB_RANK_HARD, "missing_or_duplicate_name", REPORT, { 12, 1 },
+		  SIZE_MAX, "z", NULL },
+	};
+	char p[3][MG_GITHUB_FINGERPRINT_SIZE], q[3][MG_GITHUB_FINGERPRINT_SIZE];
+
+	mg_github_fingerprints(p, POLICY, f, 3);
+	cr_assert_str_neq(p[0], p[1]);
+	cr_assert_str_neq(p[1], p[2]);
+	cr_assert_str_neq(p[0], p[2]);
+	mg_github_fingerprints(q, POLICY, f, 1);
+	cr_assert_str_eq(p[0], q[0], "the first of twins keeps the plain fingerprint");
+}
+
+Test(github, waivers_are_a_notice_when_applied_and_warnings_otherwise)
+{
+	mg_check_result *r = build();
+	mg_policy_waiver w[3] = {
+		{ "checkpoint", MG_R_MEMORY_SAVING_BELOW_FLOOR, "enough", "@perf", "2027-01-31",
+		  20270131, { 40, 5 }, { 40, 16 }, { 41, 13 }, { 44, 14 } },
+		{ "ghost", MG_R_MEMORY_OVER_BUDGET, "gone", "@perf", "2027-01-31", 20270131,
+		  { 45, 5 }, { 45, 16 }, { 46, 13 }, { 49, 14 } },
+		{ "offload", MG_R_SAMPLES_PER_S_BELOW_FLOOR, "old", "@x", "2025-01-31", 20250131,
+		  { 50, 5 }, { 50, 16 }, { 51, 13 }, { 54, 14 } },
+	};
+	mg_waiver_state s[3] = {
+		{ &w[0], MG_WAIVER_APPLIED, true },
+		{ &w[1], MG_WAIVER_UNMATCHED, false },
+		{ &w[2], MG_WAIVER_EXPIRED, true },
+	};
+	gh_run *run;
+	size_t notices, warnings;
+
+	run = render_and_run(r);
+	notices = count_level(run, "notice");
+	warnings = count_level(run, "warning");
+	free_run(run);
+	fx.policy.waivers = w;
+	fx.policy.waiver_count = 3;
+	fx.policy.waivers_set = true;
+	r->waivers = s;
+	r->waiver_count = 3;
+	snprintf(r->today, sizeof(r->today), "2026-06-01");
+	run = render_and_run(r);
+	cr_assert_eq(count_level(run, "notice"), notices + 1);    /* the applied waiver */
+	cr_assert_eq(count_level(run, "warning"), warnings + 2);  /* the two others */
+	for (size_t i = 0; i < run->count; i++) {
+		const char *title = prop(&run->cmd[i], "title");
+
+		if (!title || !strstr(title, "waiver"))
+			continue;
+		if (strstr(title, "waiver_applied"))
+			expect_annotation(&run->cmd[i], "notice", POLICY, 40, 5,
+					  "memgate: waiver_applied (checkpoint)",
+					  "waiver: 'checkpoint' passes memory_saving_below_floor until "
+					  "2027-01-31 (owner @perf): enough");
+		else if (strstr(title, "waiver_unmatched"))
+			expect_annotation(&run->cmd[i], "warning", POLICY, 45, 16,
+					  "memgate: waiver_unmatched",
+					  "waiver for 'ghost' (memory_over_budget) matches nothing: the "
+					  "report has no candidate 'ghost'; remove it or correct it");
+		else
+			expect_annotation(&run->cmd[i], "warning", POLICY, 54, 14,
+					  "memgate: waiver_expired",
+					  "waiver for 'offload' (samples_per_s_below_floor, owner @x) expired "
+					  "on 2025-01-31 and is ignored (today is 2026-06-01)");
+	}
+	free_run(run);
 }

@@ -51,8 +51,8 @@ static mg_check_result *build(void)
 	memset(&fx, 0, sizeof(fx));
 	d->base = mg_fx_seed_screening(fx.ev, fx.feasible);
 	d->verdict = MG_ACCEPT;
-	d->reason = "selection_stable_across_thresholds";
-	d->next_action = "send_to_regression_acceptance";
+	d->reason = MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS;
+	d->next_action = MG_N_SEND_TO_REGRESSION_ACCEPTANCE;
 	d->selected = d->best = "checkpoint";
 	d->applicable = true;
 	mg_fx_threshold(&d->budget, MG_MEMORY_CAP_MB, 11200);
@@ -531,8 +531,8 @@ Test(junit, passing_tune_writes_no_failure)
 
 	build();
 	fx.d.verdict = MG_TUNE;
-	fx.d.reason = "memory_saving_below_meaningful_threshold";
-	fx.d.next_action = "test_larger_pressure_or_optimizer_compression";
+	fx.d.reason = MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD;
+	fx.d.next_action = MG_N_TEST_LARGER_PRESSURE_OR_OPTIMIZER_COMPRESSION;
 	fx.ev[1].status = fx.ev[3].status = MG_STATUS_REJECTED;
 	fx.ev[1].reasons = fx.ev[3].reasons = BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR);
 	fx.d.base.feasible_count = 0;
@@ -555,8 +555,8 @@ Test(junit, failing_tune_fails_the_named_candidate)
 
 	build();
 	fx.d.verdict = MG_TUNE;
-	fx.d.reason = "memory_saving_below_meaningful_threshold";
-	fx.d.next_action = "test_larger_pressure_or_optimizer_compression";
+	fx.d.reason = MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD;
+	fx.d.next_action = MG_N_TEST_LARGER_PRESSURE_OR_OPTIMIZER_COMPRESSION;
 	fx.ev[1].status = fx.ev[3].status = MG_STATUS_REJECTED;
 	fx.ev[1].reasons = fx.ev[3].reasons = BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR);
 	fx.d.base.feasible_count = 0;
@@ -583,8 +583,8 @@ Test(junit, rejected_candidates_fail_when_none_meets_the_budget)
 
 	build();
 	fx.d.verdict = MG_REJECT;
-	fx.d.reason = "no_candidate_meets_base_budget";
-	fx.d.next_action = "rework_strategy_or_budget";
+	fx.d.reason = MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET;
+	fx.d.next_action = MG_N_REWORK_STRATEGY_OR_BUDGET;
 	fx.d.selected = fx.d.best = NULL;
 	fx.ev[1].status = fx.ev[3].status = MG_STATUS_REJECTED;
 	fx.ev[1].reasons = fx.ev[3].reasons = BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR);
@@ -642,8 +642,8 @@ Test(junit, baseline_missing_or_invalid_fails_the_baseline)
 
 	build();
 	fx.d.verdict = MG_REJECT;
-	fx.d.reason = "baseline_missing_or_invalid";
-	fx.d.next_action = "rerun_baseline_before_comparing_candidates";
+	fx.d.reason = MG_O_BASELINE_MISSING_OR_INVALID;
+	fx.d.next_action = MG_N_RERUN_BASELINE_BEFORE_COMPARING_CANDIDATES;
 	fx.d.selected = fx.d.best = NULL;
 	fx.d.sensitivity_evaluated = false;
 	fx.ev[0].status = MG_STATUS_OOM;
@@ -666,7 +666,7 @@ Test(junit, evidence_fails_with_its_issues)
 	fx.d.issue[MG_ISSUE_REPORT_HASH_MISMATCH] = fx.d.issue[MG_ISSUE_CANDIDATES_MISSING] = true;
 	fx.report.evidence.candidates_pos = (mg_pos){ 20, 17 };
 	fx.d.verdict = MG_REJECT;
-	fx.d.reason = "evidence_not_applicable";
+	fx.d.reason = MG_O_EVIDENCE_NOT_APPLICABLE;
 	fx.r.passed = false;
 	j = render(&fx.r);
 	expect_failure(j, 0, "evidence_not_applicable", "report_hash_mismatch, candidates_missing",
@@ -708,8 +708,8 @@ Test(junit, sensitivity_fails_when_the_selection_changes)
 
 	build();
 	fx.d.verdict = MG_TUNE;
-	fx.d.reason = "selection_is_threshold_sensitive";
-	fx.d.next_action = "collect_boundary_evidence";
+	fx.d.reason = MG_O_SELECTION_IS_THRESHOLD_SENSITIVE;
+	fx.d.next_action = MG_N_COLLECT_BOUNDARY_EVIDENCE;
 	fx.sc[1].best = "hybrid";
 	fx.d.best_candidate_stable = false;
 	fx.d.interpretation = "sensitive_to_thresholds";
@@ -736,8 +736,8 @@ Test(junit, decision_fails_when_the_gate_fails)
 
 	build();
 	fx.d.verdict = MG_TUNE;
-	fx.d.reason = "memory_saving_below_meaningful_threshold";
-	fx.d.next_action = "test_larger_pressure_or_optimizer_compression";
+	fx.d.reason = MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD;
+	fx.d.next_action = MG_N_TEST_LARGER_PRESSURE_OR_OPTIMIZER_COMPRESSION;
 	fx.warnings[0] = "the policy names the report directly";
 	fx.r.warnings = fx.warnings;
 	fx.r.warning_count = 1;

@@ -373,7 +373,7 @@ Test(policy, rejects_unknown_key_listing_known_keys)
 {
 	expect_error(FIXTURE("unknown-key-no-suggestion.yml"), 8, 1,
 		     "unknown key 'colour' (expected one of: version, manifest, report, "
-		     "identity, budget, quality, evidence, rank_by, sensitivity, gate)");
+		     "identity, budget, quality, evidence, rank_by, sensitivity, gate, waivers)");
 }
 
 Test(policy, rejects_misplaced_key_naming_its_section)
@@ -945,4 +945,93 @@ Test(policy, rejects_grid_with_more_scenarios_than_the_limit)
 	expect_error(FIXTURE("grid-too-many-scenarios.yml"), 12, 5,
 		     "'sensitivity.grid' makes 4097 scenarios (4096 cells + 1 stricter), "
 		     "more than the limit of 4096");
+}
+
+/* ---- waivers ---- */
+
+Test(policy, reads_waivers_with_every_field_and_position)
+{
+	mg_policy *p = parse_fixture(FIXTURE("waivers.yml"));
+	const mg_policy_waiver *w = p->waivers;
+
+	cr_assert(p->waivers_set);
+	cr_assert_eq(p->waiver_count, 2);
+	cr_assert_str_eq(w[0].candidate, "offload");
+	cr_assert_eq(w[0].reason, MG_R_SAMPLES_PER_S_BELOW_FLOOR);
+	cr_assert_str_eq(w[0].justification, "offload is for small cards");
+	cr_assert_str_eq(w[0].owner, "@training-infra");
+	cr_assert_str_eq(w[0].expires, "2027-01-31");
+	cr_assert_eq(w[0].expires_ymd, 20270131);
+	expect_pos(w[0].pos, 6, 5, "the entry");
+	expect_pos(w[0].reason_pos, 7, 13, "reason");
+	expect_pos(w[0].expires_pos, 10, 14, "expires");
+	cr_assert_str_eq(w[1].expires, "2024-02-29");
+	cr_assert_eq(w[1].reason, MG_R_MEMORY_OVER_BUDGET);
+	/* the core reads waivers in force from the caller, never from the parse */
+	cr_assert_null(p->rules.waivers);
+	cr_assert_eq(p->rules.waiver_count, 0);
+	mg_policy_free(p);
+}
+
+Test(policy, refuses_waiver_of_an_evidence_issue)
+{
+	expect_error(FIXTURE("waiver-evidence-issue.yml"), 7, 13,
+		     "'waivers[0].reason': 'report_hash_mismatch' is an evidence problem and cannot "
+		     "be waived: fix the evidence instead (a waiver names one of: memory_over_budget, "
+		     "samples_per_s_below_floor, quality_over_floor, memory_saving_below_floor, "
+		     "throughput_below_floor, quality_delta_over_limit)");
+}
+
+Test(policy, refuses_bad_waivers_at_their_position)
+{
+	static const char head[] = "version: 1\nmanifest: m.json\nidentity: { workload_id: w, hardware_id: h }\n"
+				   "budget: { memory_cap_mb: 9000 }\n";
+	static const struct { const char *waivers; int line, column; const char *message; } cases[] = {
+		{ "waivers: {}\n", 5, 10, "'waivers': expected a sequence, got a mapping" },
+		{ "waivers: [ 3 ]\n", 5, 12, "'waivers[0]': expected a mapping, got a number" },
+		{ "waivers:\n  - { candidate: c, reason: oom, justification: j, owner: o, expires: 2027-01-01 }\n",
+		  6, 29, "'waivers[0].reason': 'oom' is an evidence problem and cannot be waived: fix the "
+		  "evidence instead (a waiver names one of: memory_over_budget, samples_per_s_below_floor, "
+		  "quality_over_floor, memory_saving_below_floor, throughput_below_floor, "
+		  "quality_delta_over_limit)" },
+		{ "waivers:\n  - { candidate: c, reason: throughput_below_flor, justification: j, owner: o, expires: 2027-01-01 }\n",
+		  6, 29, "'waivers[0].reason': unknown reason 'throughput_below_flor' (did you mean "
+		  "'throughput_below_floor'?)" },
+		{ "waivers:\n  - { candidate: c, reason: memory_over_budget, owner: o, expires: 2027-01-01 }\n",
+		  6, 5, "missing required key 'justification' in 'waivers[0]' (a waiver needs candidate, "
+		  "reason, justification, owner and expires)" },
+		{ "waivers:\n  - { candidate: c, reason: memory_over_budget, justification: j, owner: o, expires: 2027-1-01 }\n",
+		  6, 86, "'waivers[0].expires': expected a date YYYY-MM-DD, got '2027-1-01'" },
+		{ "waivers:\n  - { candidate: c, reason: memory_over_budget, justification: j, owner: o, expires: 2023-02-29 }\n",
+		  6, 86, "'waivers[0].expires': expected a date YYYY-MM-DD, got '2023-02-29'" },
+		{ "waivers:\n  - { candidate: c, reason: memory_over_budget, justification: j, owner: o, expires: 20270101 }\n",
+		  6, 86, "'waivers[0].expires': expected a date YYYY-MM-DD, got a number" },
+		{ "waivers:\n  - { candidate: 7, reason: memory_over_budget, justification: j, owner: o, expires: 2027-01-01 }\n",
+		  6, 18, "'waivers[0].candidate': expected a string, got a number" },
+		{ "waivers:\n  - { candidate: c, reason: memory_over_budget, justification: j, owner: o, expires: 2027-01-01, expire: x }\n",
+		  6, 98, "unknown key 'expire' (did you mean 'expires'?)" },
+	};
+	char text[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), "%s%s", head, cases[i].waivers);
+		expect_text_error("w.yml", text, strlen(text), cases[i].line, cases[i].column,
+				  cases[i].message);
+	}
+}
+
+Test(policy, parses_calendar_dates)
+{
+	int ymd = 0;
+
+	cr_assert_eq(mg_policy_parse_date(&ymd, "2024-02-29", 10), 0);
+	cr_assert_eq(ymd, 20240229);
+	cr_assert_eq(mg_policy_parse_date(&ymd, "2000-02-29", 10), 0);
+	cr_assert_eq(mg_policy_parse_date(&ymd, "1900-02-29", 10), MG_ERROR);
+	cr_assert_eq(mg_policy_parse_date(&ymd, "2027-04-31", 10), MG_ERROR);
+	cr_assert_eq(mg_policy_parse_date(&ymd, "0000-01-01", 10), MG_ERROR);
+	cr_assert_eq(mg_policy_parse_date(&ymd, "2027-01-01x", 11), MG_ERROR);
+	cr_assert_eq(mg_policy_parse_date(&ymd, "2027/01/01", 10), MG_ERROR);
+	cr_assert_eq(mg_policy_parse_date(&ymd, "+027-01-01", 10), MG_ERROR);
 }

@@ -47,8 +47,8 @@ static void build_decision(void)
 	fx.sc_rank[3] = 2;
 
 	d->verdict = MG_ACCEPT;
-	d->reason = "selection_stable_across_thresholds";
-	d->next_action = "send_to_regression_acceptance";
+	d->reason = MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS;
+	d->next_action = MG_N_SEND_TO_REGRESSION_ACCEPTANCE;
 	d->selected = "checkpoint";
 	d->best = "checkpoint";
 	d->applicable = true;
@@ -628,8 +628,8 @@ static mg_check_result *build_reject(void)
 	mg_check_result *r = build();
 
 	fx.d.verdict = MG_REJECT;
-	fx.d.reason = "evidence_not_applicable";
-	fx.d.next_action = "rebuild_same_workload_evidence";
+	fx.d.reason = MG_O_EVIDENCE_NOT_APPLICABLE;
+	fx.d.next_action = MG_N_REBUILD_SAME_WORKLOAD_EVIDENCE;
 	fx.d.selected = NULL;
 	fx.d.applicable = false;
 	fx.d.issue[MG_ISSUE_HARDWARE_MISMATCH] = true;
@@ -688,12 +688,12 @@ Test(record, warnings_policy_changes_and_approved_are_listed)
 	fx.change.effect = MG_CHANGE_LOOSENS;
 	r->changes = &fx.change;
 	r->change_count = 1;
-	r->approved_checked = true;
+	r->decision->approved_checked = true;
 	r->approved_decision = "accept";
 	r->approved_selected = NULL;
-	r->computed_verdict = MG_REJECT;
-	r->computed_reason = "no_candidate_meets_base_budget";
-	r->computed_selected = NULL;
+	r->decision->computed_verdict = MG_REJECT;
+	r->decision->computed_reason = MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET;
+	r->decision->computed_selected = NULL;
 	root = render(r);
 	expect_keys(root, "schema_version memgate_version decision reason next_action selected_candidate gate "
 			  "inputs evidence budget checks_run evaluations feasible_names "
@@ -829,7 +829,7 @@ Test(record, same_sees_a_changed_decision)
 	char *before = mg_record_render(r), *after;
 
 	fx.d.verdict = MG_TUNE;
-	fx.d.reason = "selection_is_threshold_sensitive";
+	fx.d.reason = MG_O_SELECTION_IS_THRESHOLD_SENSITIVE;
 	after = mg_record_render(r);
 	cr_assert_not(same(before, after));
 	free(before);
@@ -1151,7 +1151,7 @@ Test(record, base_comparison_and_notes_are_listed_and_ignored_by_record_same)
 	bev[0].value[MG_M_PEAK] = 9500.25;
 	bev[0].status = MG_STATUS_REJECTED;
 	bd.verdict = MG_TUNE;
-	bd.reason = "memory_saving_below_meaningful_threshold";
+	bd.reason = MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD;
 	bd.selected = "checkpoint";
 	bd.base.evaluations = bev;
 	bd.base.count = 1;

@@ -76,8 +76,8 @@ static mg_check_result *build(void)
 	fx.sc_rank[2] = 0;
 	fx.sc_rank[3] = 2;
 	d->verdict = MG_ACCEPT;
-	d->reason = "selection_stable_across_thresholds";
-	d->next_action = "send_to_regression_acceptance";
+	d->reason = MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS;
+	d->next_action = MG_N_SEND_TO_REGRESSION_ACCEPTANCE;
 	d->selected = d->best = "checkpoint";
 	d->applicable = true;
 	mg_fx_threshold(&d->budget, MG_MEMORY_CAP_MB, 11200);
@@ -300,7 +300,7 @@ Test(summary, sensitivity_table_lists_scenarios_winners_and_feasible_sets)
 
 	build();
 	fx.d.verdict = MG_TUNE;
-	fx.d.reason = "selection_is_threshold_sensitive";
+	fx.d.reason = MG_O_SELECTION_IS_THRESHOLD_SENSITIVE;
 	set_scenario(2, "grid[0]", MG_MIN_SAMPLES_PER_S, 2.5, NULL);
 	fx.sc[2].feasible_count = 0;
 	fx.sc_bits[2] = 0;
@@ -575,7 +575,7 @@ Test(summary, base_comparison_and_notes_have_sections)
 	bev[1] = fx.ev[0];
 	bev[1].name = "gone";
 	bd.verdict = MG_TUNE;
-	bd.reason = "memory_saving_below_meaningful_threshold";
+	bd.reason = MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD;
 	bd.selected = "checkpoint";
 	bd.base.evaluations = bev;
 	bd.base.count = 2;

@@ -66,8 +66,8 @@ static void build_decision(void)
 	mg_fx_ceiling(&d->base, MG_MAX_EVAL_LOSS, 12.6);
 
 	d->verdict = MG_ACCEPT;
-	d->reason = "selection_stable_across_thresholds";
-	d->next_action = "send_to_regression_acceptance";
+	d->reason = MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS;
+	d->next_action = MG_N_SEND_TO_REGRESSION_ACCEPTANCE;
 	d->selected = "checkpoint";
 	d->best = "checkpoint";
 	d->applicable = true;
@@ -180,8 +180,8 @@ Test(text, tune_on_missed_target_reads_as_golden)
 	int i;
 
 	d->verdict = MG_TUNE;
-	d->reason = "memory_saving_below_meaningful_threshold";
-	d->next_action = "test_larger_pressure_or_optimizer_compression";
+	d->reason = MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD;
+	d->next_action = MG_N_TEST_LARGER_PRESSURE_OR_OPTIMIZER_COMPRESSION;
 	d->best = NULL;
 	d->base.feasible_count = 0;
 	d->budget.value[MG_MIN_MEMORY_SAVING_MB] = 512;
@@ -218,8 +218,8 @@ Test(text, evidence_reject_reads_as_golden)
 	mg_decision *d = &fx.d;
 
 	d->verdict = MG_REJECT;
-	d->reason = "evidence_not_applicable";
-	d->next_action = "rebuild_same_workload_evidence";
+	d->reason = MG_O_EVIDENCE_NOT_APPLICABLE;
+	d->next_action = MG_N_REBUILD_SAME_WORKLOAD_EVIDENCE;
 	d->selected = NULL;
 	d->applicable = false;
 	d->issue[MG_ISSUE_REPORT_HASH_MISMATCH] = true;
@@ -259,8 +259,8 @@ Test(text, sensitive_selection_groups_scenarios_by_winner)
 	mg_decision *d = &fx.d;
 
 	d->verdict = MG_TUNE;
-	d->reason = "selection_is_threshold_sensitive";
-	d->next_action = "collect_boundary_evidence";
+	d->reason = MG_O_SELECTION_IS_THRESHOLD_SENSITIVE;
+	d->next_action = MG_N_COLLECT_BOUNDARY_EVIDENCE;
 	set_scenario(1, "stricter[1]", MG_MEMORY_CAP_MB, 9449, 0, false);
 	set_scenario(2, "grid[0]", MG_MIN_SAMPLES_PER_S, 1.0, 1, true);
 	set_scenario(3, "grid[1]", MG_MIN_SAMPLES_PER_S, 1.1, 1, true);
@@ -317,7 +317,7 @@ Test(text, no_winner_is_not_called_stable)
 	mg_check_result *r = build();
 
 	fx.d.verdict = MG_TUNE;
-	fx.d.reason = "memory_saving_below_meaningful_threshold";
+	fx.d.reason = MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD;
 	fx.d.best = NULL;
 	fx.d.base.feasible_count = 0;
 	set_scenario(0, "stricter[0]", MG_MEMORY_CAP_MB, 9452, 0, false);
@@ -394,7 +394,7 @@ Test(text, approved_changes_and_warnings_close_the_output)
 {
 	mg_check_result *r = build();
 
-	r->approved_checked = true;
+	r->decision->approved_checked = true;
 	r->approved_decision = "tune";
 	r->approved_selected = "checkpoint";
 	snprintf(fx.changes[0].key, sizeof(fx.changes[0].key), "budget.memory_cap_mb");
@@ -427,7 +427,7 @@ Test(text, approved_record_without_selection)
 {
 	mg_check_result *r = build();
 
-	r->approved_checked = true;
+	r->decision->approved_checked = true;
 	r->approved_decision = "reject";
 	expect_lines(r, "approved record: reject, selected (none) (the evidence still decides this)\n");
 }
@@ -436,15 +436,16 @@ Test(text, decision_drift_says_what_the_evidence_decides_now)
 {
 	mg_check_result *r = build();
 
-	r->approved_checked = true;
+	r->decision->approved_checked = true;
 	r->approved_decision = "tune";
 	r->approved_selected = "checkpoint";
-	r->computed_verdict = MG_ACCEPT;
-	r->computed_reason = "selection_stable_across_thresholds";
-	r->computed_selected = "hybrid";
+	r->decision->computed_verdict = MG_ACCEPT;
+	r->decision->computed_reason = MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS;
+	r->decision->computed_selected = "hybrid";
 	r->decision->verdict = MG_REJECT;
-	r->decision->reason = "decision_drift";
-	r->decision->next_action = "re_approve_or_restore_evidence";
+	r->decision->drift = true;
+	r->decision->reason = MG_O_DECISION_DRIFT;
+	r->decision->next_action = MG_N_RE_APPROVE_OR_RESTORE_EVIDENCE;
 	r->decision->selected = NULL;
 	expect_lines(r, "approved record: tune, selected checkpoint; the evidence now decides "
 			"accept (selection_stable_across_thresholds), selected hybrid\n");
@@ -663,7 +664,7 @@ Test(text, base_comparison_and_notes_close_the_output)
 	bev[1] = fx.ev[0];
 	bev[1].name = "gone";
 	bd.verdict = MG_TUNE;
-	bd.reason = "memory_saving_below_meaningful_threshold";
+	bd.reason = MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD;
 	bd.selected = "checkpoint";
 	bd.base.evaluations = bev;
 	bd.base.count = 2;

@@ -20,7 +20,9 @@
 typedef struct mg_check_options {
 	const char *dir;            /* -C DIR, NULL = current directory */
 	const char *rev;            /* --rev, NULL = HEAD */
-	const char *policy_path;    /* --policy, NULL = ".memgate.yml" */
+	const char *policy_path;    /* --policy, relative to `dir` (see policy_from_root);
+				       NULL = the nearest .memgate.yml at or above `dir` */
+	bool policy_from_root;      /* policy_path is a repository path (check --all) */
 	const char *policy_rev;     /* --policy-rev, NULL = --rev */
 	const char *base;           /* --base: compare with the evidence at this
 				       commit; NULL = --policy-rev when given */
@@ -29,6 +31,7 @@ typedef struct mg_check_options {
 	bool fail_on_set;           /* --fail-on given */
 	bool fail_on[MG_VERDICT_COUNT];
 	size_t max_input_bytes;     /* --max-input-mb, 0 = default 64 MiB */
+	const char *today;          /* --today YYYY-MM-DD, NULL = the clock's date in UTC */
 } mg_check_options;
 
 /* The sizes of the hex ids a result holds, their NUL included. */
@@ -76,7 +79,8 @@ const char *mg_check_effect_name(enum mg_change_effect e);
 /* A key whose value differs between the policy that decides (at
  * --policy-rev) and the one the change proposes (at --rev). */
 typedef struct mg_policy_change {
-	char key[48];               /* "budget.memory_cap_mb", "identity.hardware_id", ... */
+	char key[320];              /* "budget.memory_cap_mb", "identity.hardware_id",
+				       "waivers[offload].memory_over_budget", ... */
 	mg_change_value before;     /* at --policy-rev */
 	mg_change_value after;      /* at --rev */
 	enum mg_change_effect effect;
@@ -98,6 +102,19 @@ typedef struct mg_check_base {
 	char *error;                /* why it could not ("file:line:col: message"), else NULL */
 } mg_check_base;
 
+/* What became of a waiver of the policy. */
+enum mg_waiver_status {
+	MG_WAIVER_APPLIED,    /* in force, and it let its candidate pass a check */
+	MG_WAIVER_UNMATCHED,  /* in force, but its candidate or reason matches nothing */
+	MG_WAIVER_EXPIRED     /* its expiry date is before today: ignored */
+};
+
+typedef struct mg_waiver_state {
+	const mg_policy_waiver *waiver;  /* borrowed from the result's policy */
+	enum mg_waiver_status status;
+	bool candidate_found;            /* the report has a candidate of that name */
+} mg_waiver_state;
+
 typedef struct mg_check_result {
 	bool worktree;
 	char rev[MG_CHECK_OID_SIZE];       /* evidence commit ("" with --worktree) */
@@ -118,20 +135,28 @@ typedef struct mg_check_result {
 	mg_policy_change *changes;  /* policy at --rev vs --policy-rev */
 	size_t change_count;
 	mg_check_base *base;        /* --base, NULL when not compared */
-	/* --require-approved */
-	bool approved_checked;
+	/* --require-approved (the decision says whether it was compared) */
 	char *approved_decision;    /* what the approved record says */
 	char *approved_selected;
 	const char *approved_hint;  /* approved_result_missing: why (static text from
 				       mg_repo_uncommitted_hint, e.g. "it is untracked:
 				       git add it, then commit"), or NULL */
-	/* When approved_checked: what the evidence decides now, before the
-	 * approved record is compared (the decision above is reject /
-	 * decision_drift when they differ). */
-	enum mg_verdict computed_verdict;
-	const char *computed_reason;     /* static */
-	const char *computed_selected;   /* borrowed from the report, or NULL */
+	/* waivers, judged on `today` */
+	char today[11];             /* YYYY-MM-DD */
+	bool today_given;           /* from --today, else the clock's date in UTC */
+	mg_waiver_state *waivers;   /* one per waiver of the policy, in its order */
+	size_t waiver_count;
 } mg_check_result;
+
+/* One policy of check --all or of a repeated --policy. */
+typedef struct mg_check_item {
+	const char *policy;         /* the policy's path as listed or typed (borrowed) */
+	mg_check_result *result;    /* NULL when it could not be decided */
+	mg_error error;             /* why, when result is NULL */
+} mg_check_item;
+
+/* The exit status of one item: 0 passes, 1 fails the gate, 2 not decided. */
+int mg_check_item_status(const mg_check_item *item);
 
 /*
  * Run the check.  Returns 0 with *out filled (the decision may be any
@@ -152,6 +177,26 @@ typedef struct mg_manifest_options {
 	const char *existing;       /* the current --out file's bytes, or NULL: */
 	size_t existing_len;        /*   its approved_result is kept */
 } mg_manifest_options;
+
+/*
+ * One line about waiver i of r, in words: applied (with owner, expiry and
+ * justification), matching nothing (and why), or expired (when, and the
+ * date it was judged on).  Untrusted text (names, owner, justification) is
+ * appended as it is: the caller escapes the line for its destination.
+ */
+void mg_check_waiver_message(mg_buf *out, const mg_check_result *r, size_t i);
+
+/* Whether `name` is the name of a policy file: .memgate.yml or *.memgate.yml. */
+bool mg_check_is_policy_name(const char *name);
+
+/*
+ * memgate list: the policy files (mg_check_is_policy_name) committed at
+ * `rev` (NULL = HEAD) of the repository at `dir`, as repository paths in
+ * byte order.  *paths is the caller's: mg_check_list_free.
+ */
+int mg_check_list(char ***paths, size_t *count, const char *dir, const char *rev,
+		  mg_error *err);
+void mg_check_list_free(char **paths, size_t count);
 
 /*
  * memgate manifest: read the report `report_path` committed at `rev` (or

@@ -137,6 +137,11 @@ typedef struct mg_rules {
 	size_t stricter_count;
 	mg_grid_axis *grid;         /* axes in the order written */
 	size_t grid_count;
+	/* Waivers in force (not filled by mg_policy_parse: the caller picks
+	 * the unexpired ones); NULL and 0 for none.  A waived reason does not
+	 * count for its candidate in the base screening nor in any scenario. */
+	const struct mg_waiver *waivers;
+	size_t waiver_count;
 } mg_rules;
 
 /* Evidence issues, in the README's order ("How memgate decides", 1.).  The first five come from outside the core
@@ -192,10 +197,62 @@ enum mg_reason {
 	MG_REASON_COUNT
 };
 const char *mg_reason_name(enum mg_reason r);  /* "memory_over_budget", ... */
+/* The enum for a reason's name, or -1. */
+int mg_reason_from_name(const char *name);
 /* The threshold a step-7 reason is about, or -1 for steps 1-6
  * (quality_over_floor gives MG_MAX_EVAL_LOSS: see
  * mg_screening.quality_ceiling_from for the ceiling that applied). */
 int mg_reason_threshold(enum mg_reason r);
+
+/*
+ * What a code means for the gate: how loud each renderer makes a finding
+ * that carries it (annotation level, SARIF level, Code Quality severity).
+ */
+enum mg_kind {
+	MG_KIND_EVIDENCE,  /* the evidence cannot be used as it is: an evidence
+			      issue, a disqualified candidate (steps 1, 2, 5, 6),
+			      a missing baseline, decision drift */
+	MG_KIND_HARD,      /* a hard limit fails */
+	MG_KIND_TARGET,    /* a target is missed */
+	MG_KIND_SOFT,      /* an exclusion (steps 3, 4), a threshold-sensitive selection */
+	MG_KIND_WARNING,   /* a warning about the inputs or a waiver */
+	MG_KIND_NOTICE     /* information: a waiver applied */
+};
+
+/* A code that a finding carries, with the words every renderer shows. */
+typedef struct mg_code {
+	const char *name;      /* "memory_over_budget", "report_hash_mismatch", ... */
+	enum mg_kind kind;
+	const char *summary;   /* one sentence: what it means */
+	const char *help;      /* one or two sentences: what to do about it */
+} mg_code;
+
+/*
+ * Every code: the screening reasons (enum mg_reason order), the evidence
+ * issues (enum mg_issue order), then the decision's own codes
+ * (baseline_missing_or_invalid, selection_is_threshold_sensitive,
+ * decision_drift) and those of the check (warning, waiver_applied,
+ * waiver_unmatched, note, policy_change, waiver_expired).  Static; sets
+ * *count.
+ */
+const mg_code *mg_codes(size_t *count);
+/* The code named `name`, or NULL. */
+const mg_code *mg_code_find(const char *name);
+/* The code of a reason or an issue. */
+const mg_code *mg_reason_code(enum mg_reason r);
+const mg_code *mg_issue_code(enum mg_issue i);
+/* Whether a waiver may name reason r: the thresholds' reasons of step 7. */
+bool mg_reason_waivable(enum mg_reason r);
+
+/*
+ * A waiver in force: `candidate` passes the check behind `reason` (a step-7
+ * reason) even when it fails it.  The policy's waivers carry owners and
+ * expiry dates; the caller passes only those in force today.
+ */
+typedef struct mg_waiver {
+	const char *candidate;     /* borrowed */
+	enum mg_reason reason;     /* mg_reason_waivable */
+} mg_waiver;
 
 /* The outcome of screening one candidate under one budget. */
 typedef struct mg_evaluation {
@@ -203,6 +260,7 @@ typedef struct mg_evaluation {
 	const char *name;         /* borrowed; NULL when the name is not a string */
 	enum mg_status status;
 	unsigned reasons;         /* bit (1u << mg_reason); list them in enum order */
+	unsigned waived;          /* reasons it fails that a waiver lets pass (not in reasons) */
 	bool known[MG_METRIC_COUNT];   /* value[m] is meaningful (measured or derived) */
 	double value[MG_METRIC_COUNT]; /* peak, samples, eval_loss, saving, ratio, delta */
 	int repeats;
@@ -260,10 +318,56 @@ const char *mg_verdict_name(enum mg_verdict v);  /* "accept", "tune", "reject" *
 /* The enum for "accept"/"tune"/"reject", or -1. */
 int mg_verdict_from_name(const char *name);
 
+/* Why the decision is what it is: README "How memgate decides". */
+enum mg_outcome {
+	MG_O_EVIDENCE_NOT_APPLICABLE,
+	MG_O_BASELINE_MISSING_OR_INVALID,
+	MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET,
+	MG_O_COMPRESSION_NEEDS_QUALITY_RECOVERY,
+	MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD,
+	MG_O_THROUGHPUT_LOSS_EXCEEDS_BUDGET,
+	MG_O_BASELINE_STILL_BEST_UNDER_CURRENT_BUDGET,
+	MG_O_SELECTION_IS_THRESHOLD_SENSITIVE,
+	MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS,
+	MG_O_DECISION_DRIFT,
+	MG_OUTCOME_COUNT
+};
+/* "evidence_not_applicable", ...; NULL for an out-of-range value. */
+const char *mg_outcome_name(enum mg_outcome o);
+
+/* What to do next: one per outcome, and two for an approval record that is
+ * the only evidence issue. */
+enum mg_next_action {
+	MG_N_REBUILD_SAME_WORKLOAD_EVIDENCE,
+	MG_N_RERUN_BASELINE_BEFORE_COMPARING_CANDIDATES,
+	MG_N_REWORK_STRATEGY_OR_BUDGET,
+	MG_N_ADJUST_CHECKPOINT_SCOPE_OR_BATCH_PLAN,
+	MG_N_TEST_LARGER_PRESSURE_OR_OPTIMIZER_COMPRESSION,
+	MG_N_REDUCE_COMPRESSION_SCOPE,
+	MG_N_REVISIT_MEMORY_STRATEGY_MIX,
+	MG_N_COLLECT_BOUNDARY_EVIDENCE,
+	MG_N_SEND_TO_REGRESSION_ACCEPTANCE,
+	MG_N_RE_APPROVE_OR_RESTORE_EVIDENCE,
+	MG_N_RECORD_AND_PIN_APPROVED_RESULT,
+	MG_N_RESTORE_OR_REAPPROVE_APPROVED_RESULT,
+	MG_NEXT_ACTION_COUNT
+};
+/* "rebuild_same_workload_evidence", ...; NULL for an out-of-range value. */
+const char *mg_next_action_name(enum mg_next_action n);
+
+/*
+ * An approved decision (--require-approved): the one the manifest's
+ * approved record holds, to which the decision computed now must agree.
+ */
+typedef struct mg_approved {
+	const char *decision;        /* as the record writes it ("accept", ...) */
+	const char *selected;        /* NULL for none */
+} mg_approved;
+
 typedef struct mg_decision {
 	enum mg_verdict verdict;
-	const char *reason;          /* static string, e.g. "selection_stable_across_thresholds" */
-	const char *next_action;     /* static string */
+	enum mg_outcome reason;
+	enum mg_next_action next_action;
 	const char *selected;        /* borrowed, or NULL (null in the record) */
 	const char *best;            /* base winner (first feasible by rank), or NULL */
 
@@ -280,7 +384,23 @@ typedef struct mg_decision {
 	bool feasible_set_stable;    /* one distinct feasible set across scenarios */
 	bool stability_tested;       /* false when there were no scenarios */
 	const char *interpretation;  /* "stable" or "sensitive_to_thresholds" */
+
+	/* rules->waiver_count entries: the waiver let its candidate pass a
+	 * check it fails, in the base screening or in a scenario. */
+	bool *waiver_used;
+	size_t waiver_count;
 	void *sensitivity_storage;   /* the scenarios' rank orders and bit sets (private) */
+
+	/*
+	 * With an approved decision and applicable evidence: what the evidence
+	 * decides now, before the comparison; `drift` when it differs from the
+	 * approved one (then the decision is reject / decision_drift).
+	 */
+	bool approved_checked;
+	bool drift;
+	enum mg_verdict computed_verdict;
+	enum mg_outcome computed_reason;
+	const char *computed_selected;   /* borrowed, or NULL */
 } mg_decision;
 
 /* Limits the core enforces before evaluating (grid products). */
@@ -298,14 +418,16 @@ typedef struct mg_decision {
 /*
  * Decide (README, "How memgate decides").  `pre_issues` holds the issues found outside the core
  * (MG_ISSUE_REPORT_HASH_MISMATCH .. MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH);
- * may be NULL.  On success *out is the caller's, freed with
- * mg_decision_free.  Fails only when the scenario count exceeds
- * `max_scenarios` (0 = MG_DECISION_MAX_SCENARIOS) or scenarios times
- * candidates exceeds MG_DECISION_MAX_EVALUATIONS; the message has no file.
+ * may be NULL.  `approved`, when not NULL, is the approved decision the
+ * computed one must agree with (README "How memgate decides").  On success
+ * *out is the caller's, freed with mg_decision_free.  Fails only when the
+ * scenario count exceeds `max_scenarios` (0 = MG_DECISION_MAX_SCENARIOS) or
+ * scenarios times candidates exceeds MG_DECISION_MAX_EVALUATIONS; the
+ * message has no file.
  */
 int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
-	      const bool pre_issues[MG_ISSUE_COUNT], size_t max_scenarios,
-	      mg_error *err);
+	      const bool pre_issues[MG_ISSUE_COUNT], const mg_approved *approved,
+	      size_t max_scenarios, mg_error *err);
 
 /* Screen every candidate under `budget` (exposed for tests and renderers).
  * Fills *out; free with mg_screening_release. */

@@ -61,16 +61,18 @@ char *mg_github_outputs_error(const mg_error *err, const char *token);
  * findings behind a decision and the checks of a budget.
  */
 
-/* How loud a finding is: the level of its annotation. */
+/* How loud a finding is: the level of its annotation, from the kind of its
+ * code (mg_code_find). */
 enum mg_github_weight {
 	MG_GITHUB_HARD,     /* evidence issue, hard limit, disqualified candidate:
 			       ::error when the gate fails, else ::warning */
 	MG_GITHUB_SOFT,     /* missed target, exclusion, sensitive scenario:
 			       ::warning when the gate fails, else ::notice */
 	MG_GITHUB_WARNING,  /* a warning of the check (r->warnings), a policy
-			       change that loosens the gate: ::warning */
+			       change that loosens the gate, a waiver that
+			       expired or matches nothing: ::warning */
 	MG_GITHUB_NOTE      /* a note of the check (r->notes), a policy change
-			       that does not loosen it: ::notice */
+			       that does not loosen it, a waiver applied: ::notice */
 };
 /* WARNING and NOTE findings have sections of their own in the text, the
  * summary and the record (warnings, notes, policy changes): renderers that
@@ -84,6 +86,7 @@ enum mg_github_rank {
 	MG_GITHUB_RANK_WARNING,      /* warnings */
 	MG_GITHUB_RANK_SENSITIVITY,  /* scenarios that change a sensitive selection */
 	MG_GITHUB_RANK_TARGET,       /* missed targets, exclusions */
+	MG_GITHUB_RANK_WAIVER,       /* waivers applied */
 	MG_GITHUB_RANK_COUNT
 };
 
@@ -97,6 +100,10 @@ typedef struct mg_github_finding {
 	mg_pos pos;          /* 1-based; 0 when unknown */
 	size_t candidate;    /* index of the base evaluation, or SIZE_MAX */
 	char *message;       /* one line; untrusted text escaped with mg_escape_text */
+	char *subject;       /* what it is about, the same from commit to commit
+				(a candidate's name, a scenario id, a waiver's
+				candidate and reason, a warning's text); NULL for
+				the evidence as a whole.  Raw bytes, not escaped */
 } mg_github_finding;
 
 /*
@@ -119,6 +126,45 @@ void mg_github_findings(mg_github_finding **out, size_t *count, const mg_check_r
 bool mg_github_self_comparison(const mg_check_result *r, const mg_evaluation *e,
 			       enum mg_reason reason);
 void mg_github_findings_free(mg_github_finding *findings, size_t count);
+
+#define MG_GITHUB_FINGERPRINT_SIZE 65   /* 64 hex digits and a NUL */
+
+/*
+ * A stable fingerprint of each finding, for code scanning and Code Quality:
+ * the SHA-256 of the policy's path, the finding's code and its subject, so
+ * that it stays the same while lines move and commits change, and differs
+ * between candidates, reasons and policies.  Findings of a list that would
+ * share one get the number of their occurrence mixed in, so that every
+ * fingerprint of the list is unique.  `out` has `count` entries.
+ */
+void mg_github_fingerprints(char (*out)[MG_GITHUB_FINGERPRINT_SIZE], const char *policy,
+			    const mg_github_finding *findings, size_t count);
+
+/* The repository path of r's policy, or NULL. */
+const char *mg_github_policy_file(const mg_check_result *r);
+
+/* Where a file-based report (SARIF, Code Quality) shows finding f of r: its
+ * file, else r's policy; its line and column, else 1 (never 0). */
+void mg_github_place(const char **file, mg_pos *pos, const mg_check_result *r,
+		     const mg_github_finding *f);
+
+/*
+ * check --all and repeated --policy: the annotations of several policies in
+ * one step (at most MG_GITHUB_MAX_ANNOTATIONS per level in all; a policy
+ * that could not be decided is one ::error at its path), then one
+ * ::stop-commands:: block with each policy's log and the combined table
+ * (mg_text_render_set).  Returns a malloc'd string for stdout.
+ */
+char *mg_github_render_set(const mg_check_item *items, size_t count, const char *token);
+
+/*
+ * The step outputs of several policies: decision, reason, next-action and
+ * selected-candidate of the first policy with the worst decision (reject,
+ * then tune, then accept), passed ("true" when every policy passed) and
+ * policies (a JSON array of {policy, decision, reason, selected_candidate,
+ * passed}).  Only called when every policy was decided.
+ */
+char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char *token);
 
 /* A check of the budget as a column: value against threshold.  The
  * eval_loss check stands for both quality ceilings (the effective one). */

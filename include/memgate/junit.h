@@ -31,4 +31,9 @@
 
 char *mg_junit_render(const mg_check_result *r);
 
+/* Several policies (check --all): one suite "memgate: <policy>" per
+ * decided item, each case's classname prefixed with "<policy>/" so that
+ * GitLab keeps the cases of every policy. */
+char *mg_junit_render_set(const mg_check_item *items, size_t count);
+
 #endif

@@ -12,6 +12,18 @@
 #include "decision.h"
 #include "error.h"
 
+/* One entry of `waivers:` (every field is required). */
+typedef struct mg_policy_waiver {
+	char *candidate;            /* the candidate's name, as the report spells it */
+	enum mg_reason reason;      /* a step-7 reason (mg_reason_waivable) */
+	char *justification;
+	char *owner;
+	char expires[11];           /* "YYYY-MM-DD" as written */
+	int expires_ymd;            /* year * 10000 + month * 100 + day */
+	mg_pos pos;                 /* the entry */
+	mg_pos candidate_pos, reason_pos, expires_pos;
+} mg_policy_waiver;
+
 typedef struct mg_policy {
 	char *path;                 /* as given to mg_policy_parse, for messages */
 	int version;                /* always 1 */
@@ -27,6 +39,10 @@ typedef struct mg_policy {
 	bool fail_on_set;           /* gate.fail_on was given */
 	bool fail_on[MG_VERDICT_COUNT]; /* default: reject and tune */
 	mg_pos fail_on_pos;
+	bool waivers_set;           /* the policy has a waivers: section (maybe empty) */
+	mg_pos waivers_pos;
+	mg_policy_waiver *waivers;  /* waiver_count entries, in the order written */
+	size_t waiver_count;
 } mg_policy;
 
 /* Limits on what a policy may hold. */
@@ -41,6 +57,9 @@ typedef struct mg_policy {
 #endif
 #ifndef MG_POLICY_MAX_AXIS_VALUES   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_AXIS_VALUES=N */
 #define MG_POLICY_MAX_AXIS_VALUES  256
+#endif
+#ifndef MG_POLICY_MAX_WAIVERS   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_WAIVERS=N */
+#define MG_POLICY_MAX_WAIVERS      256
 #endif
 #ifndef MG_POLICY_MAX_NODES   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_NODES=N */
 #define MG_POLICY_MAX_NODES        65536  /* scalars, mappings and sequences */
@@ -63,5 +82,12 @@ int mg_policy_parse(mg_policy **out, const char *path, const char *text,
 		    size_t len, mg_error *err);
 
 void mg_policy_free(mg_policy *p);
+
+/*
+ * Read the `n` bytes of `text` as a date YYYY-MM-DD (a day of the Gregorian
+ * calendar, year 0001 to 9999).  Sets *ymd to year * 10000 + month * 100 +
+ * day, which compares as the dates do.  Returns 0, or MG_ERROR (no message).
+ */
+int mg_policy_parse_date(int *ymd, const char *text, size_t n);
 
 #endif

@@ -8,6 +8,8 @@
 
 #define MG_RECORD_SCHEMA "memgate-decision/v1"
 
+#define MG_RECORD_SET_SCHEMA "memgate-decisions/v1"
+
 /* Render the record as pretty JSON ending in a newline; the caller frees. */
 char *mg_record_render(const mg_check_result *r);
 
@@ -22,10 +24,19 @@ char *mg_record_render(const mg_check_result *r);
 char *mg_record_render_inputs(const mg_check_result *r);
 
 /*
+ * Several policies (check --all, a repeated --policy) in one record:
+ * {"schema_version": "memgate-decisions/v1", "passed", "exit_status" (the
+ * worst of the policies': 2 > 1 > 0), "policies": [{"policy", "exit_status",
+ * "error" (null, or the message when it could not be decided), "record"
+ * (the policy's decision record, or null)}]}.  The caller frees.
+ */
+char *mg_record_render_set(const mg_check_item *items, size_t count);
+
+/*
  * Compare two records' texts ignoring commit ids (inputs.rev,
  * inputs.*.rev), the manifest and approved-result inputs, the approved
- * check, warnings, notes, the --base comparison and memgate_version: for
- * `memgate record`'s write-once rule, so that
+ * check, warnings, notes, the --base comparison, memgate_version and the
+ * date waivers were judged on: for `memgate record`'s write-once rule, so that
  * re-recording the same evidence and decision (even after the record was
  * pinned in the manifest) is a no-op.  Sets *same.
  * Returns MG_ERROR when `existing` is not a JSON object.

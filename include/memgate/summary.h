@@ -24,4 +24,9 @@ char *mg_summary_render(const mg_check_result *r);
  * names the error with its file, line and column.  Malloc'd. */
 char *mg_summary_render_error(const mg_error *err);
 
+/* Several policies (check --all): a table with a row per policy (decision,
+ * reason, selected candidate, gate), then each decided policy's summary,
+ * all of it within MG_SUMMARY_MAX bytes. */
+char *mg_summary_render_set(const mg_check_item *items, size_t count);
+
 #endif

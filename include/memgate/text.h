@@ -9,4 +9,9 @@
  * Returns a malloc'd string; the caller frees. */
 char *mg_text_render(const mg_check_result *r);
 
+/* Several policies (check --all): "policy <path>" and its rendering (or
+ * its error) for each, then a table with a row per policy: decision,
+ * reason, selected candidate and gate (or the error). */
+char *mg_text_render_set(const mg_check_item *items, size_t count);
+
 #endif

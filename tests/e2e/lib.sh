@@ -227,3 +227,31 @@ finish() {
 	echo "# $(basename "$0"): $PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]
 }
+
+# make_monorepo DIR: a repository with two models, each with its own
+# policy, report and manifest (made by memgate manifest from the model's
+# directory), committed:
+#   models/llm-a/.memgate.yml        the demo's policy: tune (fails the gate)
+#   models/llm-b/train.memgate.yml   a lower saving floor: accept (passes)
+# and a README.md at the top, which has no policy of its own.
+make_monorepo() {
+	local dir=$1 m
+	g init -q "$dir"
+	for m in llm-a llm-b; do
+		mkdir -p "$dir/models/$m/results"
+		cp "$FIX/reports/76_real_gpu_memory.flat.json" "$dir/models/$m/results/76_report.json"
+	done
+	sed -e 's|^manifest: .*|manifest: models/llm-a/results/75_manifest.json|' \
+		"$FIX/demo/memgate.yml" >"$dir/models/llm-a/.memgate.yml"
+	sed -e 's|^manifest: .*|manifest: models/llm-b/results/75_manifest.json|' \
+	    -e 's|min_memory_saving_mb: 512|min_memory_saving_mb: 300|' \
+	    -e '/^  grid:/,/^    min_samples_per_s:/d' \
+		"$FIX/demo/memgate.yml" >"$dir/models/llm-b/train.memgate.yml"
+	echo "two models" >"$dir/README.md"
+	commit_all "$dir" "reports and policies"
+	for m in llm-a llm-b; do
+		(cd "$dir/models/$m" && ${MEMGATE_WRAP:-} "$MEMGATE" manifest --report results/76_report.json \
+			--out results/75_manifest.json) >/dev/null 2>&1
+	done
+	commit_all "$dir" "manifests"
+}

@@ -182,10 +182,12 @@ for m in 'MEMGATE_DIR: ${{ inputs.working-directory }}' \
 	 'MEMGATE_POLICY_REV: ${{ steps.resolve.outputs.policy-rev }}' \
 	 'MEMGATE_FAIL_ON: ${{ inputs.fail-on }}' \
 	 'MEMGATE_REQUIRE_APPROVED: ${{ inputs.require-approved }}' \
-	 'MEMGATE_SUMMARY: ${{ inputs.summary }}'; do
+	 'MEMGATE_SUMMARY: ${{ inputs.summary }}' \
+	 'MEMGATE_ALL: ${{ inputs.all }}' \
+	 'MEMGATE_SARIF: ${{ inputs.sarif }}'; do
 	if grep -qxF "        $m" "$ACTION"; then ok "env: $m"; else not_ok "env: $m" "not in action.yml"; fi
 done
-for o in decision reason next-action selected-candidate passed error; do
+for o in decision reason next-action selected-candidate passed error policies; do
 	if grep -qxF "    value: \${{ steps.check.outputs.$o }}" "$ACTION"; then
 		ok "output $o is the check step's"
 	else
@@ -246,7 +248,7 @@ run_step() {
 		MEMGATE_DIR=. MEMGATE_POLICY=.memgate.yml MEMGATE_REV=HEAD \
 		MEMGATE_POLICY_REV= MEMGATE_EVENT=pull_request MEMGATE_PR_BASE= \
 		MEMGATE_MERGE_GROUP_BASE= MEMGATE_PUSH_BEFORE= MEMGATE_FAIL_ON= \
-		MEMGATE_REQUIRE_APPROVED=false MEMGATE_SUMMARY=true \
+		MEMGATE_REQUIRE_APPROVED=false MEMGATE_SUMMARY=true MEMGATE_ALL=false MEMGATE_SARIF= \
 		"$@" bash --noprofile --norc -eo pipefail "$T/step-$id.sh") >"$T/out" 2>"$T/err"
 	code=$?
 }
@@ -321,6 +323,24 @@ expect_no_file "$T/stub/args" "check: memgate does not run"
 run_step check "$repo" MEMGATE_DIR=no-such-dir
 expect_code 2 "check: a working-directory that does not exist is refused"
 rm "$repo/outside"
+
+# all: true gates every policy file; sarif: writes the SARIF log.
+mkdir -p "$repo/models/b"
+cp "$repo/.memgate.yml" "$repo/models/b/train.memgate.yml"
+commit_all "$repo" "a second policy"
+run_step check "$repo" MEMGATE_ALL=true MEMGATE_SARIF=gate.sarif
+expect_code 1 "check: all gates every policy"
+expect_args "check -C $repo --rev HEAD --all --format github --sarif gate.sarif --summary $T/summary.md" \
+	"check: all replaces --policy with --all"
+expect_field policies.1.policy '"models/b/train.memgate.yml"'
+if [ -s "$repo/gate.sarif" ]; then ok "check: the sarif input writes the SARIF log"; else not_ok "check: the sarif input writes the SARIF log"; fi
+if grep -q '^policies<<' "$T/github-output"; then ok "check: all sets the policies output"; else not_ok "check: all sets the policies output"; fi
+rm -f "$repo/gate.sarif"
+run_step check "$repo" MEMGATE_ALL=yes
+expect_code 2 "check: all must be true or false"
+expect_out "::error::memgate: input 'all' must be true or false" "check: says so as an annotation"
+g -C "$repo" rm -q -r models
+commit_all "$repo" "one policy again"
 
 run_step check "$repo" MEMGATE_SUMMARY=yes
 expect_code 2 "check: summary must be true or false"

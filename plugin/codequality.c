@@ -1,0 +1,67 @@
+/* The GitLab Code Quality report: see include/memgate/codequality.h. */
+#include <assert.h>
+#include <stdlib.h>
+
+#include "json.h"
+#include "memgate/codequality.h"
+#include "memgate/github.h"
+
+static const char *severity_of(const char *code)
+{
+	const mg_code *c = mg_code_find(code);
+
+	switch (c ? c->kind : MG_KIND_EVIDENCE) {
+	case MG_KIND_EVIDENCE: return "blocker";
+	case MG_KIND_HARD: return "critical";
+	case MG_KIND_TARGET: return "major";
+	case MG_KIND_NOTICE: return "info";
+	default: return "minor";
+	}
+}
+
+static void put_finding(cJSON *list, const mg_check_result *r, const mg_github_finding *f,
+			const char *fingerprint)
+{
+	cJSON *o = mg_json__add(list, NULL, cJSON_CreateObject()), *loc, *lines;
+	const char *file;
+	mg_pos pos;
+
+	mg_github_place(&file, &pos, r, f);
+	mg_json__add(o, "description", mg_json__new_string(f->message));
+	mg_json__add(o, "check_name", mg_json__new_string(f->code));
+	mg_json__add(o, "fingerprint", mg_json__new_string(fingerprint));
+	mg_json__add(o, "severity", mg_json__new_string(severity_of(f->code)));
+	loc = mg_json__add(o, "location", cJSON_CreateObject());
+	mg_json__add(loc, "path", mg_json__new_string(file ? file : ".memgate.yml"));
+	lines = mg_json__add(loc, "lines", cJSON_CreateObject());
+	mg_json__add(lines, "begin", cJSON_CreateNumber(pos.line));
+}
+
+static void put_item(cJSON *list, const mg_check_result *r)
+{
+	mg_github_finding *findings = NULL;
+	char (*prints)[MG_GITHUB_FINGERPRINT_SIZE];
+	size_t n = 0, i;
+
+	mg_github_findings(&findings, &n, r);
+	prints = mg_xcalloc(n ? n : 1, sizeof(*prints));
+	mg_github_fingerprints(prints, mg_github_policy_file(r), findings, n);
+	for (i = 0; i < n; i++)
+		put_finding(list, r, &findings[i], prints[i]);
+	free(prints);
+	mg_github_findings_free(findings, n);
+}
+
+char *mg_codequality_render(const mg_check_item *items, size_t count)
+{
+	cJSON *list = cJSON_CreateArray();
+	size_t i;
+
+	assert(items);
+	if (!list)
+		abort();
+	for (i = 0; i < count; i++)
+		if (items[i].result)
+			put_item(list, items[i].result);
+	return mg_json__print(list);
+}
