@@ -522,17 +522,10 @@ static enum mg_change_effect presence_effect(const mg_change_value *before,
 	return other;
 }
 
-/* Is threshold t a ceiling (a value must stay at or below it)?  Else a floor. */
-static bool is_ceiling(enum mg_threshold t)
-{
-	return t == MG_MEMORY_CAP_MB || t == MG_MAX_EVAL_LOSS ||
-	       t == MG_MAX_RELATIVE_EVAL_LOSS || t == MG_MAX_QUALITY_DELTA;
-}
-
 /* Does threshold t at `now` admit more than at `was`? */
 static bool looser(enum mg_threshold t, double was, double now)
 {
-	return is_ceiling(t) ? now > was : now < was;
+	return mg_threshold_def_of(t)->ceiling ? now > was : now < was;
 }
 
 /* A threshold moving from `was` to `now`: a higher ceiling or a lower floor loosens. */
@@ -574,7 +567,7 @@ static void diff_thresholds(mg_check_result *res, const mg_policy *base, const m
 		mg_change_value was = number_value(base->rules.budget.set[t], base->rules.budget.value[t]);
 		mg_change_value now = number_value(head->rules.budget.set[t], head->rules.budget.value[t]);
 
-		snprintf(key, sizeof(key), "%s.%s", t < MG_MAX_EVAL_LOSS ? "budget" : "quality",
+		snprintf(key, sizeof(key), "%s.%s", mg_threshold_def_of((enum mg_threshold)t)->section,
 			 mg_threshold_name((enum mg_threshold)t));
 		add_change(res, key, was, now, threshold_effect((enum mg_threshold)t, &was, &now),
 			   head->threshold_pos[t]);

@@ -2,9 +2,9 @@
 #include <assert.h>
 #include <stdlib.h>
 
+#include "findings.h"
 #include "json.h"
 #include "memgate/codequality.h"
-#include "memgate/github.h"
 
 static const char *severity_of(const char *code)
 {
@@ -19,14 +19,14 @@ static const char *severity_of(const char *code)
 	}
 }
 
-static void put_finding(cJSON *list, const mg_check_result *r, const mg_github_finding *f,
+static void put_finding(cJSON *list, const mg_check_result *r, const mg_finding *f,
 			const char *fingerprint)
 {
 	cJSON *o = mg_json__add(list, NULL, cJSON_CreateObject()), *loc, *lines;
 	const char *file;
 	mg_pos pos;
 
-	mg_github_place(&file, &pos, r, f);
+	mg_finding_place(&file, &pos, r, f);
 	mg_json__add(o, "description", mg_json__new_string(f->message));
 	mg_json__add(o, "check_name", mg_json__new_string(f->code));
 	mg_json__add(o, "fingerprint", mg_json__new_string(fingerprint));
@@ -39,17 +39,17 @@ static void put_finding(cJSON *list, const mg_check_result *r, const mg_github_f
 
 static void put_item(cJSON *list, const mg_check_result *r)
 {
-	mg_github_finding *findings = NULL;
-	char (*prints)[MG_GITHUB_FINGERPRINT_SIZE];
+	mg_finding *findings = NULL;
+	char (*prints)[MG_FINDING_FINGERPRINT_SIZE];
 	size_t n = 0, i;
 
-	mg_github_findings(&findings, &n, r);
+	mg_findings(&findings, &n, r);
 	prints = mg_xcalloc(n ? n : 1, sizeof(*prints));
-	mg_github_fingerprints(prints, mg_github_policy_file(r), findings, n);
+	mg_finding_fingerprints(prints, mg_findings_policy_file(r), findings, n);
 	for (i = 0; i < n; i++)
 		put_finding(list, r, &findings[i], prints[i]);
 	free(prints);
-	mg_github_findings_free(findings, n);
+	mg_findings_free(findings, n);
 }
 
 char *mg_codequality_render(const mg_check_item *items, size_t count)

@@ -10,16 +10,40 @@
 #include "memgate/decision.h"
 
 #define BIT(r) (1u << (r))
-#define HARD_REASONS (BIT(MG_R_MEMORY_OVER_BUDGET) | \
-		      BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR) | BIT(MG_R_QUALITY_OVER_FLOOR))
 
 /* ---- name tables ---- */
 
-static const char *const threshold_names[MG_THRESHOLD_COUNT] = {
-	"memory_cap_mb", "min_samples_per_s", "min_memory_saving_mb",
-	"min_throughput_ratio", "max_eval_loss", "max_relative_eval_loss",
-	"max_quality_delta",
+#define CEILING true
+#define FLOOR false
+#define HARD true
+#define TARGET false
+static const mg_threshold_def thresholds[MG_THRESHOLD_COUNT] = {
+	[MG_MEMORY_CAP_MB] = { "memory_cap_mb", "budget", MG_M_PEAK,
+		MG_R_MEMORY_OVER_BUDGET, HARD, CEILING, MG_RANGE_POSITIVE,
+		"peak", "peak", " MB" },
+	[MG_MIN_SAMPLES_PER_S] = { "min_samples_per_s", "budget", MG_M_SAMPLES,
+		MG_R_SAMPLES_PER_S_BELOW_FLOOR, HARD, FLOOR, MG_RANGE_NON_NEGATIVE,
+		"samples/s", "samples/s", "" },
+	[MG_MIN_MEMORY_SAVING_MB] = { "min_memory_saving_mb", "budget", MG_M_SAVING,
+		MG_R_MEMORY_SAVING_BELOW_FLOOR, TARGET, FLOOR, MG_RANGE_NON_NEGATIVE,
+		"memory saving", "saving", " MB" },
+	[MG_MIN_THROUGHPUT_RATIO] = { "min_throughput_ratio", "budget", MG_M_RATIO,
+		MG_R_THROUGHPUT_BELOW_FLOOR, TARGET, FLOOR, MG_RANGE_FRACTION,
+		"throughput ratio", "ratio", "" },
+	[MG_MAX_EVAL_LOSS] = { "max_eval_loss", "quality", MG_M_EVAL_LOSS,
+		MG_R_QUALITY_OVER_FLOOR, HARD, CEILING, MG_RANGE_NON_NEGATIVE,
+		"eval_loss", "eval_loss", "" },
+	[MG_MAX_RELATIVE_EVAL_LOSS] = { "max_relative_eval_loss", "quality", MG_M_EVAL_LOSS,
+		MG_R_QUALITY_OVER_FLOOR, HARD, CEILING, MG_RANGE_NON_NEGATIVE,
+		"eval_loss", "eval_loss", "" },
+	[MG_MAX_QUALITY_DELTA] = { "max_quality_delta", "quality", MG_M_DELTA,
+		MG_R_QUALITY_DELTA_OVER_LIMIT, TARGET, CEILING, MG_RANGE_NON_NEGATIVE,
+		"quality delta", "delta", "" },
 };
+#undef CEILING
+#undef FLOOR
+#undef HARD
+#undef TARGET
 
 static const char *const ident_names[MG_ID_COUNT] = {
 	"workload_id", "hardware_id", "model_id", "dtype", "amp_dtype",
@@ -248,14 +272,70 @@ static int table_find(const char *const *table, size_t n, const char *name)
 	return -1;
 }
 
+const mg_threshold_def *mg_threshold_def_of(enum mg_threshold t)
+{
+	return (int)t >= 0 && t < MG_THRESHOLD_COUNT ? &thresholds[t] : NULL;
+}
+
 const char *mg_threshold_name(enum mg_threshold t)
 {
-	return table_get(threshold_names, MG_THRESHOLD_COUNT, (int)t);
+	const mg_threshold_def *def = mg_threshold_def_of(t);
+
+	return def ? def->key : NULL;
 }
 
 int mg_threshold_from_name(const char *name)
 {
-	return table_find(threshold_names, MG_THRESHOLD_COUNT, name);
+	int t;
+
+	for (t = 0; name && t < MG_THRESHOLD_COUNT; t++)
+		if (!strcmp(thresholds[t].key, name))
+			return t;
+	return -1;
+}
+
+const mg_threshold_def *mg_check(size_t k)
+{
+	assert(k < MG_CHECK_COUNT);
+	return &thresholds[mg_reason_threshold((enum mg_reason)(MG_R_MEMORY_OVER_BUDGET + (int)k))];
+}
+
+bool mg_reason_against_baseline(enum mg_reason r)
+{
+	int t = mg_reason_threshold(r);
+
+	return t >= 0 && thresholds[t].metric >= MG_M_SAVING;
+}
+
+enum mg_threshold mg_check_threshold(const mg_threshold_def *c)
+{
+	return (enum mg_threshold)mg_reason_threshold(c->reason);
+}
+
+bool mg_check_active(const mg_threshold_def *c, const mg_budget *b)
+{
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (thresholds[t].reason == c->reason && b->set[t])
+			return true;
+	return false;
+}
+
+bool mg_check_limit(double *limit, const mg_threshold_def *c, const mg_decision *d)
+{
+	enum mg_threshold t = mg_check_threshold(c);
+
+	if (c->reason != MG_R_QUALITY_OVER_FLOOR) {
+		*limit = d->budget.value[t];
+		return true;
+	}
+	if (d->base.quality_ceiling_known) {
+		*limit = d->base.quality_ceiling;
+		return true;
+	}
+	*limit = d->budget.value[MG_MAX_EVAL_LOSS];
+	return !d->budget.set[MG_MAX_RELATIVE_EVAL_LOSS];
 }
 
 const char *mg_ident_name(enum mg_ident id)
@@ -328,33 +408,38 @@ bool mg_reason_waivable(enum mg_reason r)
 	return r >= MG_R_MEMORY_OVER_BUDGET && r < MG_REASON_COUNT;
 }
 
-/* The reason a failed threshold gives (the inverse of mg_reason_threshold;
- * both quality ceilings give quality_over_floor). */
+/* Does value v fail threshold def at `limit` (NaN never does)? */
+static bool fails(const mg_threshold_def *def, double v, double limit)
+{
+	return def->ceiling ? v > limit : v < limit;
+}
+
+/* The reasons of the hard limits. */
+static unsigned hard_reasons(void)
+{
+	unsigned r = 0;
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (thresholds[t].hard)
+			r |= BIT(thresholds[t].reason);
+	return r;
+}
+
+/* The reason a failed threshold gives. */
 static enum mg_reason threshold_reason(enum mg_threshold t)
 {
-	switch (t) {
-	case MG_MEMORY_CAP_MB: return MG_R_MEMORY_OVER_BUDGET;
-	case MG_MIN_SAMPLES_PER_S: return MG_R_SAMPLES_PER_S_BELOW_FLOOR;
-	case MG_MAX_EVAL_LOSS:
-	case MG_MAX_RELATIVE_EVAL_LOSS: return MG_R_QUALITY_OVER_FLOOR;
-	case MG_MIN_MEMORY_SAVING_MB: return MG_R_MEMORY_SAVING_BELOW_FLOOR;
-	case MG_MIN_THROUGHPUT_RATIO: return MG_R_THROUGHPUT_BELOW_FLOOR;
-	case MG_MAX_QUALITY_DELTA: return MG_R_QUALITY_DELTA_OVER_LIMIT;
-	default: return MG_REASON_COUNT;
-	}
+	return thresholds[t].reason;
 }
 
 int mg_reason_threshold(enum mg_reason r)
 {
-	switch (r) {
-	case MG_R_MEMORY_OVER_BUDGET: return MG_MEMORY_CAP_MB;
-	case MG_R_SAMPLES_PER_S_BELOW_FLOOR: return MG_MIN_SAMPLES_PER_S;
-	case MG_R_QUALITY_OVER_FLOOR: return MG_MAX_EVAL_LOSS;
-	case MG_R_MEMORY_SAVING_BELOW_FLOOR: return MG_MIN_MEMORY_SAVING_MB;
-	case MG_R_THROUGHPUT_BELOW_FLOOR: return MG_MIN_THROUGHPUT_RATIO;
-	case MG_R_QUALITY_DELTA_OVER_LIMIT: return MG_MAX_QUALITY_DELTA;
-	default: return -1;
-	}
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (thresholds[t].reason == r)
+			return t;
+	return -1;
 }
 
 const char *mg_outcome_name(enum mg_outcome o)
@@ -493,22 +578,31 @@ static bool is_invalid(const mg_candidate *c, enum mg_metric_id m)
 	return c->metric[m].state == MG_METRIC_INVALID;
 }
 
-/* True when an own number that an active check needs is not a number. */
-static bool lacks_metric(const mg_candidate *c, const mg_budget *b)
+/*
+ * Step 5: the first own number an active check of b needs that c lacks, or
+ * -1.  Peak memory always; samples/s and eval loss for their thresholds and
+ * to derive a ratio or delta the report does not give; a paired value the
+ * report gives must be a finite number.
+ */
+static int missing_metric(const mg_candidate *c, const mg_budget *b)
 {
 	bool need_samples = b->set[MG_MIN_SAMPLES_PER_S] ||
 		(b->set[MG_MIN_THROUGHPUT_RATIO] && !has_number(c, MG_M_RATIO));
 	bool need_loss = b->set[MG_MAX_EVAL_LOSS] || b->set[MG_MAX_RELATIVE_EVAL_LOSS] ||
 		(b->set[MG_MAX_QUALITY_DELTA] && !has_number(c, MG_M_DELTA));
+	int t;
 
 	if (!has_number(c, MG_M_PEAK))
-		return true;
-	if ((need_samples && !has_number(c, MG_M_SAMPLES)) ||
-	    (need_loss && !has_number(c, MG_M_EVAL_LOSS)))
-		return true;
-	return (b->set[MG_MIN_MEMORY_SAVING_MB] && is_invalid(c, MG_M_SAVING)) ||
-	       (b->set[MG_MIN_THROUGHPUT_RATIO] && is_invalid(c, MG_M_RATIO)) ||
-	       (b->set[MG_MAX_QUALITY_DELTA] && is_invalid(c, MG_M_DELTA));
+		return MG_M_PEAK;
+	if (need_samples && !has_number(c, MG_M_SAMPLES))
+		return MG_M_SAMPLES;
+	if (need_loss && !has_number(c, MG_M_EVAL_LOSS))
+		return MG_M_EVAL_LOSS;
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (b->set[t] && thresholds[t].metric >= MG_M_SAVING &&
+		    is_invalid(c, thresholds[t].metric))
+			return (int)thresholds[t].metric;
+	return -1;
 }
 
 /* The reason of the first of steps 1-6 that applies, or -1 (step 7). */
@@ -517,7 +611,7 @@ static int stop_reason(const mg_rules *rules, const mg_candidate *c,
 {
 	if (early >= 0)
 		return early;
-	if (lacks_metric(c, b))
+	if (missing_metric(c, b) >= 0)
 		return MG_R_MISSING_OR_NON_NUMERIC_METRIC;
 	if (c->repeats < rules->min_repeats)
 		return MG_R_INSUFFICIENT_REPEATS;
@@ -666,25 +760,21 @@ static void find_ceiling(mg_screening *s, const struct screen_ctx *x)
 static unsigned threshold_reasons(const mg_screening *s, const mg_evaluation *e,
 				  const mg_budget *b)
 {
-	const bool *set = b->set;
-	const double *v = b->value;
 	unsigned r = 0;
+	int t;
 
-	if (set[MG_MEMORY_CAP_MB] && e->value[MG_M_PEAK] > v[MG_MEMORY_CAP_MB])
-		r |= BIT(MG_R_MEMORY_OVER_BUDGET);
-	if (set[MG_MIN_SAMPLES_PER_S] && e->value[MG_M_SAMPLES] < v[MG_MIN_SAMPLES_PER_S])
-		r |= BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR);
-	if (s->quality_ceiling_from >= 0 && e->value[MG_M_EVAL_LOSS] > s->quality_ceiling)
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		const mg_threshold_def *def = &thresholds[t];
+
+		/* both quality ceilings: the effective one, below */
+		if (def->reason == MG_R_QUALITY_OVER_FLOOR || !b->set[t])
+			continue;
+		if (e->known[def->metric] && fails(def, e->value[def->metric], b->value[t]))
+			r |= BIT(def->reason);
+	}
+	if (s->quality_ceiling_from >= 0 &&
+	    fails(&thresholds[MG_MAX_EVAL_LOSS], e->value[MG_M_EVAL_LOSS], s->quality_ceiling))
 		r |= BIT(MG_R_QUALITY_OVER_FLOOR);
-	if (set[MG_MIN_MEMORY_SAVING_MB] && e->known[MG_M_SAVING] &&
-	    e->value[MG_M_SAVING] < v[MG_MIN_MEMORY_SAVING_MB])
-		r |= BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR);
-	if (set[MG_MIN_THROUGHPUT_RATIO] && e->known[MG_M_RATIO] &&
-	    e->value[MG_M_RATIO] < v[MG_MIN_THROUGHPUT_RATIO])
-		r |= BIT(MG_R_THROUGHPUT_BELOW_FLOOR);
-	if (set[MG_MAX_QUALITY_DELTA] && e->known[MG_M_DELTA] &&
-	    e->value[MG_M_DELTA] > v[MG_MAX_QUALITY_DELTA])
-		r |= BIT(MG_R_QUALITY_DELTA_OVER_LIMIT);
 	return r;
 }
 
@@ -820,6 +910,8 @@ static void screen(mg_screening *s, const mg_rules *rules, const mg_evidence *ev
 		e->index = i;
 		e->name = ev->candidates[i].name;
 		e->repeats = ev->candidates[i].repeats;
+		e->missing_metric = stop[i] == MG_R_MISSING_OR_NON_NUMERIC_METRIC ?
+			missing_metric(&ev->candidates[i], b) : -1;
 		fill_values(&x, e, is_base);
 		if (stop[i] >= 0)
 			stop_at(e, stop[i]);
@@ -988,7 +1080,7 @@ static const mg_evaluation *near_miss(const mg_decision *d, const mg_rules *rule
 	for (i = 0; i < n && !found; i++) {
 		const mg_evaluation *e = &d->base.evaluations[idx[i]];
 
-		if (!(e->reasons & HARD_REASONS) && !(has_base && e->index == base))
+		if (!(e->reasons & hard_reasons()) && !(has_base && e->index == base))
 			found = e;
 	}
 	free(idx);
@@ -1272,19 +1364,11 @@ static const word_t *class_eligible(struct sens *s, const mg_budget *b, bool *me
 static bool passes(const mg_evaluation *e, enum mg_threshold t, double value,
 		   const double *ceiling_base)
 {
-	const double *v = e->value;
-
-	switch (t) {
-	case MG_MEMORY_CAP_MB: return !(v[MG_M_PEAK] > value);
-	case MG_MIN_SAMPLES_PER_S: return !(v[MG_M_SAMPLES] < value);
-	case MG_MAX_EVAL_LOSS: return !(v[MG_M_EVAL_LOSS] > value);
-	case MG_MAX_RELATIVE_EVAL_LOSS:
-		return !ceiling_base || !(v[MG_M_EVAL_LOSS] > *ceiling_base * (1.0 + value));
-	case MG_MIN_MEMORY_SAVING_MB: return !e->known[MG_M_SAVING] || !(v[MG_M_SAVING] < value);
-	case MG_MIN_THROUGHPUT_RATIO: return !e->known[MG_M_RATIO] || !(v[MG_M_RATIO] < value);
-	case MG_MAX_QUALITY_DELTA: return !e->known[MG_M_DELTA] || !(v[MG_M_DELTA] > value);
-	default: return true;
-	}
+	if (t == MG_MAX_RELATIVE_EVAL_LOSS)
+		return !ceiling_base || !fails(&thresholds[t], e->value[MG_M_EVAL_LOSS],
+					       *ceiling_base * (1.0 + value));
+	return !e->known[thresholds[t].metric] ||
+	       !fails(&thresholds[t], e->value[thresholds[t].metric], value);
 }
 
 static void cache_flush(struct sens *s)
@@ -1671,8 +1755,8 @@ size_t mg_decision_best(const mg_decision *d, size_t *out, size_t max)
 			const mg_evaluation *e = &s->evaluations[i];
 			bool rejected = e->status == MG_STATUS_REJECTED;
 
-			if ((pass == 0 && rejected && !(e->reasons & HARD_REASONS)) ||
-			    (pass == 1 && rejected && (e->reasons & HARD_REASONS)) ||
+			if ((pass == 0 && rejected && !(e->reasons & hard_reasons())) ||
+			    (pass == 1 && rejected && (e->reasons & hard_reasons())) ||
 			    (pass == 2 && !rejected && e->status != MG_STATUS_FEASIBLE))
 				out[n++] = i;
 		}

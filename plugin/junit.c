@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "findings.h"
 #include "memgate/escape.h"
 #include "format.h"
-#include "memgate/github.h"
 #include "memgate/junit.h"
 
 #define BIT(r) (1u << (r))
@@ -17,7 +17,7 @@
 struct junit {
 	const mg_check_result *r;
 	const mg_decision *d;
-	const mg_github_finding *findings;
+	const mg_finding *findings;
 	size_t finding_count;
 	mg_buf cases;        /* the <testcase> elements */
 	size_t tests, failures, skipped;
@@ -115,19 +115,19 @@ static void put_text(mg_buf *out, const char *s)
 }
 
 /* "bench/76.json:12:5: checkpoint: ... [code]\n" */
-static void put_finding_line(mg_buf *out, const mg_github_finding *f)
+static void put_finding_line(mg_buf *out, const mg_finding *f)
 {
 	mg_format_location(out, f->file, f->pos, put_text);
 	mg_buf_printf(out, "%s [%s]\n", f->message, f->code);
 }
 
-/* The finding lines of one rank (or of every rank, with MG_GITHUB_RANK_COUNT). */
-static void put_findings_of_rank(mg_buf *out, const struct junit *j, enum mg_github_rank rank)
+/* The finding lines of one rank (or of every rank, with MG_FINDING_RANK_COUNT). */
+static void put_findings_of_rank(mg_buf *out, const struct junit *j, enum mg_finding_rank rank)
 {
 	size_t i;
 
 	for (i = 0; i < j->finding_count; i++)
-		if (rank == MG_GITHUB_RANK_COUNT || j->findings[i].rank == rank)
+		if (rank == MG_FINDING_RANK_COUNT || j->findings[i].rank == rank)
 			put_finding_line(out, &j->findings[i]);
 }
 
@@ -168,7 +168,7 @@ static void evidence_case(struct junit *j)
 			mg_buf_printf(&message, "%s%s", sep, mg_issue_name((enum mg_issue)i));
 			sep = ", ";
 		}
-		put_findings_of_rank(&text, j, MG_GITHUB_RANK_EVIDENCE);
+		put_findings_of_rank(&text, j, MG_FINDING_RANK_EVIDENCE);
 		if (r->passed) {
 			put_skipped(j, message.ptr);
 		} else {
@@ -222,12 +222,12 @@ static void put_checks(mg_buf *out, const mg_evaluation *e, const mg_decision *d
 
 	if (e->status != MG_STATUS_FEASIBLE && e->status != MG_STATUS_REJECTED)
 		return;
-	for (k = 0; k < MG_GITHUB_CHECK_COUNT; k++) {
-		const mg_github_check *c = &mg_github_checks[k];
+	for (k = 0; k < MG_CHECK_COUNT; k++) {
+		const mg_threshold_def *c = mg_check(k);
 		bool fail = e->reasons & BIT(c->reason);
-		bool known = mg_github_check_limit(&limit, c, d);
+		bool known = mg_check_limit(&limit, c, d);
 
-		if (!mg_github_check_active(c, &d->budget) || !e->known[c->metric] ||
+		if (!mg_check_active(c, &d->budget) || !e->known[c->metric] ||
 		    !isfinite(e->value[c->metric]))
 			continue;
 		mg_buf_printf(out, "%s ", c->label);
@@ -264,7 +264,7 @@ static unsigned finding_reasons(const struct junit *j, const mg_evaluation *e)
 
 	for (i = 0; i < MG_REASON_COUNT; i++)
 		if ((e->reasons & BIT(i)) &&
-		    !mg_github_self_comparison(j->r, e, (enum mg_reason)i))
+		    !mg_finding_self_comparison(j->r, e, (enum mg_reason)i))
 			reasons |= BIT(i);
 	return reasons;
 }
@@ -388,7 +388,7 @@ static void sensitivity_case(struct junit *j)
 
 	open_case(j, "memgate.sensitivity", "sensitivity", policy_file(j->r));
 	if (j->d->reason == MG_O_SELECTION_IS_THRESHOLD_SENSITIVE) {
-		put_findings_of_rank(&text, j, MG_GITHUB_RANK_SENSITIVITY);
+		put_findings_of_rank(&text, j, MG_FINDING_RANK_SENSITIVITY);
 		if (!j->r->passed) {
 			put_failure(j, mg_verdict_name(j->d->verdict), mg_outcome_name(j->d->reason),
 				    text.ptr);
@@ -422,7 +422,7 @@ static void put_decision_text(mg_buf *out, const struct junit *j)
 		sep = ", ";
 	}
 	mg_buf_puts(out, *sep ? ")\n" : "nothing)\n");
-	put_findings_of_rank(out, j, MG_GITHUB_RANK_COUNT);
+	put_findings_of_rank(out, j, MG_FINDING_RANK_COUNT);
 }
 
 static void decision_case(struct junit *j)
@@ -445,13 +445,13 @@ static void decision_case(struct junit *j)
 /* One <testsuite> for r; with `policy`, named "memgate: <policy>". */
 static void put_suite(mg_buf *out, const mg_check_result *r, const char *policy)
 {
-	mg_github_finding *findings = NULL;
+	mg_finding *findings = NULL;
 	struct junit j = { 0 };
 
 	j.r = r;
 	j.d = r->decision;
 	j.policy = policy;
-	mg_github_findings(&findings, &j.finding_count, r);
+	mg_findings(&findings, &j.finding_count, r);
 	j.findings = findings;
 	mg_buf_init(&j.cases);
 	evidence_case(&j);
@@ -468,7 +468,7 @@ static void put_suite(mg_buf *out, const mg_check_result *r, const char *policy)
 	mg_buf_put(out, j.cases.ptr, j.cases.len);
 	mg_buf_puts(out, "  </testsuite>\n");
 	mg_buf_free(&j.cases);
-	mg_github_findings_free(findings, j.finding_count);
+	mg_findings_free(findings, j.finding_count);
 }
 
 char *mg_junit_render(const mg_check_result *r)

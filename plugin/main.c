@@ -771,7 +771,7 @@ static int cmd_check(struct cli *cli, bool record)
 	mg_outputs *outs = mg_outputs_new();
 	mg_error err;
 	char *json = NULL, *shown = NULL;
-	char token[MG_GITHUB_TOKEN_SIZE];
+	char token[MG_OUTPUT_TOKEN_SIZE];
 	bool unchanged = false;
 	int code = EXIT_ERROR;
 
@@ -781,7 +781,7 @@ static int cmd_check(struct cli *cli, bool record)
 
 		cli->format = gha && !strcmp(gha, "true") ? FORMAT_GITHUB : FORMAT_TEXT;
 	}
-	if (mg_github_token(token) < 0) {
+	if (mg_output_token(token) < 0) {
 		mg_error_set(&err, NULL, 0, 0, "cannot read random bytes for output delimiters");
 		code = fail(&err);
 		goto done;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -330,4 +331,56 @@ done:
 	close(fd);
 	mg_buf_free(&b);
 	return error;
+}
+
+/* ---- the delimiter token ---- */
+
+/* n bytes from /dev/urandom, for kernels without getrandom(). */
+static int urandom(unsigned char *buf, size_t n)
+{
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+	ssize_t k;
+
+	if (fd < 0)
+		return MG_ERROR;
+	while (got < n) {
+		k = read(fd, buf + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	close(fd);
+	return got == n ? MG_OK : MG_ERROR;
+}
+
+static int random_bytes(unsigned char *buf, size_t n)
+{
+	size_t got = 0;
+	ssize_t k;
+
+	while (got < n) {
+		k = getrandom(buf + got, n - got, 0);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return urandom(buf + got, n - got);
+		got += (size_t)k;
+	}
+	return MG_OK;
+}
+
+int mg_output_token(char out[MG_OUTPUT_TOKEN_SIZE])
+{
+	unsigned char bytes[(MG_OUTPUT_TOKEN_SIZE - 1) / 2];
+	size_t i;
+
+	out[0] = '\0';
+	if (random_bytes(bytes, sizeof(bytes)) < 0)
+		return MG_ERROR;
+	for (i = 0; i < sizeof(bytes); i++)
+		snprintf(out + 2 * i, 3, "%02x", bytes[i]);
+	return MG_OK;
 }

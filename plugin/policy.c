@@ -38,19 +38,6 @@ static const char *const identity_keys[] = {
 	"workload_id", "hardware_id", "model_id", "dtype", "amp_dtype",
 	"batch_size", "seq_len", "optimizer", NULL
 };
-/* The thresholds, in the order of enum mg_threshold: budget, then quality. */
-static const char *const threshold_keys[] = {
-	"memory_cap_mb", "min_samples_per_s", "min_memory_saving_mb",
-	"min_throughput_ratio", "max_eval_loss", "max_relative_eval_loss",
-	"max_quality_delta", NULL
-};
-static const char *const budget_keys[] = {
-	"memory_cap_mb", "min_samples_per_s", "min_memory_saving_mb",
-	"min_throughput_ratio", NULL
-};
-static const char *const quality_keys[] = {
-	"max_eval_loss", "max_relative_eval_loss", "max_quality_delta", NULL
-};
 static const char *const evidence_keys[] = { "baseline", "min_repeats", NULL };
 static const char *const sensitivity_keys[] = { "stricter", "grid", NULL };
 static const char *const gate_keys[] = { "fail_on", NULL };
@@ -60,27 +47,50 @@ static const char *const waiver_keys[] = {
 };
 static const char *const verdict_words[] = { "accept", "tune", "reject", NULL };
 
-_Static_assert(MG_THRESHOLD_COUNT == 7 && MG_MAX_EVAL_LOSS == 4,
-	       "threshold_keys, budget_keys and quality_keys follow enum mg_threshold");
 _Static_assert(MG_ID_COUNT == 8 && MG_ID_OPTIMIZER == 7,
 	       "identity_keys follows enum mg_ident");
 _Static_assert(MG_ACCEPT == 0 && MG_TUNE == 1 && MG_REJECT == 2,
 	       "verdict_words follows enum mg_verdict");
 
+/* The keys of each section; the thresholds' come from the decision core's
+ * table (mg_threshold_def: budget, quality, or all of them in a scenario). */
 static const struct {
 	const char *name;            /* how a message names the section */
-	const char *const *keys;
+	const char *const *keys;     /* NULL-terminated, or NULL for thresholds */
+	const char *thresholds;      /* with keys NULL: their section, "" for all */
 } sections[SEC_COUNT] = {
-	[SEC_ROOT] = { "", root_keys },
-	[SEC_IDENTITY] = { "identity", identity_keys },
-	[SEC_BUDGET] = { "budget", budget_keys },
-	[SEC_QUALITY] = { "quality", quality_keys },
-	[SEC_EVIDENCE] = { "evidence", evidence_keys },
-	[SEC_SENSITIVITY] = { "sensitivity", sensitivity_keys },
-	[SEC_GATE] = { "gate", gate_keys },
-	[SEC_OVERRIDE] = { "", threshold_keys },
-	[SEC_WAIVER] = { "waivers[]", waiver_keys },
+	[SEC_ROOT] = { "", root_keys, NULL },
+	[SEC_IDENTITY] = { "identity", identity_keys, NULL },
+	[SEC_BUDGET] = { "budget", NULL, "budget" },
+	[SEC_QUALITY] = { "quality", NULL, "quality" },
+	[SEC_EVIDENCE] = { "evidence", evidence_keys, NULL },
+	[SEC_SENSITIVITY] = { "sensitivity", sensitivity_keys, NULL },
+	[SEC_GATE] = { "gate", gate_keys, NULL },
+	[SEC_OVERRIDE] = { "", NULL, "" },
+	[SEC_WAIVER] = { "waivers[]", waiver_keys, NULL },
 };
+
+/* A section's keys, NULL-terminated; a threshold section's listed in buf
+ * (in enum mg_threshold order), with *first the threshold of the first. */
+static const char *const *section_keys(enum section sec, const char *buf[MG_THRESHOLD_COUNT + 1],
+				       int thresholds[MG_THRESHOLD_COUNT])
+{
+	size_t n = 0;
+	int t;
+
+	if (sections[sec].keys)
+		return sections[sec].keys;
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		const mg_threshold_def *def = mg_threshold_def_of((enum mg_threshold)t);
+
+		if (!*sections[sec].thresholds || !strcmp(def->section, sections[sec].thresholds)) {
+			thresholds[n] = t;
+			buf[n++] = def->key;
+		}
+	}
+	buf[n] = NULL;
+	return buf;
+}
 
 /* Index of the n-byte `key` in a NULL-terminated list, or -1. */
 static int key_find(const char *const *keys, const char *key, size_t n)
@@ -148,10 +158,11 @@ static void list_words(mg_buf *b, const char *const *words)
 /* The section (other than `here`) that knows `key`, or -1. */
 static int home_section(const char *key, size_t n, enum section here)
 {
-	int s;
+	const char *buf[MG_THRESHOLD_COUNT + 1];
+	int s, t[MG_THRESHOLD_COUNT];
 
 	for (s = SEC_ROOT; s < SEC_OVERRIDE; s++)
-		if (s != (int)here && key_find(sections[s].keys, key, n) >= 0)
+		if (s != (int)here && key_find(section_keys((enum section)s, buf, t), key, n) >= 0)
 			return s;
 	return -1;
 }
@@ -198,8 +209,8 @@ static int type_error(walk *w, const mg_yaml_node *n, const char *where, const c
 /* Report an unknown or misplaced key.  Always MG_ERROR. */
 static int unknown_key(walk *w, const mg_yaml_node *key, enum section sec, const char *where)
 {
-	int home = home_section(key->text, key->len, sec);
-	const char *near;
+	int home = home_section(key->text, key->len, sec), t[MG_THRESHOLD_COUNT];
+	const char *near, *buf[MG_THRESHOLD_COUNT + 1];
 	mg_buf b = MG_BUF_INIT;
 
 	if (home >= 0) {
@@ -210,11 +221,11 @@ static int unknown_key(walk *w, const mg_yaml_node *key, enum section sec, const
 			mg_buf_printf(&b, "under '%s'", where);
 		else
 			mg_buf_puts(&b, "at the top level");
-	} else if ((near = nearest(sections[sec].keys, key->text, key->len))) {
+	} else if ((near = nearest(section_keys(sec, buf, t), key->text, key->len))) {
 		mg_buf_printf(&b, "unknown key '%.64s' (did you mean '%s'?)", key->text, near);
 	} else {
 		mg_buf_printf(&b, "unknown key '%.64s' (expected one of: ", key->text);
-		list_words(&b, sections[sec].keys);
+		list_words(&b, section_keys(sec, buf, t));
 		mg_buf_putc(&b, ')');
 	}
 	mg_error_at(w->err, w->path, key->pos, "%s", b.ptr);
@@ -231,6 +242,8 @@ static int pair_key(int *idx, walk *w, const mg_yaml_node *map, size_t i, enum s
 		    const char *where)
 {
 	const mg_yaml_node *key = map->kids[i], *prev;
+	const char *buf[MG_THRESHOLD_COUNT + 1];
+	int t[MG_THRESHOLD_COUNT];
 	size_t j;
 
 	if (key->kind == MG_YAML_MAP || key->kind == MG_YAML_SEQ)
@@ -243,9 +256,11 @@ static int pair_key(int *idx, walk *w, const mg_yaml_node *map, size_t i, enum s
 					   "duplicate key '%.64s' (first at %d:%d)",
 					   key->text, prev->pos.line, prev->pos.column);
 	}
-	*idx = key_find(sections[sec].keys, key->text, key->len);
+	*idx = key_find(section_keys(sec, buf, t), key->text, key->len);
 	if (*idx < 0)
 		return unknown_key(w, key, sec, where);
+	if (!sections[sec].keys)
+		*idx = t[*idx];     /* a threshold: its enum */
 	return 0;
 }
 
@@ -298,12 +313,17 @@ static int get_threshold(double *out, walk *w, const mg_yaml_node *n, enum mg_th
 	if (!isfinite(n->num))
 		return mg_error_at(w->err, w->path, n->pos,
 				   "'%s' must be a finite number, got '%.40s'", where, n->text);
-	if (t == MG_MEMORY_CAP_MB && !(n->num > 0))
-		range = "greater than 0";
-	else if (t == MG_MIN_THROUGHPUT_RATIO && !(n->num >= 0 && n->num <= 1))
-		range = "between 0 and 1";
-	else if (!(n->num >= 0))
-		range = "at least 0";
+	switch (mg_threshold_def_of(t)->range) {
+	case MG_RANGE_POSITIVE:
+		range = n->num > 0 ? NULL : "greater than 0";
+		break;
+	case MG_RANGE_FRACTION:
+		range = n->num >= 0 && n->num <= 1 ? NULL : "between 0 and 1";
+		break;
+	case MG_RANGE_NON_NEGATIVE:
+		range = n->num >= 0 ? NULL : "at least 0";
+		break;
+	}
 	if (range)
 		return mg_error_at(w->err, w->path, n->pos, "'%s' must be %s, got '%.40s'",
 				   where, range, n->text);
@@ -315,7 +335,7 @@ static int get_threshold(double *out, walk *w, const mg_yaml_node *n, enum mg_th
 static int walk_thresholds(walk *w, const mg_yaml_node *map, enum section sec, const char *where,
 			   mg_budget *b, mg_pos *pos)
 {
-	int first = sec == SEC_QUALITY ? MG_MAX_EVAL_LOSS : 0, idx, error = 0;
+	int idx, error = 0;
 	char sub[96];
 	size_t i;
 
@@ -324,8 +344,7 @@ static int walk_thresholds(walk *w, const mg_yaml_node *map, enum section sec, c
 	for (i = 0; i < map->count; i += 2) {
 		if ((error = pair_key(&idx, w, map, i, sec, where)) < 0)
 			goto done;
-		idx += first;
-		join(sub, sizeof(sub), where, threshold_keys[idx]);
+		join(sub, sizeof(sub), where, mg_threshold_name((enum mg_threshold)idx));
 		if ((error = get_threshold(&b->value[idx], w, map->kids[i + 1],
 					   (enum mg_threshold)idx, sub)) < 0)
 			goto done;
@@ -476,7 +495,7 @@ static int walk_axis(walk *w, mg_grid_axis *axis, const mg_yaml_node *seq, enum 
 	size_t i;
 	int error = 0;
 
-	join(where, sizeof(where), "sensitivity.grid", threshold_keys[t]);
+	join(where, sizeof(where), "sensitivity.grid", mg_threshold_name(t));
 	axis->threshold = t;
 	if (seq->kind != MG_YAML_SEQ)
 		return type_error(w, seq, where, "a sequence");

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "findings.h"
 #include "json.h"
 #include "memgate/buf.h"
-#include "memgate/github.h"
 #include "memgate/sarif.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
@@ -121,7 +121,7 @@ static void put_location(cJSON *result, const char *file, mg_pos pos)
 	free(uri);
 }
 
-static void put_result(cJSON *results, const mg_check_result *r, const mg_github_finding *f,
+static void put_result(cJSON *results, const mg_check_result *r, const mg_finding *f,
 		       const char *fingerprint)
 {
 	const mg_code *code = mg_code_find(f->code);
@@ -130,7 +130,7 @@ static void put_result(cJSON *results, const mg_check_result *r, const mg_github
 	char line_hash[40];
 	mg_pos pos;
 
-	mg_github_place(&file, &pos, r, f);
+	mg_finding_place(&file, &pos, r, f);
 	mg_json__add(result, "ruleId", str(f->code));
 	num(result, "ruleIndex", (double)rule_index(f->code));
 	mg_json__add(result, "level", str(level_of(code ? code->kind : MG_KIND_EVIDENCE)));
@@ -143,24 +143,24 @@ static void put_result(cJSON *results, const mg_check_result *r, const mg_github
 	snprintf(line_hash, sizeof(line_hash), "%.16s:1", fingerprint);
 	mg_json__add(fp, "primaryLocationLineHash", str(line_hash));
 	props = obj(result, "properties");
-	mg_json__add(props, "policy", str(mg_github_policy_file(r)));
+	mg_json__add(props, "policy", str(mg_findings_policy_file(r)));
 	if (f->candidate < r->decision->base.count)
 		mg_json__add(props, "candidate", str(r->decision->base.evaluations[f->candidate].name));
 }
 
 static void put_results(cJSON *results, const mg_check_result *r)
 {
-	mg_github_finding *findings = NULL;
-	char (*prints)[MG_GITHUB_FINGERPRINT_SIZE];
+	mg_finding *findings = NULL;
+	char (*prints)[MG_FINDING_FINGERPRINT_SIZE];
 	size_t n = 0, i;
 
-	mg_github_findings(&findings, &n, r);
+	mg_findings(&findings, &n, r);
 	prints = mg_xcalloc(n ? n : 1, sizeof(*prints));
-	mg_github_fingerprints(prints, mg_github_policy_file(r), findings, n);
+	mg_finding_fingerprints(prints, mg_findings_policy_file(r), findings, n);
 	for (i = 0; i < n; i++)
 		put_result(results, r, &findings[i], prints[i]);
 	free(prints);
-	mg_github_findings_free(findings, n);
+	mg_findings_free(findings, n);
 }
 
 /* run.properties.decisions: each policy's decision, for readers of the file. */
@@ -175,7 +175,7 @@ static void put_decisions(cJSON *run, const mg_check_item *items, size_t count)
 		if (!r)
 			continue;
 		o = mg_json__add(list, NULL, cJSON_CreateObject());
-		mg_json__add(o, "policy", str(mg_github_policy_file(r)));
+		mg_json__add(o, "policy", str(mg_findings_policy_file(r)));
 		mg_json__add(o, "decision", str(mg_verdict_name(r->decision->verdict)));
 		mg_json__add(o, "reason", str(mg_outcome_name(r->decision->reason)));
 		mg_json__add(o, "selected_candidate", str(r->decision->selected));

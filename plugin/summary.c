@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "findings.h"
 #include "compare.h"
 #include "memgate/escape.h"
 #include "format.h"
-#include "memgate/github.h"
 #include "memgate/summary.h"
 
 #define BIT(r) (1u << (r))
@@ -19,7 +19,7 @@ enum table { T_CANDIDATES, T_FINDINGS, T_SCENARIOS, T_COUNT };
 struct render {
 	const mg_check_result *r;
 	const mg_decision *d;
-	const mg_github_finding *findings;
+	const mg_finding *findings;
 	size_t finding_count;
 	size_t total[T_COUNT];   /* rows there are */
 	size_t limit[T_COUNT];   /* rows to show at most */
@@ -155,21 +155,21 @@ static void put_candidate_header(mg_buf *out, const mg_decision *d)
 	double limit;
 
 	mg_buf_puts(out, "| # | candidate | status |");
-	for (i = 0; i < MG_GITHUB_CHECK_COUNT; i++) {
-		const mg_github_check *c = &mg_github_checks[i];
+	for (i = 0; i < MG_CHECK_COUNT; i++) {
+		const mg_threshold_def *c = mg_check(i);
 
-		if (!mg_github_check_active(c, &d->budget))
+		if (!mg_check_active(c, &d->budget))
 			continue;
 		mg_buf_printf(out, " %s%s %s ", c->label, c->unit, c->ceiling ? "\xe2\x89\xa4" : "\xe2\x89\xa5");
-		if (mg_github_check_limit(&limit, c, d))
+		if (mg_check_limit(&limit, c, d))
 			mg_format_threshold(out, limit);
 		else
 			mg_buf_puts(out, "?");
 		mg_buf_puts(out, " |");
 	}
 	mg_buf_puts(out, " reasons |\n|---:|---|---|");
-	for (i = 0; i < MG_GITHUB_CHECK_COUNT; i++)
-		if (mg_github_check_active(&mg_github_checks[i], &d->budget))
+	for (i = 0; i < MG_CHECK_COUNT; i++)
+		if (mg_check_active(mg_check(i), &d->budget))
 			mg_buf_puts(out, "---:|");
 	mg_buf_puts(out, "---|\n");
 }
@@ -177,12 +177,12 @@ static void put_candidate_header(mg_buf *out, const mg_decision *d)
 /* "9450.76 ✅ +1749.24": the value, pass or fail, and the headroom (the
  * signed margin to the threshold, negative when it fails); the value alone
  * for a candidate stopped before the thresholds; "n/a" when unknown. */
-static void put_check_cell(mg_buf *out, const mg_github_check *c, const mg_evaluation *e,
+static void put_check_cell(mg_buf *out, const mg_threshold_def *c, const mg_evaluation *e,
 			   const mg_decision *d)
 {
 	bool screened = e->status == MG_STATUS_FEASIBLE || e->status == MG_STATUS_REJECTED;
 	double v = e->value[c->metric], limit, headroom, zero = 0;
-	bool known = mg_github_check_limit(&limit, c, d);
+	bool known = mg_check_limit(&limit, c, d);
 
 	if (!e->known[c->metric] || !isfinite(v)) {
 		mg_buf_puts(out, "n/a");
@@ -236,11 +236,11 @@ static void put_candidate_row(struct render *x, size_t i)
 	if (e->name && same_name(e->name, baseline ? baseline : "baseline"))
 		mg_buf_puts(out, " (baseline)");
 	mg_buf_printf(out, " | %s |", mg_status_name(e->status));
-	for (k = 0; k < MG_GITHUB_CHECK_COUNT; k++) {
-		if (!mg_github_check_active(&mg_github_checks[k], &x->d->budget))
+	for (k = 0; k < MG_CHECK_COUNT; k++) {
+		if (!mg_check_active(mg_check(k), &x->d->budget))
 			continue;
 		mg_buf_putc(out, ' ');
-		put_check_cell(out, &mg_github_checks[k], e, x->d);
+		put_check_cell(out, mg_check(k), e, x->d);
 		mg_buf_puts(out, " |");
 	}
 	mg_buf_putc(out, ' ');
@@ -271,18 +271,18 @@ static void put_candidates(struct render *x)
 /* ---- findings ---- */
 
 /* The marker of a finding's annotation level (github.c's levels). */
-static const char *marker(const mg_github_finding *f, bool passed)
+static const char *marker(const mg_finding *f, bool passed)
 {
 	static const char error[] = "\xe2\x9d\x8c", warning[] = "\xe2\x9a\xa0\xef\xb8\x8f",
 			  notice[] = "\xe2\x84\xb9\xef\xb8\x8f";
 
-	if (f->weight == MG_GITHUB_HARD)
+	if (f->weight == MG_FINDING_HARD)
 		return passed ? warning : error;
 	return passed ? notice : warning;
 }
 
 /* "- ❌ .memgate.yml:12:25: checkpoint: ... (`memory_saving_below_floor`)" */
-static void put_finding(mg_buf *out, const mg_github_finding *f, bool passed)
+static void put_finding(mg_buf *out, const mg_finding *f, bool passed)
 {
 	mg_buf_printf(out, "- %s ", marker(f, passed));
 	mg_format_location(out, f->file, f->pos, put_md);
@@ -300,7 +300,7 @@ static void put_findings(struct render *x)
 		return;
 	mg_buf_puts(&x->out, "\n### Reasons\n\n");
 	for (i = 0; i < x->finding_count && room_for_row(x, T_FINDINGS); i++) {
-		if (x->findings[i].weight >= MG_GITHUB_WARNING)
+		if (x->findings[i].weight >= MG_FINDING_WARNING)
 			continue;
 		put_finding(&x->out, &x->findings[i], x->r->passed);
 		x->shown[T_FINDINGS]++;
@@ -752,24 +752,24 @@ static void truncate_summary(mg_buf *out, size_t max)
 	mg_buf_puts(out, note);
 }
 
-static size_t count_reasons(const mg_github_finding *f, size_t n)
+static size_t count_reasons(const mg_finding *f, size_t n)
 {
 	size_t i, count = 0;
 
 	for (i = 0; i < n; i++)
-		count += f[i].weight < MG_GITHUB_WARNING;
+		count += f[i].weight < MG_FINDING_WARNING;
 	return count;
 }
 
 /* The summary of r in at most `max` bytes. */
 static char *render_summary(const mg_check_result *r, size_t max)
 {
-	mg_github_finding *findings = NULL;
+	mg_finding *findings = NULL;
 	struct render x = { 0 };
 	int t;
 
 	x.max = max;
-	mg_github_findings(&findings, &x.finding_count, r);
+	mg_findings(&findings, &x.finding_count, r);
 	x.r = r;
 	x.d = r->decision;
 	x.findings = findings;
@@ -786,7 +786,7 @@ static char *render_summary(const mg_check_result *r, size_t max)
 	}
 	if (x.out.len > x.max)
 		truncate_summary(&x.out, x.max);
-	mg_github_findings_free(findings, x.finding_count);
+	mg_findings_free(findings, x.finding_count);
 	return mg_buf_detach(&x.out, NULL);
 }
 

@@ -6,34 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "findings.h"
 #include "compare.h"
 #include "memgate/escape.h"
 #include "format.h"
-#include "memgate/github.h"
 #include "memgate/text.h"
 
-/* One column of the candidate table: an active check. */
-typedef struct check_col {
-	enum mg_threshold threshold;  /* the check is active when this is set */
-	enum mg_metric_id metric;
-	enum mg_reason reason;        /* the reason it adds when it fails */
-	const char *label;
-	const char *unit;
-	bool ceiling;                 /* value <= threshold passes (else >=) */
-} check_col;
-
-/* In the order of the reasons (hard limits, then targets).  The eval_loss
- * column stands for both quality ceilings: it shows the effective one. */
-static const check_col checks[] = {
-	{ MG_MEMORY_CAP_MB, MG_M_PEAK, MG_R_MEMORY_OVER_BUDGET, "peak", " MB", true },
-	{ MG_MIN_SAMPLES_PER_S, MG_M_SAMPLES, MG_R_SAMPLES_PER_S_BELOW_FLOOR, "samples/s", "", false },
-	{ MG_MAX_EVAL_LOSS, MG_M_EVAL_LOSS, MG_R_QUALITY_OVER_FLOOR, "eval_loss", "", true },
-	{ MG_MIN_MEMORY_SAVING_MB, MG_M_SAVING, MG_R_MEMORY_SAVING_BELOW_FLOOR, "saving", " MB", false },
-	{ MG_MIN_THROUGHPUT_RATIO, MG_M_RATIO, MG_R_THROUGHPUT_BELOW_FLOOR, "ratio", "", false },
-	{ MG_MAX_QUALITY_DELTA, MG_M_DELTA, MG_R_QUALITY_DELTA_OVER_LIMIT, "delta", "", true },
-};
-#define CHECK_COUNT (sizeof(checks) / sizeof(checks[0]))
-#define MAX_COLS (3 + CHECK_COUNT + 1)   /* #, name, status, checks, reasons */
+#define MAX_COLS (3 + MG_CHECK_COUNT + 1)   /* #, name, status, checks, reasons */
 
 /* Beyond these a log gets a summary instead of every row: the whole list is
  * in the decision record (--format json). */
@@ -69,31 +48,8 @@ static size_t width(const char *s)
 	return n;
 }
 
-static bool check_active(const check_col *c, const mg_budget *b)
-{
-	return b->set[c->threshold] ||
-	       (c->threshold == MG_MAX_EVAL_LOSS && b->set[MG_MAX_RELATIVE_EVAL_LOSS]);
-}
-
-/* The threshold a column compares with; false when it is not known (a
- * relative quality ceiling without a measured baseline). */
-static bool check_limit(double *limit, const check_col *c, const mg_decision *d)
-{
-	bool known = true;
-
-	if (c->threshold != MG_MAX_EVAL_LOSS) {
-		*limit = d->budget.value[c->threshold];
-	} else if (d->base.quality_ceiling_known) {
-		*limit = d->base.quality_ceiling;
-	} else {
-		*limit = d->budget.value[MG_MAX_EVAL_LOSS];
-		known = !d->budget.set[MG_MAX_RELATIVE_EVAL_LOSS];
-	}
-	return known;
-}
-
 /* " <= 11200", " < 512 FAIL", " < 512 WAIVED": how a screened value compares. */
-static void put_comparison(mg_buf *out, const check_col *c, bool fail, bool waived,
+static void put_comparison(mg_buf *out, const mg_threshold_def *c, bool fail, bool waived,
 			   const double *limit)
 {
 	if (c->ceiling)
@@ -110,16 +66,16 @@ static void put_comparison(mg_buf *out, const check_col *c, bool fail, bool waiv
 
 /* "peak 9450.76 MB <= 11200", "saving 331.98 MB < 512 FAIL"; the value
  * alone for a candidate that stopped before the thresholds (steps 1-6). */
-static void put_check(mg_buf *out, const check_col *c, const mg_evaluation *e,
+static void put_check(mg_buf *out, const mg_threshold_def *c, const mg_evaluation *e,
 		      const mg_decision *d)
 {
 	bool waived = e->waived & (1u << c->reason);
 	bool fail = (e->reasons & (1u << c->reason)) || waived;
 	bool screened = e->status == MG_STATUS_FEASIBLE || e->status == MG_STATUS_REJECTED;
 	double v = e->value[c->metric], limit;
-	const double *shown = check_limit(&limit, c, d) ? &limit : NULL;
+	const double *shown = mg_check_limit(&limit, c, d) ? &limit : NULL;
 
-	mg_buf_printf(out, "%s ", c->label);
+	mg_buf_printf(out, "%s ", c->column);
 	if (!e->known[c->metric] || !isfinite(v)) {
 		mg_buf_puts(out, "unknown");
 	} else {
@@ -161,8 +117,8 @@ static size_t column_count(const mg_budget *b)
 {
 	size_t n = 4, i;
 
-	for (i = 0; i < CHECK_COUNT; i++)
-		if (check_active(&checks[i], b))
+	for (i = 0; i < MG_CHECK_COUNT; i++)
+		if (mg_check_active(mg_check(i), b))
 			n++;
 	return n;
 }
@@ -180,10 +136,10 @@ static void fill_row(char **cells, size_t row, const mg_evaluation *e,
 	cells[n++] = mg_buf_detach(&cell, NULL);
 	mg_buf_puts(&cell, mg_status_name(e->status));
 	cells[n++] = mg_buf_detach(&cell, NULL);
-	for (i = 0; i < CHECK_COUNT; i++) {
-		if (!check_active(&checks[i], &d->budget))
+	for (i = 0; i < MG_CHECK_COUNT; i++) {
+		if (!mg_check_active(mg_check(i), &d->budget))
 			continue;
-		put_check(&cell, &checks[i], e, d);
+		put_check(&cell, mg_check(i), e, d);
 		cells[n++] = mg_buf_detach(&cell, NULL);
 	}
 	put_reasons(&cell, e->reasons, e->waived);
@@ -349,12 +305,12 @@ static void put_checks_line(mg_buf *out, const mg_budget *b)
 
 /* "  benchmarks/76.json:4:18: the report's hardware_id is 'a'; the policy
  * pins 'b' [hardware_mismatch]": what each evidence issue is about. */
-static void put_issue_details(mg_buf *out, const mg_github_finding *f, size_t n)
+static void put_issue_details(mg_buf *out, const mg_finding *f, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (f[i].rank != MG_GITHUB_RANK_EVIDENCE || !strcmp(f[i].code, "decision_drift"))
+		if (f[i].issue < 0)
 			continue;
 		mg_buf_puts(out, "  ");
 		mg_format_location(out, f[i].file, f[i].pos, put_safe);
@@ -365,7 +321,7 @@ static void put_issue_details(mg_buf *out, const mg_github_finding *f, size_t n)
 static void put_evidence_line(mg_buf *out, const mg_check_result *r)
 {
 	const mg_decision *d = r->decision;
-	mg_github_finding *findings = NULL;
+	mg_finding *findings = NULL;
 	const char *sep = "";
 	size_t n = 0;
 	int i;
@@ -379,9 +335,9 @@ static void put_evidence_line(mg_buf *out, const mg_check_result *r)
 		if (d->issue[i])
 			put_list(out, mg_issue_name((enum mg_issue)i), &sep);
 	mg_buf_putc(out, '\n');
-	mg_github_findings(&findings, &n, r);
+	mg_findings(&findings, &n, r);
 	put_issue_details(out, findings, n);
-	mg_github_findings_free(findings, n);
+	mg_findings_free(findings, n);
 }
 
 /* ", manifest 'path'" (with " at <commit>" when it differs from rev). */

@@ -2176,3 +2176,48 @@ Test(decision, every_outcome_and_next_action_has_a_name)
 	cr_assert_null(mg_outcome_name(MG_OUTCOME_COUNT));
 	cr_assert_null(mg_next_action_name(MG_NEXT_ACTION_COUNT));
 }
+
+/* ---- the tables ---- */
+
+Test(decision, step_5_says_which_metric_is_missing)
+{
+	fixture f;
+	mg_decision *d;
+
+	seed_fixture(&f);
+	bad_metric(&f.cand[0], MG_M_SAVING);
+	f.cand[1].metric[MG_M_PEAK].state = MG_METRIC_ABSENT;
+	d = decide(&f);
+	cr_assert_str_eq(reasons_named(&d->base, "checkpoint"), "missing_or_non_numeric_metric");
+	cr_assert_eq(eval_of(&d->base, "checkpoint")->missing_metric, MG_M_SAVING);
+	cr_assert_eq(eval_of(&d->base, "offload")->missing_metric, MG_M_PEAK);
+	mg_decision_free(d);
+
+	seed_fixture(&f);
+	d = decide(&f);
+	cr_assert_eq(eval_of(&d->base, "checkpoint")->missing_metric, -1);
+	mg_decision_free(d);
+}
+
+Test(decision, threshold_table_agrees_with_names_reasons_and_codes)
+{
+	size_t k;
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		const mg_threshold_def *def = mg_threshold_def_of((enum mg_threshold)t);
+		const mg_code *code = mg_reason_code(def->reason);
+
+		cr_assert_eq(mg_threshold_from_name(def->key), t);
+		cr_assert(mg_reason_waivable(def->reason), "%s", def->key);
+		cr_assert_eq(code->kind, def->hard ? MG_KIND_HARD : MG_KIND_TARGET,
+			     "%s: its reason's kind", def->key);
+		cr_assert(!strcmp(def->section, "budget") || !strcmp(def->section, "quality"));
+	}
+	cr_assert_null(mg_threshold_def_of(MG_THRESHOLD_COUNT));
+	/* one check per step-7 reason, in reason order */
+	for (k = 0; k < MG_CHECK_COUNT; k++) {
+		cr_assert_eq(mg_check(k)->reason, (enum mg_reason)(MG_R_MEMORY_OVER_BUDGET + (int)k));
+		cr_assert_eq(mg_reason_threshold(mg_check(k)->reason), (int)mg_check_threshold(mg_check(k)));
+	}
+}

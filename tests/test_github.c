@@ -14,10 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../plugin/findings.h"
 #include "fixture.h"
 #include "helpers.h"
 #include "../plugin/digest.h"
 #include "memgate/escape.h"
+#include "memgate/output.h"
 #include "memgate/github.h"
 #include "memgate/manifest.h"
 
@@ -508,10 +510,10 @@ static size_t count_level(const gh_run *run, const char *level)
 
 Test(github, token_is_32_random_hex_digits)
 {
-	char a[MG_GITHUB_TOKEN_SIZE], b[MG_GITHUB_TOKEN_SIZE];
+	char a[MG_OUTPUT_TOKEN_SIZE], b[MG_OUTPUT_TOKEN_SIZE];
 
-	cr_assert_eq(mg_github_token(a), 0);
-	cr_assert_eq(mg_github_token(b), 0);
+	cr_assert_eq(mg_output_token(a), 0);
+	cr_assert_eq(mg_output_token(b), 0);
 	cr_assert_eq(strlen(a), 32);
 	cr_assert_eq(strspn(a, "0123456789abcdef"), 32, "%s", a);
 	cr_assert_str_neq(a, b);
@@ -703,6 +705,8 @@ Test(github, missing_metric_points_at_the_metric_or_the_candidate)
 	fx.ev[1].reasons = fx.ev[2].reasons = BIT(MG_R_MISSING_OR_NON_NUMERIC_METRIC);
 	fx.cand[1].metric[MG_M_SAMPLES] = (mg_metric){ MG_METRIC_INVALID, 0, { 44, 23 } };
 	fx.cand[2].metric[MG_M_PEAK] = (mg_metric){ MG_METRIC_ABSENT, 0, { 0, 0 } };
+	fx.ev[1].missing_metric = MG_M_SAMPLES;   /* the core says which */
+	fx.ev[2].missing_metric = MG_M_PEAK;
 	fx.ev[3].status = MG_STATUS_INVALID;
 	fx.ev[3].reasons = BIT(MG_R_MISSING_OR_DUPLICATE_NAME);
 	fx.ev[3].name = "checkpoint";
@@ -1526,16 +1530,16 @@ Test(github, could_not_decide_outputs_say_error)
 Test(github, fingerprints_are_stable_per_policy_code_and_subject)
 {
 	mg_check_result *r = build();
-	mg_github_finding *f = NULL;
-	char (*a)[MG_GITHUB_FINGERPRINT_SIZE], (*b)[MG_GITHUB_FINGERPRINT_SIZE];
+	mg_finding *f = NULL;
+	char (*a)[MG_FINDING_FINGERPRINT_SIZE], (*b)[MG_FINDING_FINGERPRINT_SIZE];
 	size_t n = 0, i, j;
 
 	many_candidates(8, BIT(MG_R_MEMORY_OVER_BUDGET) | BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR));
-	mg_github_findings(&f, &n, r);
+	mg_findings(&f, &n, r);
 	cr_assert_geq(n, 16);
 	a = calloc(n, sizeof(*a));
 	b = calloc(n, sizeof(*b));
-	mg_github_fingerprints(a, POLICY, f, n);
+	mg_finding_fingerprints(a, POLICY, f, n);
 	for (i = 0; i < n; i++) {
 		cr_assert_eq(strlen(a[i]), 64);
 		for (j = 0; j < i; j++)
@@ -1544,35 +1548,38 @@ Test(github, fingerprints_are_stable_per_policy_code_and_subject)
 	/* lines move: the same fingerprints */
 	for (i = 0; i < n; i++)
 		f[i].pos.line += 7;
-	mg_github_fingerprints(b, POLICY, f, n);
+	mg_finding_fingerprints(b, POLICY, f, n);
 	for (i = 0; i < n; i++)
 		cr_assert_str_eq(a[i], b[i]);
 	/* another policy: other fingerprints */
-	mg_github_fingerprints(b, "models/a/.memgate.yml", f, n);
+	mg_finding_fingerprints(b, "models/a/.memgate.yml", f, n);
 	for (i = 0; i < n; i++)
 		cr_assert_str_neq(a[i], b[i]);
 	free(a);
 	free(b);
-	mg_github_findings_free(f, n);
+	mg_findings_free(f, n);
 }
 
 Test(github, twin_findings_get_numbered_unique_fingerprints)
 {
-	mg_github_finding f[3] = {
-		{ MG_GITHUB_HARD, MG_GITHUB_RANK_HARD, "missing_or_duplicate_name", REPORT, { 3, 1 },
-		  SIZE_MAX, "x", NULL },
-		{ MG_GITHUB_HARD, MG_GITHUB_RANK_HARD, "missing_or_duplicate_name", REPORT, { 9, 1 },
-		  SIZE_MAX, "y", NULL },
-		{ MG_GITHUB_HARD, MG_GITHUB_RANK_HARD, "missing_or_duplicate_name", REPORT, { 12, 1 },
-		  SIZE_MAX, "z", NULL },
+	mg_finding f[3] = {
+		{ .weight = MG_FINDING_HARD, .rank = MG_FINDING_RANK_HARD,
+		  .code = "missing_or_duplicate_name", .file = REPORT, .pos = { 3, 1 },
+		  .candidate = SIZE_MAX, .issue = -1, .message = "x" },
+		{ .weight = MG_FINDING_HARD, .rank = MG_FINDING_RANK_HARD,
+		  .code = "missing_or_duplicate_name", .file = REPORT, .pos = { 9, 1 },
+		  .candidate = SIZE_MAX, .issue = -1, .message = "y" },
+		{ .weight = MG_FINDING_HARD, .rank = MG_FINDING_RANK_HARD,
+		  .code = "missing_or_duplicate_name", .file = REPORT, .pos = { 12, 1 },
+		  .candidate = SIZE_MAX, .issue = -1, .message = "z" },
 	};
-	char p[3][MG_GITHUB_FINGERPRINT_SIZE], q[3][MG_GITHUB_FINGERPRINT_SIZE];
+	char p[3][MG_FINDING_FINGERPRINT_SIZE], q[3][MG_FINDING_FINGERPRINT_SIZE];
 
-	mg_github_fingerprints(p, POLICY, f, 3);
+	mg_finding_fingerprints(p, POLICY, f, 3);
 	cr_assert_str_neq(p[0], p[1]);
 	cr_assert_str_neq(p[1], p[2]);
 	cr_assert_str_neq(p[0], p[2]);
-	mg_github_fingerprints(q, POLICY, f, 1);
+	mg_finding_fingerprints(q, POLICY, f, 1);
 	cr_assert_str_eq(p[0], q[0], "the first of twins keeps the plain fingerprint");
 }
 

@@ -2,9 +2,9 @@
 #define MEMGATE_CODEQUALITY_H
 /*
  * The GitLab Code Quality report (artifacts:reports:codequality): a JSON
- * array with one object per finding (mg_github_findings) of every decided
+ * array with one object per finding (mg_findings) of every decided
  * item, each with the fields GitLab documents: description (the finding's
- * message), check_name (its code), fingerprint (mg_github_fingerprints:
+ * message), check_name (its code), fingerprint (mg_finding_fingerprints:
  * stable per policy, candidate and reason, unique in the file), severity
  * (blocker for evidence problems, critical for hard limits, major for
  * targets, minor for exclusions, sensitivity and warnings, info for

@@ -204,6 +204,50 @@ int mg_reason_from_name(const char *name);
  * mg_screening.quality_ceiling_from for the ceiling that applied). */
 int mg_reason_threshold(enum mg_reason r);
 
+/* Which values a threshold accepts in a policy. */
+enum mg_range {
+	MG_RANGE_POSITIVE,      /* > 0 */
+	MG_RANGE_FRACTION,      /* between 0 and 1 */
+	MG_RANGE_NON_NEGATIVE,  /* >= 0 */
+};
+
+/*
+ * A threshold of the policy (README "The policy" and "How memgate
+ * decides"): the one table every module reads for its key, what it
+ * checks and how it is shown.
+ */
+typedef struct mg_threshold_def {
+	const char *key;            /* "memory_cap_mb" */
+	const char *section;        /* "budget" or "quality" */
+	enum mg_metric_id metric;   /* the value it bounds */
+	enum mg_reason reason;      /* what failing it adds */
+	bool hard;                  /* a hard limit (reject); else a target (tune) */
+	bool ceiling;               /* value <= threshold passes; else value >= threshold */
+	enum mg_range range;
+	const char *label;          /* of the value, in messages: "peak", "memory saving" */
+	const char *column;         /* in the text table: "peak", "saving" */
+	const char *unit;           /* " MB" or "" */
+} mg_threshold_def;
+
+/* The definition of threshold t; NULL for an out-of-range value. */
+const mg_threshold_def *mg_threshold_def_of(enum mg_threshold t);
+
+/*
+ * The checks of step 7 as renderers show them: one per step-7 reason, in
+ * reason order (hard limits, then targets), each the definition of the
+ * reason's threshold.  The eval_loss check stands for both quality
+ * ceilings: its limit is the effective one.
+ */
+#define MG_CHECK_COUNT (MG_REASON_COUNT - MG_R_MEMORY_OVER_BUDGET)
+const mg_threshold_def *mg_check(size_t k);   /* k < MG_CHECK_COUNT */
+/* Whether step-7 reason r bounds a value measured against the baseline
+ * (memory saving, throughput ratio, quality delta). */
+bool mg_reason_against_baseline(enum mg_reason r);
+/* The threshold of check c (its reason's). */
+enum mg_threshold mg_check_threshold(const mg_threshold_def *c);
+/* Whether budget b runs check c. */
+bool mg_check_active(const mg_threshold_def *c, const mg_budget *b);
+
 /*
  * What a code means for the gate: how loud each renderer makes a finding
  * that carries it (annotation level, SARIF level, Code Quality severity).
@@ -261,6 +305,9 @@ typedef struct mg_evaluation {
 	enum mg_status status;
 	unsigned reasons;         /* bit (1u << mg_reason); list them in enum order */
 	unsigned waived;          /* reasons it fails that a waiver lets pass (not in reasons) */
+	int missing_metric;       /* missing_or_non_numeric_metric: the first number an
+				     active check needs that is missing or not finite
+				     (enum mg_metric_id); else -1 */
 	bool known[MG_METRIC_COUNT];   /* value[m] is meaningful (measured or derived) */
 	double value[MG_METRIC_COUNT]; /* peak, samples, eval_loss, saving, ratio, delta */
 	int repeats;
@@ -402,6 +449,11 @@ typedef struct mg_decision {
 	enum mg_outcome computed_reason;
 	const char *computed_selected;   /* borrowed, or NULL */
 } mg_decision;
+
+/* The threshold check c compares with under d's base budget (the effective
+ * quality ceiling); false when it is not known (a relative ceiling without a
+ * measured baseline). */
+bool mg_check_limit(double *limit, const mg_threshold_def *c, const mg_decision *d);
 
 /* Limits the core enforces before evaluating (grid products). */
 /* Scenarios times candidates: what sensitivity keeps (a bit per pair) and

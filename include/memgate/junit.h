@@ -14,7 +14,7 @@
  * Every other candidate passes when it is selected or feasible (system-out
  * says which, and its rank) and is otherwise <skipped message="not
  * selected: <reasons>">, the findings in system-out.  The baseline's
- * comparisons with itself (mg_github_self_comparison) are never reasons
+ * comparisons with itself (mg_finding_self_comparison) are never reasons
  * here.  Evidence that is not applicable on a passing gate, and sensitivity
  * that was not evaluated, are skipped.
  *

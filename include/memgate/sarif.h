@@ -7,12 +7,12 @@
  * One run of the tool "memgate" (`version` as given), with one rule per
  * code of mg_codes (id, short and full description and help from the
  * decision core's table, the default level of its kind), and one result per
- * finding (mg_github_findings) of every decided item, at the policy,
+ * finding (mg_findings) of every decided item, at the policy,
  * manifest or report line the annotations point at; a finding without a
  * file (a warning) is placed on the first line of its policy.  Levels:
  * error for evidence problems and hard limits, warning for targets,
  * exclusions, sensitivity and warnings, note for waivers applied.  Every
- * result carries partialFingerprints (mg_github_fingerprints: stable per
+ * result carries partialFingerprints (mg_finding_fingerprints: stable per
  * policy, candidate and reason), also as primaryLocationLineHash, so that
  * code scanning follows an alert while lines move.  Paths are percent-
  * encoded URIs relative to the repository root; text is valid UTF-8 JSON.
