@@ -39,6 +39,13 @@ bad=$(grep -n '#include "' "$SRC/plugin/git.c" | grep -v '"memgate/buf.h"\|"git.
 if [ -z "$bad" ]; then ok "plugin/git.c includes no parser header"
 else not_ok "plugin/git.c includes no parser header" "$bad"; fi
 
+# Comments cite the repository's own documents (README sections), never a
+# contract kept outside the repository.
+bad=$(cd "$SRC" && grep -rn 'SPEC\|\.\./shared\|LIBRARY-FACTS\|CI-CONVENTIONS' plugin include tests actions |
+	grep -v 'GIT_EINVALIDSPEC\|^tests/e2e/t_layout.sh:' || true)
+if [ -z "$bad" ]; then ok "no comment cites a document outside the repository"
+else not_ok "no comment cites a document outside the repository" "$bad"; fi
+
 # The grid product guard (plugin/policy.c): raising MG_POLICY_MAX_AXIS_VALUES
 # so far that the product of 7 axes overflows is a compile error.
 guard() { # guard N: compile policy.c with MG_POLICY_MAX_AXIS_VALUES=N; sets $code
