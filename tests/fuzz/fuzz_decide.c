@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "findings.h"
 #include "json.h"
 #include "memgate/buf.h"
 #include "memgate/check.h"
@@ -133,8 +134,8 @@ static void check_sensitivity(const mg_decision *d)
 	for (i = 0; i < d->scenario_count; i++)
 		changed |= !same_name(d->scenarios[i].best, d->best);
 	if (d->verdict == MG_ACCEPT)
-		CHECK(!changed && !strcmp(d->reason, "selection_stable_across_thresholds"));
-	if (!strcmp(d->reason, "selection_is_threshold_sensitive"))
+		CHECK(!changed && d->reason == MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS);
+	if (d->reason == MG_O_SELECTION_IS_THRESHOLD_SENSITIVE)
 		CHECK(changed && d->verdict == MG_TUNE && d->selected == d->best);
 }
 
@@ -160,7 +161,8 @@ static void check_decision(const mg_decision *d, const mg_rules *rules, const mg
 {
 	size_t i;
 
-	CHECK(d->verdict < MG_VERDICT_COUNT && d->reason && d->next_action);
+	CHECK(d->verdict < MG_VERDICT_COUNT && d->reason < MG_OUTCOME_COUNT &&
+	      d->next_action < MG_NEXT_ACTION_COUNT);
 	CHECK(d->applicable || (d->verdict == MG_REJECT && !d->sensitivity_evaluated));
 	CHECK(!d->selected || names_candidate(ev, d->selected));
 	CHECK(!d->best || names_candidate(ev, d->best));
@@ -232,14 +234,14 @@ static void check_xml(const char *text)
 
 static void check_findings(const mg_check_result *res)
 {
-	mg_github_finding *f = NULL;
+	mg_finding *f = NULL;
 	size_t n = 0, i;
 
-	mg_github_findings(&f, &n, res);
+	mg_findings(&f, &n, res);
 	for (i = 0; i < n; i++)
 		CHECK(f[i].message && !strchr(f[i].message, '\n') &&
 		      valid_utf8(f[i].message, strlen(f[i].message)));
-	mg_github_findings_free(f, n);
+	mg_findings_free(f, n);
 }
 
 /* The CI renderings of main.c's --format github and output files. */
@@ -310,7 +312,6 @@ static void build_result(mg_check_result *res, char **warning, mg_policy_change 
 	change->effect = worktree ? MG_CHANGE_LOOSENS : MG_CHANGE_ALTERS;
 	res->changes = change;
 	res->change_count = 1;
-	res->approved_checked = r->producer_decision != NULL;
 	res->approved_decision = r->producer_decision;
 	res->approved_selected = r->producer_reason;
 }
@@ -372,6 +373,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mg_policy *p = NULL;
 	mg_report *r = NULL;
 	mg_decision *d = NULL;
+	mg_approved approved;
 	mg_error err;
 
 	split(&ptext, &plen, &rtext, &rlen, data ? (const char *)data : "", size);
@@ -380,7 +382,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto done;
 	/* The policy keeps the scenario count within the core's limit: only
 	 * scenarios times candidates may go over the limit on evaluations. */
-	if (mg_decide(&d, &p->rules, &r->evidence, NULL, 0, &err) < 0) {
+	/* The report's own decision, when it has one, stands for an approved
+	 * record, so that the core's drift rule is fuzzed too. */
+	approved.decision = r->producer_decision;
+	approved.selected = r->producer_reason;
+	if (mg_decide(&d, &p->rules, &r->evidence, NULL,
+		      r->producer_decision ? &approved : NULL, 0, &err) < 0) {
 		CHECK(strstr(err.message, "evaluations), more than the limit") != NULL);
 		goto done;
 	}
