@@ -82,7 +82,7 @@ $(LIB): $(LIB_OBJS)
 $(PROG): $(BUILD)/obj/main.o $(LIB)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/%.c tests/helpers.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+$(BUILD)/tests/%: tests/%.c tests/helpers.h tests/fixture.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CRIT_CFLAGS) -Itests -DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
 		$(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
@@ -119,7 +119,8 @@ asan: deps
 	@$(MAKE) --no-print-directory WERROR=1 SAN=1 run-tests
 
 valgrind: deps
-	@$(MAKE) --no-print-directory WERROR=1 $(PROG) $(BUILD)/tests/jsonget $(BUILD)/tests/maxrss
+	@$(MAKE) --no-print-directory WERROR=1 $(PROG) $(BUILD)/tests/jsonget $(BUILD)/tests/maxrss \
+		$(BUILD)/bench/gen
 	@MEMGATE=$(CURDIR)/$(PROG) MEMGATE_WRAP=$(CURDIR)/tests/valgrind-wrap ./tests/e2e/run
 
 demo: deps

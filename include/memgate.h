@@ -1,16 +1,29 @@
 #ifndef MEMGATE_H
 #define MEMGATE_H
-/* memgate: everything, as libgit2's git2.h does. */
+/*
+ * memgate: every public header, as libgit2's git2.h does.  These are what a
+ * user of libmemgate.a needs: run a check (check.h and the plain data it
+ * returns), render its result (text, record, github, summary, junit), write
+ * the output files (output.h) and print untrusted text safely (escape.h).
+ * Private headers sit beside their sources in plugin/.
+ * tests/e2e/t_layout.sh checks that this list is complete.
+ */
 #include "memgate/buf.h"
 #include "memgate/check.h"
+#include "memgate/codequality.h"
 #include "memgate/decision.h"
-#include "memgate/digest.h"
 #include "memgate/error.h"
-#include "memgate/git.h"
+#include "memgate/escape.h"
+#include "memgate/github.h"
 #include "memgate/insight.h"
+#include "memgate/junit.h"
 #include "memgate/manifest.h"
+#include "memgate/output.h"
 #include "memgate/policy.h"
 #include "memgate/record.h"
 #include "memgate/report.h"
+#include "memgate/sarif.h"
+#include "memgate/summary.h"
 #include "memgate/text.h"
+#include "memgate/version.h"
 #endif

@@ -10,11 +10,17 @@
 
 #include "memgate/buf.h"
 #include "memgate/check.h"
-#include "memgate/digest.h"
-#include "memgate/format.h"
-#include "memgate/git.h"
+#include "digest.h"
+#include "format.h"
+#include "git.h"
+#include "path.h"
 #include "memgate/insight.h"
 #include "memgate/record.h"
+
+/* The public sizes of check.h are the git layer's and the digest's. */
+_Static_assert(MG_CHECK_OID_SIZE == MG_GIT_OID_HEX, "commit and blob ids");
+_Static_assert(MG_CHECK_SHA256_SIZE == MG_DIGEST_HEX_SIZE, "SHA-256 in hex");
+_Static_assert(MG_GIT_LFS_OID_HEX == MG_DIGEST_HEX_SIZE, "an LFS oid is a SHA-256");
 
 #define DEFAULT_POLICY ".memgate.yml"
 
@@ -25,7 +31,7 @@ struct run {
 	mg_check_result *res;
 	size_t max_bytes;
 	bool pre[MG_ISSUE_COUNT];
-	char head[65];          /* HEAD commit, "" when unborn or with --worktree */
+	char head[MG_CHECK_OID_SIZE];  /* HEAD commit, "" when unborn or with --worktree */
 	bool base_run;          /* the --base comparison: one policy, no base */
 	char *policy_path;      /* the policy's repository path, once found */
 };
@@ -135,7 +141,7 @@ static int read_input(mg_blob *blob, struct run *run, mg_input_ref *ref,
 	char msg[sizeof(err->message)];
 	int error;
 
-	if (mg_manifest_check_path(path, err) < 0) {
+	if (mg_path_check(path, err) < 0) {
 		snprintf(msg, sizeof(msg), "%s", err->message);
 		return mg_error_at(err, from, pos, "invalid path '%s': %s", path, msg);
 	}
@@ -176,7 +182,7 @@ static const char *where(struct short_id *buf, const char *commit)
 static int resolve_lfs(mg_blob *blob, bool *lfs, struct run *run, const char *path,
 		       const char *commit, mg_error *err)
 {
-	char oid[65], sha[65] = "";
+	char oid[MG_GIT_LFS_OID_HEX], sha[MG_DIGEST_HEX_SIZE] = "";
 	unsigned long long size;
 	mg_blob content = { 0 };
 	struct short_id at;
@@ -220,7 +226,7 @@ done:
 
 /* The SHA-256 of the working-tree copy of path (an LFS pointer there
  * resolved through the store); false when there is none to compare. */
-static bool worktree_sha256(char out[65], struct run *run, const char *path)
+static bool worktree_sha256(char out[MG_DIGEST_HEX_SIZE], struct run *run, const char *path)
 {
 	mg_blob blob = { 0 };
 	mg_error ignored;
@@ -235,7 +241,7 @@ static bool worktree_sha256(char out[65], struct run *run, const char *path)
 
 /* Resolve one revision option; the message names the option it came from
  * ("--policy-rev: unknown revision 'deadbeef'"). */
-static int resolve_option(char out[65], mg_repo *repo, const char *option, const char *rev,
+static int resolve_option(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *option, const char *rev,
 			  mg_error *err)
 {
 	char msg[sizeof(err->message)];
@@ -951,7 +957,7 @@ static int load_report(struct run *run, mg_blob *blob, const char *path,
 		       const char *from, mg_pos pos, mg_error *err)
 {
 	mg_check_result *res = run->res;
-	char wt[65];
+	char wt[MG_DIGEST_HEX_SIZE];
 	bool lfs;
 	int error;
 
@@ -1005,7 +1011,11 @@ static int load_approved(struct run *run, mg_error *err)
 	}
 	if (error < 0)
 		goto done;
-	mg_digest_sha256_hex(res->approved_ref.sha256, blob.data, blob.len);
+	if (mg_digest_sha256_hex(res->approved_ref.sha256, blob.data, blob.len) < 0) {
+		error = mg_error_set(err, m->approved_path, 0, 0,
+				     "cannot compute SHA-256 (OpenSSL failed)");
+		goto done;
+	}
 	if (strcmp(res->approved_ref.sha256, m->approved_sha256)) {
 		run->pre[MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH] = true;
 		goto done;
@@ -1368,10 +1378,9 @@ static void free_strings(char **list, size_t count)
 	free(list);
 }
 
-void mg_check_result_free(mg_check_result *r)
+/* Free what r holds, not r itself. */
+static void release_result(mg_check_result *r)
 {
-	if (!r)
-		return;
 	release_ref(&r->policy_ref);
 	release_ref(&r->manifest_ref);
 	release_ref(&r->report_ref);
@@ -1393,6 +1402,13 @@ void mg_check_result_free(mg_check_result *r)
 		free(r->base);
 	}
 	free(r->waivers);
+}
+
+void mg_check_result_free(mg_check_result *r)
+{
+	if (!r)
+		return;
+	release_result(r);
 	free(r);
 }
 
@@ -1426,7 +1442,7 @@ static int check_semantic_id(const char *want, const mg_report *rep, mg_error *e
 static void warn_worktree_report(struct run *run, const char *path)
 {
 	mg_check_result *res = run->res;
-	char wt[65];
+	char wt[MG_DIGEST_HEX_SIZE];
 
 	if (res->worktree || !mg_repo_workdir(run->repo) || !worktree_sha256(wt, run, path) ||
 	    !strcmp(wt, res->report_ref.sha256))
@@ -1500,14 +1516,16 @@ int mg_check_make_manifest(char **text, char ***warnings, size_t *warning_count,
 done:
 	free(prefix);
 	free(path);
-	mg_manifest_free(old);
-	mg_blob_release(&blob);
-	mg_report_free(res.report);
-	release_ref(&res.report_ref);
+	/* the warnings and notes are the caller's; the rest goes with res */
 	*warnings = res.warnings;
 	*warning_count = res.warning_count;
 	*notes = res.notes;
 	*note_count = res.note_count;
+	res.warnings = res.notes = NULL;
+	res.warning_count = res.note_count = 0;
+	mg_manifest_free(old);
+	mg_blob_release(&blob);
+	release_result(&res);
 	mg_repo_free(run.repo);
 	return error;
 }

@@ -1,10 +1,10 @@
-/* Comparing a pull request's screening with its base's: see include/memgate/compare.h. */
+/* Comparing a pull request's screening with its base's: see plugin/compare.h. */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "memgate/buf.h"
-#include "memgate/compare.h"
+#include "compare.h"
 
 const enum mg_metric_id mg_compare_metrics[MG_COMPARE_METRICS] = {
 	MG_M_PEAK, MG_M_SAMPLES, MG_M_EVAL_LOSS,

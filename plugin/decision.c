@@ -1,5 +1,7 @@
-/* The decision core (SPEC section 2): see include/memgate/decision.h. */
+/* The decision core (README, "How memgate decides"): see
+ * include/memgate/decision.h. */
 #include <assert.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,6 +291,17 @@ static int table_find(const char *const *table, size_t n, const char *name)
 const mg_threshold_def *mg_threshold_def_of(enum mg_threshold t)
 {
 	return (int)t >= 0 && t < MG_THRESHOLD_COUNT ? &thresholds[t] : NULL;
+}
+
+bool mg_threshold_accepts(enum mg_threshold t, double x)
+{
+	if (!isfinite(x))
+		return false;
+	switch (thresholds[t].range) {
+	case MG_RANGE_POSITIVE: return x > 0;
+	case MG_RANGE_FRACTION: return x >= 0 && x <= 1;
+	default: return x >= 0;
+	}
 }
 
 const char *mg_threshold_name(enum mg_threshold t)
@@ -736,7 +749,7 @@ static void fill_values(const struct screen_ctx *x, mg_evaluation *e, bool is_ba
 }
 
 /* True when a non-baseline candidate at step 7 needs a value that the
- * baseline cannot give (SPEC 2.3 step 2). */
+ * baseline cannot give (README, "How memgate decides", 3.: baseline_missing_or_invalid). */
 static bool needs_missing_base(const struct screen_ctx *x, const mg_candidate *c)
 {
 	const mg_budget *b = x->b;
@@ -755,7 +768,8 @@ static bool needs_missing_base(const struct screen_ctx *x, const mg_candidate *c
 	return b->set[MG_MAX_RELATIVE_EVAL_LOSS] && !base_gives(x, MG_M_DELTA);
 }
 
-/* Sets the screening's effective quality ceiling (SPEC 1.1). */
+/* Sets the screening's effective quality ceiling (README, "How memgate
+ * decides", 2.: quality_over_floor). */
 static void find_ceiling(mg_screening *s, const struct screen_ctx *x)
 {
 	const mg_budget *b = x->b;
@@ -828,7 +842,7 @@ static void check_candidate(mg_screening *s, const struct screen_ctx *x,
 	}
 }
 
-/* ---- ranking (SPEC 2.4) ---- */
+/* ---- ranking (README, "How memgate decides": Ranking) ---- */
 
 /* Compares one key; a value that is not known sorts last. */
 static int key_cmp(const mg_evaluation *a, const mg_evaluation *b,
@@ -1011,7 +1025,7 @@ static const char *winner(const mg_screening *s)
 	return s->feasible_count ? s->evaluations[s->feasible[0]].name : NULL;
 }
 
-/* ---- evidence issues (SPEC 2.1) ---- */
+/* ---- evidence issues (README, "How memgate decides", 1.) ---- */
 
 static bool value_equal(const mg_value *a, const mg_value *b)
 {
@@ -1079,7 +1093,7 @@ static void find_issues(mg_decision *d, const mg_rules *rules, const mg_evidence
 			d->applicable = false;
 }
 
-/* ---- the base decision (SPEC 2.3) ---- */
+/* ---- the base decision (README, "How memgate decides", 3.) ---- */
 
 static void conclude(mg_decision *d, enum mg_outcome o)
 {
@@ -1154,7 +1168,7 @@ static int decide_base(mg_decision *d, const mg_rules *rules, const mg_evidence 
 	return 3;
 }
 
-/* ---- sensitivity (SPEC 2.5) ---- */
+/* ---- sensitivity (README, "How memgate decides": Sensitivity) ---- */
 
 static size_t grid_cells(const mg_rules *rules, bool *overflow)
 {

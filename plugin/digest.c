@@ -1,7 +1,7 @@
-/* SHA-256 through OpenSSL's EVP interface: see include/memgate/digest.h. */
+/* SHA-256 through OpenSSL's EVP interface: see plugin/digest.h. */
 #include <openssl/evp.h>
 
-#include "memgate/digest.h"
+#include "digest.h"
 #include "memgate/error.h"
 
 int mg_digest_sha256_hex(char out[MG_DIGEST_HEX_SIZE], const void *data, size_t len)

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "findings.h"
-#include "memgate/digest.h"
+#include "digest.h"
 #include "memgate/escape.h"
-#include "memgate/format.h"
+#include "format.h"
 
 #define BIT(r) (1u << (r))
 #define NO_CANDIDATE SIZE_MAX
@@ -221,7 +221,8 @@ static void approved_missing(struct findings *f)
 	    mg_issue_name(MG_ISSUE_APPROVED_RESULT_MISSING), file, pos, NO_CANDIDATE);
 }
 
-/* The issues found in the manifest's pins (SPEC 2.1, the first five). */
+/* The issues found in the manifest's pins (README, "How memgate decides",
+ * 1.: the first five). */
 static void manifest_issue(struct findings *f, enum mg_issue issue)
 {
 	const mg_check_result *r = f->r;
@@ -325,7 +326,8 @@ static void aggregate_issues(struct findings *f)
 	}
 }
 
-/* The issues found in the report (SPEC 2.1, from handoff_not_ready on). */
+/* The issues found in the report (README, "How memgate decides", 1.: from
+ * handoff_not_ready on). */
 static void report_issue(struct findings *f, enum mg_issue issue)
 {
 	int id = ident_of(issue);

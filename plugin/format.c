@@ -1,11 +1,11 @@
-/* Numbers and names for people: see include/memgate/format.h. */
+/* Numbers and names for people: see plugin/format.h. */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "memgate/escape.h"
-#include "memgate/format.h"
+#include "format.h"
 
 #define SHORT_DIGITS 10   /* above this, try 6 significant digits */
 
@@ -379,4 +379,17 @@ void mg_format_exchange(mg_buf *out, const mg_evaluation *e)
 		break;
 	default: mg_buf_puts(out, "unknown"); break;
 	}
+}
+
+void mg_format_location(mg_buf *out, const char *file, mg_pos pos,
+			void (*put_file)(mg_buf *out, const char *file))
+{
+	if (!file)
+		return;
+	put_file(out, file);
+	if (pos.line > 0)
+		mg_buf_printf(out, ":%d", pos.line);
+	if (pos.line > 0 && pos.column > 0)
+		mg_buf_printf(out, ":%d", pos.column);
+	mg_buf_puts(out, ": ");
 }

@@ -1,5 +1,5 @@
 /*
- * The git source layer: see include/memgate/git.h.  This is the only file
+ * The git source layer: see plugin/git.h.  This is the only file
  * in memgate that includes git2.h; libgit2 errors are translated here into
  * mg_error messages in git's wording ("cannot read 'x' at 3f2a1c0: ...").
  *
@@ -23,8 +23,8 @@
 #endif
 
 #include "memgate/buf.h"
-#include "memgate/git.h"
-#include "memgate/manifest.h"
+#include "git.h"
+#include "path.h"
 
 struct mg_repo {
 	git_repository *git;
@@ -615,7 +615,7 @@ int mg_repo_read(mg_blob *blob, mg_repo *repo, const char *commit_hex,
 	assert(blob && repo && commit_hex && path);
 	memset(blob, 0, sizeof(*blob));
 	snprintf(at, sizeof(at), "%.7s", commit_hex);
-	if ((rc = mg_manifest_check_path(path, err)) < 0)
+	if ((rc = mg_path_check(path, err)) < 0)
 		goto done;
 	if ((rc = lookup_tree(&tree, repo, commit_hex, path, err)) < 0)
 		goto done;
@@ -714,7 +714,7 @@ int mg_repo_read_worktree(mg_blob *blob, mg_repo *repo, const char *path,
 
 	assert(blob && repo && path);
 	memset(blob, 0, sizeof(*blob));
-	if ((rc = mg_manifest_check_path(path, err)) < 0)
+	if ((rc = mg_path_check(path, err)) < 0)
 		goto done;
 	if (!workdir) {
 		rc = mg_error_set(err, NULL, 0, 0, "repository has no working tree");
@@ -787,7 +787,7 @@ int mg_repo_worktree_differs(bool *differs, mg_repo *repo, const char *path,
 
 	assert(differs && repo && path && blob_oid);
 	*differs = false;
-	if ((rc = mg_manifest_check_path(path, err)) < 0)
+	if ((rc = mg_path_check(path, err)) < 0)
 		goto done;
 	if (parse_oid(&want, blob_oid) < 0) {
 		rc = mg_error_set(err, NULL, 0, 0, "invalid blob id '%s'", blob_oid);
@@ -1002,7 +1002,7 @@ done:
 }
 
 /* "oid sha256:<64 hex>" from p to end (the line without its newline). */
-static bool lfs_oid_line(const char *p, const char *end, char oid[65])
+static bool lfs_oid_line(const char *p, const char *end, char oid[MG_GIT_LFS_OID_HEX])
 {
 	static const char key[] = "oid sha256:";
 	size_t i, klen = sizeof(key) - 1;
@@ -1039,13 +1039,13 @@ static bool lfs_size_line(const char *p, const char *end, unsigned long long *si
  * "oid sha256:<64 hex>" and "size <bytes>" required.  Real pointers are
  * about 130 bytes; anything from 1024 bytes up is taken as content.
  */
-bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[65],
+bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[MG_GIT_LFS_OID_HEX],
 			    unsigned long long *lfs_size)
 {
 	static const char version[] = "version https://git-lfs.github.com/spec/v1\n";
 	const char *p, *nl, *end = data + len;
 	bool have_oid = false, have_size = false;
-	char oid[65];
+	char oid[MG_GIT_LFS_OID_HEX];
 	unsigned long long size = 0;
 
 	if (!data || len >= LFS_MAX_POINTER || len < sizeof(version) - 1 ||

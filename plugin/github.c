@@ -1,6 +1,6 @@
 /*
  * GitHub Actions: annotations, the findings behind them and step outputs.
- * See include/memgate/github.h and ../shared/CI-CONVENTIONS.md sections 1-2.
+ * See include/memgate/github.h and README, "Escaping for CI".
  */
 #include <assert.h>
 #include <errno.h>
@@ -14,9 +14,9 @@
 
 #include "findings.h"
 #include "json.h"
-#include "memgate/digest.h"
+#include "digest.h"
 #include "memgate/escape.h"
-#include "memgate/format.h"
+#include "format.h"
 #include "memgate/github.h"
 #include "memgate/text.h"
 
@@ -224,14 +224,7 @@ static void put_finding_log(mg_buf *out, const mg_check_result *r,
 		mg_buf_puts(out, heading);
 		heading = "";
 		mg_buf_puts(out, "  ");
-		if (f[i].file) {
-			put_safe(out, f[i].file);
-			if (f[i].pos.line > 0)
-				mg_buf_printf(out, ":%d", f[i].pos.line);
-			if (f[i].pos.line > 0 && f[i].pos.column > 0)
-				mg_buf_printf(out, ":%d", f[i].pos.column);
-			mg_buf_puts(out, ": ");
-		}
+		mg_format_location(out, f[i].file, f[i].pos, put_safe);
 		mg_buf_printf(out, "%s: %s [%s]\n", level_names[level_of(&f[i], r->passed)],
 			      f[i].message, f[i].code);
 	}

@@ -8,12 +8,6 @@
 #include "memgate/buf.h"
 #include "memgate/insight.h"
 
-bool mg_insight_is_ceiling(enum mg_threshold t)
-{
-	return t == MG_MEMORY_CAP_MB || t == MG_MAX_EVAL_LOSS ||
-	       t == MG_MAX_RELATIVE_EVAL_LOSS || t == MG_MAX_QUALITY_DELTA;
-}
-
 /* ---- exchange rate ---- */
 
 enum mg_exchange mg_insight_exchange(double *rate, const mg_evaluation *e)
@@ -109,16 +103,11 @@ static bool inside(const mg_band *b, double x, bool ceiling)
 unsigned mg_insight_noise(mg_noise *out, const mg_rules *rules, const mg_evidence *ev,
 			  const mg_screening *s, size_t i)
 {
-	static const struct { enum mg_threshold t; enum mg_metric_id m; } checks[] = {
-		{ MG_MEMORY_CAP_MB, MG_M_PEAK }, { MG_MIN_SAMPLES_PER_S, MG_M_SAMPLES },
-		{ MG_MIN_MEMORY_SAVING_MB, MG_M_SAVING }, { MG_MIN_THROUGHPUT_RATIO, MG_M_RATIO },
-		{ MG_MAX_QUALITY_DELTA, MG_M_DELTA },
-	};
 	const mg_budget *b = &rules->budget;
 	const mg_candidate *c = &ev->candidates[s->evaluations[i].index];
 	mg_noise n;
-	size_t k, base = 0;
-	int m;
+	size_t base = 0;
+	int m, t;
 
 	assert(rules && ev && s && i < s->count);
 	memset(&n, 0, sizeof(n));
@@ -132,11 +121,15 @@ unsigned mg_insight_noise(mg_noise *out, const mg_rules *rules, const mg_evidenc
 	if (n.has_runs && s->baseline_measured && find_base(&base, rules, ev) &&
 	    base != s->evaluations[i].index)
 		derived_bands(&n, c, &ev->candidates[base]);
-	for (k = 0; k < sizeof(checks) / sizeof(*checks); k++)
-		if (b->set[checks[k].t] &&
-		    inside(&n.band[checks[k].m], b->value[checks[k].t],
-			   mg_insight_is_ceiling(checks[k].t)))
-			n.within |= 1u << checks[k].t;
+	/* each threshold against its metric's band; both quality ceilings as
+	 * the effective one, below */
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		const mg_threshold_def *def = mg_threshold_def_of((enum mg_threshold)t);
+
+		if (def->reason != MG_R_QUALITY_OVER_FLOOR && b->set[t] &&
+		    inside(&n.band[def->metric], b->value[t], def->ceiling))
+			n.within |= 1u << t;
+	}
 	if (s->quality_ceiling_from >= 0 && s->quality_ceiling_known &&
 	    inside(&n.band[MG_M_EVAL_LOSS], s->quality_ceiling, true))
 		n.within |= 1u << s->quality_ceiling_from;
@@ -233,30 +226,6 @@ static void find_front(mg_insight *in, const mg_screening *s)
 
 /* ---- tipping points ---- */
 
-/* The metric a threshold tests. */
-static enum mg_metric_id metric_of(enum mg_threshold t)
-{
-	switch (t) {
-	case MG_MEMORY_CAP_MB: return MG_M_PEAK;
-	case MG_MIN_SAMPLES_PER_S: return MG_M_SAMPLES;
-	case MG_MIN_MEMORY_SAVING_MB: return MG_M_SAVING;
-	case MG_MIN_THROUGHPUT_RATIO: return MG_M_RATIO;
-	case MG_MAX_QUALITY_DELTA: return MG_M_DELTA;
-	default: return MG_M_EVAL_LOSS;
-	}
-}
-
-/* Is x a value the threshold may take (as the policy checks it)? */
-static bool in_range(enum mg_threshold t, double x)
-{
-	if (!isfinite(x))
-		return false;
-	if (t == MG_MEMORY_CAP_MB)
-		return x > 0;
-	if (t == MG_MIN_THROUGHPUT_RATIO)
-		return x >= 0 && x <= 1;
-	return x >= 0;
-}
 
 /* The smallest x >= 0 with base * (1 + x) >= v: where the relative
  * ceiling starts to admit eval loss v (base > 0).  The test is monotone in
@@ -325,7 +294,7 @@ static void add_point(struct points *p, enum mg_threshold t, double v, const dou
 static void breakpoints(struct points *p, enum mg_threshold t, const mg_rules *rules,
 			const mg_evidence *ev, const mg_screening *all)
 {
-	enum mg_metric_id m = metric_of(t);
+	enum mg_metric_id m = mg_threshold_def_of(t)->metric;
 	const double *rel_base = NULL;
 	size_t base = 0, i, k;
 	double rate;
@@ -428,7 +397,7 @@ static int probe(bool *changed, mg_tip *tip, struct tipper *tp, const struct kno
 static int search(mg_tip *tip, struct tipper *tp, const struct knob *k, double x0,
 		  const struct points *p, bool up, mg_error *err)
 {
-	bool ceiling = mg_insight_is_ceiling(k->t), changed = false;
+	bool ceiling = mg_threshold_def_of(k->t)->ceiling, changed = false;
 	size_t i;
 	int error = MG_OK;
 	double x;
@@ -443,7 +412,7 @@ static int search(mg_tip *tip, struct tipper *tp, const struct knob *k, double x
 			x = nextafter(b, -INFINITY);
 		else if (!ceiling && up)
 			x = nextafter(b, INFINITY);
-		if (!in_range(k->t, x))
+		if (!mg_threshold_accepts(k->t, x))
 			break;
 		tip->probe_limit = tp->probe_limit;
 		if (tip->probes >= tp->probe_limit) {

@@ -1420,11 +1420,6 @@ static bool key_equals(const mg_json_tape *t, const struct jnode *m, const char 
 	return same;
 }
 
-int mg_json__tape_key_is(const mg_json_tape *t, size_t member, const char *key)
-{
-	return key_equals(t, &t->n[member], key, strlen(key));
-}
-
 size_t mg_json__tape_get(const mg_json_tape *t, size_t object, const char *key)
 {
 	size_t c, len = strlen(key);

@@ -104,10 +104,9 @@ mg_pos mg_json__tape_pos(const mg_json_tape *t, size_t node);
 size_t mg_json__tape_count(const mg_json_tape *t, size_t node);
 
 /* Children of an object or array: the first, then the next; MG_J_NONE at
- * the end.  For object members, mg_json__tape_key_is compares the key. */
+ * the end. */
 size_t mg_json__tape_first(const mg_json_tape *t, size_t node);
 size_t mg_json__tape_next(const mg_json_tape *t, size_t parent, size_t node);
-int mg_json__tape_key_is(const mg_json_tape *t, size_t member, const char *key);
 
 /* object[key], MG_J_NONE when absent, null, or `object` is not an object
  * (as mg_json__get). */

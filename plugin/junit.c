@@ -1,6 +1,6 @@
 /*
- * JUnit XML for GitLab and Jenkins: see include/memgate/junit.h and
- * ../shared/CI-CONVENTIONS.md section 6.
+ * JUnit XML for GitLab and Jenkins: see include/memgate/junit.h and README,
+ * "Escaping for CI".
  */
 #include <assert.h>
 #include <math.h>
@@ -9,7 +9,7 @@
 
 #include "findings.h"
 #include "memgate/escape.h"
-#include "memgate/format.h"
+#include "format.h"
 #include "memgate/junit.h"
 
 #define BIT(r) (1u << (r))
@@ -108,17 +108,16 @@ static void put_system_out(struct junit *j, const char *text)
 	mg_buf_puts(&j->cases, "</system-out>\n");
 }
 
+/* s escaped for a log line (mg_escape_text). */
+static void put_text(mg_buf *out, const char *s)
+{
+	mg_escape_text(out, s, strlen(s));
+}
+
 /* "bench/76.json:12:5: checkpoint: ... [code]\n" */
 static void put_finding_line(mg_buf *out, const mg_finding *f)
 {
-	if (f->file) {
-		mg_escape_text(out, f->file, strlen(f->file));
-		if (f->pos.line > 0)
-			mg_buf_printf(out, ":%d", f->pos.line);
-		if (f->pos.line > 0 && f->pos.column > 0)
-			mg_buf_printf(out, ":%d", f->pos.column);
-		mg_buf_puts(out, ": ");
-	}
+	mg_format_location(out, f->file, f->pos, put_text);
 	mg_buf_printf(out, "%s [%s]\n", f->message, f->code);
 }
 

@@ -7,7 +7,7 @@
  *   memgate list     [--rev REV] [-C DIR] [--format json|text]
  *   memgate version
  *
- * Exit codes (SPEC 3): 0 the check passes, 1 the decision is in fail_on,
+ * Exit codes (README, "Exit codes"): 0 the check passes, 1 the decision is in fail_on,
  * 2 memgate could not decide (nothing is written then).
  */
 #include <errno.h>
@@ -20,14 +20,6 @@
 
 #include "json.h"
 #include "memgate.h"
-#include "memgate/codequality.h"
-#include "memgate/escape.h"
-#include "memgate/github.h"
-#include "memgate/junit.h"
-#include "memgate/output.h"
-#include "memgate/sarif.h"
-#include "memgate/summary.h"
-#include "memgate/version.h"
 
 enum { EXIT_PASS = 0, EXIT_GATE = 1, EXIT_ERROR = 2 };
 #define MAX_POLICIES 1024   /* --policy given more often: use --all */
@@ -38,6 +30,7 @@ struct cli {
 	mg_check_options opt;
 	enum format format;
 	const char *json_path;
+	const char *inputs_path;   /* --inputs */
 	const char *summary_path;  /* --summary, else $GITHUB_STEP_SUMMARY */
 	const char *junit_path;
 	const char *sarif_path;
@@ -55,8 +48,8 @@ static const char usage_check[] =
 "usage: memgate check [-C DIR] [--rev REV] [--policy PATH]... [--all] [--policy-rev REV]\n"
 "                     [--base REV] [--worktree] [--format text|json|github] [--json FILE]\n"
 "                     [--summary FILE] [--junit FILE] [--sarif FILE] [--codequality FILE]\n"
-"                     [--fail-on LIST] [--require-approved] [--today YYYY-MM-DD]\n"
-"                     [--max-input-mb N]\n"
+"                     [--inputs FILE] [--fail-on LIST] [--require-approved]\n"
+"                     [--today YYYY-MM-DD] [--max-input-mb N]\n"
 "\n"
 "Gate the committed evidence against the budget policy.\n"
 "\n"
@@ -76,6 +69,7 @@ static const char usage_check[] =
 "  --junit FILE       write a JUnit XML report (GitLab, Jenkins)\n"
 "  --sarif FILE       write a SARIF 2.1.0 log (GitHub code scanning)\n"
 "  --codequality FILE write a GitLab Code Quality report\n"
+"  --inputs FILE      write the repository paths of the inputs read, one per line\n"
 "  --fail-on LIST     decisions that fail the check, e.g. reject,tune, or none\n"
 "                     (default: the policy's gate.fail_on)\n"
 "  --require-approved the manifest's approved_result must match this decision (release gates)\n"
@@ -214,7 +208,7 @@ enum {
 	OPT_REV = 256, OPT_POLICY, OPT_POLICY_REV, OPT_WORKTREE, OPT_FORMAT, OPT_JSON,
 	OPT_FAIL_ON, OPT_REQUIRE_APPROVED, OPT_MAX_INPUT, OPT_OUT, OPT_REPORT,
 	OPT_SEMANTIC_ID, OPT_FORCE, OPT_HELP, OPT_SUMMARY, OPT_JUNIT, OPT_BASE, OPT_SARIF,
-	OPT_CODEQUALITY, OPT_ALL, OPT_TODAY
+	OPT_CODEQUALITY, OPT_ALL, OPT_TODAY, OPT_INPUTS
 };
 
 static const struct option check_options[] = {
@@ -231,6 +225,7 @@ static const struct option check_options[] = {
 	{ "codequality", required_argument, NULL, OPT_CODEQUALITY },
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "today", required_argument, NULL, OPT_TODAY },
+	{ "inputs", required_argument, NULL, OPT_INPUTS },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "require-approved", no_argument, NULL, OPT_REQUIRE_APPROVED },
 	{ "max-input-mb", required_argument, NULL, OPT_MAX_INPUT },
@@ -282,6 +277,7 @@ static int apply_option(struct cli *cli, int c, const char *arg)
 	case OPT_JSON: cli->json_path = arg; break;
 	case OPT_SUMMARY: cli->summary_path = arg; break;
 	case OPT_JUNIT: cli->junit_path = arg; break;
+	case OPT_INPUTS: cli->inputs_path = arg; break;
 	case OPT_REQUIRE_APPROVED: cli->opt.require_approved = true; break;
 	case OPT_OUT: cli->out_path = arg; break;
 	case OPT_REPORT: cli->report_path = repo_path_arg(arg); break;
@@ -341,9 +337,18 @@ static const char *option_name(const struct option *opts, int c)
 	return "?";
 }
 
-/* Parse argv after the command word.  Returns 0 to go on, or an exit code + 1
- * (1 = exit 0 after --help, 3 = exit 2). */
-static int parse_args(struct cli *cli, int argc, char **argv, const struct option *opts,
+/* What parse_args found: go on, or stop with exit 0 (--help printed) or 2
+ * (a usage error printed). */
+enum parsed { PARSED_GO, PARSED_HELP, PARSED_USAGE_ERROR };
+
+/* The exit code of a parse that stops. */
+static int parsed_exit(enum parsed p)
+{
+	return p == PARSED_HELP ? EXIT_PASS : EXIT_ERROR;
+}
+
+/* Parse argv after the command word. */
+static enum parsed parse_args(struct cli *cli, int argc, char **argv, const struct option *opts,
 		      const char *usage)
 {
 	char shortopt[3];
@@ -358,7 +363,7 @@ static int parse_args(struct cli *cli, int argc, char **argv, const struct optio
 			break;
 		if (c == '?') {
 			usage_error(cli->command, "unknown option '%s'", bad_option(argv, shortopt));
-			return 3;
+			return PARSED_USAGE_ERROR;
 		}
 		if (c == ':') {
 			const char *name = optopt == 'C' ? "-C" : NULL;
@@ -369,20 +374,20 @@ static int parse_args(struct cli *cli, int argc, char **argv, const struct optio
 				name = optopt ? dashed : argv[optind - 1];
 			}
 			usage_error(cli->command, "option '%s' needs a value", name);
-			return 3;
+			return PARSED_USAGE_ERROR;
 		}
 		if ((r = apply_option(cli, c, optarg)) > 0) {
 			fputs(usage, stdout);
-			return 1;
+			return PARSED_HELP;
 		}
 		if (r < 0)
-			return 3;
+			return PARSED_USAGE_ERROR;
 	}
 	if (optind < argc) {
 		usage_error(cli->command, "unexpected argument '%s'", argv[optind]);
-		return 3;
+		return PARSED_USAGE_ERROR;
 	}
-	return 0;
+	return PARSED_GO;
 }
 
 /* memgate record: queue --out unless it already holds the same record. */
@@ -484,6 +489,11 @@ static void queue_outputs(mg_outputs *outs, const struct cli *cli,
 		mg_outputs_add(outs, cli->junit_path, text, strlen(text), MG_OUTPUT_REPLACE);
 		free(text);
 	}
+	if (cli->inputs_path) {
+		text = mg_record_render_inputs(res);
+		mg_outputs_add(outs, cli->inputs_path, text, strlen(text), MG_OUTPUT_REPLACE);
+		free(text);
+	}
 	if (gh_output) {
 		text = mg_github_outputs(res, token);
 		mg_outputs_add(outs, gh_output, text, strlen(text), MG_OUTPUT_RUNNER);
@@ -561,6 +571,25 @@ static char *render(const struct cli *cli, const mg_check_result *res, const cha
 
 /* ---- several policies: check --all, a repeated --policy ---- */
 
+/* --inputs for a set: each policy's inputs in turn (a path two policies
+ * read is listed twice). */
+static void queue_set_inputs(mg_outputs *outs, const char *path, const mg_check_item *items,
+			     size_t count)
+{
+	mg_buf all = MG_BUF_INIT;
+	char *text;
+	size_t i;
+
+	mg_buf_puts(&all, "");
+	for (i = 0; i < count; i++) {
+		text = mg_record_render_inputs(items[i].result);
+		mg_buf_puts(&all, text);
+		free(text);
+	}
+	mg_outputs_add(outs, path, all.ptr, all.len, MG_OUTPUT_REPLACE);
+	mg_buf_free(&all);
+}
+
 /* Queue every output of a set (only when every policy was decided). */
 static void queue_set_outputs(mg_outputs *outs, const struct cli *cli,
 			      const mg_check_item *items, size_t count, const char *json,
@@ -585,6 +614,8 @@ static void queue_set_outputs(mg_outputs *outs, const struct cli *cli,
 		mg_outputs_add(outs, cli->junit_path, text, strlen(text), MG_OUTPUT_REPLACE);
 		free(text);
 	}
+	if (cli->inputs_path)
+		queue_set_inputs(outs, cli->inputs_path, items, count);
 	if (gh_output) {
 		text = mg_github_outputs_set(items, count, token);
 		mg_outputs_add(outs, gh_output, text, strlen(text), MG_OUTPUT_RUNNER);
@@ -904,7 +935,7 @@ int main(int argc, char **argv)
 {
 	struct cli cli = { 0 };
 	const char *cmd = argc > 1 ? argv[1] : NULL;
-	int r;
+	enum parsed parsed;
 
 	if (!cmd) {
 		fputs(usage_main, stderr);
@@ -923,8 +954,8 @@ int main(int argc, char **argv)
 		bool record = !strcmp(cmd, "record");
 		const char *usage = record ? usage_record : usage_check;
 
-		if ((r = parse_args(&cli, argc - 1, argv + 1, check_options, usage)))
-			return r - 1;
+		if ((parsed = parse_args(&cli, argc - 1, argv + 1, check_options, usage)))
+			return parsed_exit(parsed);
 		if (record && !cli.out_path)
 			return usage_error(cmd, "%s", "needs --out PATH");
 		if (!record && cli.out_path)
@@ -936,15 +967,16 @@ int main(int argc, char **argv)
 		return cmd_check(&cli, record);
 	}
 	if (!strcmp(cmd, "manifest")) {
-		if ((r = parse_args(&cli, argc - 1, argv + 1, manifest_options, usage_manifest)))
-			return r - 1;
+		if ((parsed = parse_args(&cli, argc - 1, argv + 1, manifest_options,
+					 usage_manifest)))
+			return parsed_exit(parsed);
 		if (!cli.report_path)
 			return usage_error(cmd, "%s", "needs --report PATH");
 		return cmd_manifest(&cli);
 	}
 	if (!strcmp(cmd, "list")) {
-		if ((r = parse_args(&cli, argc - 1, argv + 1, list_options, usage_list)))
-			return r - 1;
+		if ((parsed = parse_args(&cli, argc - 1, argv + 1, list_options, usage_list)))
+			return parsed_exit(parsed);
 		if (cli.format == FORMAT_GITHUB)
 			return usage_error(cmd, "%s", "--format: list prints json or text");
 		return cmd_list(&cli);

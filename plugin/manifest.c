@@ -1,5 +1,6 @@
 /*
- * The stage-75 input manifest (SPEC 1.2): see include/memgate/manifest.h.
+ * The stage-75 input manifest (README, "Report reference", its last
+ * paragraph): see include/memgate/manifest.h.
  *
  * Read as strictly as the report (plugin/json.c): malformed JSON, duplicate
  * keys and trailing text are errors.  Unknown keys are ignored, so that a
@@ -15,64 +16,13 @@
 #include "json.h"
 #include "memgate/buf.h"
 #include "memgate/manifest.h"
-
-#define MAX_PATH_BYTES 4096
+#include "path.h"
 
 struct parse {
 	const mg_json *j;
 	const char *path;
 	mg_error *err;
 };
-
-/* ---- path rules --------------------------------------------------- */
-
-/* Why one '/'-separated segment of n bytes is refused, or NULL. */
-static const char *segment_problem(const char *s, size_t n)
-{
-	if (n == 0)
-		return "empty segments ('//' or a trailing '/') are not allowed";
-	if (n == 1 && s[0] == '.')
-		return "'.' segments are not allowed";
-	if (n == 2 && s[0] == '.' && s[1] == '.')
-		return "'..' segments are not allowed";
-	return NULL;
-}
-
-/* Why the path as a whole is refused, or NULL. */
-static const char *path_problem(const char *path)
-{
-	const char *s;
-
-	if (!path[0])
-		return "empty paths are not allowed";
-	if (strlen(path) > MAX_PATH_BYTES)
-		return "paths longer than 4096 bytes are not allowed";
-	if (path[0] == '/')
-		return "absolute paths are not allowed";
-	for (s = path; *s; s++) {
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return "control characters are not allowed";
-		if (*s == '\\')
-			return "backslashes are not allowed (use '/')";
-	}
-	return NULL;
-}
-
-int mg_manifest_check_path(const char *repo_path, mg_error *err)
-{
-	const char *why, *seg = repo_path, *slash = NULL;
-
-	assert(repo_path);
-	why = path_problem(repo_path);
-	while (!why) {
-		slash = strchr(seg, '/');
-		why = segment_problem(seg, slash ? (size_t)(slash - seg) : strlen(seg));
-		if (!slash)
-			break;
-		seg = slash + 1;
-	}
-	return why ? mg_error_set(err, NULL, 0, 0, "%s", why) : MG_OK;
-}
 
 /* ---- reading ------------------------------------------------------ */
 
@@ -163,7 +113,7 @@ static int read_ref(char **path, mg_pos *path_pos, char **sha, mg_pos *sha_pos,
 	if ((error = member(&vp, p, object, name, "path", cJSON_String, true)) < 0 ||
 	    (error = member(&vs, p, object, name, "sha256", cJSON_String, true)) < 0)
 		return error;
-	if (mg_manifest_check_path(vp->valuestring, &tmp) < 0) {
+	if (mg_path_check(vp->valuestring, &tmp) < 0) {
 		printable(shown, sizeof(shown), vp->valuestring);
 		return mg_error_at(p->err, p->path, mg_json__pos(p->j, vp),
 				   "invalid path '%s' in '%s.path': %s", shown, name, tmp.message);

@@ -203,9 +203,11 @@ static int rename_into_place(struct file *f, mg_error *err)
 static void undo(struct file *f)
 {
 	if (f->renamed) {
-		if (f->backup)
-			rename(f->backup, f->path);
-		else if (!f->existed)
+		if (f->backup && rename(f->backup, f->path) < 0) {
+			/* the old content survives only in the backup: keep it */
+			free(f->backup);
+			f->backup = NULL;
+		} else if (!f->backup && !f->existed)
 			unlink(f->path);
 		f->renamed = false;
 	}

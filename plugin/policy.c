@@ -1,5 +1,5 @@
 /*
- * The budget policy (SPEC 1.1): see include/memgate/policy.h.
+ * The budget policy (README, "The policy"): see include/memgate/policy.h.
  *
  * plugin/yaml.c loads the text into a tree, refusing what must never reach
  * a walk (aliases, anchors, foreign tags, a second document, deep nesting).
@@ -297,6 +297,13 @@ static int get_int(double *out, walk *w, const mg_yaml_node *n, const char *wher
 	return 0;
 }
 
+/* How a message says each range of enum mg_range. */
+static const char *const range_words[] = {
+	[MG_RANGE_POSITIVE] = "greater than 0",
+	[MG_RANGE_FRACTION] = "between 0 and 1",
+	[MG_RANGE_NON_NEGATIVE] = "at least 0",
+};
+
 /* A threshold's value: a finite number in the threshold's range. */
 static int get_threshold(double *out, walk *w, const mg_yaml_node *n, enum mg_threshold t,
 			 const char *where)
@@ -313,17 +320,8 @@ static int get_threshold(double *out, walk *w, const mg_yaml_node *n, enum mg_th
 	if (!isfinite(n->num))
 		return mg_error_at(w->err, w->path, n->pos,
 				   "'%s' must be a finite number, got '%.40s'", where, n->text);
-	switch (mg_threshold_def_of(t)->range) {
-	case MG_RANGE_POSITIVE:
-		range = n->num > 0 ? NULL : "greater than 0";
-		break;
-	case MG_RANGE_FRACTION:
-		range = n->num >= 0 && n->num <= 1 ? NULL : "between 0 and 1";
-		break;
-	case MG_RANGE_NON_NEGATIVE:
-		range = n->num >= 0 ? NULL : "at least 0";
-		break;
-	}
+	if (!mg_threshold_accepts(t, n->num))
+		range = range_words[mg_threshold_def_of(t)->range];
 	if (range)
 		return mg_error_at(w->err, w->path, n->pos, "'%s' must be %s, got '%.40s'",
 				   where, range, n->text);
@@ -562,8 +560,13 @@ static int check_scenarios(walk *w, const mg_yaml_node *grid)
 
 	if (!grid || r->grid_count == 0)
 		return 0;
+	/* one axis per threshold of up to MG_POLICY_MAX_AXIS_VALUES values:
+	 * the product may not fit, and then it is far over any limit */
 	for (i = 0; i < r->grid_count; i++)
-		cells *= r->grid[i].count; /* at most 256^7: no overflow */
+		if (__builtin_mul_overflow(cells, (unsigned long long)r->grid[i].count, &cells))
+			return mg_error_at(w->err, w->path, grid->pos,
+					   "'sensitivity.grid' makes more than %llu scenarios, more than the limit of %d",
+					   ULLONG_MAX, MG_DECISION_MAX_SCENARIOS);
 	if (cells + r->stricter_count <= MG_DECISION_MAX_SCENARIOS)
 		return 0;
 	return mg_error_at(w->err, w->path, grid->pos,

@@ -1,4 +1,5 @@
-/* The decision record (SPEC 4): see include/memgate/record.h. */
+/* The decision record (README, "The decision record"): see
+ * include/memgate/record.h. */
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,9 +9,9 @@
 #include <cjson/cJSON.h>
 
 #include "json.h"
-#include "memgate/compare.h"
+#include "compare.h"
 #include "memgate/escape.h"
-#include "memgate/format.h"
+#include "format.h"
 #include "memgate/insight.h"
 #include "memgate/record.h"
 #include "memgate/version.h"
@@ -315,7 +316,7 @@ static void number_or_null(struct writer *w, bool known, double v)
 		mg_buf_puts(w->out, "null");
 }
 
-/* The metrics in the order of SPEC 4: memory and speed, then quality. */
+/* The metrics in the record's order: memory and speed, then quality. */
 static const enum mg_metric_id record_order[MG_METRIC_COUNT] = {
 	MG_M_PEAK, MG_M_SAMPLES, MG_M_SAVING, MG_M_RATIO, MG_M_EVAL_LOSS, MG_M_DELTA,
 	MG_M_RATE,
@@ -848,6 +849,27 @@ static cJSON *build(const mg_check_result *r)
 	render_approved(root, r);
 	render_base(root, r);
 	return root;
+}
+
+static void put_input(mg_buf *out, const mg_input_ref *ref)
+{
+	if (ref->read && ref->path) {
+		mg_buf_puts(out, ref->path);
+		mg_buf_putc(out, '\n');
+	}
+}
+
+char *mg_record_render_inputs(const mg_check_result *r)
+{
+	mg_buf out = MG_BUF_INIT;
+
+	assert(r);
+	mg_buf_puts(&out, "");
+	put_input(&out, &r->policy_ref);
+	put_input(&out, &r->manifest_ref);
+	put_input(&out, &r->report_ref);
+	put_input(&out, &r->approved_ref);
+	return mg_buf_detach(&out, NULL);
 }
 
 /*

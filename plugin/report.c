@@ -1,5 +1,6 @@
 /*
- * The stage-76 report (SPEC 1.3): see include/memgate/report.h.
+ * The stage-76 report (README, "Report reference"): see
+ * include/memgate/report.h.
  *
  * The report is read in one pass (mg_json__stream): each candidate is read
  * as soon as its closing brace is, then dropped, so that a report of 10^5
@@ -470,7 +471,7 @@ static const char *type_name(enum mg_jtype type)
 }
 
 /* Everything but the candidates, once the text is read; then the errors
- * about candidates in the order the SPEC reads them: their count first. */
+ * about candidates in the order README's "Report reference" reads them: their count first. */
 static int read_report(mg_report *r, struct parse *p)
 {
 	mg_evidence *ev = &r->evidence;

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "findings.h"
-#include "memgate/compare.h"
+#include "compare.h"
 #include "memgate/escape.h"
-#include "memgate/format.h"
+#include "format.h"
 #include "memgate/insight.h"
 #include "memgate/summary.h"
 
@@ -286,14 +286,7 @@ static const char *marker(const mg_finding *f, bool passed)
 static void put_finding(mg_buf *out, const mg_finding *f, bool passed)
 {
 	mg_buf_printf(out, "- %s ", marker(f, passed));
-	if (f->file) {
-		put_md(out, f->file);
-		if (f->pos.line > 0)
-			mg_buf_printf(out, ":%d", f->pos.line);
-		if (f->pos.line > 0 && f->pos.column > 0)
-			mg_buf_printf(out, ":%d", f->pos.column);
-		mg_buf_puts(out, ": ");
-	}
+	mg_format_location(out, f->file, f->pos, put_md);
 	put_md(out, f->message);
 	mg_buf_puts(out, " (");
 	put_code(out, f->code);

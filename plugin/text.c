@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "findings.h"
-#include "memgate/compare.h"
+#include "compare.h"
 #include "memgate/escape.h"
-#include "memgate/format.h"
+#include "format.h"
 #include "memgate/insight.h"
 #include "memgate/text.h"
 
@@ -314,14 +314,7 @@ static void put_issue_details(mg_buf *out, const mg_finding *f, size_t n)
 		if (f[i].issue < 0)
 			continue;
 		mg_buf_puts(out, "  ");
-		if (f[i].file) {
-			put_safe(out, f[i].file);
-			if (f[i].pos.line > 0)
-				mg_buf_printf(out, ":%d", f[i].pos.line);
-			if (f[i].pos.line > 0 && f[i].pos.column > 0)
-				mg_buf_printf(out, ":%d", f[i].pos.column);
-			mg_buf_puts(out, ": ");
-		}
+		mg_format_location(out, f[i].file, f[i].pos, put_safe);
 		mg_buf_printf(out, "%s [%s]\n", f[i].message, f[i].code);
 	}
 }

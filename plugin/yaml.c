@@ -151,6 +151,7 @@ static void core_resolve(mg_yaml_node *n)
 /* Loading: libyaml events -> tree, with the structural refusals       */
 
 #define CORE_TAG "tag:yaml.org,2002:"
+#define SHOWN_ANCHOR 64   /* bytes of an anchor name a message quotes */
 
 typedef struct loader {
 	const char *path;
@@ -165,7 +166,7 @@ typedef struct loader {
 	size_t nodes;
 	bool anchored;       /* an anchor was seen: refused at the end, unless */
 	mg_pos anchor_pos;   /* an alias comes first (then at the alias)       */
-	char anchor[65];
+	char anchor[SHOWN_ANCHOR + 1];
 } loader;
 
 /* "!!int" for the core tags, the tag as resolved otherwise. */

@@ -33,17 +33,4 @@ static inline char *mg_test_read(const char *rel, size_t *len)
 	return mg_buf_detach(&b, len);
 }
 
-/* The shared/ folder beside the checkout (real reports, seed). */
-static inline const char *mg_test_shared_dir(void)
-{
-	static char dir[4096];
-	const char *env = getenv("MEMGATE_SHARED");
-
-	if (env && *env)
-		snprintf(dir, sizeof(dir), "%s", env);
-	else
-		snprintf(dir, sizeof(dir), "%s/../shared", MG_SOURCE_DIR);
-	return dir;
-}
-
 #endif

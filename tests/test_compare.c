@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "memgate/compare.h"
+#include "../plugin/compare.h"
 
 #define N 4
 

@@ -1,4 +1,5 @@
-/* The decision core (SPEC 2): inputs built by hand, no files. */
+/* The decision core (README, "How memgate decides"): inputs built by
+ * hand, no files. */
 #include <stdint.h>
 
 #include "helpers.h"

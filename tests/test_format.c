@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "memgate/buf.h"
-#include "memgate/format.h"
+#include "../plugin/format.h"
 
 static void expect_value(double v, const double *limit, const char *want)
 {
@@ -211,4 +211,30 @@ Test(format, exact_matches_snprintf_on_any_double)
 		expect_same(9.5 * p);
 		expect_same(0.5 * p);
 	}
+}
+
+/* ---- locations ---------------------------------------------------- */
+
+static void put_upper(mg_buf *out, const char *s)
+{
+	for (; *s; s++)
+		mg_buf_putc(out, (char)(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s));
+}
+
+static void expect_location(const char *file, int line, int column, const char *want)
+{
+	mg_buf b = MG_BUF_INIT;
+
+	mg_buf_puts(&b, "");
+	mg_format_location(&b, file, (mg_pos){ line, column }, put_upper);
+	cr_expect_str_eq(b.ptr, want, "%s %d %d", file ? file : "(null)", line, column);
+	mg_buf_free(&b);
+}
+
+Test(format, location_names_file_line_and_column_when_known)
+{
+	expect_location("bench/r.json", 12, 5, "BENCH/R.JSON:12:5: ");
+	expect_location("bench/r.json", 12, 0, "BENCH/R.JSON:12: ");
+	expect_location("bench/r.json", 0, 5, "BENCH/R.JSON: ");
+	expect_location(NULL, 12, 5, "");
 }

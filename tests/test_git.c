@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "memgate/git.h"
-#include "memgate/manifest.h"
+#include "../plugin/git.h"
+#include "../plugin/path.h"
 
 /* The committed report.json at HEAD of the basic fixture, and its blob id
  * (a content hash: independent of commit dates). */
@@ -537,7 +537,7 @@ Test(git, applies_path_rules_before_reading)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		mg_error_clear(&want);
 		mg_error_clear(&err);
-		cr_assert_lt(mg_manifest_check_path(bad[i], &want), 0, "%s", bad[i]);
+		cr_assert_lt(mg_path_check(bad[i], &want), 0, "%s", bad[i]);
 		cr_expect_eq(mg_repo_read(&blob, repo, id, bad[i], 0, &err), MG_ERROR, "%s", bad[i]);
 		cr_expect_str_eq(err.message, want.message);
 		cr_expect_null(blob.data);
@@ -554,7 +554,7 @@ Test(git, applies_path_rules_before_reading)
 
 Test(git, detects_committed_lfs_pointer)
 {
-	char id[MG_GIT_OID_HEX], oid[65];
+	char id[MG_GIT_OID_HEX], oid[MG_GIT_LFS_OID_HEX];
 	unsigned long long size = 0;
 	mg_blob blob;
 	mg_error err;
@@ -576,7 +576,7 @@ Test(git, detects_committed_lfs_pointer)
 
 static bool is_lfs(const char *text)
 {
-	char oid[65];
+	char oid[MG_GIT_LFS_OID_HEX];
 	unsigned long long size;
 
 	return mg_blob_is_lfs_pointer(text, strlen(text), oid, &size);

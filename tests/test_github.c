@@ -2,7 +2,7 @@
  * GitHub Actions annotations and step outputs: include/memgate/github.h.
  *
  * What memgate prints is read back the way the runner reads it
- * (../shared/CI-CONVENTIONS.md sections 1 and 2): a workflow-command parser
+ * (README, "Escaping for CI"): a workflow-command parser
  * with the stop-commands state machine and the legacy '##[' syntax, and the
  * GITHUB_OUTPUT env-file parser.  Tests assert exactly which commands run.
  */
@@ -15,8 +15,9 @@
 #include <unistd.h>
 
 #include "../plugin/findings.h"
+#include "fixture.h"
 #include "helpers.h"
-#include "memgate/digest.h"
+#include "../plugin/digest.h"
 #include "memgate/escape.h"
 #include "memgate/output.h"
 #include "memgate/github.h"
@@ -51,32 +52,15 @@ static struct {
 	char *warnings[2];
 } fx;
 
-static void set_threshold(mg_budget *b, enum mg_threshold t, double v)
-{
-	b->set[t] = true;
-	b->value[t] = v;
-}
-
-static void set_eval(size_t i, const char *name, enum mg_status status, unsigned reasons,
-		     double peak, double samples, double loss)
+/* Candidate i: its evaluation (mg_fx_evaluation) and the report's candidate
+ * behind it, each metric at its own line. */
+static void set_eval(size_t i, mg_fx_candidate c)
 {
 	mg_evaluation *e = &fx.ev[i];
 	int m;
 
-	e->index = i;
-	e->name = name;
-	e->status = status;
-	e->reasons = reasons;
-	e->value[MG_M_PEAK] = peak;
-	e->value[MG_M_SAMPLES] = samples;
-	e->value[MG_M_EVAL_LOSS] = loss;
-	e->value[MG_M_SAVING] = 9782.74 - peak;
-	e->value[MG_M_RATIO] = samples / 2.009;
-	e->value[MG_M_DELTA] = loss - 12.356503;
-	for (m = 0; m < MG_METRIC_COUNT; m++)
-		e->known[m] = true;
-	e->repeats = 1;
-	fx.cand[i].name = (char *)name;
+	*e = mg_fx_evaluation(i, c);
+	fx.cand[i].name = (char *)c.name;
 	fx.cand[i].status = "ok";
 	fx.cand[i].repeats = 1;
 	fx.cand[i].pos = (mg_pos){ 30 + 10 * (int)i, 5 };
@@ -157,13 +141,10 @@ static void build_report(void)
 static void build_decision(void)
 {
 	mg_decision *d = &fx.d;
+	size_t i;
 
-	set_eval(0, "baseline", MG_STATUS_REJECTED, BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR),
-		 9782.74, 2.009, 12.356503);
-	set_eval(1, "checkpoint", MG_STATUS_FEASIBLE, 0, 9450.76, 1.761, 12.356503);
-	set_eval(2, "offload", MG_STATUS_REJECTED, BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR),
-		 9448.33, 0.533, 12.356503);
-	set_eval(3, "hybrid", MG_STATUS_FEASIBLE, 0, 9454.64, 1.276, 12.356503);
+	for (i = 0; i < MG_FX_SEED_COUNT; i++)
+		set_eval(i, mg_fx_seed(i));
 	fx.feasible[0] = 1;
 	fx.feasible[1] = 3;
 	d->verdict = MG_ACCEPT;
@@ -171,20 +152,27 @@ static void build_decision(void)
 	d->next_action = MG_N_SEND_TO_REGRESSION_ACCEPTANCE;
 	d->selected = d->best = "checkpoint";
 	d->applicable = true;
-	set_threshold(&d->budget, MG_MEMORY_CAP_MB, 11200);
-	set_threshold(&d->budget, MG_MIN_SAMPLES_PER_S, 1.0);
-	set_threshold(&d->budget, MG_MIN_MEMORY_SAVING_MB, 256);
-	set_threshold(&d->budget, MG_MAX_EVAL_LOSS, 12.6);
-	d->base = (mg_screening){ fx.ev, 4, fx.feasible, 2, 12.6, true, MG_MAX_EVAL_LOSS, true, false };
+	mg_fx_threshold(&d->budget, MG_MEMORY_CAP_MB, 11200);
+	mg_fx_threshold(&d->budget, MG_MIN_SAMPLES_PER_S, 1.0);
+	mg_fx_threshold(&d->budget, MG_MIN_MEMORY_SAVING_MB, 256);
+	mg_fx_threshold(&d->budget, MG_MAX_EVAL_LOSS, 12.6);
+	d->base = (mg_screening){
+		.evaluations = fx.ev,
+		.count = MG_FX_SEED_COUNT,
+		.feasible = fx.feasible,
+		.feasible_count = 2,
+		.baseline_measured = true,
+	};
+	mg_fx_ceiling(&d->base, MG_MAX_EVAL_LOSS, 12.6);
 	d->sensitivity_evaluated = true;
 	d->scenarios = fx.sc;
 	d->scenario_count = 2;
 	snprintf(fx.sc[0].id, sizeof(fx.sc[0].id), "stricter[0]");
-	set_threshold(&fx.sc[0].overrides, MG_MEMORY_CAP_MB, 9452);
+	mg_fx_threshold(&fx.sc[0].overrides, MG_MEMORY_CAP_MB, 9452);
 	snprintf(fx.sc[1].id, sizeof(fx.sc[1].id), "stricter[1]");
-	set_threshold(&fx.sc[1].overrides, MG_MIN_SAMPLES_PER_S, 1.5);
+	mg_fx_threshold(&fx.sc[1].overrides, MG_MIN_SAMPLES_PER_S, 1.5);
 	snprintf(fx.sc[2].id, sizeof(fx.sc[2].id), "grid[0]");
-	set_threshold(&fx.sc[2].overrides, MG_MIN_SAMPLES_PER_S, 1.8);
+	mg_fx_threshold(&fx.sc[2].overrides, MG_MIN_SAMPLES_PER_S, 1.8);
 	fx.sc[0].best = fx.sc[1].best = fx.sc[2].best = "checkpoint";
 	d->best_candidate_stable = d->feasible_set_stable = d->stability_tested = true;
 	d->interpretation = "stable";
@@ -239,7 +227,9 @@ static void many_candidates(size_t n, unsigned reasons)
 
 	for (i = 0; i < n; i++) {
 		snprintf(fx.names[i], sizeof(fx.names[i]), "c%02zu", i);
-		set_eval(i, fx.names[i], MG_STATUS_REJECTED, reasons, 12000 + (double)i, 2, 12);
+		set_eval(i, (mg_fx_candidate){ .name = fx.names[i], .status = MG_STATUS_REJECTED,
+					     .reasons = reasons, .peak = 12000 + (double)i,
+					     .samples = 2, .loss = 12 });
 	}
 	fx.d.base.count = fx.report.evidence.candidate_count = n;
 	fx.d.base.feasible_count = 0;
@@ -622,9 +612,9 @@ Test(github, threshold_reasons_point_at_the_policy_line_of_their_threshold)
 
 	build();
 	fail_gate();
-	set_threshold(&fx.d.budget, MG_MEMORY_CAP_MB, 9000);
-	set_threshold(&fx.d.budget, MG_MIN_THROUGHPUT_RATIO, 0.9);
-	set_threshold(&fx.d.budget, MG_MAX_QUALITY_DELTA, 0.01);
+	mg_fx_threshold(&fx.d.budget, MG_MEMORY_CAP_MB, 9000);
+	mg_fx_threshold(&fx.d.budget, MG_MIN_THROUGHPUT_RATIO, 0.9);
+	mg_fx_threshold(&fx.d.budget, MG_MAX_QUALITY_DELTA, 0.01);
 	fx.ev[3].value[MG_M_EVAL_LOSS] = 12.7;
 	fx.ev[3].value[MG_M_DELTA] = 12.7 - 12.356503;
 	fx.ev[3].status = MG_STATUS_REJECTED;
@@ -654,7 +644,7 @@ Test(github, relative_quality_ceiling_names_the_effective_ceiling)
 	build();
 	fail_gate();
 	fx.d.budget.set[MG_MAX_EVAL_LOSS] = false;
-	set_threshold(&fx.d.budget, MG_MAX_RELATIVE_EVAL_LOSS, 0.02);
+	mg_fx_threshold(&fx.d.budget, MG_MAX_RELATIVE_EVAL_LOSS, 0.02);
 	fx.d.base.quality_ceiling = 12.356503 * 1.02;
 	fx.d.base.quality_ceiling_from = MG_MAX_RELATIVE_EVAL_LOSS;
 	fx.ev[0].reasons = fx.ev[2].reasons = 0;

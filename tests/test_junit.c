@@ -9,8 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "helpers.h"
-#include "memgate/digest.h"
+#include "../plugin/digest.h"
 #include "memgate/junit.h"
 #include "memgate/manifest.h"
 
@@ -31,30 +32,6 @@ static struct {
 	char *warnings[1];
 } fx;
 
-static void set_threshold(mg_budget *b, enum mg_threshold t, double v)
-{
-	b->set[t] = true;
-	b->value[t] = v;
-}
-
-static void set_eval(size_t i, const char *name, enum mg_status status, unsigned reasons,
-		     double peak, double samples)
-{
-	mg_evaluation *e = &fx.ev[i];
-	int m;
-
-	e->index = i;
-	e->name = name;
-	e->status = status;
-	e->reasons = reasons;
-	e->value[MG_M_PEAK] = peak;
-	e->value[MG_M_SAMPLES] = samples;
-	e->value[MG_M_SAVING] = 9782.74 - peak;
-	for (m = 0; m < MG_METRIC_COUNT; m++)
-		e->known[m] = true;
-	e->repeats = 1;
-}
-
 static void set_ref(mg_input_ref *ref, const char *path)
 {
 	ref->path = (char *)path;
@@ -72,30 +49,24 @@ static mg_check_result *build(void)
 	mg_decision *d = &fx.d;
 
 	memset(&fx, 0, sizeof(fx));
-	set_eval(0, "baseline", MG_STATUS_REJECTED, BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR), 9782.74, 2.009);
-	set_eval(1, "checkpoint", MG_STATUS_FEASIBLE, 0, 9450.76, 1.761);
-	set_eval(2, "offload", MG_STATUS_REJECTED, BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR), 9448.33, 0.533);
-	set_eval(3, "hybrid", MG_STATUS_FEASIBLE, 0, 9454.64, 1.276);
-	fx.feasible[0] = 1;
-	fx.feasible[1] = 3;
+	d->base = mg_fx_seed_screening(fx.ev, fx.feasible);
 	d->verdict = MG_ACCEPT;
 	d->reason = MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS;
 	d->next_action = MG_N_SEND_TO_REGRESSION_ACCEPTANCE;
 	d->selected = d->best = "checkpoint";
 	d->applicable = true;
-	set_threshold(&d->budget, MG_MEMORY_CAP_MB, 11200);
-	set_threshold(&d->budget, MG_MIN_SAMPLES_PER_S, 1.0);
-	set_threshold(&d->budget, MG_MIN_MEMORY_SAVING_MB, 256);
-	d->base = (mg_screening){ fx.ev, 4, fx.feasible, 2, 0, false, -1, true, false };
+	mg_fx_threshold(&d->budget, MG_MEMORY_CAP_MB, 11200);
+	mg_fx_threshold(&d->budget, MG_MIN_SAMPLES_PER_S, 1.0);
+	mg_fx_threshold(&d->budget, MG_MIN_MEMORY_SAVING_MB, 256);
 	d->sensitivity_evaluated = d->best_candidate_stable = d->feasible_set_stable = true;
 	d->stability_tested = true;
 	d->interpretation = "stable";
 	d->scenarios = fx.sc;
 	d->scenario_count = 2;
 	snprintf(fx.sc[0].id, sizeof(fx.sc[0].id), "stricter[0]");
-	set_threshold(&fx.sc[0].overrides, MG_MEMORY_CAP_MB, 9452);
+	mg_fx_threshold(&fx.sc[0].overrides, MG_MEMORY_CAP_MB, 9452);
 	snprintf(fx.sc[1].id, sizeof(fx.sc[1].id), "stricter[1]");
-	set_threshold(&fx.sc[1].overrides, MG_MIN_SAMPLES_PER_S, 1.5);
+	mg_fx_threshold(&fx.sc[1].overrides, MG_MIN_SAMPLES_PER_S, 1.5);
 	fx.sc[0].best = fx.sc[1].best = "checkpoint";
 	fx.policy.path = ".memgate.yml";
 	fx.policy.threshold_pos[MG_MIN_SAMPLES_PER_S] = (mg_pos){ 11, 22 };
@@ -816,7 +787,10 @@ Test(junit, duplicate_and_missing_names_get_unique_case_names)
 
 	build();
 	for (i = 0; i < 7; i++)
-		set_eval(i, names[i], MG_STATUS_INVALID, BIT(MG_R_MISSING_OR_DUPLICATE_NAME), 9000, 2);
+		fx.ev[i] = mg_fx_evaluation(i, (mg_fx_candidate){
+			.name = names[i], .status = MG_STATUS_INVALID,
+			.reasons = BIT(MG_R_MISSING_OR_DUPLICATE_NAME),
+			.peak = 9000, .samples = 2, .loss = MG_FX_BASELINE_LOSS });
 	fx.d.base.count = 7;
 	j = render(&fx.r);
 	for (i = 0; i < 7; i++)
@@ -842,7 +816,10 @@ Test(junit, hostile_text_is_escaped_and_free_of_forbidden_characters)
 
 	build();
 	for (i = 0; i < 7; i++)
-		set_eval(i, names[i], MG_STATUS_REJECTED, BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR), 9500, 2);
+		fx.ev[i] = mg_fx_evaluation(i, (mg_fx_candidate){
+			.name = names[i], .status = MG_STATUS_REJECTED,
+			.reasons = BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR),
+			.peak = 9500, .samples = 2, .loss = MG_FX_BASELINE_LOSS });
 	fx.d.base.count = 7;
 	fx.d.selected = fx.d.best = names[6];
 	fx.r.report_ref.path = "r<&>\"'\x02.json";

@@ -1,4 +1,4 @@
-/* The stage-75 input manifest (SPEC 1.2) and the repository path rules. */
+/* The stage-75 input manifest (README, "Report reference"). */
 #include "helpers.h"
 #include "memgate/manifest.h"
 
@@ -209,87 +209,6 @@ Test(manifest, control_characters_in_a_refused_path_are_not_echoed)
 	cr_expect_eq(mg_manifest_parse(&m, "m.json", text, strlen(text), &err), MG_ERROR);
 	cr_expect_str_eq(err.message,
 			 "invalid path 'a?b.json' in 'source.path': control characters are not allowed");
-}
-
-/* ---- path rules --------------------------------------------------- */
-
-static void expect_path_refused(const char *path, const char *why)
-{
-	mg_error err;
-
-	mg_error_clear(&err);
-	cr_expect_eq(mg_manifest_check_path(path, &err), MG_ERROR, "accepted '%s'", path);
-	cr_expect_str_eq(err.message, why, "for '%s'", path);
-	cr_expect_str_eq(err.file, "");
-	cr_expect_eq(err.line, 0);
-}
-
-Test(manifest, path_rules_accept_plain_relative_paths)
-{
-	mg_error err;
-
-	cr_expect_eq(mg_manifest_check_path(REPORT_PATH, &err), MG_OK);
-	cr_expect_eq(mg_manifest_check_path("report.json", &err), MG_OK);
-	cr_expect_eq(mg_manifest_check_path(".memgate.yml", &err), MG_OK);
-	cr_expect_eq(mg_manifest_check_path("a/..b/c..", &err), MG_OK);
-	cr_expect_eq(mg_manifest_check_path("r\xc3\xa9sultats/76.json", &err), MG_OK);
-}
-
-Test(manifest, path_rules_refuse_an_empty_path)
-{
-	expect_path_refused("", "empty paths are not allowed");
-}
-
-Test(manifest, path_rules_refuse_absolute_paths)
-{
-	expect_path_refused("/etc/passwd", "absolute paths are not allowed");
-	expect_path_refused("//server/share/76.json", "absolute paths are not allowed");
-}
-
-Test(manifest, path_rules_refuse_dotdot_segments)
-{
-	expect_path_refused("../76.json", "'..' segments are not allowed");
-	expect_path_refused("benchmarks/../76.json", "'..' segments are not allowed");
-	expect_path_refused("benchmarks/..", "'..' segments are not allowed");
-}
-
-Test(manifest, path_rules_refuse_dot_segments)
-{
-	expect_path_refused("./76.json", "'.' segments are not allowed");
-	expect_path_refused("benchmarks/./76.json", "'.' segments are not allowed");
-	expect_path_refused(".", "'.' segments are not allowed");
-}
-
-Test(manifest, path_rules_refuse_empty_segments)
-{
-	expect_path_refused("benchmarks//76.json",
-			    "empty segments ('//' or a trailing '/') are not allowed");
-	expect_path_refused("benchmarks/",
-			    "empty segments ('//' or a trailing '/') are not allowed");
-}
-
-Test(manifest, path_rules_refuse_backslashes)
-{
-	expect_path_refused("benchmarks\\results\\76.json", "backslashes are not allowed (use '/')");
-}
-
-Test(manifest, path_rules_refuse_control_characters)
-{
-	expect_path_refused("76\n.json", "control characters are not allowed");
-	expect_path_refused("76\x7f.json", "control characters are not allowed");
-}
-
-Test(manifest, path_rules_refuse_overlong_paths)
-{
-	char *p = mg_xmalloc(4098);
-	mg_error err;
-
-	memset(p, 'a', 4097);
-	p[4097] = '\0';
-	expect_path_refused(p, "paths longer than 4096 bytes are not allowed");
-	p[4096] = '\0';
-	cr_expect_eq(mg_manifest_check_path(p, &err), MG_OK);
-	free(p);
 }
 
 /* ---- rendering ---------------------------------------------------- */

@@ -1,5 +1,5 @@
 /*
- * The policy parser (SPEC 1.1): every field of a valid policy with its
+ * The policy parser (README, "The policy"): every field of a valid policy with its
  * position, the defaults, and one test per refusal with its exact message,
  * line and column.  Fixtures are under fixtures/policies/.
  */
@@ -945,6 +945,27 @@ Test(policy, rejects_grid_with_more_scenarios_than_the_limit)
 	expect_error(FIXTURE("grid-too-many-scenarios.yml"), 12, 5,
 		     "'sensitivity.grid' makes 4097 scenarios (4096 cells + 1 stricter), "
 		     "more than the limit of 4096");
+}
+
+Test(policy, rejects_grid_whose_product_does_not_fit_in_64_bits)
+{
+	mg_buf b = MG_BUF_INIT;
+	int t, i;
+
+	mg_buf_puts(&b, "version: 1\nreport: r.json\nidentity: {workload_id: w, hardware_id: h}\n"
+			"budget: {memory_cap_mb: 9000}\nsensitivity:\n  grid:\n");
+	/* one full axis per threshold: 256^8 = 2^64 cells */
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		mg_buf_printf(&b, "    %s: [", mg_threshold_name((enum mg_threshold)t));
+		for (i = 0; i < MG_POLICY_MAX_AXIS_VALUES; i++)
+			mg_buf_printf(&b, "%s%g", i ? ", " : "", t == MG_MIN_THROUGHPUT_RATIO ?
+				      (double)i / MG_POLICY_MAX_AXIS_VALUES : 1.0 + i);
+		mg_buf_puts(&b, "]\n");
+	}
+	expect_text_error("grid.yml", b.ptr, b.len, 7, 5,
+			  "'sensitivity.grid' makes more than 18446744073709551615 scenarios, "
+			  "more than the limit of 4096");
+	mg_buf_free(&b);
 }
 
 /* ---- waivers ---- */

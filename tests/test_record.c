@@ -1,9 +1,11 @@
-/* The decision record: include/memgate/record.h (SPEC 4). */
+/* The decision record: include/memgate/record.h (README, "The decision
+ * record"). */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixture.h"
 #include "helpers.h"
 #include "memgate/escape.h"
 #include "memgate/record.h"
@@ -32,47 +34,13 @@ static struct {
 	mg_policy_change change;
 } fx;
 
-static void set_eval(mg_evaluation *e, size_t index, const char *name,
-		     enum mg_status status, unsigned reasons, double peak,
-		     double samples, double loss)
-{
-	const double base_peak = 9782.74, base_samples = 2.009, base_loss = 12.356503;
-	int m;
-
-	e->index = index;
-	e->name = name;
-	e->status = status;
-	e->reasons = reasons;
-	e->value[MG_M_PEAK] = peak;
-	e->value[MG_M_SAMPLES] = samples;
-	e->value[MG_M_EVAL_LOSS] = loss;
-	e->value[MG_M_SAVING] = base_peak - peak;
-	e->value[MG_M_RATIO] = samples / base_samples;
-	e->value[MG_M_DELTA] = loss - base_loss;
-	for (m = 0; m < MG_METRIC_COUNT; m++)
-		e->known[m] = true;
-	e->repeats = 1;
-}
-
-static void set_threshold(mg_budget *b, enum mg_threshold t, double v)
-{
-	b->set[t] = true;
-	b->value[t] = v;
-}
-
 static void build_decision(void)
 {
 	mg_decision *d = &fx.d;
 	int i;
 
-	set_eval(&fx.ev[0], 0, "baseline", MG_STATUS_REJECTED,
-		 BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR), 9782.74, 2.009, 12.356503);
-	set_eval(&fx.ev[1], 1, "checkpoint", MG_STATUS_FEASIBLE, 0, 9450.76, 1.761, 12.356503);
-	set_eval(&fx.ev[2], 2, "offload", MG_STATUS_REJECTED,
-		 BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR), 9448.33, 0.533, 12.356503);
-	set_eval(&fx.ev[3], 3, "hybrid", MG_STATUS_FEASIBLE, 0, 9454.64, 1.276, 12.356503);
-	fx.feasible[0] = 1;
-	fx.feasible[1] = 3;
+	d->base = mg_fx_seed_screening(fx.ev, fx.feasible);
+	mg_fx_ceiling(&d->base, MG_MAX_EVAL_LOSS, 12.6);
 	fx.sc_rank[0] = 1;   /* rank order: checkpoint, hybrid, baseline, offload */
 	fx.sc_rank[1] = 3;
 	fx.sc_rank[2] = 0;
@@ -84,16 +52,15 @@ static void build_decision(void)
 	d->selected = "checkpoint";
 	d->best = "checkpoint";
 	d->applicable = true;
-	set_threshold(&d->budget, MG_MEMORY_CAP_MB, 11200);
-	set_threshold(&d->budget, MG_MIN_SAMPLES_PER_S, 1.0);
-	set_threshold(&d->budget, MG_MIN_MEMORY_SAVING_MB, 256);
-	set_threshold(&d->budget, MG_MAX_EVAL_LOSS, 12.6);
-	d->base = (mg_screening){ fx.ev, 4, fx.feasible, 2, 12.6, true, MG_MAX_EVAL_LOSS, true, false };
+	mg_fx_threshold(&d->budget, MG_MEMORY_CAP_MB, 11200);
+	mg_fx_threshold(&d->budget, MG_MIN_SAMPLES_PER_S, 1.0);
+	mg_fx_threshold(&d->budget, MG_MIN_MEMORY_SAVING_MB, 256);
+	mg_fx_threshold(&d->budget, MG_MAX_EVAL_LOSS, 12.6);
 
 	snprintf(fx.sc[0].id, sizeof(fx.sc[0].id), "stricter[0]");
-	set_threshold(&fx.sc[0].overrides, MG_MEMORY_CAP_MB, 9452);
+	mg_fx_threshold(&fx.sc[0].overrides, MG_MEMORY_CAP_MB, 9452);
 	snprintf(fx.sc[1].id, sizeof(fx.sc[1].id), "stricter[1]");
-	set_threshold(&fx.sc[1].overrides, MG_MIN_SAMPLES_PER_S, 1.5);
+	mg_fx_threshold(&fx.sc[1].overrides, MG_MIN_SAMPLES_PER_S, 1.5);
 	for (i = 0; i < 2; i++) {
 		fx.sc[i].budget = d->budget;
 		fx.sc_bits[i] = 1;   /* checkpoint only */
@@ -355,6 +322,25 @@ Test(record, lists_the_approved_result_when_read)
 	expect_string(o, "path", "benchmarks/results/75_memory_budget_decision_v1.json");
 	expect_string(o, "sha256", SHA);
 	cJSON_Delete(root);
+}
+
+Test(record, inputs_lists_the_paths_read_one_per_line_in_record_order)
+{
+	mg_check_result *r = build();
+	char *text;
+
+	set_ref(&r->approved_ref, "approved \"v1\".json", REV, 'd', true);
+	text = mg_record_render_inputs(r);
+	cr_expect_str_eq(text, ".memgate.yml\n"
+			 "benchmarks/results/75_input_manifest_gpu-a_v1.json\n"
+			 "benchmarks/results/76_real_gpu_memory.json\n"
+			 "approved \"v1\".json\n");
+	free(text);
+	memset(&r->manifest_ref, 0, sizeof(r->manifest_ref));
+	memset(&r->approved_ref, 0, sizeof(r->approved_ref));
+	text = mg_record_render_inputs(r);
+	cr_expect_str_eq(text, ".memgate.yml\nbenchmarks/results/76_real_gpu_memory.json\n");
+	free(text);
 }
 
 Test(record, uncomputed_hash_is_null)

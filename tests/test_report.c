@@ -1,4 +1,4 @@
-/* The stage-76 report (SPEC 1.3): every real shape, the lookup order, runs[],
+/* The stage-76 report (README, "Report reference"): every real shape, the lookup order, runs[],
  * and every way a report is refused. */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -226,26 +226,6 @@ Test(report, reads_a_stage75_decision_record_as_a_report)
 	expect_pos(r->evidence.identity[MG_ID_WORKLOAD].pos, 1, 1);
 	cr_expect_str_eq(r->producer_decision, "tune");
 	mg_report_free(r);
-}
-
-Test(report, real_reports_in_shared_parse_like_the_fixture_copies)
-{
-	char path[4600];
-	mg_report *r;
-	size_t len;
-	char *text;
-	mg_error err;
-
-	snprintf(path, sizeof(path), "%s/real-reports/76_real_gpu_memory.flat.json",
-		 mg_test_shared_dir());
-	if (access(path, R_OK) != 0)
-		cr_skip_test("no shared/ folder beside the checkout (%s)", path);
-	text = mg_test_read(path, &len);
-	cr_assert_eq(mg_report_parse(&r, path, text, len, &err), MG_OK, "%s", err.message);
-	cr_expect_eq(r->evidence.candidate_count, 4);
-	expect_number(find(r, "checkpoint")->metric[MG_M_PEAK], 9450.76);
-	mg_report_free(r);
-	free(text);
 }
 
 /* ---- the handoff shape -------------------------------------------- */

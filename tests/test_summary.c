@@ -7,8 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fixture.h"
 #include "helpers.h"
-#include "memgate/digest.h"
+#include "../plugin/digest.h"
 #include "memgate/manifest.h"
 #include "memgate/summary.h"
 
@@ -37,40 +38,13 @@ static struct {
 	mg_policy_change changes[1];
 } fx;
 
-static void set_threshold(mg_budget *b, enum mg_threshold t, double v)
-{
-	b->set[t] = true;
-	b->value[t] = v;
-}
-
-static void set_eval(size_t i, const char *name, enum mg_status status, unsigned reasons,
-		     double peak, double samples)
-{
-	mg_evaluation *e = &fx.ev[i];
-	int m;
-
-	e->index = i;
-	e->name = name;
-	e->status = status;
-	e->reasons = reasons;
-	e->value[MG_M_PEAK] = peak;
-	e->value[MG_M_SAMPLES] = samples;
-	e->value[MG_M_EVAL_LOSS] = 12.356503;
-	e->value[MG_M_SAVING] = 9782.74 - peak;
-	e->value[MG_M_RATIO] = samples / 2.009;
-	e->value[MG_M_DELTA] = 0;
-	for (m = 0; m < MG_METRIC_COUNT; m++)
-		e->known[m] = true;
-	e->repeats = 1;
-}
-
 static void set_scenario(size_t i, const char *id, enum mg_threshold t, double v,
 			 const char *best)
 {
 	mg_scenario *sc = &fx.sc[i];
 
 	snprintf(sc->id, sizeof(sc->id), "%s", id);
-	set_threshold(&sc->overrides, t, v);
+	mg_fx_threshold(&sc->overrides, t, v);
 	fx.sc_bits[i] = 3;   /* checkpoint and hybrid, first in rank */
 	sc->rank = fx.sc_rank;
 	sc->feasible = &fx.sc_bits[i];
@@ -96,12 +70,7 @@ static mg_check_result *build(void)
 	mg_decision *d = &fx.d;
 
 	memset(&fx, 0, sizeof(fx));
-	set_eval(0, "baseline", MG_STATUS_REJECTED, BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR), 9782.74, 2.009);
-	set_eval(1, "checkpoint", MG_STATUS_FEASIBLE, 0, 9450.76, 1.761);
-	set_eval(2, "offload", MG_STATUS_REJECTED, BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR), 9448.33, 0.533);
-	set_eval(3, "hybrid", MG_STATUS_FEASIBLE, 0, 9454.64, 1.276);
-	fx.feasible[0] = 1;
-	fx.feasible[1] = 3;
+	d->base = mg_fx_seed_screening(fx.ev, fx.feasible);
 	fx.sc_rank[0] = 1;   /* rank order: checkpoint, hybrid, baseline, offload */
 	fx.sc_rank[1] = 3;
 	fx.sc_rank[2] = 0;
@@ -111,11 +80,11 @@ static mg_check_result *build(void)
 	d->next_action = MG_N_SEND_TO_REGRESSION_ACCEPTANCE;
 	d->selected = d->best = "checkpoint";
 	d->applicable = true;
-	set_threshold(&d->budget, MG_MEMORY_CAP_MB, 11200);
-	set_threshold(&d->budget, MG_MIN_SAMPLES_PER_S, 1.0);
-	set_threshold(&d->budget, MG_MIN_MEMORY_SAVING_MB, 256);
-	set_threshold(&d->budget, MG_MAX_EVAL_LOSS, 12.6);
-	d->base = (mg_screening){ fx.ev, 4, fx.feasible, 2, 12.6, true, MG_MAX_EVAL_LOSS, true, false };
+	mg_fx_threshold(&d->budget, MG_MEMORY_CAP_MB, 11200);
+	mg_fx_threshold(&d->budget, MG_MIN_SAMPLES_PER_S, 1.0);
+	mg_fx_threshold(&d->budget, MG_MIN_MEMORY_SAVING_MB, 256);
+	mg_fx_threshold(&d->budget, MG_MAX_EVAL_LOSS, 12.6);
+	mg_fx_ceiling(&d->base, MG_MAX_EVAL_LOSS, 12.6);
 	d->sensitivity_evaluated = d->best_candidate_stable = d->feasible_set_stable = true;
 	d->stability_tested = true;
 	d->interpretation = "stable";
@@ -318,7 +287,7 @@ Test(summary, unknown_values_and_ceilings_are_marked)
 
 	build();
 	fx.d.budget.set[MG_MAX_EVAL_LOSS] = false;
-	set_threshold(&fx.d.budget, MG_MAX_RELATIVE_EVAL_LOSS, 0.02);
+	mg_fx_threshold(&fx.d.budget, MG_MAX_RELATIVE_EVAL_LOSS, 0.02);
 	fx.d.base.quality_ceiling_known = false;
 	fx.ev[3].known[MG_M_SAVING] = false;
 	md = render(&fx.r);
@@ -453,7 +422,10 @@ Test(summary, hostile_names_cannot_break_a_table_or_inject_markup)
 
 	build();
 	for (i = 0; i < n; i++)
-		set_eval(i, names[i], MG_STATUS_REJECTED, BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR), 9000, 0.5);
+		fx.ev[i] = mg_fx_evaluation(i, (mg_fx_candidate){
+			.name = names[i], .status = MG_STATUS_REJECTED,
+			.reasons = BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR),
+			.peak = 9000, .samples = 0.5, .loss = MG_FX_BASELINE_LOSS });
 	fx.d.base.count = n;
 	fx.d.base.feasible_count = 0;
 	fx.d.selected = fx.d.best = names[1];
@@ -495,9 +467,10 @@ Test(summary, oversized_summary_drops_rows_with_a_note)
 	for (i = 0; i < MAX_CANDIDATES; i++) {
 		memset(names[i], '\xff', 250);
 		snprintf(names[i] + 250, 7, "%06zu", i);
-		set_eval(i, names[i], MG_STATUS_REJECTED,
-			 BIT(MG_R_MEMORY_OVER_BUDGET) | BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR) |
-			 BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR), 12000, 0.5);
+		fx.ev[i] = mg_fx_evaluation(i, (mg_fx_candidate){
+			.name = names[i], .status = MG_STATUS_REJECTED,
+			.reasons = BIT(MG_R_MEMORY_OVER_BUDGET) | BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR) | BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR),
+			.peak = 12000, .samples = 0.5, .loss = MG_FX_BASELINE_LOSS });
 		fx.feasible[i] = i;
 	}
 	fx.d.base.count = MAX_CANDIDATES;
@@ -554,7 +527,7 @@ static mg_check_result *check_real(char *dir)
 	free(text);
 	text = mg_test_read("fixtures/reports/76_real_gpu_memory.flat.json", &len);
 	write_file(dir, report_path, text, len);
-	mg_digest_sha256_hex(hex, text, len);
+	cr_assert_eq(mg_digest_sha256_hex(hex, text, len), MG_OK);
 	free(text);
 	text = mg_manifest_render(report_path, hex, NULL, NULL);
 	write_file(dir, "benchmarks/results/75_input_manifest.json", text, strlen(text));

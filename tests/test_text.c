@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixture.h"
 #include "helpers.h"
 #include "memgate/text.h"
 
@@ -28,34 +29,6 @@ static struct {
 	mg_policy_change changes[2];
 } fx;
 
-static void set_eval(mg_evaluation *e, size_t index, const char *name,
-		     enum mg_status status, unsigned reasons, double peak,
-		     double samples, double loss)
-{
-	const double base_peak = 9782.74, base_samples = 2.009, base_loss = 12.356503;
-	int m;
-
-	e->index = index;
-	e->name = name;
-	e->status = status;
-	e->reasons = reasons;
-	e->value[MG_M_PEAK] = peak;
-	e->value[MG_M_SAMPLES] = samples;
-	e->value[MG_M_EVAL_LOSS] = loss;
-	e->value[MG_M_SAVING] = base_peak - peak;
-	e->value[MG_M_RATIO] = samples / base_samples;
-	e->value[MG_M_DELTA] = loss - base_loss;
-	for (m = 0; m < MG_METRIC_COUNT; m++)
-		e->known[m] = true;
-	e->repeats = 1;
-}
-
-static void set_threshold(mg_budget *b, enum mg_threshold t, double v)
-{
-	b->set[t] = true;
-	b->value[t] = v;
-}
-
 /* Scenario i: its id, one override, and its winner (the only feasible
  * candidate), or none. */
 static void set_scenario(size_t i, const char *id, enum mg_threshold t, double v,
@@ -65,7 +38,7 @@ static void set_scenario(size_t i, const char *id, enum mg_threshold t, double v
 
 	snprintf(sc->id, sizeof(sc->id), "%s", id);
 	memset(&sc->overrides, 0, sizeof(sc->overrides));
-	set_threshold(&sc->overrides, t, v);
+	mg_fx_threshold(&sc->overrides, t, v);
 	sc->budget = fx.d.budget;
 	sc->budget.value[t] = v;
 	fx.sc_feasible[i] = winner;   /* a rank of one: the winner */
@@ -89,14 +62,8 @@ static void build_decision(void)
 {
 	mg_decision *d = &fx.d;
 
-	set_eval(&fx.ev[0], 0, "baseline", MG_STATUS_REJECTED,
-		 BIT(MG_R_MEMORY_SAVING_BELOW_FLOOR), 9782.74, 2.009, 12.356503);
-	set_eval(&fx.ev[1], 1, "checkpoint", MG_STATUS_FEASIBLE, 0, 9450.76, 1.761, 12.356503);
-	set_eval(&fx.ev[2], 2, "offload", MG_STATUS_REJECTED,
-		 BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR), 9448.33, 0.533, 12.356503);
-	set_eval(&fx.ev[3], 3, "hybrid", MG_STATUS_FEASIBLE, 0, 9454.64, 1.276, 12.356503);
-	fx.feasible[0] = 1;
-	fx.feasible[1] = 3;
+	d->base = mg_fx_seed_screening(fx.ev, fx.feasible);
+	mg_fx_ceiling(&d->base, MG_MAX_EVAL_LOSS, 12.6);
 
 	d->verdict = MG_ACCEPT;
 	d->reason = MG_O_SELECTION_STABLE_ACROSS_THRESHOLDS;
@@ -104,11 +71,10 @@ static void build_decision(void)
 	d->selected = "checkpoint";
 	d->best = "checkpoint";
 	d->applicable = true;
-	set_threshold(&d->budget, MG_MEMORY_CAP_MB, 11200);
-	set_threshold(&d->budget, MG_MIN_SAMPLES_PER_S, 1.0);
-	set_threshold(&d->budget, MG_MIN_MEMORY_SAVING_MB, 256);
-	set_threshold(&d->budget, MG_MAX_EVAL_LOSS, 12.6);
-	d->base = (mg_screening){ fx.ev, 4, fx.feasible, 2, 12.6, true, MG_MAX_EVAL_LOSS, true, false };
+	mg_fx_threshold(&d->budget, MG_MEMORY_CAP_MB, 11200);
+	mg_fx_threshold(&d->budget, MG_MIN_SAMPLES_PER_S, 1.0);
+	mg_fx_threshold(&d->budget, MG_MIN_MEMORY_SAVING_MB, 256);
+	mg_fx_threshold(&d->budget, MG_MAX_EVAL_LOSS, 12.6);
 
 	d->sensitivity_evaluated = true;
 	d->scenarios = fx.sc;
@@ -529,7 +495,7 @@ Test(text, unknown_quality_ceiling_shows_a_question_mark)
 	mg_check_result *r = build();
 
 	fx.d.budget.set[MG_MAX_EVAL_LOSS] = false;
-	set_threshold(&fx.d.budget, MG_MAX_RELATIVE_EVAL_LOSS, 0.02);
+	mg_fx_threshold(&fx.d.budget, MG_MAX_RELATIVE_EVAL_LOSS, 0.02);
 	fx.d.base.quality_ceiling_known = false;
 	fx.d.budget.set[MG_MIN_SAMPLES_PER_S] = false;
 	fx.d.budget.set[MG_MIN_MEMORY_SAVING_MB] = false;
@@ -542,7 +508,7 @@ Test(text, relative_quality_ceiling_shows_the_effective_value)
 	mg_check_result *r = build();
 
 	fx.d.budget.set[MG_MAX_EVAL_LOSS] = false;
-	set_threshold(&fx.d.budget, MG_MAX_RELATIVE_EVAL_LOSS, 0.02);
+	mg_fx_threshold(&fx.d.budget, MG_MAX_RELATIVE_EVAL_LOSS, 0.02);
 	fx.d.base.quality_ceiling = 12.356503 * (1 + 0.02);
 	fx.d.base.quality_ceiling_from = MG_MAX_RELATIVE_EVAL_LOSS;
 	fx.d.budget.set[MG_MIN_SAMPLES_PER_S] = false;
@@ -563,8 +529,8 @@ Test(text, long_numbers_are_shortened_only_when_the_comparison_survives)
 	fx.d.budget.set[MG_MIN_SAMPLES_PER_S] = false;
 	fx.d.budget.set[MG_MIN_MEMORY_SAVING_MB] = false;
 	fx.d.budget.set[MG_MAX_EVAL_LOSS] = false;
-	set_threshold(&fx.d.budget, MG_MIN_THROUGHPUT_RATIO, 0.7);
-	set_threshold(&fx.d.budget, MG_MAX_QUALITY_DELTA, 0.001);
+	mg_fx_threshold(&fx.d.budget, MG_MIN_THROUGHPUT_RATIO, 0.7);
+	mg_fx_threshold(&fx.d.budget, MG_MAX_QUALITY_DELTA, 0.001);
 	fx.ev[3].value[MG_M_RATIO] = 0.69999999999;
 	fx.ev[3].status = MG_STATUS_REJECTED;
 	fx.ev[3].reasons = BIT(MG_R_THROUGHPUT_BELOW_FLOOR);

@@ -34,12 +34,17 @@ typedef struct mg_check_options {
 	const char *today;          /* --today YYYY-MM-DD, NULL = the clock's date in UTC */
 } mg_check_options;
 
+/* The sizes of the hex ids a result holds, their NUL included. */
+#define MG_CHECK_OID_SIZE 65     /* a commit or blob id: 40 hex digits, 64 in a
+				    SHA-256 repository */
+#define MG_CHECK_SHA256_SIZE 65  /* a SHA-256: 64 lowercase hex digits */
+
 /* Where one input came from. */
 typedef struct mg_input_ref {
 	char *path;                 /* repository path, NULL when not read */
-	char commit[65];            /* "" with --worktree */
-	char blob[65];              /* blob id */
-	char sha256[65];            /* "" unless computed */
+	char commit[MG_CHECK_OID_SIZE];    /* "" with --worktree */
+	char blob[MG_CHECK_OID_SIZE];      /* blob id */
+	char sha256[MG_CHECK_SHA256_SIZE]; /* "" unless computed */
 	bool read;
 } mg_input_ref;
 
@@ -91,7 +96,7 @@ struct mg_check_result;
 
 /* The comparison with the evidence at a base commit (--base). */
 typedef struct mg_check_base {
-	char rev[65];               /* the base commit */
+	char rev[MG_CHECK_OID_SIZE];       /* the base commit */
 	struct mg_check_result *result;  /* its check under the same policy and
 					    fail_on, NULL when it could not decide */
 	char *error;                /* why it could not ("file:line:col: message"), else NULL */
@@ -112,8 +117,8 @@ typedef struct mg_waiver_state {
 
 typedef struct mg_check_result {
 	bool worktree;
-	char rev[65];               /* evidence commit ("" with --worktree) */
-	char policy_rev[65];        /* policy commit */
+	char rev[MG_CHECK_OID_SIZE];       /* evidence commit ("" with --worktree) */
+	char policy_rev[MG_CHECK_OID_SIZE]; /* policy commit */
 	mg_input_ref policy_ref, manifest_ref, report_ref, approved_ref;
 	mg_policy *policy;          /* the policy that decides */
 	mg_policy *head_policy;     /* the policy at --rev when another one decides
@@ -196,7 +201,7 @@ void mg_check_list_free(char **paths, size_t count);
 
 /*
  * memgate manifest: read the report `report_path` committed at `rev` (or
- * from the working tree), and build a manifest (SPEC 1.2) with its SHA-256
+ * from the working tree), and build a manifest (README, "Report reference") with its SHA-256
  * and, when the report has them, its schema_version and semantic_id.  A
  * Git LFS pointer is hashed as the report it points to (mg_repo_read_lfs).
  * `semantic_id` must equal the report's own (else MG_ERROR at the report's

@@ -1,7 +1,7 @@
 #ifndef MEMGATE_DECISION_H
 #define MEMGATE_DECISION_H
 /*
- * The decision core (SPEC section 2): pure, no I/O, no libgit2, no printing.
+ * The decision core (README, "How memgate decides"): pure, no I/O, no libgit2, no printing.
  *
  * Inputs are plain structs that the parsers fill (policy.h -> mg_rules,
  * report.h -> mg_evidence) and that tests may build by hand.  Strings in
@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include "error.h"
 
-/* Thresholds, in the order of the policy reference (SPEC 1.1). */
+/* Thresholds, in the order of the policy reference (README, "The policy"). */
 enum mg_threshold {
 	MG_MEMORY_CAP_MB,          /* budget.memory_cap_mb          hard */
 	MG_MIN_SAMPLES_PER_S,      /* budget.min_samples_per_s      hard */
@@ -52,7 +52,8 @@ typedef struct mg_value {
 	mg_pos pos;       /* where the value is (or the enclosing object) */
 } mg_value;
 
-/* Identity fields, in the order of their issue codes (SPEC 2.1). */
+/* Identity fields, in the order of their issue codes (README, "How
+ * memgate decides", 1.). */
 enum mg_ident {
 	MG_ID_WORKLOAD,   /* policy identity.workload_id; report workload_id | config.workload */
 	MG_ID_HARDWARE,   /* hardware_id; report hardware_id | config.device */
@@ -154,7 +155,7 @@ typedef struct mg_rules {
 	size_t waiver_count;
 } mg_rules;
 
-/* Evidence issues, in SPEC order.  The first five come from outside the core
+/* Evidence issues, in the README's order ("How memgate decides", 1.).  The first five come from outside the core
  * (hashes, manifest, approved result) and are passed in. */
 enum mg_issue {
 	MG_ISSUE_REPORT_HASH_MISMATCH,
@@ -189,7 +190,8 @@ enum mg_status {
 };
 const char *mg_status_name(enum mg_status s);  /* "feasible", ... */
 
-/* Screening reasons, in SPEC order (steps 1-6, then the table of step 7). */
+/* Screening reasons, in the README's order ("How memgate decides", 2.: the
+ * first table, then the thresholds' table). */
 enum mg_reason {
 	MG_R_MISSING_OR_DUPLICATE_NAME,
 	MG_R_OOM,
@@ -241,6 +243,8 @@ typedef struct mg_threshold_def {
 
 /* The definition of threshold t; NULL for an out-of-range value. */
 const mg_threshold_def *mg_threshold_def_of(enum mg_threshold t);
+/* Whether a policy may set threshold t to x: finite and in its range. */
+bool mg_threshold_accepts(enum mg_threshold t, double x);
 
 /*
  * The checks of step 7 as renderers show them: one per step-7 reason, in
@@ -341,8 +345,8 @@ typedef struct mg_screening {
 /*
  * A sensitivity scenario.  At scale (10^5 candidates, 10^3 scenarios) the
  * core keeps no per-candidate evaluations for a scenario, only its feasible
- * set as a bit set over the candidates in the scenario's rank order (SPEC
- * 2.4): bit k of `feasible` is set when the k-th candidate of `rank` is
+ * set as a bit set over the candidates in the scenario's rank order
+ * (README, "How memgate decides": Ranking): bit k of `feasible` is set when the k-th candidate of `rank` is
  * feasible.  Walk it with mg_scenario_next_feasible; screen one scenario in
  * full (statuses and reasons of every candidate) with mg_scenario_screen.
  * `feasible` and `rank` belong to the decision (or, in a hand-built
@@ -429,7 +433,7 @@ typedef struct mg_decision {
 	enum mg_verdict verdict;
 	enum mg_outcome reason;
 	enum mg_next_action next_action;
-	const char *selected;        /* borrowed, or NULL (SPEC 4) */
+	const char *selected;        /* borrowed, or NULL (null in the record) */
 	const char *best;            /* base winner (first feasible by rank), or NULL */
 
 	bool issue[MG_ISSUE_COUNT];
@@ -482,7 +486,7 @@ bool mg_check_limit(double *limit, const mg_threshold_def *c, const mg_decision 
 #endif
 
 /*
- * Decide (SPEC 2).  `pre_issues` holds the issues found outside the core
+ * Decide (README, "How memgate decides").  `pre_issues` holds the issues found outside the core
  * (MG_ISSUE_REPORT_HASH_MISMATCH .. MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH);
  * may be NULL.  `approved`, when not NULL, is the approved decision the
  * computed one must agree with (README "How memgate decides").  On success

@@ -15,11 +15,6 @@
 #include "decision.h"
 #include "error.h"
 
-/* Per enum mg_threshold: true when a value at or below the threshold
- * passes (memory_cap_mb, the quality ceilings, max_quality_delta); else a
- * value at or above it passes (a floor). */
-bool mg_insight_is_ceiling(enum mg_threshold t);
-
 /* ---- exchange rate ---- */
 
 enum mg_exchange {

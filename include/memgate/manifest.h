@@ -1,8 +1,8 @@
 #ifndef MEMGATE_MANIFEST_H
 #define MEMGATE_MANIFEST_H
 /*
- * The stage-75 input manifest (SPEC 1.2), read with cJSON as strictly as the
- * report, and the repository path rules every input path obeys.
+ * The stage-75 input manifest (README, "Report reference"), read with cJSON as strictly as the
+ * report.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,7 +32,7 @@ typedef struct mg_manifest {
  * string `path` and `sha256` (64 lowercase hex digits); `schema_version` and
  * `semantic_id` in `source` are optional strings; `approved_result`, when
  * present and not null, must be an object with the same `path` and `sha256`.
- * Both paths must pass mg_manifest_check_path.  Unknown keys are ignored;
+ * Both paths must pass the repository path rules (plugin/path.h).  Unknown keys are ignored;
  * a null optional key counts as absent.  Errors name path:line:column: a
  * wrong value at the value ("'source.sha256' must be 64 lowercase hex
  * digits, not 32 characters"), a missing key at the object that lacks it
@@ -42,16 +42,6 @@ typedef struct mg_manifest {
 int mg_manifest_parse(mg_manifest **out, const char *path, const char *text,
 		      size_t len, mg_error *err);
 void mg_manifest_free(mg_manifest *m);
-
-/*
- * Check a repository path against SPEC 1.2: relative, '/'-separated, not
- * empty, no "." or ".." segments, no empty segments, no backslash, no NUL or
- * control characters, at most 4096 bytes.  Returns 0, or MG_ERROR with a
- * message that is only the reason ("absolute paths are not allowed",
- * "'..' segments are not allowed"): err->file/line/column are left empty for
- * the caller, who names the path ("invalid path '%s': %s").
- */
-int mg_manifest_check_path(const char *repo_path, mg_error *err);
 
 /* Build the manifest JSON text for a report (memgate manifest): `source`
  * with path, sha256 and, when not NULL, schema_version and semantic_id,

@@ -1,6 +1,7 @@
 #ifndef MEMGATE_RECORD_H
 #define MEMGATE_RECORD_H
-/* The decision record (SPEC 4): JSON, built with cJSON. */
+/* The decision record (README, "The decision record"): JSON, built with
+ * cJSON. */
 #include <stdbool.h>
 #include "check.h"
 #include "error.h"
@@ -11,6 +12,16 @@
 
 /* Render the record as pretty JSON ending in a newline; the caller frees. */
 char *mg_record_render(const mg_check_result *r);
+
+/*
+ * The repository paths of the inputs the record names (inputs.policy,
+ * .manifest, .report, .approved_result: those that were read), one per
+ * line in that order, each ending in a newline (memgate check --inputs).
+ * Paths obey the repository path rules, so none holds a newline or another
+ * control character; they are written as they are, unescaped.  The caller
+ * frees.
+ */
+char *mg_record_render_inputs(const mg_check_result *r);
 
 /*
  * Several policies (check --all, a repeated --policy) in one record:

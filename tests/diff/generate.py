@@ -8,7 +8,7 @@ it keeps to the subset memgate accepts), the same policy as JSON for
 tests/diff/reference.py, and a stage-76 report.  tests/diff/run imports
 make_case() directly.
 
-The generator aims at every branch of SPEC 2: handoff shape or not, identity
+The generator aims at every branch of README's "How memgate decides": handoff shape or not, identity
 pins that match or not, a baseline present, absent, oom or invalid, paired
 values or not, runs[] with odd and even counts and aggregates inside and
 outside them, missing and non-numeric metrics (strings, booleans, null,
@@ -219,7 +219,7 @@ def make_sensitivity(c):
 def relative_equality(c):
     """Put one candidate exactly at the relative ceiling l0 * (1 + x), with
     x often one where the other order, l0 + l0 * x, rounds differently: the
-    SPEC fixes the order, so the two orders give different decisions."""
+    The README fixes the order, so the two orders give different decisions."""
     quality = c.policy.get('quality', {})
     others = [t for t in c.truth if t['name'] != c.baseline]
     if 'max_relative_eval_loss' not in quality or not others or not c.chance(0.6):

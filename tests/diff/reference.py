@@ -1,4 +1,5 @@
-"""An independent reference for memgate's decision (SPEC sections 1.1, 1.3, 2).
+"""An independent reference for memgate's decision (README sections "The policy", "Report reference" and
+"How memgate decides").
 
 Written from the written contract only, never from plugin/decision.c, so that
 tests/diff/run can compare the two on random inputs.  The entry point is
@@ -12,7 +13,7 @@ result holds the fields of the decision record that the comparison uses:
 decision, reason, next_action, selected_candidate, issues, evaluations,
 feasible_names, best_candidate, scenarios and their stability summary.
 
-Where the SPEC is silent this follows the lead engineer's documented choices
+Where the README is silent this follows the lead engineer's documented choices
 (see the comments marked CHOICE).
 """
 import copy
@@ -29,7 +30,7 @@ QUALITY_CEILINGS = ('max_eval_loss', 'max_relative_eval_loss')
 TARGET_REASONS = ('memory_saving_below_floor', 'throughput_below_floor',
                   'quality_delta_over_limit', 'trade_off_below_floor')
 
-# metric -> (own keys in SPEC order, sub-object)
+# metric -> (own keys in the README's order, sub-object)
 MEASURED = {
     'peak_memory_mb': (('peak_memory_mb', 'peak_mem_mb', 'candidate_peak_memory_mb'), 'metrics'),
     'samples_per_s': (('samples_per_s',), 'metrics'),

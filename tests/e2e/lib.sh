@@ -25,9 +25,40 @@ g() {
 }
 
 # mg ARGS...: run memgate; sets $code; stdout in $T/out, stderr in $T/err.
+# Every decision record it writes (--format json, --json FILE, record --out)
+# is kept for finish() to validate against the record schema.
 mg() {
 	${MEMGATE_WRAP:-} "$MEMGATE" "$@" >"$T/out" 2>"$T/err"
 	code=$?
+	keep_records "$@"
+}
+
+# keep_record FILE: keep a copy of the decision record FILE, when it is one.
+RECORDS=0
+keep_record() {
+	[ -f "$1" ] && grep -q '"schema_version":[[:space:]]*"memgate-decisions\{0,1\}/v1"' "$1" || return 0
+	mkdir -p "$T/records"
+	RECORDS=$((RECORDS + 1))
+	cp "$1" "$T/records/$RECORDS.json"
+}
+# keep_records ARGS...: keep the records a memgate run with ARGS wrote.
+keep_records() {
+	local rc=$code cmd=${1:-} prev= a
+	case $rc in 0|1) ;; *) return 0 ;; esac
+	for a in "$@"; do
+		case $prev:$a in
+		--format:json) keep_record "$T/out" ;;
+		--json:*) keep_record "$a" ;;
+		--out:*) [ "$cmd" = record ] && keep_record "$a" ;;
+		esac
+		case $a in
+		--format=json) keep_record "$T/out" ;;
+		--json=*) keep_record "${a#--json=}" ;;
+		--out=*) [ "$cmd" = record ] && keep_record "${a#--out=}" ;;
+		esac
+		prev=$a
+	done
+	return 0
 }
 
 ok() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
@@ -59,6 +90,7 @@ expect_no_err() {
 # of the record in FILE (default: stdout), printed unformatted by tests' jsonget.
 expect_field() {
 	local got
+	keep_record "${3:-$T/out}"
 	got=$("$JSONGET" "${3:-$T/out}" "$1" 2>&1)
 	if [ "$got" = "$2" ]; then ok "record $1 = $2"; else not_ok "record $1" "expected $2, got $got"; fi
 }
@@ -176,7 +208,22 @@ action_policy_rev() {
 	sed -n 's/^policy-rev=//p' "$T/gh-output" | tail -n 1
 }
 
+# check_records: every record kept above passes the record schema
+# (include/memgate/schema/record.schema.json), one check for the lot.
+check_records() {
+	[ "$RECORDS" -gt 0 ] || return 0
+	if "$SRC/tests/validate-schema" "$SRC/include/memgate/schema/record.schema.json" \
+		"$T"/records/*.json >"$T/schema-out" 2>&1; then
+		ok "all $RECORDS decision records written pass the record schema"
+	else
+		FAILED=$((FAILED + 1))
+		echo "not ok - all $RECORDS decision records written pass the record schema"
+		grep -v '^ok - ' "$T/schema-out" | head -n 20 | sed 's/^/#   /'
+	fi
+}
+
 finish() {
+	check_records
 	echo "# $(basename "$0"): $PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]
 }

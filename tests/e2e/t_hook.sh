@@ -252,4 +252,26 @@ MEMGATE_POLICY=ci/memgate.yml MEMGATE_TAG_FAIL_ON=policy MEMGATE_TAG_REQUIRE_APP
 expect_code 1 "MEMGATE_POLICY selects the policy the hook gates with"
 expect_err "memgate: tune" "the moved policy decided"
 
+# An input path that git diff would quote ('"' and a space in it): memgate
+# lists the paths it read verbatim (--inputs), the hook reads git's names
+# verbatim (-z), so a change to that report alone is still gated.
+new_repo quoted
+odd='bench "q"/r.json'
+mkdir -p "$repo/bench \"q\""
+g -C "$repo" mv "$REPORT_PATH" "$odd"
+sha=$(sha256sum "$repo/$odd" | cut -d' ' -f1)
+printf '{\n  "source": {\n    "path": "bench \\"q\\"/r.json",\n    "sha256": "%s"\n  }\n}\n' "$sha" \
+	>"$repo/$MANIFEST_PATH"
+commit_all "$repo" "the report under a quoted name"
+push --no-verify origin main
+expect_code 0 "the quoted-path evidence, pushed with --no-verify"
+mg check -C "$repo" --inputs "$T/inputs"
+printf '%s\n' .memgate.yml "$MANIFEST_PATH" "$odd" >"$T/want"
+if cmp -s "$T/want" "$T/inputs"; then ok "--inputs lists the quoted path verbatim"
+else not_ok "--inputs lists the quoted path verbatim" "$(cat "$T/inputs")"; fi
+printf ' ' >>"$repo/$odd"
+commit_all "$repo" "touch only the report at the quoted path"
+push origin main
+expect_code 1 "a push touching only the report at a quoted path is gated"
+
 finish

@@ -38,6 +38,20 @@ commit_all "$repo" "fail only on reject"
 mg check -C "$repo" --junit "$T/pass.xml"
 expect_code 0 "tune with fail_on [reject] passes"
 expect_count 0 "<failure" "$T/pass.xml" "a passing gate writes no JUnit failure"
+
+# --inputs: the repository paths of the inputs read, one per line, in the
+# record's order; like every output file, nothing on exit 2.
+mg check -C "$repo" --inputs "$T/inputs" --json "$T/inputs-record.json"
+expect_code 0 "--inputs with a passing gate"
+printf '%s\n' .memgate.yml "$MANIFEST_PATH" "$REPORT_PATH" >"$T/want"
+if cmp -s "$T/want" "$T/inputs"; then ok "--inputs lists policy, manifest and report"
+else not_ok "--inputs lists policy, manifest and report" "$(cat "$T/inputs")"; fi
+sed -n 's/^[[:space:]]*"path":[[:space:]]*"\(.*\)",\{0,1\}$/\1/p' "$T/inputs-record.json" >"$T/record-paths"
+if cmp -s "$T/record-paths" "$T/inputs"; then ok "--inputs lists the record's paths"
+else not_ok "--inputs lists the record's paths" "$(cat "$T/record-paths")"; fi
+mg check -C "$repo" --policy missing.yml --inputs "$T/inputs-error"
+expect_code 2 "a missing policy"
+expect_no_file "$T/inputs-error" "--inputs writes nothing on exit 2"
 expect_count 1 'failures="0"' "$T/pass.xml" "the suite counts no failure"
 expect_count 1 'skipped="2"' "$T/pass.xml" "the two candidates not selected are skipped"
 expect_case_lacks baseline "<skipped" "$T/pass.xml" "the baseline is not skipped: its zero saving is no finding"

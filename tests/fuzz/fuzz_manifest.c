@@ -1,6 +1,6 @@
 /*
  * libFuzzer target: the stage-75 manifest parser (mg_manifest_parse), the
- * repository path rules (mg_manifest_check_path) and the manifest writer
+ * repository path rules (mg_path_check) and the manifest writer
  * (mg_manifest_render).
  *
  * A manifest that parses has checked paths and hashes, and rendering its
@@ -15,6 +15,7 @@
 
 #include "memgate/buf.h"
 #include "memgate/manifest.h"
+#include "path.h"
 
 #define PATH "fuzz/manifest.json"
 
@@ -71,11 +72,11 @@ static void check_manifest(const mg_manifest *m)
 	mg_error err;
 
 	CHECK(m->source_path && m->source_sha256);
-	CHECK(mg_manifest_check_path(m->source_path, &err) == 0);
+	CHECK(mg_path_check(m->source_path, &err) == 0);
 	check_sha256(m->source_sha256);
 	CHECK(m->has_approved == (m->approved_path != NULL));
 	if (m->has_approved) {
-		CHECK(mg_manifest_check_path(m->approved_path, &err) == 0);
+		CHECK(mg_path_check(m->approved_path, &err) == 0);
 		check_sha256(m->approved_sha256);
 	}
 	check_round_trip(m);
@@ -88,7 +89,7 @@ static void check_path_rules(const uint8_t *data, size_t size)
 	mg_error err;
 
 	mg_error_clear(&err);
-	if (mg_manifest_check_path(s, &err) == 0)
+	if (mg_path_check(s, &err) == 0)
 		CHECK(s[0] && s[0] != '/' && !strstr(s, "//") && !strchr(s, '\\'));
 	else
 		CHECK(err.message[0] && !strchr(err.message, '\n'));

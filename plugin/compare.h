@@ -7,7 +7,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
-#include "decision.h"
+#include "memgate/decision.h"
 
 /* The metrics compared, in this order: peak memory (MB), samples/s, eval loss. */
 #define MG_COMPARE_METRICS 3

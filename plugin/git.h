@@ -11,11 +11,12 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
-#include "error.h"
+#include "memgate/error.h"
 
 typedef struct mg_repo mg_repo;   /* opaque; mg_repo_free */
 
 #define MG_GIT_OID_HEX 65         /* 40 (sha1) hex digits + NUL, room for 64 */
+#define MG_GIT_LFS_OID_HEX 65     /* a Git LFS oid: a SHA-256, 64 hex digits + NUL */
 #define MG_GIT_DEFAULT_MAX_INPUT ((size_t)64 << 20)
 
 /* A blob read from a commit (or a file read from the working tree). */
@@ -51,8 +52,8 @@ int mg_repo_resolve(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *rev,
 
 /*
  * Read `path` from the tree of commit `commit_hex` (as resolved above).
- * The path rules of mg_manifest_check_path are enforced first.  Errors
- * (exit 2), each naming path and short commit id:
+ * The repository path rules (README, "Reading from git") are enforced
+ * first.  Errors (exit 2), each naming path and short commit id:
  *   missing at that commit (MG_ENOTFOUND; with mg_repo_uncommitted_hint's
  *   sentence when the working tree has it), symlink, submodule, directory,
  *   larger than `max_bytes` (0 = MG_GIT_DEFAULT_MAX_INPUT; the size comes
@@ -120,7 +121,7 @@ int mg_repo_list(char ***paths, size_t *count, mg_repo *repo, const char *commit
 int mg_repo_prefix(char **out, mg_repo *repo, const char *dir, mg_error *err);
 
 /* Is this blob a Git LFS pointer?  Fills oid (64 hex + NUL) and size when it is. */
-bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[65],
+bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[MG_GIT_LFS_OID_HEX],
 			    unsigned long long *lfs_size);
 
 #endif

@@ -7,6 +7,7 @@
 
 /* Write the lowercase hex SHA-256 of data[0..len) into out.  Returns 0, or
  * MG_ERROR when OpenSSL fails. */
-int mg_digest_sha256_hex(char out[MG_DIGEST_HEX_SIZE], const void *data, size_t len);
+int mg_digest_sha256_hex(char out[MG_DIGEST_HEX_SIZE], const void *data, size_t len)
+	__attribute__((warn_unused_result));
 
 #endif

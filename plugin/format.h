@@ -4,9 +4,10 @@
  * How every renderer for people writes numbers and candidate names (text,
  * GitHub annotations, job summary, JUnit), so that they all agree.
  */
-#include "buf.h"
-#include "decision.h"
-#include "insight.h"
+#include "memgate/buf.h"
+#include "memgate/decision.h"
+#include "memgate/error.h"
+#include "memgate/insight.h"
 
 /* A value in its shortest natural form: %.15g (9450.76, not 9450.760000),
  * never "-0".  When that takes more than 10 significant digits (derived
@@ -47,6 +48,12 @@ void mg_format_name(mg_buf *out, const char *name);
  */
 void mg_format_stability(mg_buf *out, const mg_decision *d,
 			 void (*put_name)(mg_buf *out, const char *name));
+
+/* Where a finding points, before its message: "file:line:col: ", "file:line: "
+ * without a column, "file: " without a line, nothing without a file.  The
+ * file is written with `put_file` (the renderer's own escaping). */
+void mg_format_location(mg_buf *out, const char *file, mg_pos pos,
+			void (*put_file)(mg_buf *out, const char *file));
 
 /* A scenario's overrides: "memory_cap_mb 8500, min_samples_per_s 1.5";
  * nothing when it sets none. */

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The repository's layout rules (README, "For maintainers"): the fixed top
+# level, include/ holding only the public headers, all listed by the
+# umbrella header and usable alone, and the git source depending on no
+# parser; and a compile-time guard on the limits.
+. "$(dirname "$0")/lib.sh"
+
+# The top level holds exactly the fixed entries (dotfiles aside).
+got=$(cd "$SRC" && git ls-files 2>/dev/null | sed -n 's|^\([^./][^/]*\).*|\1|p' | sort -u | tr '\n' ' ')
+[ -n "$got" ] || got=$(cd "$SRC" && ls -A | grep -v '^\.' | grep -vx 'build\|build-asan\|build-fuzz\|memgate' | sort | tr '\n' ' ')
+want="Makefile README.md action.yml actions fixtures include plugin tests "
+if [ "$got" = "$want" ]; then ok "the top level holds exactly the fixed entries"
+else not_ok "the top level holds exactly the fixed entries" "got: $got" "want: $want"; fi
+
+# include/memgate.h lists every public header, and nothing else.
+listed=$(sed -n 's|^#include "memgate/\(.*\)"$|\1|p' "$SRC/include/memgate.h" | sort | tr '\n' ' ')
+present=$(cd "$SRC/include/memgate" && ls ./*.h | sed 's|^\./||' | sort | tr '\n' ' ')
+if [ "$listed" = "$present" ]; then ok "include/memgate.h lists every public header"
+else not_ok "include/memgate.h lists every public header" "listed: $listed" "present: $present"; fi
+
+# The umbrella header compiles on its own with only include/ on the path:
+# no public header needs a private one or a library's header.
+code=0
+printf '#include "memgate.h"\nint main(void) { return 0; }\n' >"$T/umbrella.c"
+${CC:-cc} -std=c11 -Wall -Wextra -Werror -fsyntax-only -I"$SRC/include" "$T/umbrella.c" \
+	>"$T/out" 2>"$T/err" || code=$?
+expect_code 0 "include/memgate.h compiles with only include/ on the path"
+
+# Public headers include only public headers and the C library.
+bad=$(grep -n '#include' "$SRC"/include/memgate/*.h |
+	grep -v '#include "\(buf\|check\|decision\|error\|escape\|github\|junit\|manifest\|output\|policy\|record\|report\|summary\|text\|version\)\.h"' |
+	grep -v '#include <\(stdbool\|stddef\|stdint\|stdio\|stdlib\|string\|stdarg\|limits\|sys/types\)\.h>' || true)
+if [ -z "$bad" ]; then ok "public headers include only public headers"
+else not_ok "public headers include only public headers" "$bad"; fi
+
+# The git source depends on no parser: only its own header, the path rules
+# and the utilities.
+bad=$(grep -n '#include "' "$SRC/plugin/git.c" | grep -v '"memgate/buf.h"\|"git.h"\|"path.h"' || true)
+if [ -z "$bad" ]; then ok "plugin/git.c includes no parser header"
+else not_ok "plugin/git.c includes no parser header" "$bad"; fi
+
+# Comments cite the repository's own documents (README sections), never a
+# contract kept outside the repository.
+bad=$(cd "$SRC" && grep -rn 'SPEC\|\.\./shared\|LIBRARY-FACTS\|CI-CONVENTIONS' plugin include tests actions |
+	grep -v 'GIT_EINVALIDSPEC\|^tests/e2e/t_layout.sh:' || true)
+if [ -z "$bad" ]; then ok "no comment cites a document outside the repository"
+else not_ok "no comment cites a document outside the repository" "$bad"; fi
+
+
+finish

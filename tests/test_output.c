@@ -1,0 +1,254 @@
+/*
+ * Output files, one transaction per run: include/memgate/output.h.  Each
+ * test works in a scratch directory of its own (Criterion runs every test
+ * in a child process, so chdir and resource limits stay in the test).
+ */
+#include <dirent.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "memgate/output.h"
+
+static char scratch[64];
+
+static void enter_scratch(void)
+{
+	snprintf(scratch, sizeof(scratch), "/tmp/memgate-output.XXXXXX");
+	cr_assert_not_null(mkdtemp(scratch));
+	cr_assert_eq(chdir(scratch), 0);
+}
+
+/* Remove the scratch directory's files and the directory itself. */
+static void leave_scratch(void)
+{
+	DIR *d = opendir(scratch);
+	struct dirent *e;
+	char path[512];
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(path, sizeof(path), "%s/%s", scratch, e->d_name);
+			if (unlink(path) < 0)
+				rmdir(path);
+		}
+	closedir(d);
+	rmdir(scratch);
+}
+
+TestSuite(output, .init = enter_scratch, .fini = leave_scratch);
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+
+	cr_assert_not_null(f, "cannot create %s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The file's content, "" when it is absent (the caller frees). */
+static char *content(const char *path)
+{
+	char full[512];
+	size_t len;
+
+	if (access(path, F_OK) != 0)
+		return mg_xstrdup("");
+	snprintf(full, sizeof(full), "%s/%s", scratch, path);
+	return mg_test_read(full, &len);
+}
+
+#define expect_content(path, want) do { \
+	char *got_ = content(path); \
+	cr_expect_str_eq(got_, want, "%s", path); \
+	free(got_); \
+} while (0)
+
+/* The scratch directory's entries, sorted, space-separated. */
+static char *listing(void)
+{
+	struct dirent **names;
+	mg_buf b = MG_BUF_INIT;
+	int n, i;
+
+	n = scandir(".", &names, NULL, alphasort);
+	cr_assert_geq(n, 0);
+	for (i = 0; i < n; i++) {
+		if (strcmp(names[i]->d_name, ".") && strcmp(names[i]->d_name, ".."))
+			mg_buf_printf(&b, "%s%s", b.len ? " " : "", names[i]->d_name);
+		free(names[i]);
+	}
+	free(names);
+	return mg_buf_detach(&b, NULL);
+}
+
+#define expect_listing(want) do { \
+	char *got_ = listing(); \
+	cr_expect_str_eq(got_, want); \
+	free(got_); \
+} while (0)
+
+static int commit(mg_outputs *o, mg_error *err)
+{
+	int rc;
+
+	mg_error_clear(err);
+	rc = mg_outputs_commit(o, err);
+	mg_outputs_free(o);
+	return rc;
+}
+
+/* ---- writing ------------------------------------------------------ */
+
+Test(output, writes_every_file_and_leaves_no_temporary_file)
+{
+	mg_outputs *o = mg_outputs_new();
+	mg_error err;
+
+	put("old.json", "old\n");
+	put("summary.md", "# before\n");
+	mg_outputs_add(o, "new.json", "new\n", 4, MG_OUTPUT_REPLACE);
+	mg_outputs_add(o, "old.json", "replaced\n", 9, MG_OUTPUT_REPLACE);
+	mg_outputs_add(o, "summary.md", "appended\n", 9, MG_OUTPUT_APPEND);
+	mg_outputs_add(o, "created.md", "fresh\n", 6, MG_OUTPUT_APPEND);
+	cr_assert_eq(commit(o, &err), MG_OK, "%s", err.message);
+	expect_content("new.json", "new\n");
+	expect_content("old.json", "replaced\n");
+	expect_content("summary.md", "# before\nappended\n");
+	expect_content("created.md", "fresh\n");
+	expect_listing("created.md new.json old.json summary.md");
+}
+
+Test(output, created_files_get_0644_less_the_umask_and_replaced_ones_keep_their_bits)
+{
+	mg_outputs *o = mg_outputs_new();
+	struct stat st;
+	mg_error err;
+
+	umask(027);
+	put("kept.json", "x");
+	cr_assert_eq(chmod("kept.json", 0764), 0);
+	mg_outputs_add(o, "new.json", "n", 1, MG_OUTPUT_REPLACE);
+	mg_outputs_add(o, "kept.json", "k", 1, MG_OUTPUT_REPLACE);
+	cr_assert_eq(commit(o, &err), MG_OK, "%s", err.message);
+	cr_assert_eq(stat("new.json", &st), 0);
+	cr_expect_eq(st.st_mode & 07777, 0640);
+	cr_assert_eq(stat("kept.json", &st), 0);
+	cr_expect_eq(st.st_mode & 07777, 0664, "mode %o", (unsigned)(st.st_mode & 07777));
+}
+
+/* ---- refusals: nothing is written --------------------------------- */
+
+Test(output, refuses_to_replace_through_a_symlink_and_writes_nothing)
+{
+	mg_outputs *o = mg_outputs_new();
+	mg_error err;
+
+	put("target.json", "target\n");
+	cr_assert_eq(symlink("target.json", "link.json"), 0);
+	mg_outputs_add(o, "first.json", "first\n", 6, MG_OUTPUT_REPLACE);
+	mg_outputs_add(o, "link.json", "evil\n", 5, MG_OUTPUT_REPLACE);
+	cr_assert_eq(commit(o, &err), MG_ERROR);
+	cr_expect_str_eq(err.file, "link.json");
+	cr_expect_str_eq(err.message, "cannot write: it is a symlink (memgate writes regular "
+			 "files only, and never through a symlink)");
+	expect_content("target.json", "target\n");
+	expect_listing("link.json target.json");
+}
+
+Test(output, refuses_to_append_through_a_symlink_and_writes_nothing)
+{
+	mg_outputs *o = mg_outputs_new();
+	mg_error err;
+
+	put("target.md", "target\n");
+	cr_assert_eq(symlink("target.md", "link.md"), 0);
+	mg_outputs_add(o, "record.json", "r\n", 2, MG_OUTPUT_REPLACE);
+	mg_outputs_add(o, "link.md", "evil\n", 5, MG_OUTPUT_APPEND);
+	cr_assert_eq(commit(o, &err), MG_ERROR);
+	cr_expect_str_eq(err.file, "link.md");
+	expect_content("target.md", "target\n");
+	expect_listing("link.md target.md");
+}
+
+Test(output, refuses_a_directory)
+{
+	mg_outputs *o = mg_outputs_new();
+	mg_error err;
+
+	cr_assert_eq(mkdir("dir.json", 0755), 0);
+	mg_outputs_add(o, "dir.json", "x", 1, MG_OUTPUT_REPLACE);
+	cr_assert_eq(commit(o, &err), MG_ERROR);
+	cr_expect_str_eq(err.message, "cannot write: it is a directory (memgate writes regular "
+			 "files only, and never through a symlink)");
+}
+
+Test(output, read_existing_refuses_a_symlink_and_reads_a_regular_file)
+{
+	char *data = NULL;
+	size_t len = 0;
+	mg_error err;
+
+	put("real.json", "{}\n");
+	cr_assert_eq(symlink("real.json", "link.json"), 0);
+	cr_expect_eq(mg_outputs_read_existing(&data, &len, "link.json", &err), MG_ERROR);
+	cr_expect_null(data);
+	cr_assert_eq(mg_outputs_read_existing(&data, &len, "real.json", &err), MG_OK);
+	cr_expect_str_eq(data, "{}\n");
+	cr_expect_eq(len, 3);
+	free(data);
+	cr_assert_eq(mg_outputs_read_existing(&data, &len, "absent.json", &err), MG_OK);
+	cr_expect_null(data);
+}
+
+/* ---- rollback ----------------------------------------------------- */
+
+Test(output, a_file_that_cannot_be_written_leaves_the_others_untouched)
+{
+	mg_outputs *o = mg_outputs_new();
+	mg_error err;
+
+	put("first.json", "first\n");
+	mg_outputs_add(o, "first.json", "new first\n", 10, MG_OUTPUT_REPLACE);
+	mg_outputs_add(o, "no-such-dir/second.json", "second\n", 7, MG_OUTPUT_REPLACE);
+	cr_assert_eq(commit(o, &err), MG_ERROR);
+	cr_expect_str_eq(err.file, "no-such-dir/second.json");
+	expect_content("first.json", "first\n");
+	expect_listing("first.json");
+}
+
+/*
+ * A failure after every replaced file was renamed into place (an append
+ * that the file size limit cuts short): the replaced files are put back,
+ * the created ones removed, the appended ones truncated to their old
+ * length, and no temporary file or backup is left.
+ */
+Test(output, a_late_failure_undoes_every_rename_and_append)
+{
+	struct rlimit lim;
+	static char big[8192];
+	mg_outputs *o = mg_outputs_new();
+	mg_error err;
+
+	memset(big, 'x', sizeof(big));
+	put("one.json", "one\n");
+	put("summary.md", "# before\n");
+	signal(SIGXFSZ, SIG_IGN);
+	cr_assert_eq(getrlimit(RLIMIT_FSIZE, &lim), 0);
+	lim.rlim_cur = 4096;
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	mg_outputs_add(o, "one.json", "new one\n", 8, MG_OUTPUT_REPLACE);
+	mg_outputs_add(o, "two.json", "new two\n", 8, MG_OUTPUT_REPLACE);
+	mg_outputs_add(o, "summary.md", big, sizeof(big), MG_OUTPUT_APPEND);
+	mg_outputs_add(o, "created.md", "fresh\n", 6, MG_OUTPUT_APPEND);
+	cr_assert_eq(commit(o, &err), MG_ERROR);
+	cr_expect_str_eq(err.file, "summary.md");
+	expect_content("one.json", "one\n");
+	expect_content("summary.md", "# before\n");
+	expect_listing("one.json summary.md");
+}
