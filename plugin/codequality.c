@@ -19,10 +19,11 @@ static const char *severity_of(const char *code)
 	}
 }
 
-static void put_finding(cJSON *list, const mg_check_result *r, const mg_finding *f,
+/* One finding into the list (ctx), for mg_findings_each. */
+static void put_finding(void *ctx, const mg_check_result *r, const mg_finding *f,
 			const char *fingerprint)
 {
-	cJSON *o = mg_json__add(list, NULL, cJSON_CreateObject()), *loc, *lines;
+	cJSON *o = mg_json__add(ctx, NULL, cJSON_CreateObject()), *loc, *lines;
 	const char *file;
 	mg_pos pos;
 
@@ -37,21 +38,6 @@ static void put_finding(cJSON *list, const mg_check_result *r, const mg_finding 
 	mg_json__add(lines, "begin", cJSON_CreateNumber(pos.line));
 }
 
-static void put_item(cJSON *list, const mg_check_result *r)
-{
-	mg_finding *findings = NULL;
-	char (*prints)[MG_FINDING_FINGERPRINT_SIZE];
-	size_t n = 0, i;
-
-	mg_findings(&findings, &n, r);
-	prints = mg_xcalloc(n ? n : 1, sizeof(*prints));
-	mg_finding_fingerprints(prints, mg_findings_policy_file(r), findings, n);
-	for (i = 0; i < n; i++)
-		put_finding(list, r, &findings[i], prints[i]);
-	free(prints);
-	mg_findings_free(findings, n);
-}
-
 char *mg_codequality_render(const mg_check_item *items, size_t count)
 {
 	cJSON *list = cJSON_CreateArray();
@@ -62,6 +48,6 @@ char *mg_codequality_render(const mg_check_item *items, size_t count)
 		abort();
 	for (i = 0; i < count; i++)
 		if (items[i].result)
-			put_item(list, items[i].result);
+			mg_findings_each(items[i].result, put_finding, list);
 	return mg_json__print(list);
 }

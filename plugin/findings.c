@@ -857,3 +857,21 @@ void mg_finding_fingerprints(char (*out)[MG_FINDING_FINGERPRINT_SIZE], const cha
 	free(slots);
 }
 
+void mg_findings_each(const mg_check_result *r,
+		      void (*fn)(void *ctx, const mg_check_result *r, const mg_finding *f,
+				 const char *fingerprint),
+		      void *ctx)
+{
+	mg_finding *findings = NULL;
+	char (*prints)[MG_FINDING_FINGERPRINT_SIZE];
+	size_t n = 0, i;
+
+	assert(r && fn);
+	mg_findings(&findings, &n, r);
+	prints = mg_xcalloc(n ? n : 1, sizeof(*prints));
+	mg_finding_fingerprints(prints, mg_findings_policy_file(r), findings, n);
+	for (i = 0; i < n; i++)
+		fn(ctx, r, &findings[i], prints[i]);
+	free(prints);
+	mg_findings_free(findings, n);
+}

@@ -100,6 +100,15 @@ void mg_finding_fingerprints(char (*out)[MG_FINDING_FINGERPRINT_SIZE], const cha
  */
 const mg_policy *mg_findings_lines_policy(const mg_check_result *r);
 
+/*
+ * Call fn for every finding of r, most important first, with its
+ * fingerprint (what SARIF and Code Quality write for each).
+ */
+void mg_findings_each(const mg_check_result *r,
+		      void (*fn)(void *ctx, const mg_check_result *r, const mg_finding *f,
+				 const char *fingerprint),
+		      void *ctx);
+
 /* The repository path of r's policy, or NULL. */
 const char *mg_findings_policy_file(const mg_check_result *r);
 

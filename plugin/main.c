@@ -442,22 +442,31 @@ static const char *env(const char *name)
 	return v && *v ? v : NULL;
 }
 
+/* The job summary is appended to the runner's own file as the runner's. */
+static enum mg_output_mode summary_mode(const char *summary, const char *runner_summary)
+{
+	return runner_summary && !strcmp(summary, runner_summary) ? MG_OUTPUT_RUNNER
+								   : MG_OUTPUT_APPEND;
+}
+
+/* Queue `text` (malloc'd, freed here) for path. */
+static void queue_owned(mg_outputs *outs, const char *path, char *text, enum mg_output_mode mode)
+{
+	mg_outputs_add(outs, path, text, strlen(text), mode);
+	free(text);
+}
+
 /* Queue --sarif and --codequality for the items. */
 static void queue_reports(mg_outputs *outs, const struct cli *cli,
 			  const mg_check_item *items, size_t count)
 {
-	char *text;
 
-	if (cli->sarif_path) {
-		text = mg_sarif_render(items, count, MG_VERSION);
-		mg_outputs_add(outs, cli->sarif_path, text, strlen(text), MG_OUTPUT_REPLACE);
-		free(text);
-	}
-	if (cli->codequality_path) {
-		text = mg_codequality_render(items, count);
-		mg_outputs_add(outs, cli->codequality_path, text, strlen(text), MG_OUTPUT_REPLACE);
-		free(text);
-	}
+	if (cli->sarif_path)
+		queue_owned(outs, cli->sarif_path, mg_sarif_render(items, count, MG_VERSION),
+			    MG_OUTPUT_REPLACE);
+	if (cli->codequality_path)
+		queue_owned(outs, cli->codequality_path, mg_codequality_render(items, count),
+			    MG_OUTPUT_REPLACE);
 }
 
 /*
@@ -473,32 +482,19 @@ static void queue_outputs(mg_outputs *outs, const struct cli *cli,
 	const char *runner_summary = env("GITHUB_STEP_SUMMARY");
 	const char *summary = cli->summary_path ? cli->summary_path : runner_summary;
 	const char *gh_output = env("GITHUB_OUTPUT");
-	char *text;
 
 	if (cli->json_path)
 		mg_outputs_add(outs, cli->json_path, json, strlen(json), MG_OUTPUT_REPLACE);
-	if (summary) {
-		text = mg_summary_render(res);
-		mg_outputs_add(outs, summary, text, strlen(text),
-			       runner_summary && !strcmp(summary, runner_summary)
-			       ? MG_OUTPUT_RUNNER : MG_OUTPUT_APPEND);
-		free(text);
-	}
-	if (cli->junit_path) {
-		text = mg_junit_render(res);
-		mg_outputs_add(outs, cli->junit_path, text, strlen(text), MG_OUTPUT_REPLACE);
-		free(text);
-	}
-	if (cli->inputs_path) {
-		text = mg_record_render_inputs(res);
-		mg_outputs_add(outs, cli->inputs_path, text, strlen(text), MG_OUTPUT_REPLACE);
-		free(text);
-	}
-	if (gh_output) {
-		text = mg_github_outputs(res, token);
-		mg_outputs_add(outs, gh_output, text, strlen(text), MG_OUTPUT_RUNNER);
-		free(text);
-	}
+	if (summary)
+		queue_owned(outs, summary, mg_summary_render(res),
+			    summary_mode(summary, runner_summary));
+	if (cli->junit_path)
+		queue_owned(outs, cli->junit_path, mg_junit_render(res), MG_OUTPUT_REPLACE);
+	if (cli->inputs_path)
+		queue_owned(outs, cli->inputs_path, mg_record_render_inputs(res),
+			    MG_OUTPUT_REPLACE);
+	if (gh_output)
+		queue_owned(outs, gh_output, mg_github_outputs(res, token), MG_OUTPUT_RUNNER);
 	item.policy = res->policy_ref.path;
 	item.result = (mg_check_result *)res;
 	queue_reports(outs, cli, &item, 1);
@@ -538,16 +534,10 @@ static int fail_check(const struct cli *cli, const mg_error *err, const char *to
 		fflush(stdout);
 		free(text);
 	}
-	if (summary) {
-		text = mg_summary_render_error(err);
-		mg_outputs_add(outs, summary, text, strlen(text), MG_OUTPUT_RUNNER);
-		free(text);
-	}
-	if (gh_output && *token) {
-		text = mg_github_outputs_error(err, token);
-		mg_outputs_add(outs, gh_output, text, strlen(text), MG_OUTPUT_RUNNER);
-		free(text);
-	}
+	if (summary)
+		queue_owned(outs, summary, mg_summary_render_error(err), MG_OUTPUT_RUNNER);
+	if (gh_output && *token)
+		queue_owned(outs, gh_output, mg_github_outputs_error(err, token), MG_OUTPUT_RUNNER);
 	mg_error_clear(&werr);
 	if (mg_outputs_commit(outs, &werr) < 0)
 		fail(&werr);
@@ -598,29 +588,20 @@ static void queue_set_outputs(mg_outputs *outs, const struct cli *cli,
 	const char *runner_summary = env("GITHUB_STEP_SUMMARY");
 	const char *summary = cli->summary_path ? cli->summary_path : runner_summary;
 	const char *gh_output = env("GITHUB_OUTPUT");
-	char *text;
 
 	if (cli->json_path)
 		mg_outputs_add(outs, cli->json_path, json, strlen(json), MG_OUTPUT_REPLACE);
-	if (summary) {
-		text = mg_summary_render_set(items, count);
-		mg_outputs_add(outs, summary, text, strlen(text),
-			       runner_summary && !strcmp(summary, runner_summary)
-			       ? MG_OUTPUT_RUNNER : MG_OUTPUT_APPEND);
-		free(text);
-	}
-	if (cli->junit_path) {
-		text = mg_junit_render_set(items, count);
-		mg_outputs_add(outs, cli->junit_path, text, strlen(text), MG_OUTPUT_REPLACE);
-		free(text);
-	}
+	if (summary)
+		queue_owned(outs, summary, mg_summary_render_set(items, count),
+			    summary_mode(summary, runner_summary));
+	if (cli->junit_path)
+		queue_owned(outs, cli->junit_path, mg_junit_render_set(items, count),
+			    MG_OUTPUT_REPLACE);
 	if (cli->inputs_path)
 		queue_set_inputs(outs, cli->inputs_path, items, count);
-	if (gh_output) {
-		text = mg_github_outputs_set(items, count, token);
-		mg_outputs_add(outs, gh_output, text, strlen(text), MG_OUTPUT_RUNNER);
-		free(text);
-	}
+	if (gh_output)
+		queue_owned(outs, gh_output, mg_github_outputs_set(items, count, token),
+			    MG_OUTPUT_RUNNER);
 	queue_reports(outs, cli, items, count);
 }
 
@@ -637,20 +618,14 @@ static void queue_set_error_outputs(mg_outputs *outs, const struct cli *cli,
 			      !strcmp(cli->summary_path, runner_summary)) ? runner_summary : NULL;
 	const char *gh_output = env("GITHUB_OUTPUT");
 	size_t i;
-	char *text;
 
 	for (i = 0; i < count && items[i].result; i++)
 		;
-	if (summary) {
-		text = mg_summary_render_set(items, count);
-		mg_outputs_add(outs, summary, text, strlen(text), MG_OUTPUT_RUNNER);
-		free(text);
-	}
-	if (gh_output && *token && i < count) {
-		text = mg_github_outputs_error(&items[i].error, token);
-		mg_outputs_add(outs, gh_output, text, strlen(text), MG_OUTPUT_RUNNER);
-		free(text);
-	}
+	if (summary)
+		queue_owned(outs, summary, mg_summary_render_set(items, count), MG_OUTPUT_RUNNER);
+	if (gh_output && *token && i < count)
+		queue_owned(outs, gh_output, mg_github_outputs_error(&items[i].error, token),
+			    MG_OUTPUT_RUNNER);
 }
 
 /* Print a warning line on stderr, escaped. */

@@ -38,18 +38,10 @@ static cJSON *add(cJSON *parent, const char *key, cJSON *item)
 	return item;
 }
 
-/* A JSON string holding s as valid UTF-8 (see mg_escape_utf8); null for NULL. */
+/* A JSON string holding s as valid UTF-8; null for NULL. */
 static cJSON *new_string(const char *s)
 {
-	mg_buf b = MG_BUF_INIT;
-	cJSON *item;
-
-	if (!s)
-		return cJSON_CreateNull();
-	mg_escape_utf8(&b, s, strlen(s));
-	item = cJSON_CreateString(b.ptr);
-	mg_buf_free(&b);
-	return item;
+	return mg_json__new_string(s);
 }
 
 /* An object id: null when empty (not computed). */

@@ -121,11 +121,12 @@ static void put_location(cJSON *result, const char *file, mg_pos pos)
 	free(uri);
 }
 
-static void put_result(cJSON *results, const mg_check_result *r, const mg_finding *f,
+/* One finding as a result into the results array (ctx), for mg_findings_each. */
+static void put_result(void *ctx, const mg_check_result *r, const mg_finding *f,
 		       const char *fingerprint)
 {
 	const mg_code *code = mg_code_find(f->code);
-	cJSON *result = mg_json__add(results, NULL, cJSON_CreateObject()), *fp, *props;
+	cJSON *result = mg_json__add(ctx, NULL, cJSON_CreateObject()), *fp, *props;
 	const char *file;
 	char line_hash[40];
 	mg_pos pos;
@@ -146,21 +147,6 @@ static void put_result(cJSON *results, const mg_check_result *r, const mg_findin
 	mg_json__add(props, "policy", str(mg_findings_policy_file(r)));
 	if (f->candidate < r->decision->base.count)
 		mg_json__add(props, "candidate", str(r->decision->base.evaluations[f->candidate].name));
-}
-
-static void put_results(cJSON *results, const mg_check_result *r)
-{
-	mg_finding *findings = NULL;
-	char (*prints)[MG_FINDING_FINGERPRINT_SIZE];
-	size_t n = 0, i;
-
-	mg_findings(&findings, &n, r);
-	prints = mg_xcalloc(n ? n : 1, sizeof(*prints));
-	mg_finding_fingerprints(prints, mg_findings_policy_file(r), findings, n);
-	for (i = 0; i < n; i++)
-		put_result(results, r, &findings[i], prints[i]);
-	free(prints);
-	mg_findings_free(findings, n);
 }
 
 /* run.properties.decisions: each policy's decision, for readers of the file. */
@@ -202,7 +188,7 @@ char *mg_sarif_render(const mg_check_item *items, size_t count, const char *vers
 	results = arr(run, "results");
 	for (i = 0; i < count; i++)
 		if (items[i].result)
-			put_results(results, items[i].result);
+			mg_findings_each(items[i].result, put_result, results);
 	put_decisions(run, items, count);
 	return mg_json__print(root);
 }
