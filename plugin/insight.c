@@ -472,8 +472,6 @@ static size_t probe_limit(size_t knobs, size_t candidates, size_t scenarios)
 		((unsigned long long)scenarios + 1);
 	unsigned long long each = MG_INSIGHT_MAX_WORK / (2ULL * (knobs ? knobs : 1)) / cost;
 
-	if (each < 1)
-		return 1;
 	return each > MG_INSIGHT_MAX_PROBES ? MG_INSIGHT_MAX_PROBES : (size_t)each;
 }
 

@@ -67,10 +67,13 @@ unsigned mg_insight_noise(mg_noise *out, const mg_rules *rules, const mg_evidenc
 #endif
 /* Candidate evaluations (candidates x (1 + scenarios) per re-run decision)
  * that all tipping-point searches share: each direction of each knob gets
- * an equal part, at least one decision and at most MG_INSIGHT_MAX_PROBES.
- * So a large report costs a bounded multiple of one decision. */
+ * an equal part, at most MG_INSIGHT_MAX_PROBES decisions, and none when
+ * one decision costs more than its part.  The default keeps the searches
+ * to a few milliseconds, so that a sweep costs what deciding it costs
+ * (README "Scale: strategy sweeps"); a sweep's tipping points say
+ * limit_reached unless the limit is raised. */
 #ifndef MG_INSIGHT_MAX_WORK   /* raise: make EXTRA_CFLAGS=-DMG_INSIGHT_MAX_WORK=N */
-#define MG_INSIGHT_MAX_WORK 2000000000ULL
+#define MG_INSIGHT_MAX_WORK 200000ULL
 #endif
 /* Candidate comparisons the trade-off front may take before it is given up. */
 #ifndef MG_INSIGHT_MAX_FRONT_WORK   /* raise: make EXTRA_CFLAGS=-DMG_INSIGHT_MAX_FRONT_WORK=N */
