@@ -286,7 +286,7 @@ static void add_point(struct points *p, enum mg_threshold t, double v, const dou
 }
 
 /*
- * The breakpoints of threshold t, sorted and distinct: the candidates'
+ * The breakpoints of threshold t, in candidate order: the candidates'
  * values (own and derived, under `all`, a screening where the baseline is
  * measured whenever any budget lets it be) and, with evidence.noise: tune,
  * the ends of their noise bands.
@@ -296,7 +296,7 @@ static void breakpoints(struct points *p, enum mg_threshold t, const mg_rules *r
 {
 	enum mg_metric_id m = mg_threshold_def_of(t)->metric;
 	const double *rel_base = NULL;
-	size_t base = 0, i, k;
+	size_t base = 0, i;
 	double rate;
 	mg_noise n;
 
@@ -322,6 +322,13 @@ static void breakpoints(struct points *p, enum mg_threshold t, const mg_rules *r
 			add_point(p, t, n.band[m].max, rel_base);
 		}
 	}
+}
+
+/* Sort the breakpoints and drop repeats. */
+static void sort_points(struct points *p)
+{
+	size_t i, k;
+
 	if (p->n)
 		qsort(p->v, p->n, sizeof(*p->v), double_cmp);
 	for (i = k = 0; i < p->n; i++)
@@ -348,6 +355,8 @@ struct tipper {
 	enum mg_verdict verdict;   /* the outcome now (before an approved record's drift) */
 	enum mg_outcome reason;
 	const char *selected;
+	struct points points[MG_THRESHOLD_COUNT];    /* see points_of */
+	bool have_points[MG_THRESHOLD_COUNT];
 };
 
 /* Decides with the knob at x; fills the tip when the outcome differs. */
@@ -388,12 +397,53 @@ static int probe(bool *changed, mg_tip *tip, struct tipper *tp, const struct kno
 	return MG_OK;
 }
 
+/* Is breakpoint b beyond x0 in the direction searched (up or down)?  A
+ * ceiling passes a value v from v up, a floor passes it up to v. */
+static bool beyond(double b, double x0, bool up, bool ceiling)
+{
+	if (up)
+		return ceiling ? b > x0 : b >= x0;
+	return ceiling ? b <= x0 : b < x0;
+}
+
+/* The knob's value that first decides breakpoint b the other way: just
+ * under b for a ceiling searched down, just over it for a floor searched
+ * up, b itself otherwise. */
+static double probe_at(double b, bool up, bool ceiling)
+{
+	if (ceiling && !up)
+		return nextafter(b, -INFINITY);
+	if (!ceiling && up)
+		return nextafter(b, INFINITY);
+	return b;
+}
+
 /*
- * One direction: walk the breakpoints away from x0.  A ceiling passes a
- * value v from v up (so below, the first value that fails is the one just
- * under v); a floor passes it up to v (above, the first that fails is just
- * over v).
+ * One direction when no decision may be re-run (sweeps past the work
+ * limit): only whether a breakpoint in range lies beyond x0, so the points
+ * need no sorting.  The nearest one decides: the range is an interval
+ * holding x0, so when the nearest is out of it, so is every further one.
  */
+static void search_none(mg_tip *tip, const struct knob *k, double x0,
+			const struct points *p, bool up)
+{
+	bool ceiling = mg_threshold_def_of(k->t)->ceiling, any = false;
+	double nearest = 0;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		double b = p->v[i];
+
+		if (beyond(b, x0, up, ceiling) && (!any || (up ? b < nearest : b > nearest))) {
+			nearest = b;
+			any = true;
+		}
+	}
+	tip->probe_limit = 0;
+	tip->limit_reached = any && mg_threshold_accepts(k->t, probe_at(nearest, up, ceiling));
+}
+
+/* One direction: walk the sorted breakpoints away from x0. */
 static int search(mg_tip *tip, struct tipper *tp, const struct knob *k, double x0,
 		  const struct points *p, bool up, mg_error *err)
 {
@@ -405,13 +455,9 @@ static int search(mg_tip *tip, struct tipper *tp, const struct knob *k, double x
 	for (i = 0; i < p->n && !changed; i++) {
 		double b = up ? p->v[i] : p->v[p->n - 1 - i];
 
-		if (up ? (ceiling ? !(b > x0) : !(b >= x0)) : (ceiling ? !(b <= x0) : !(b < x0)))
+		if (!beyond(b, x0, up, ceiling))
 			continue;
-		x = b;
-		if (ceiling && !up)
-			x = nextafter(b, -INFINITY);
-		else if (!ceiling && up)
-			x = nextafter(b, INFINITY);
+		x = probe_at(b, up, ceiling);
 		if (!mg_threshold_accepts(k->t, x))
 			break;
 		tip->probe_limit = tp->probe_limit;
@@ -425,11 +471,28 @@ static int search(mg_tip *tip, struct tipper *tp, const struct knob *k, double x
 	return error;
 }
 
+/* The breakpoints of threshold t, computed once per threshold (the base
+ * budget's knob and every grid value of it share them); sorted only when
+ * decisions are re-run. */
+static const struct points *points_of(struct tipper *tp, enum mg_threshold t,
+				      const mg_screening *all)
+{
+	struct points *p = &tp->points[t];
+
+	if (!tp->have_points[t]) {
+		breakpoints(p, t, tp->rules, tp->ev, all);
+		if (tp->probe_limit)
+			sort_points(p);
+		tp->have_points[t] = true;
+	}
+	return p;
+}
+
 static int tip_knob(mg_tipping *out, struct tipper *tp, const struct knob *k,
 		    const mg_screening *all, mg_error *err)
 {
-	struct points p = { NULL, 0, 0 };
-	int error;
+	const struct points *p = points_of(tp, k->t, all);
+	int error = MG_OK;
 
 	memset(out, 0, sizeof(*out));
 	out->threshold = k->t;
@@ -437,10 +500,12 @@ static int tip_knob(mg_tipping *out, struct tipper *tp, const struct knob *k,
 	out->value_index = k->value_index;
 	out->value = k->axis < 0 ? tp->rules->budget.value[k->t] :
 		tp->rules->grid[k->axis].values[k->value_index];
-	breakpoints(&p, k->t, tp->rules, tp->ev, all);
-	if ((error = search(&out->down, tp, k, out->value, &p, false, err)) == 0)
-		error = search(&out->up, tp, k, out->value, &p, true, err);
-	free(p.v);
+	if (!tp->probe_limit) {
+		search_none(&out->down, k, out->value, p, false);
+		search_none(&out->up, k, out->value, p, true);
+	} else if ((error = search(&out->down, tp, k, out->value, p, false, err)) == 0) {
+		error = search(&out->up, tp, k, out->value, p, true, err);
+	}
 	return error;
 }
 
@@ -478,7 +543,10 @@ static size_t probe_limit(size_t knobs, size_t candidates, size_t scenarios)
 static int find_tips(mg_insight *in, const mg_rules *rules, const mg_evidence *ev,
 		     const bool *pre, const mg_decision *d, mg_error *err)
 {
-	struct tipper tp = { rules, ev, pre, d, NULL, NULL, 0, d->verdict, d->reason, d->selected };
+	struct tipper tp = {
+		.rules = rules, .ev = ev, .pre = pre, .d = d,
+		.verdict = d->verdict, .reason = d->reason, .selected = d->selected,
+	};
 	mg_budget open;
 	mg_screening all;
 	struct knob *knobs;
@@ -506,6 +574,8 @@ static int find_tips(mg_insight *in, const mg_rules *rules, const mg_evidence *e
 	for (i = 0; i < n && error == MG_OK; i++)
 		error = tip_knob(&in->tips[in->tip_count++], &tp, &knobs[i], &all, err);
 	mg_screening_release(&all);
+	for (i = 0; i < MG_THRESHOLD_COUNT; i++)
+		free(tp.points[i].v);
 	free(tp.values);
 	free(tp.grid);
 	free(knobs);
