@@ -456,6 +456,44 @@ static void queue_owned(mg_outputs *outs, const char *path, char *text, enum mg_
 	free(text);
 }
 
+/* The decision record as an output file's source: ctx is the result. */
+static int record_source(void *ctx, mg_sink sink, void *sink_ctx)
+{
+	return mg_record_write(ctx, sink, sink_ctx);
+}
+
+/* The combined record of several policies: ctx is a struct item_set. */
+struct item_set {
+	const mg_check_item *items;
+	size_t count;
+};
+
+static int record_set_source(void *ctx, mg_sink sink, void *sink_ctx)
+{
+	const struct item_set *set = ctx;
+
+	return mg_record_write_set(set->items, set->count, sink, sink_ctx);
+}
+
+/* The sink of stdout (ctx unused). */
+static int to_stdout(void *ctx, const char *data, size_t len)
+{
+	(void)ctx;
+	return fwrite(data, 1, len, stdout) == len ? 0 : -1;
+}
+
+/* After a record streamed to stdout: MG_ERROR, said, when it could not be
+ * written whole (a full disk behind a redirection). */
+static int stdout_written(int error)
+{
+	if (fflush(stdout) == EOF || ferror(stdout))
+		error = MG_ERROR;
+	if (error < 0)
+		fprintf(stderr, "memgate: cannot write the decision record to stdout: %s\n",
+			strerror(errno));
+	return error;
+}
+
 /* Queue --sarif and --codequality for the items. */
 static void queue_reports(mg_outputs *outs, const struct cli *cli,
 			  const mg_check_item *items, size_t count)
@@ -476,15 +514,15 @@ static void queue_reports(mg_outputs *outs, const struct cli *cli,
  * --summary must be a regular file.
  */
 static void queue_outputs(mg_outputs *outs, const struct cli *cli,
-			  const mg_check_result *res, const char *json, const char *token)
+			  const mg_check_result *res, const char *token)
 {
 	mg_check_item item = { NULL, NULL, { { 0 }, 0, 0, { 0 } } };
 	const char *runner_summary = env("GITHUB_STEP_SUMMARY");
 	const char *summary = cli->summary_path ? cli->summary_path : runner_summary;
 	const char *gh_output = env("GITHUB_OUTPUT");
 
-	if (cli->json_path)
-		mg_outputs_add(outs, cli->json_path, json, strlen(json), MG_OUTPUT_REPLACE);
+	if (cli->json_path)   /* tens of megabytes at 10^5 candidates: streamed */
+		mg_outputs_add_source(outs, cli->json_path, record_source, (void *)res);
 	if (summary)
 		queue_owned(outs, summary, mg_summary_render(res),
 			    summary_mode(summary, runner_summary));
@@ -582,15 +620,16 @@ static void queue_set_inputs(mg_outputs *outs, const char *path, const mg_check_
 
 /* Queue every output of a set (only when every policy was decided). */
 static void queue_set_outputs(mg_outputs *outs, const struct cli *cli,
-			      const mg_check_item *items, size_t count, const char *json,
-			      const char *token)
+			      struct item_set *set, const char *token)
 {
 	const char *runner_summary = env("GITHUB_STEP_SUMMARY");
 	const char *summary = cli->summary_path ? cli->summary_path : runner_summary;
 	const char *gh_output = env("GITHUB_OUTPUT");
+	const mg_check_item *items = set->items;
+	size_t count = set->count;
 
 	if (cli->json_path)
-		mg_outputs_add(outs, cli->json_path, json, strlen(json), MG_OUTPUT_REPLACE);
+		mg_outputs_add_source(outs, cli->json_path, record_set_source, set);
 	if (summary)
 		queue_owned(outs, summary, mg_summary_render_set(items, count),
 			    summary_mode(summary, runner_summary));
@@ -682,7 +721,8 @@ static int cmd_check_set(struct cli *cli, const char *token)
 {
 	mg_check_item *items = NULL;
 	mg_outputs *outs = mg_outputs_new();
-	char **listed = NULL, *json = NULL, *shown = NULL;
+	struct item_set set;
+	char **listed = NULL, *shown = NULL;
 	const char *const *names = cli->policies;
 	size_t count = cli->policy_count, listed_count = 0, i;
 	mg_check_options opt;
@@ -710,22 +750,24 @@ static int cmd_check_set(struct cli *cli, const char *token)
 		if ((st = mg_check_item_status(&items[i])) > code)
 			code = st;
 	}
-	json = mg_record_render_set(items, count);
+	set.items = items;
+	set.count = count;
 	if (code != EXIT_ERROR)
-		queue_set_outputs(outs, cli, items, count, json, token);
+		queue_set_outputs(outs, cli, &set, token);
 	else
 		queue_set_error_outputs(outs, cli, items, count, token);
 	if (mg_outputs_commit(outs, &err) < 0) {
 		code = fail(&err);
 		goto done;
 	}
-	if (cli->format == FORMAT_JSON)
-		shown = mg_xstrdup(json);
-	else if (cli->format == FORMAT_GITHUB)
-		shown = mg_github_render_set(items, count, token);
-	else
-		shown = mg_text_render_set(items, count);
-	fputs(shown, stdout);
+	if (cli->format == FORMAT_JSON) {
+		if (stdout_written(mg_record_write_set(items, count, to_stdout, NULL)) < 0)
+			code = EXIT_ERROR;
+	} else {
+		shown = cli->format == FORMAT_GITHUB ? mg_github_render_set(items, count, token)
+						     : mg_text_render_set(items, count);
+		fputs(shown, stdout);
+	}
 	for (i = 0; cli->format == FORMAT_JSON && i < count; i++)
 		if (items[i].result)
 			print_warnings(items[i].result);
@@ -734,7 +776,6 @@ done:
 		mg_check_result_free(items[i].result);
 	free(items);
 	mg_check_list_free(listed, listed_count);
-	free(json);
 	free(shown);
 	mg_outputs_free(outs);
 	return code;
@@ -769,10 +810,10 @@ static int cmd_check(struct cli *cli, bool record)
 		code = fail_check(cli, &err, token);
 		goto done;
 	}
-	/* the record of 10^5 candidates is tens of megabytes: only when wanted */
-	if (record || cli->json_path || cli->format == FORMAT_JSON)
+	queue_outputs(outs, cli, res, token);
+	/* record --out compares with what the file holds: the record whole */
+	if (record)
 		json = mg_record_render(res);
-	queue_outputs(outs, cli, res, json, token);
 	if (record && queue_record(outs, cli->out_path, json, &unchanged, &err) < 0) {
 		code = fail_check(cli, &err, token);
 		goto done;
@@ -781,13 +822,17 @@ static int cmd_check(struct cli *cli, bool record)
 		code = fail_check(cli, &err, token);
 		goto done;
 	}
-	shown = render(cli, res, token);
-	fputs(shown ? shown : json, stdout);
+	code = res->passed ? EXIT_PASS : EXIT_GATE;
+	if ((shown = render(cli, res, token)))
+		fputs(shown, stdout);
+	else if (json)
+		fputs(json, stdout);
+	else if (stdout_written(mg_record_write(res, to_stdout, NULL)) < 0)
+		code = EXIT_ERROR;
 	if (cli->format == FORMAT_JSON)
 		print_warnings(res);  /* text and github list them themselves */
 	if (record)
 		say_file(unchanged ? "record unchanged:" : "wrote", cli->out_path);
-	code = res->passed ? EXIT_PASS : EXIT_GATE;
 done:
 	free(shown);
 	free(json);

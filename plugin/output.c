@@ -1,4 +1,5 @@
 /* Output files, one transaction per run: see include/memgate/output.h. */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,6 +15,8 @@
 struct file {
 	char *path;
 	mg_buf data;
+	mg_output_source source;  /* writes the content instead of data, when set */
+	void *source_ctx;
 	enum mg_output_mode mode;
 	/* replaced files */
 	bool existed;       /* a regular file was there when checked */
@@ -38,8 +41,7 @@ mg_outputs *mg_outputs_new(void)
 	return mg_xcalloc(1, sizeof(mg_outputs));
 }
 
-void mg_outputs_add(mg_outputs *o, const char *path, const char *data, size_t len,
-		    enum mg_output_mode mode)
+static struct file *add_file(mg_outputs *o, const char *path, enum mg_output_mode mode)
 {
 	struct file *f;
 
@@ -51,7 +53,23 @@ void mg_outputs_add(mg_outputs *o, const char *path, const char *data, size_t le
 	f->fd = -1;
 	f->old_size = -1;
 	mg_buf_init(&f->data);
-	mg_buf_put(&f->data, data, len);
+	return f;
+}
+
+void mg_outputs_add(mg_outputs *o, const char *path, const char *data, size_t len,
+		    enum mg_output_mode mode)
+{
+	mg_buf_put(&add_file(o, path, mode)->data, data, len);
+}
+
+void mg_outputs_add_source(mg_outputs *o, const char *path, mg_output_source source,
+			   void *ctx)
+{
+	struct file *f = add_file(o, path, MG_OUTPUT_REPLACE);
+
+	assert(source);
+	f->source = source;
+	f->source_ctx = ctx;
 }
 
 /* What a non-regular file is, for messages. */
@@ -153,6 +171,12 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/* The sink of a source: ctx is the file descriptor. */
+static int to_fd(void *ctx, const char *data, size_t len)
+{
+	return write_all(*(int *)ctx, data, len);
+}
+
 /* Write f's data to a new temporary file beside f->path. */
 static int write_temp(struct file *f, mg_error *err)
 {
@@ -167,7 +191,9 @@ static int write_temp(struct file *f, mg_error *err)
 		f->tmp = NULL;
 		return error;
 	}
-	if (fchmod(fd, f->perm) < 0 || write_all(fd, f->data.ptr, f->data.len) < 0 ||
+	if (fchmod(fd, f->perm) < 0 ||
+	    (f->source ? f->source(f->source_ctx, to_fd, &fd)
+	     : write_all(fd, f->data.ptr, f->data.len)) < 0 ||
 	    fsync(fd) < 0)
 		error = io_error(f, "write", err);
 	if (close(fd) < 0 && !error)

@@ -166,12 +166,51 @@ static void render_checks_run(cJSON *root, const mg_budget *b)
 #define EVALUATIONS_MARK "\001E\001"
 #define SCENARIOS_MARK "\001S\001"
 
+/*
+ * The record goes to its sink in pieces of about STREAM_CHUNK bytes, so a
+ * record of 10^5 evaluations (over a hundred megabytes) never sits whole in
+ * memory: `buf` is filled, handed to the sink, and reused.
+ */
+#define STREAM_CHUNK (256 * 1024)
+
+struct stream {
+	mg_buf buf;
+	mg_sink sink;
+	void *ctx;
+	int error;         /* MG_ERROR once the sink failed: write nothing more */
+};
+
+static void flush(struct stream *st)
+{
+	if (!st->error && st->buf.len && st->sink(st->ctx, st->buf.ptr, st->buf.len) < 0)
+		st->error = MG_ERROR;
+	st->buf.len = 0;
+	st->buf.ptr[0] = '\0';
+}
+
+/* Hand the buffer over once it holds a chunk. */
+static void maybe_flush(struct stream *st)
+{
+	if (st->buf.len >= STREAM_CHUNK)
+		flush(st);
+}
+
 struct writer {
-	mg_buf *out;
+	mg_buf *out;       /* the stream's buffer */
+	struct stream *st;
 	int depth;
 	int count[16];     /* members or elements written at each level */
 	bool array[16];    /* the level is an array */
 };
+
+/* A writer for an array or object member of the record's level `depth`. */
+static void writer_init(struct writer *w, struct stream *st, int depth)
+{
+	memset(w, 0, sizeof(*w));
+	w->st = st;
+	w->out = &st->buf;
+	w->depth = depth;
+}
 
 static void tabs(struct writer *w, int n)
 {
@@ -423,29 +462,33 @@ static void write_evaluation(struct writer *w, const mg_evaluation *e, bool waiv
 
 /* The evaluations array, as the value of a member of the record's root;
  * `depth` is the root's own (0 for a record printed alone). */
-static void write_evaluations(mg_buf *out, const mg_decision *d, bool waivers,
+static void write_evaluations(struct stream *st, const mg_decision *d, bool waivers,
 			      const mg_insight *in, int depth)
 {
 	struct writer w;
 	size_t i;
 
-	memset(&w, 0, sizeof(w));
-	w.out = out;
-	w.depth = 1 + depth;
+	writer_init(&w, st, 1 + depth);
 	open_level(&w, true);
-	for (i = 0; i < d->base.count; i++)
+	for (i = 0; i < d->base.count; i++) {
 		write_evaluation(&w, &d->base.evaluations[i], waivers, in, i);
+		maybe_flush(st);
+	}
 	close_level(&w);
 }
 
-/* The scenario's feasible indices, ", "-separated, straight into the buffer. */
-static void put_indices(mg_buf *out, const mg_scenario *sc)
+/* The scenario's feasible indices, ", "-separated, straight into the
+ * stream's buffer, INDEX_RUN at a time. */
+#define INDEX_RUN 4096
+
+static void put_indices(struct stream *st, const mg_scenario *sc)
 {
-	size_t cursor = 0, index, k;
+	mg_buf *out = &st->buf;
+	size_t cursor = 0, index, k, run = 0;
 	char digits[24], *p;
 	bool first = true;
 
-	mg_buf_grow(out, sc->feasible_count * 22);
+	mg_buf_grow(out, INDEX_RUN * 22);
 	p = out->ptr + out->len;
 	while (mg_scenario_next_feasible(sc, &cursor, &index)) {
 		if (!first) {
@@ -460,6 +503,14 @@ static void put_indices(mg_buf *out, const mg_scenario *sc)
 		} while (index);
 		memcpy(p, digits + k, sizeof(digits) - k);
 		p += sizeof(digits) - k;
+		if (++run == INDEX_RUN) {
+			out->len = (size_t)(p - out->ptr);
+			out->ptr[out->len] = '\0';
+			maybe_flush(st);
+			mg_buf_grow(out, INDEX_RUN * 22);
+			p = out->ptr + out->len;
+			run = 0;
+		}
 	}
 	out->len = (size_t)(p - out->ptr);
 	out->ptr[out->len] = '\0';
@@ -495,23 +546,23 @@ static void write_scenario(struct writer *w, const mg_scenario *sc)
 	}
 	key(w, "feasible_indices");
 	open_level(w, true);
-	put_indices(w->out, sc);
+	put_indices(w->st, sc);
 	close_level(w);
 	close_level(w);
 }
 
 /* The scenarios array, as the value of a member of "sensitivity". */
-static void write_scenarios(mg_buf *out, const mg_decision *d, int depth)
+static void write_scenarios(struct stream *st, const mg_decision *d, int depth)
 {
 	struct writer w;
 	size_t i;
 
-	memset(&w, 0, sizeof(w));
-	w.out = out;
-	w.depth = 2 + depth;
+	writer_init(&w, st, 2 + depth);
 	open_level(&w, true);
-	for (i = 0; i < d->scenario_count; i++)
+	for (i = 0; i < d->scenario_count; i++) {
 		write_scenario(&w, &d->scenarios[i]);
+		maybe_flush(st);
+	}
 	close_level(&w);
 }
 
@@ -887,37 +938,56 @@ static void put_log_safe(mg_buf *out, const char *text)
  * that record's evaluations and scenarios in their place (the record's root
  * at `depth`), and returns the text after them.
  */
-static char *splice(mg_buf *out, char *text, const mg_check_result *r, int depth)
+static char *splice(struct stream *st, char *text, const mg_check_result *r, int depth)
 {
 	const mg_decision *d = r->decision;
 	char *eval = strstr(text, EVALUATIONS_MARK), *sens;
-	size_t i, indices = 0;
 
 	assert(eval);
 	sens = strstr(eval, SCENARIOS_MARK);
 	assert(sens);
 	*eval = *sens = '\0';
-	/* about 250 bytes an evaluation and 8 a feasible index: grow once */
-	for (i = 0; i < d->scenario_count; i++)
-		indices += d->scenarios[i].feasible_count;
-	mg_buf_grow(out, strlen(text) + d->base.count * 256 + indices * 8 + 4096);
-	put_log_safe(out, text);
-	write_evaluations(out, d, has_waivers(r), r->insight, depth);
-	put_log_safe(out, eval + strlen(EVALUATIONS_MARK));
-	write_scenarios(out, d, depth);
+	put_log_safe(&st->buf, text);
+	write_evaluations(st, d, has_waivers(r), r->insight, depth);
+	put_log_safe(&st->buf, eval + strlen(EVALUATIONS_MARK));
+	write_scenarios(st, d, depth);
 	return sens + strlen(SCENARIOS_MARK);
 }
 
-char *mg_record_render_set(const mg_check_item *items, size_t count)
+/* The printed tree with every record's large parts spliced in, and the
+ * final newline; returns MG_OK or the sink's MG_ERROR. */
+static int stream_tree(cJSON *root, const mg_check_item *items, size_t count,
+		       const mg_check_result *one, mg_sink sink, void *ctx)
+{
+	struct stream st = { MG_BUF_INIT, sink, ctx, MG_OK };
+	char *text, *rest;
+	size_t i;
+
+	if (!(text = cJSON_Print(root)))
+		abort();
+	mg_buf_grow(&st.buf, STREAM_CHUNK + 64 * 1024);
+	rest = text;
+	if (one)
+		rest = splice(&st, rest, one, 0);
+	for (i = 0; i < count; i++)
+		if (items[i].result)
+			rest = splice(&st, rest, items[i].result, 3);
+	put_log_safe(&st.buf, rest);
+	mg_buf_putc(&st.buf, '\n');
+	flush(&st);
+	cJSON_free(text);
+	mg_buf_free(&st.buf);
+	return st.error;
+}
+
+int mg_record_write_set(const mg_check_item *items, size_t count, mg_sink sink, void *ctx)
 {
 	cJSON *root = must(cJSON_CreateObject()), *list, *o;
 	char buf[2048];
-	int status = 0, st;
+	int status = 0, st, error;
 	size_t i;
-	char *text, *rest;
-	mg_buf out = MG_BUF_INIT;
 
-	assert(items);
+	assert(items && sink);
 	for (i = 0; i < count; i++)
 		if ((st = mg_check_item_status(&items[i])) > status)
 			status = st;
@@ -937,35 +1007,43 @@ char *mg_record_render_set(const mg_check_item *items, size_t count)
 			add(o, "record", cJSON_CreateNull());
 		}
 	}
-	text = cJSON_Print(root);
-	if (!text)
-		abort();
-	rest = text;
-	for (i = 0; i < count; i++)
-		if (items[i].result)
-			rest = splice(&out, rest, items[i].result, 3);
-	put_log_safe(&out, rest);
-	mg_buf_putc(&out, '\n');
-	cJSON_free(text);
+	error = stream_tree(root, items, count, NULL, sink, ctx);
 	cJSON_Delete(root);
+	return error;
+}
+
+int mg_record_write(const mg_check_result *r, mg_sink sink, void *ctx)
+{
+	cJSON *root;
+	int error;
+
+	assert(r && r->decision && sink);
+	root = build(r);
+	error = stream_tree(root, NULL, 0, r, sink, ctx);
+	cJSON_Delete(root);
+	return error;
+}
+
+/* A sink that keeps the record in memory: ctx is an mg_buf. */
+static int to_buf(void *ctx, const char *data, size_t len)
+{
+	mg_buf_put(ctx, data, len);
+	return MG_OK;
+}
+
+char *mg_record_render_set(const mg_check_item *items, size_t count)
+{
+	mg_buf out = MG_BUF_INIT;
+
+	mg_record_write_set(items, count, to_buf, &out);
 	return mg_buf_detach(&out, NULL);
 }
 
 char *mg_record_render(const mg_check_result *r)
 {
 	mg_buf out = MG_BUF_INIT;
-	cJSON *root;
-	char *text, *rest;
 
-	assert(r && r->decision);
-	root = build(r);
-	if (!(text = cJSON_Print(root)))
-		abort();
-	rest = splice(&out, text, r, 0);
-	put_log_safe(&out, rest);
-	mg_buf_putc(&out, '\n');
-	cJSON_free(text);
-	cJSON_Delete(root);
+	mg_record_write(r, to_buf, &out);
 	return mg_buf_detach(&out, NULL);
 }
 

@@ -28,6 +28,12 @@ void mg_buf_putc(mg_buf *b, char c);
 void mg_buf_printf(mg_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void mg_buf_vprintf(mg_buf *b, const char *fmt, va_list ap);
 
+/*
+ * Where streamed output goes (the decision record to stdout or a file):
+ * called with each piece in order.  Returns 0, or -1 with errno set to stop
+ * the writer, which then writes nothing more and reports MG_ERROR.
+ */
+typedef int (*mg_sink)(void *ctx, const char *data, size_t len);
 /* Hand the bytes to the caller (who frees them) and reset b. */
 char *mg_buf_detach(mg_buf *b, size_t *len);
 

@@ -24,6 +24,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include "buf.h"
 #include "error.h"
 
 typedef struct mg_outputs mg_outputs;  /* opaque; mg_outputs_free */
@@ -44,6 +45,16 @@ mg_outputs *mg_outputs_new(void);
 void mg_outputs_add(mg_outputs *o, const char *path, const char *data, size_t len,
 		    enum mg_output_mode mode);
 
+/*
+ * Queue a file memgate replaces (MG_OUTPUT_REPLACE) whose content is too
+ * large to hold (the decision record of a large sweep): at commit, step 2
+ * calls `source` to write it to the temporary file through `sink`.  The
+ * source returns MG_OK, or MG_ERROR when the sink failed (errno set).
+ * `ctx` must stay valid until the commit.
+ */
+typedef int (*mg_output_source)(void *ctx, mg_sink sink, void *sink_ctx);
+void mg_outputs_add_source(mg_outputs *o, const char *path, mg_output_source source,
+			   void *ctx);
 /* Carry out the transaction above.  Returns MG_OK, or MG_ERROR naming the
  * path after undoing what was done. */
 int mg_outputs_commit(mg_outputs *o, mg_error *err);

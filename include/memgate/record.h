@@ -1,8 +1,9 @@
 #ifndef MEMGATE_RECORD_H
 #define MEMGATE_RECORD_H
-/* The decision record (README, "The decision record"): JSON, built with
- * cJSON. */
+/* The decision record (README, "The decision record"): JSON, its small
+ * parts built with cJSON, its evaluations and scenarios streamed. */
 #include <stdbool.h>
+#include "buf.h"
 #include "check.h"
 #include "error.h"
 
@@ -10,7 +11,15 @@
 
 #define MG_RECORD_SET_SCHEMA "memgate-decisions/v1"
 
-/* Render the record as pretty JSON ending in a newline; the caller frees. */
+/*
+ * Write the record as pretty JSON ending in a newline to `sink`, in pieces
+ * of a few hundred kilobytes: a record of 10^5 evaluations is over a
+ * hundred megabytes, and is never held whole.  Returns MG_OK, or MG_ERROR
+ * when the sink failed (errno is the sink's).
+ */
+int mg_record_write(const mg_check_result *r, mg_sink sink, void *ctx);
+
+/* The same record, held whole; the caller frees. */
 char *mg_record_render(const mg_check_result *r);
 
 /*
@@ -28,8 +37,11 @@ char *mg_record_render_inputs(const mg_check_result *r);
  * {"schema_version": "memgate-decisions/v1", "passed", "exit_status" (the
  * worst of the policies': 2 > 1 > 0), "policies": [{"policy", "exit_status",
  * "error" (null, or the message when it could not be decided), "record"
- * (the policy's decision record, or null)}]}.  The caller frees.
+ * (the policy's decision record, or null)}]}, streamed as mg_record_write.
  */
+int mg_record_write_set(const mg_check_item *items, size_t count, mg_sink sink, void *ctx);
+
+/* The same, held whole; the caller frees. */
 char *mg_record_render_set(const mg_check_item *items, size_t count);
 
 /*
