@@ -55,7 +55,7 @@ LIB_OBJS = $(patsubst plugin/%.c,$(BUILD)/obj/%.o,$(LIB_SOURCES))
 LIB = $(BUILD)/libmemgate.a
 PROG = $(BUILD)/memgate
 TEST_SOURCES = $(sort $(wildcard tests/test_*.c))
-TEST_PROGS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SOURCES))
+TEST_PROGS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SOURCES)) $(BUILD)/tests/test_digest_evp
 HEADERS = $(wildcard include/memgate/*.h include/*.h plugin/*.h)
 
 all:: memgate
@@ -86,6 +86,14 @@ $(BUILD)/tests/%: tests/%.c tests/helpers.h tests/fixture.h $(LIB) $(HEADERS) $(
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CRIT_CFLAGS) -Itests -DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
 		$(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
+
+# plugin/digest.c once more as an OpenSSL without its deprecated functions
+# builds it (the EVP path), so that both of its paths are tested.
+$(BUILD)/tests/test_digest_evp: tests/test_digest.c plugin/digest.c tests/helpers.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CRIT_CFLAGS) -Itests -DOPENSSL_NO_DEPRECATED \
+		-DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
+		$(LDFLAGS) -o $@ tests/test_digest.c plugin/digest.c $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
 
 .PHONY: all deps test asan valgrind demo bench clean install-hook build-tests run-tests FORCE
 
