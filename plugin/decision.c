@@ -1305,7 +1305,7 @@ struct sens {
 	word_t *eligible[1u << MG_THRESHOLD_COUNT];  /* per class; NULL until needed */
 	bool measured[1u << MG_THRESHOLD_COUNT];
 	struct pred *cache;
-	size_t cached;
+	size_t cached, cache_cap;
 };
 
 static bool bit_get(const word_t *bits, size_t k)
@@ -1430,9 +1430,10 @@ static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, 
 			return s->cache[i].bits;
 	if ((s->cached + 1) * s->words * sizeof(word_t) > CACHE_BYTES)
 		cache_flush(s);
-	if (!s->cached)
-		s->cache = mg_xrealloc(s->cache, (CACHE_BYTES / (s->words * sizeof(word_t)) + 1) *
-				       sizeof(*s->cache));
+	if (s->cached == s->cache_cap) {
+		s->cache_cap = s->cache_cap ? 2 * s->cache_cap : 16;
+		s->cache = mg_xrealloc(s->cache, s->cache_cap * sizeof(*s->cache));
+	}
 	if (v && bl && has_number(bl, MG_M_EVAL_LOSS))
 		ceiling_base = &bl->metric[MG_M_EVAL_LOSS].value;
 	p = &s->cache[s->cached++];
