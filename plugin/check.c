@@ -215,10 +215,10 @@ static int resolve_lfs(mg_blob *blob, bool *lfs, struct run *run, const char *pa
 				     oid, sha);
 		goto done;
 	}
-	free(blob->data);
-	blob->data = content.data;
-	blob->len = content.len;
-	content.data = NULL;
+	memcpy(content.oid, blob->oid, sizeof(content.oid));  /* the pointer's blob */
+	mg_blob_release(blob);
+	*blob = content;
+	memset(&content, 0, sizeof(content));
 done:
 	mg_blob_release(&content);
 	return error;

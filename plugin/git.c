@@ -567,7 +567,22 @@ static int blob_size(size_t *size, mg_repo *repo, const git_oid *oid)
 }
 
 /* Copy the blob of entry into out, refusing one larger than limit. */
-static int copy_blob(mg_blob *out, mg_repo *repo, const git_tree_entry *entry,
+static void free_git_blob(void *blob)
+{
+	git_blob_free(blob);
+}
+
+/* Bytes read from a file, as a blob's data. */
+static void take_buf(mg_blob *out, mg_buf *data)
+{
+	char *p = mg_buf_detach(data, &out->len);
+
+	out->data = p;
+	out->owner = p;
+	out->owner_free = free;
+}
+
+static int read_blob(mg_blob *out, mg_repo *repo, const git_tree_entry *entry,
 		     const char *path, const char *at, size_t limit, mg_error *err)
 {
 	const git_oid *oid = git_tree_entry_id(entry);
@@ -594,9 +609,10 @@ static int copy_blob(mg_blob *out, mg_repo *repo, const git_tree_entry *entry,
 		goto done;
 	}
 	out->len = (size_t)git_blob_rawsize(blob);
-	out->data = mg_xmalloc(out->len + 1);
-	memcpy(out->data, git_blob_rawcontent(blob), out->len);
-	out->data[out->len] = '\0';
+	out->data = out->len ? git_blob_rawcontent(blob) : "";
+	out->owner = blob;
+	out->owner_free = free_git_blob;
+	blob = NULL;
 	git_oid_tostr(out->oid, sizeof(out->oid), oid);
 	rc = 0;
 done:
@@ -621,7 +637,7 @@ int mg_repo_read(mg_blob *blob, mg_repo *repo, const char *commit_hex,
 		goto done;
 	if ((rc = find_entry(&entry, repo, tree, path, at, err)) < 0)
 		goto done;
-	rc = copy_blob(blob, repo, entry, path, at, effective_limit(max_bytes), err);
+	rc = read_blob(blob, repo, entry, path, at, effective_limit(max_bytes), err);
 done:
 	git_tree_entry_free(entry);
 	git_tree_free(tree);
@@ -731,7 +747,7 @@ int mg_repo_read_worktree(mg_blob *blob, mg_repo *repo, const char *path,
 	    (rc = wt_hash(&oid, repo, path, err)) < 0)
 		goto done;
 	git_oid_tostr(blob->oid, sizeof(blob->oid), &oid);
-	blob->data = mg_buf_detach(&data, &blob->len);
+	take_buf(blob, &data);
 done:
 	mg_buf_free(&full);
 	mg_buf_free(&data);
@@ -919,7 +935,8 @@ void mg_blob_release(mg_blob *blob)
 {
 	if (!blob)
 		return;
-	free(blob->data);
+	if (blob->owner)
+		blob->owner_free(blob->owner);
 	memset(blob, 0, sizeof(*blob));
 }
 
@@ -994,7 +1011,7 @@ int mg_repo_read_lfs(mg_blob *blob, mg_repo *repo, const char *lfs_oid,
 		      lfs_oid);
 	if ((rc = lfs_slurp(&data, full.ptr, path, effective_limit(max_bytes), err)) < 0)
 		goto done;
-	blob->data = mg_buf_detach(&data, &blob->len);
+	take_buf(blob, &data);
 done:
 	mg_buf_free(&full);
 	mg_buf_free(&data);

@@ -19,11 +19,17 @@ typedef struct mg_repo mg_repo;   /* opaque; mg_repo_free */
 #define MG_GIT_LFS_OID_HEX 65     /* a Git LFS oid: a SHA-256, 64 hex digits + NUL */
 #define MG_GIT_DEFAULT_MAX_INPUT ((size_t)64 << 20)
 
-/* A blob read from a commit (or a file read from the working tree). */
+/*
+ * A blob read from a commit (or a file read from the working tree).  `data`
+ * is len bytes, read by length: a blob's bytes are libgit2's own (a 64 MB
+ * report is not copied), which promise no NUL after them.
+ */
 typedef struct mg_blob {
-	char *data;              /* malloc'd, len bytes plus a NUL terminator */
+	const char *data;
 	size_t len;
 	char oid[MG_GIT_OID_HEX];  /* blob id; for worktree files, the id git would give it */
+	void *owner;               /* what data lies in (mg_blob_release frees it) */
+	void (*owner_free)(void *owner);
 } mg_blob;
 
 /*
@@ -58,7 +64,8 @@ int mg_repo_resolve(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *rev,
  *   sentence when the working tree has it), symlink, submodule, directory,
  *   larger than `max_bytes` (0 = MG_GIT_DEFAULT_MAX_INPUT; the size comes
  *   from the object's header, before any of the blob is inflated).
- * On success blob->data is the caller's; release with mg_blob_release.
+ * On success the blob is the caller's; release it with mg_blob_release
+ * before mg_repo_free.
  */
 int mg_repo_read(mg_blob *blob, mg_repo *repo, const char *commit_hex,
 		 const char *path, size_t max_bytes, mg_error *err);

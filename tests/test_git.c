@@ -88,6 +88,14 @@ static void resolve(char id[MG_GIT_OID_HEX], mg_repo *repo, const char *rev)
 	cr_assert_eq(mg_repo_resolve(id, repo, rev, &err), 0, "resolve %s: %s", rev, err.message);
 }
 
+/* The blob holds exactly `want` (its bytes carry no NUL after them). */
+static void expect_bytes(const mg_blob *blob, const char *want)
+{
+	cr_expect_eq(blob->len, strlen(want));
+	cr_expect(blob->len == strlen(want) && !memcmp(blob->data, want, blob->len),
+		  "blob holds '%.*s', not '%s'", (int)blob->len, blob->data, want);
+}
+
 /* Read path at rev and compare with `want`. */
 static void expect_blob(mg_repo *repo, const char *rev, const char *path, const char *want)
 {
@@ -98,8 +106,7 @@ static void expect_blob(mg_repo *repo, const char *rev, const char *path, const 
 	resolve(id, repo, rev);
 	mg_error_clear(&err);
 	cr_assert_eq(mg_repo_read(&blob, repo, id, path, 0, &err), 0, "%s", err.message);
-	cr_expect_eq(blob.len, strlen(want));
-	cr_expect_str_eq(blob.data, want, "%s at %s", path, rev);
+	expect_bytes(&blob, want);
 	mg_blob_release(&blob);
 }
 
@@ -158,7 +165,7 @@ Test(git, reads_blob_at_head)
 	repo = open_repo("repo");
 	resolve(id, repo, "HEAD");
 	cr_assert_eq(mg_repo_read(&blob, repo, id, "report.json", 0, &err), 0, "%s", err.message);
-	cr_expect_str_eq(blob.data, REPORT_V2);
+	expect_bytes(&blob, REPORT_V2);
 	cr_expect_eq(blob.len, strlen(REPORT_V2));
 	cr_expect_str_eq(blob.oid, REPORT_V2_OID);
 	cr_expect_not(mg_repo_is_shallow(repo));
@@ -516,7 +523,7 @@ Test(git, reads_blob_exactly_at_the_size_limit)
 	repo = open_repo("repo");
 	resolve(id, repo, "HEAD");
 	cr_assert_eq(mg_repo_read(&blob, repo, id, "report.json", 15, &err), 0, "%s", err.message);
-	cr_expect_str_eq(blob.data, REPORT_V2);
+	expect_bytes(&blob, REPORT_V2);
 	mg_blob_release(&blob);
 	mg_repo_free(repo);
 }
@@ -625,13 +632,13 @@ Test(git, reads_working_tree_file_with_its_blob_id)
 	repo = open_repo("repo");
 	cr_assert_eq(mg_repo_read_worktree(&blob, repo, "report.json", 0, &err), 0, "%s",
 		     err.message);
-	cr_expect_str_eq(blob.data, REPORT_V2);
+	expect_bytes(&blob, REPORT_V2);
 	cr_expect_str_eq(blob.oid, REPORT_V2_OID);
 	mg_blob_release(&blob);
 	write_file("repo/report.json", "{\"version\": 9}\n");
 	cr_assert_eq(mg_repo_read_worktree(&blob, repo, "report.json", 0, &err), 0, "%s",
 		     err.message);
-	cr_expect_str_eq(blob.data, "{\"version\": 9}\n");
+	expect_bytes(&blob, "{\"version\": 9}\n");
 	cr_expect_str_neq(blob.oid, REPORT_V2_OID);
 	mg_blob_release(&blob);
 	mg_repo_free(repo);
