@@ -157,18 +157,12 @@ static u128 pow10_u128(int k)
 	return k < 20 ? (u128)pow10_u64[k] : (u128)pow10_u64[19] * pow10_u64[k - 19];
 }
 
-/* The decimal exponent of v (> 0): floor(log10(v)), maybe off by one near a
- * power of ten (the digit count corrects it). */
-static int decimal_exponent(double v)
-{
-	return (int)floor(log10(v));
-}
-
 /*
  * The P-digit decimal nearest to v = m * 2^-s (m in [2^52, 2^53)), as
  * digits * 10^(x - P + 1): sets *digits and *x (the exponent of the rounded
- * value, as %g chooses it).  Returns 1 when it reads back as v, 0 when it
- * does not, -1 when the arithmetic does not fit in 128 bits.
+ * value, as %g chooses it; on entry, a guess at most one off).  Returns 1
+ * when it reads back as v, 0 when it does not, -1 when the arithmetic does
+ * not fit in 128 bits.
  */
 static int nearest_digits(uint64_t *digits, int *x, uint64_t m, int s, int p)
 {
@@ -176,7 +170,6 @@ static int nearest_digits(uint64_t *digits, int *x, uint64_t m, int s, int p)
 	u128 a = 0, q = 0, r, half, diff;
 	bool found = false;
 
-	*x = decimal_exponent(ldexp((double)m, -s));
 	for (tries = 0; tries < 3 && !found; tries++) {
 		k = p - 1 - *x;
 		if (k < 0 || k > 22 || s < 1 || s > 120)
@@ -260,15 +253,21 @@ static void put_g(mg_buf *out, bool negative, uint64_t digits, int x, int p)
 static bool format_exact_fast(mg_buf *out, double v)
 {
 	double a = fabs(v);
-	uint64_t m, digits;
-	int e, s, p, x, ok;
+	uint64_t bits, m, digits;
+	int be, s, p, x, ok;
 
 	if (!(a >= 1e-5 && a < 4e15))
 		return false;
-	m = (uint64_t)ldexp(frexp(a, &e), 53);   /* a = m * 2^(e - 53) */
-	s = 53 - e;
+	memcpy(&bits, &a, sizeof(bits));           /* a normal double: 1.f * 2^(be - 1023) */
+	be = (int)(bits >> 52) & 0x7ff;
+	m = (bits & ((1ull << 52) - 1)) | (1ull << 52);
+	s = 1075 - be;                              /* a = m * 2^-s */
 	if (s <= 0)
 		return false;
+	/* floor(log10(2^(be - 1023))): log10(a) is that or up to 0.302 more,
+	 * so x is floor(log10(a)) or one less (78913 / 2^18 is log10(2) to
+	 * within 2^-21, exact over this range) */
+	x = ((be - 1023) * 78913) >> 18;
 	for (p = 15; p <= 17; p++) {
 		if ((ok = nearest_digits(&digits, &x, m, s, p)) < 0)
 			return false;
