@@ -4,7 +4,9 @@
  * in a child process, so chdir and resource limits stay in the test).
  */
 #include <dirent.h>
+#include <errno.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -122,6 +124,54 @@ Test(output, writes_every_file_and_leaves_no_temporary_file)
 	expect_content("summary.md", "# before\nappended\n");
 	expect_content("created.md", "fresh\n");
 	expect_listing("created.md new.json old.json summary.md");
+}
+
+/* A source that writes `ctx` (a string) in three pieces, or fails on its
+ * second piece when ctx is NULL. */
+static int three_pieces(void *ctx, mg_sink sink, void *sink_ctx)
+{
+	const char *text = ctx ? ctx : "abcdef";
+	size_t third = strlen(text) / 3;
+
+	if (sink(sink_ctx, text, third) < 0)
+		return MG_ERROR;
+	if (!ctx) {
+		errno = ENOSPC;
+		return MG_ERROR;
+	}
+	if (sink(sink_ctx, text + third, third) < 0 ||
+	    sink(sink_ctx, text + 2 * third, strlen(text) - 2 * third) < 0)
+		return MG_ERROR;
+	return MG_OK;
+}
+
+Test(output, a_source_writes_its_file_at_commit_like_queued_data)
+{
+	mg_outputs *o = mg_outputs_new();
+	mg_error err;
+
+	put("record.json", "old\n");
+	mg_outputs_add_source(o, "record.json", three_pieces, "{\"streamed\": true}\n");
+	mg_outputs_add_source(o, "new.json", three_pieces, "[1, 2, 3]\n");
+	cr_assert_eq(commit(o, &err), MG_OK, "%s", err.message);
+	expect_content("record.json", "{\"streamed\": true}\n");
+	expect_content("new.json", "[1, 2, 3]\n");
+	expect_listing("new.json record.json");
+}
+
+Test(output, a_failing_source_names_its_file_and_writes_nothing)
+{
+	mg_outputs *o = mg_outputs_new();
+	mg_error err;
+
+	put("record.json", "old\n");
+	mg_outputs_add(o, "first.json", "first\n", 6, MG_OUTPUT_REPLACE);
+	mg_outputs_add_source(o, "record.json", three_pieces, NULL);
+	cr_assert_eq(commit(o, &err), MG_ERROR);
+	cr_expect_str_eq(err.file, "record.json");
+	cr_expect(strstr(err.message, "No space left on device"), "%s", err.message);
+	expect_content("record.json", "old\n");
+	expect_listing("record.json");
 }
 
 Test(output, created_files_get_0644_less_the_umask_and_replaced_ones_keep_their_bits)

@@ -1,6 +1,7 @@
 /* The decision record: include/memgate/record.h (README, "The decision
  * record"). */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1193,4 +1194,76 @@ Test(record, base_comparison_and_notes_are_listed_and_ignored_by_record_same)
 	cJSON_Delete(root);
 	free(with);
 	free(without);
+}
+
+/* ---- streaming ---- */
+
+/* A sink that keeps what it is given, piece by piece; it refuses the
+ * fail_at-th piece (1-based; 0: none) with ENOSPC. */
+struct pieces {
+	mg_buf all;
+	size_t calls, largest, fail_at;
+};
+
+static int keep_piece(void *ctx, const char *data, size_t len)
+{
+	struct pieces *p = ctx;
+
+	p->calls++;
+	if (p->fail_at && p->calls >= p->fail_at) {
+		errno = ENOSPC;
+		return -1;
+	}
+	if (len > p->largest)
+		p->largest = len;
+	mg_buf_put(&p->all, data, len);
+	return 0;
+}
+
+/* The fixture's result with n evaluations (its four, repeated). */
+static mg_check_result *build_large(mg_evaluation **evals, size_t n)
+{
+	mg_check_result *r = build();
+	size_t i;
+
+	*evals = mg_xcalloc(n, sizeof(**evals));
+	for (i = 0; i < n; i++)
+		(*evals)[i] = fx.ev[i % 4];
+	fx.d.base.evaluations = *evals;
+	fx.d.base.count = n;
+	return r;
+}
+
+Test(record, streams_a_large_record_in_bounded_pieces_that_join_to_the_whole)
+{
+	struct pieces p = { MG_BUF_INIT, 0, 0, 0 };
+	mg_evaluation *evals;
+	mg_check_result *r = build_large(&evals, 20000);
+	char *whole = mg_record_render(r);
+	cJSON *root = cJSON_Parse(whole);
+
+	cr_assert_not_null(root, "the record of 20000 evaluations is not JSON");
+	cr_expect_eq(cJSON_GetArraySize(at(root, "evaluations")), 20000);
+	cr_assert_eq(mg_record_write(r, keep_piece, &p), MG_OK);
+	cr_expect(p.all.len == strlen(whole) && !memcmp(p.all.ptr, whole, p.all.len),
+		  "the pieces do not join to the record");
+	cr_expect_gt(p.calls, 4, "a record of %zu bytes came in %zu pieces", p.all.len, p.calls);
+	cr_expect_leq(p.largest, (size_t)512 * 1024, "a piece of %zu bytes", p.largest);
+	cJSON_Delete(root);
+	free(whole);
+	free(evals);
+	mg_buf_free(&p.all);
+}
+
+Test(record, stops_at_the_first_piece_the_sink_refuses)
+{
+	struct pieces p = { MG_BUF_INIT, 0, 0, 2 };
+	mg_evaluation *evals;
+	mg_check_result *r = build_large(&evals, 20000);
+
+	cr_expect_eq(mg_record_write(r, keep_piece, &p), MG_ERROR);
+	cr_expect_eq(p.calls, 2, "the sink was called %zu times", p.calls);
+	cr_expect_eq(errno, ENOSPC);
+	free(evals);
+	mg_buf_free(&p.all);
 }

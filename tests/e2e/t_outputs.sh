@@ -66,6 +66,17 @@ expect_code 0 "the GitHub format on a passing gate"
 if grep -q '^::[a-z]*.*(baseline)::' "$T/out"; then not_ok "no annotation about the baseline"; else ok "no annotation about the baseline"; fi
 expect_out "::notice file=.memgate.yml,line=12,col=25,title=memgate%3A memory_saving_below_floor (checkpoint)::" "the selected candidate's missed target is still annotated"
 
+# The record to a stdout that cannot take it (a full disk behind a
+# redirection): exit 2, said, not a decision cut short in silence.  The
+# --json file, in place before stdout is written, is whole.
+${MEMGATE_WRAP:-} "$MEMGATE" check -C "$repo" --format json --json "$T/full.json" \
+	>/dev/full 2>"$T/err"
+code=$?
+expect_code 2 "--format json to a full stdout"
+expect_err "memgate: cannot write the decision record to stdout: No space left on device" \
+	"a record stdout cannot take is said"
+expect_field decision '"tune"' "$T/full.json"
+
 # 2. The same evidence failing the gate: the decision and the candidate the
 #    tune names fail; the others are skipped; the baseline passes.
 sed -i 's/fail_on: \[reject\]/fail_on: [reject, tune]/' "$repo/.memgate.yml"
