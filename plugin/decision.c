@@ -1591,16 +1591,6 @@ bool mg_scenario_next_feasible(const mg_scenario *sc, size_t *cursor, size_t *in
 	return false;
 }
 
-bool mg_scenario_is_feasible(const mg_scenario *sc, size_t index)
-{
-	size_t k;
-
-	for (k = 0; k < sc->count; k++)
-		if (sc->rank[k] == index)
-			return bit_get(sc->feasible, k);
-	return false;
-}
-
 void mg_scenario_screen(mg_screening *out, const mg_rules *rules, const mg_evidence *ev,
 			const mg_scenario *sc)
 {

@@ -1031,14 +1031,6 @@ static int to_buf(void *ctx, const char *data, size_t len)
 	return MG_OK;
 }
 
-char *mg_record_render_set(const mg_check_item *items, size_t count)
-{
-	mg_buf out = MG_BUF_INIT;
-
-	mg_record_write_set(items, count, to_buf, &out);
-	return mg_buf_detach(&out, NULL);
-}
-
 char *mg_record_render(const mg_check_result *r)
 {
 	mg_buf out = MG_BUF_INIT;

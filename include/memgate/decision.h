@@ -371,9 +371,6 @@ typedef struct mg_scenario {
  */
 bool mg_scenario_next_feasible(const mg_scenario *sc, size_t *cursor, size_t *index);
 
-/* Is the candidate at `index` (report order) feasible in sc?  O(count). */
-bool mg_scenario_is_feasible(const mg_scenario *sc, size_t index);
-
 enum mg_verdict { MG_ACCEPT, MG_TUNE, MG_REJECT, MG_VERDICT_COUNT };
 const char *mg_verdict_name(enum mg_verdict v);  /* "accept", "tune", "reject" */
 /* The enum for "accept"/"tune"/"reject", or -1. */

@@ -41,9 +41,6 @@ char *mg_record_render_inputs(const mg_check_result *r);
  */
 int mg_record_write_set(const mg_check_item *items, size_t count, mg_sink sink, void *ctx);
 
-/* The same, held whole; the caller frees. */
-char *mg_record_render_set(const mg_check_item *items, size_t count);
-
 /*
  * Compare two records' texts ignoring commit ids (inputs.rev,
  * inputs.*.rev), the manifest and approved-result inputs, the approved
