@@ -4,6 +4,7 @@
  */
 #include <assert.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,10 @@ struct junit {
 	const mg_decision *d;
 	const mg_finding *findings;
 	size_t finding_count;
+	/* per candidate, in one pass (10^5 candidates): its findings, in order,
+	 * are by_candidate[first[i] .. first[i + 1]); its place in the
+	 * feasible set (rank - 1), SIZE_MAX when not feasible */
+	size_t *first, *by_candidate, *feasible_rank;
 	mg_buf cases;        /* the <testcase> elements */
 	size_t tests, failures, skipped;
 	const char *policy;  /* several policies: classnames start with "<policy>/" */
@@ -185,14 +190,40 @@ static void evidence_case(struct junit *j)
 
 /* ---- candidates ---- */
 
+/* The case names given so far, to keep each name once: open addressing
+ * on FNV-1a, the table at least twice the names. */
+struct names {
+	char **slot;
+	size_t mask;
+};
+
+static size_t name_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return (size_t)h;
+}
+
+static char **name_slot(const struct names *t, const char *name)
+{
+	size_t i = name_hash(name) & t->mask;
+
+	while (t->slot[i] && strcmp(t->slot[i], name))
+		i = (i + 1) & t->mask;
+	return &t->slot[i];
+}
+
 /* An XML-escaped case name for candidate i: its name, or "(unnamed #i)";
  * " #i" (and ".2", ".3", ...) added when an earlier case has it already
- * (GitLab keeps only the first of two equal names). */
-static char *case_name(char *const *taken, size_t i, const char *name)
+ * (GitLab keeps only the first of two equal names).  Added to `taken`,
+ * which owns it. */
+static const char *case_name(struct names *taken, size_t i, const char *name)
 {
 	mg_buf base = MG_BUF_INIT, plain = MG_BUF_INIT, out = MG_BUF_INIT;
+	char **slot;
 	unsigned k;
-	size_t j;
 
 	if (!name || !*name)
 		mg_buf_printf(&plain, "(unnamed #%zu)", i + 1);
@@ -200,17 +231,13 @@ static char *case_name(char *const *taken, size_t i, const char *name)
 		mg_escape_text(&plain, name, strlen(name));
 	mg_escape_xml(&base, plain.ptr, plain.len);
 	mg_buf_puts(&out, base.ptr);
-	for (k = 1;; k++) {
-		for (j = 0; j < i && strcmp(taken[j], out.ptr); j++)
-			;
-		if (j == i)
-			break;
+	for (k = 1; *(slot = name_slot(taken, out.ptr)); k++) {
 		mg_buf_free(&out);
 		mg_buf_printf(&out, k == 1 ? "%s #%zu" : "%s #%zu.%u", base.ptr, i + 1, k);
 	}
 	mg_buf_free(&base);
 	mg_buf_free(&plain);
-	return mg_buf_detach(&out, NULL);
+	return *slot = mg_buf_detach(&out, NULL);
 }
 
 /* "peak 9450.76 MB <= 11200", "memory saving 331.98 MB < 512 FAIL": each
@@ -305,11 +332,9 @@ static bool candidate_fails(const struct junit *j, const mg_evaluation *e)
 static void put_rank(mg_buf *out, const struct junit *j, size_t i)
 {
 	const mg_screening *s = &j->d->base;
-	size_t k;
 
-	for (k = 0; k < s->feasible_count && s->feasible[k] != i; k++)
-		;
-	mg_buf_printf(out, "feasible, rank %zu of %zu; not selected (%s: %s)\n", k + 1,
+	mg_buf_printf(out, "feasible, rank %zu of %zu; not selected (%s: %s)\n",
+		      j->feasible_rank[i] + 1,
 		      s->feasible_count, mg_verdict_name(j->d->verdict), mg_outcome_name(j->d->reason));
 }
 
@@ -329,9 +354,8 @@ static void candidate_case(struct junit *j, size_t i, const char *name)
 	size_t k;
 
 	open_case(j, "memgate.candidates", name, report_file(j->r));
-	for (k = 0; k < j->finding_count; k++)
-		if (j->findings[k].candidate == i)
-			put_finding_line(&text, &j->findings[k]);
+	for (k = j->first[i]; k < j->first[i + 1]; k++)
+		put_finding_line(&text, &j->findings[j->by_candidate[k]]);
 	put_reason_names(&message, reasons);
 	if (candidate_fails(j, e)) {
 		put_failure(j, mg_status_name(e->status), message.ptr, text.ptr);
@@ -357,19 +381,49 @@ static void candidate_case(struct junit *j, size_t i, const char *name)
 	mg_buf_free(&text);
 }
 
+/* j->first, j->by_candidate and j->feasible_rank (see struct junit). */
+static void index_candidates(struct junit *j)
+{
+	const mg_screening *s = &j->d->base;
+	size_t n = s->count, i, c;
+
+	j->first = mg_xcalloc(n + 2, sizeof(*j->first));
+	j->by_candidate = mg_xcalloc(j->finding_count + 1, sizeof(*j->by_candidate));
+	j->feasible_rank = mg_xcalloc(n + 1, sizeof(*j->feasible_rank));
+	for (i = 0; i < j->finding_count; i++)
+		if ((c = j->findings[i].candidate) < n)
+			j->first[c + 2]++;
+	for (c = 2; c < n + 2; c++)
+		j->first[c] += j->first[c - 1];
+	for (i = 0; i < j->finding_count; i++)   /* a counting sort, stable */
+		if ((c = j->findings[i].candidate) < n)
+			j->by_candidate[j->first[c + 1]++] = i;
+	for (i = 0; i < n; i++)
+		j->feasible_rank[i] = SIZE_MAX;
+	for (i = 0; i < s->feasible_count; i++)
+		if (s->feasible[i] < n)
+			j->feasible_rank[s->feasible[i]] = i;
+}
+
 static void candidate_cases(struct junit *j)
 {
 	const mg_screening *s = &j->d->base;
-	char **names = mg_xcalloc(s->count, sizeof(*names));
-	size_t i;
+	struct names taken;
+	size_t cap = 16, i;
 
+	while (cap < 2 * s->count)
+		cap *= 2;
+	taken.slot = mg_xcalloc(cap, sizeof(*taken.slot));
+	taken.mask = cap - 1;
+	index_candidates(j);
 	for (i = 0; i < s->count; i++)
-		names[i] = case_name(names, i, s->evaluations[i].name);
-	for (i = 0; i < s->count; i++) {
-		candidate_case(j, i, names[i]);
-		free(names[i]);
-	}
-	free(names);
+		candidate_case(j, i, case_name(&taken, i, s->evaluations[i].name));
+	for (i = 0; i < cap; i++)
+		free(taken.slot[i]);
+	free(taken.slot);
+	free(j->first);
+	free(j->by_candidate);
+	free(j->feasible_rank);
 }
 
 /* ---- sensitivity and the decision ---- */
