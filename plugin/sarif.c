@@ -121,20 +121,56 @@ static void put_location(cJSON *result, const char *file, mg_pos pos)
 	free(uri);
 }
 
-/* One finding as a result into the results array (ctx), for mg_findings_each. */
+/*
+ * GitHub's code scanning shows the first 5,000 results of a run by
+ * severity and rejects a file with more than 25,000, which a sweep of 10^4
+ * candidates passes.  A run holds at most MAX_RESULTS results: past that,
+ * the errors are kept first, then the warnings, then the notes, each in
+ * the findings' order of importance, and the run's invocation says how
+ * many were left out (the decision record keeps every evaluation).  The
+ * results kept stay in the findings' order.
+ */
+#define MAX_RESULTS 5000
+
+enum { LEVEL_ERROR, LEVEL_WARNING, LEVEL_NOTE, LEVEL_COUNT };
+
+struct results {
+	cJSON *level[LEVEL_COUNT];   /* the first MAX_RESULTS of each level */
+	size_t *seq[LEVEL_COUNT];    /* their places in the findings' order */
+	size_t kept[LEVEL_COUNT];
+	size_t total;                /* findings seen */
+};
+
+static int level_index(const char *level)
+{
+	return !strcmp(level, "error") ? LEVEL_ERROR :
+	       !strcmp(level, "warning") ? LEVEL_WARNING : LEVEL_NOTE;
+}
+
+/* One finding as a result into its level's list (ctx, a struct results),
+ * for mg_findings_each. */
 static void put_result(void *ctx, const mg_check_result *r, const mg_finding *f,
 		       const char *fingerprint)
 {
+	struct results *all = ctx;
 	const mg_code *code = mg_code_find(f->code);
-	cJSON *result = mg_json__add(ctx, NULL, cJSON_CreateObject()), *fp, *props;
+	const char *level = level_of(code ? code->kind : MG_KIND_EVIDENCE);
+	int l = level_index(level);
+	cJSON *result, *fp, *props;
 	const char *file;
 	char line_hash[40];
 	mg_pos pos;
 
+	if (all->kept[l] == MAX_RESULTS) {
+		all->total++;
+		return;
+	}
+	all->seq[l][all->kept[l]++] = all->total++;
+	result = mg_json__add(all->level[l], NULL, cJSON_CreateObject());
 	mg_finding_place(&file, &pos, r, f);
 	mg_json__add(result, "ruleId", str(f->code));
 	num(result, "ruleIndex", (double)rule_index(f->code));
-	mg_json__add(result, "level", str(level_of(code ? code->kind : MG_KIND_EVIDENCE)));
+	mg_json__add(result, "level", str(level));
 	text(result, "message", f->message);
 	put_location(result, file, pos);
 	fp = obj(result, "partialFingerprints");
@@ -147,6 +183,48 @@ static void put_result(void *ctx, const mg_check_result *r, const mg_finding *f,
 	mg_json__add(props, "policy", str(mg_findings_policy_file(r)));
 	if (f->candidate < r->decision->base.count)
 		mg_json__add(props, "candidate", str(r->decision->base.evaluations[f->candidate].name));
+}
+
+/* Move the results kept into `results`: each level's share of MAX_RESULTS
+ * (errors first), merged back into the findings' order.  Returns how many. */
+static size_t take_results(cJSON *results, struct results *all)
+{
+	size_t quota[LEVEL_COUNT], left = MAX_RESULTS, taken = 0;
+	int l, next;
+
+	for (l = 0; l < LEVEL_COUNT; l++) {
+		quota[l] = all->kept[l] < left ? all->kept[l] : left;
+		left -= quota[l];
+	}
+	for (;;) {
+		next = -1;
+		for (l = 0; l < LEVEL_COUNT; l++)
+			if (quota[l] && (next < 0 || *all->seq[l] < *all->seq[next]))
+				next = l;
+		if (next < 0)
+			return taken;
+		cJSON_AddItemToArray(results, cJSON_DetachItemFromArray(all->level[next], 0));
+		all->seq[next]++;
+		quota[next]--;
+		taken++;
+	}
+}
+
+/* The run's invocation, saying how many findings were left out. */
+static void put_omitted(cJSON *run, size_t omitted)
+{
+	cJSON *inv = mg_json__add(arr(run, "invocations"), NULL, cJSON_CreateObject()), *note;
+	mg_buf msg = MG_BUF_INIT;
+
+	mg_json__add(inv, "executionSuccessful", cJSON_CreateBool(true));
+	note = mg_json__add(arr(inv, "toolExecutionNotifications"), NULL, cJSON_CreateObject());
+	mg_json__add(note, "level", str("note"));
+	mg_buf_printf(&msg, "%zu more findings were left out: a run holds the %d most "
+		      "important (GitHub code scanning shows 5,000 and rejects more than "
+		      "25,000); the decision record (--json) lists every evaluation",
+		      omitted, MAX_RESULTS);
+	text(note, "message", msg.ptr);
+	mg_buf_free(&msg);
 }
 
 /* run.properties.decisions: each policy's decision, for readers of the file. */
@@ -172,7 +250,9 @@ static void put_decisions(cJSON *run, const mg_check_item *items, size_t count)
 char *mg_sarif_render(const mg_check_item *items, size_t count, const char *version)
 {
 	cJSON *root = cJSON_CreateObject(), *run, *driver, *results;
-	size_t i;
+	struct results all = { { NULL }, { NULL }, { 0 }, 0 };
+	size_t *seq[LEVEL_COUNT], i, written;
+	int l;
 
 	assert(items && version);
 	if (!root)
@@ -186,9 +266,20 @@ char *mg_sarif_render(const mg_check_item *items, size_t count, const char *vers
 	mg_json__add(driver, "semanticVersion", str(version));
 	put_rules(driver);
 	results = arr(run, "results");
+	for (l = 0; l < LEVEL_COUNT; l++) {
+		all.level[l] = cJSON_CreateArray();
+		seq[l] = all.seq[l] = mg_xcalloc(MAX_RESULTS, sizeof(*all.seq[l]));
+	}
 	for (i = 0; i < count; i++)
 		if (items[i].result)
-			mg_findings_each(items[i].result, put_result, results);
+			mg_findings_each(items[i].result, put_result, &all);
+	written = take_results(results, &all);
+	for (l = 0; l < LEVEL_COUNT; l++) {
+		cJSON_Delete(all.level[l]);
+		free(seq[l]);
+	}
+	if (written < all.total)
+		put_omitted(run, all.total - written);
 	put_decisions(run, items, count);
 	return mg_json__print(root);
 }

@@ -277,4 +277,34 @@ else
 	not_ok "monorepo: one run"
 fi
 
+# --- a sweep past GitHub's limits ------------------------------------------
+# Code scanning shows 5,000 results of a run and rejects more than 25,000.
+# 6000 candidates give 6238 findings (1998 errors): the run keeps 5000,
+# errors first, and says how many it left out.
+
+GEN=$(dirname "$MEMGATE")/bench/gen
+mkdir -p "$T/sweep/benchmarks/results"
+g init -q "$T/sweep"
+"$GEN" 6000 3 2x3x3 "$T/sweep"
+write_manifest "$T/sweep"
+commit_all "$T/sweep" "sweep"
+mg check -C "$T/sweep" --sarif "$T/sweep.sarif"
+expect_code 1 "6000 candidates: decided"
+validate "$T/sweep.sarif" "6000 candidates: valid SARIF"
+expect_field runs.0.results.4999.ruleId '"throughput_below_floor"' "$T/sweep.sarif"
+expect_field runs.0.results.5000 '<missing>' "$T/sweep.sarif"
+errors=$(grep -c '^					"level":	"error",$' "$T/sweep.sarif")
+warnings=$(grep -c '^					"level":	"warning",$' "$T/sweep.sarif")
+if [ "$errors" = 1998 ] && [ "$warnings" = 3002 ]; then
+	ok "6000 candidates: every error kept, warnings up to 5000 results"
+else
+	not_ok "6000 candidates: every error kept, warnings up to 5000 results" \
+		"$errors errors, $warnings warnings"
+fi
+expect_field runs.0.invocations.0.executionSuccessful true "$T/sweep.sarif"
+expect_field runs.0.invocations.0.toolExecutionNotifications.0.message.text \
+	'"1238 more findings were left out: a run holds the 5000 most important (GitHub code scanning shows 5,000 and rejects more than 25,000); the decision record (--json) lists every evaluation"' \
+	"$T/sweep.sarif"
+expect_field runs.0.invocations '<missing>' "$T/demo.sarif"
+
 finish
