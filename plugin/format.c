@@ -346,8 +346,12 @@ void mg_format_tip(mg_buf *out, const mg_tip *t,
 	assert(out && t && put_name);
 	if (!t->found) {
 		if (t->limit_reached)
-			mg_buf_printf(out, "no change within the nearest %zu values (search limit)",
-				      t->probe_limit);
+			if (t->probe_limit)
+				mg_buf_printf(out, "no change within the nearest %zu values (search limit)",
+					      t->probe_limit);
+			else
+				mg_buf_puts(out, "not searched: one decision costs more than the "
+					    "search limit allows (MG_INSIGHT_MAX_WORK)");
 		else
 			mg_buf_puts(out, "no change");
 		return;
