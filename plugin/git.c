@@ -566,7 +566,6 @@ static int blob_size(size_t *size, mg_repo *repo, const git_oid *oid)
 	return rc;
 }
 
-/* Copy the blob of entry into out, refusing one larger than limit. */
 static void free_git_blob(void *blob)
 {
 	git_blob_free(blob);
@@ -582,6 +581,8 @@ static void take_buf(mg_blob *out, mg_buf *data)
 	out->owner_free = free;
 }
 
+/* Read the blob of entry into out (its bytes stay where libgit2 holds
+ * them), refusing one larger than limit. */
 static int read_blob(mg_blob *out, mg_repo *repo, const git_tree_entry *entry,
 		     const char *path, const char *at, size_t limit, mg_error *err)
 {

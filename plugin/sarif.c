@@ -267,7 +267,8 @@ char *mg_sarif_render(const mg_check_item *items, size_t count, const char *vers
 	put_rules(driver);
 	results = arr(run, "results");
 	for (l = 0; l < LEVEL_COUNT; l++) {
-		all.level[l] = cJSON_CreateArray();
+		if (!(all.level[l] = cJSON_CreateArray()))
+			abort();
 		seq[l] = all.seq[l] = mg_xcalloc(MAX_RESULTS, sizeof(*all.seq[l]));
 	}
 	for (i = 0; i < count; i++)
