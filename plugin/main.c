@@ -763,14 +763,14 @@ static int cmd_check_set(struct cli *cli, const char *token)
 	if (cli->format == FORMAT_JSON) {
 		if (stdout_written(mg_record_write_set(items, count, to_stdout, NULL)) < 0)
 			code = EXIT_ERROR;
+		for (i = 0; i < count; i++)
+			if (items[i].result)
+				print_warnings(items[i].result);
 	} else {
 		shown = cli->format == FORMAT_GITHUB ? mg_github_render_set(items, count, token)
 						     : mg_text_render_set(items, count);
 		fputs(shown, stdout);
 	}
-	for (i = 0; cli->format == FORMAT_JSON && i < count; i++)
-		if (items[i].result)
-			print_warnings(items[i].result);
 done:
 	for (i = 0; items && i < count; i++)
 		mg_check_result_free(items[i].result);

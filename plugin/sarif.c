@@ -37,13 +37,18 @@ static void text(cJSON *parent, const char *key, const char *s)
 	mg_json__add(obj(parent, key), "text", str(s));
 }
 
-static const char *level_of(enum mg_kind kind)
+/* SARIF's result levels, most severe first (the order a capped run keeps). */
+enum level { LEVEL_ERROR, LEVEL_WARNING, LEVEL_NOTE, LEVEL_COUNT };
+
+static const char *const level_names[LEVEL_COUNT] = { "error", "warning", "note" };
+
+static enum level level_of(enum mg_kind kind)
 {
 	switch (kind) {
 	case MG_KIND_EVIDENCE:
-	case MG_KIND_HARD: return "error";
-	case MG_KIND_NOTICE: return "note";
-	default: return "warning";
+	case MG_KIND_HARD: return LEVEL_ERROR;
+	case MG_KIND_NOTICE: return LEVEL_NOTE;
+	default: return LEVEL_WARNING;
 	}
 }
 
@@ -71,7 +76,7 @@ static void put_rules(cJSON *driver)
 		text(rule, "fullDescription", codes[i].summary);
 		text(rule, "help", codes[i].help);
 		mg_json__add(obj(rule, "defaultConfiguration"), "level",
-			     str(level_of(codes[i].kind)));
+			     str(level_names[level_of(codes[i].kind)]));
 		tags = arr(obj(rule, "properties"), "tags");
 		mg_json__add(tags, NULL, str("memgate"));
 		mg_json__add(tags, NULL, str(kind_tag(codes[i].kind)));
@@ -132,20 +137,12 @@ static void put_location(cJSON *result, const char *file, mg_pos pos)
  */
 #define MAX_RESULTS 5000
 
-enum { LEVEL_ERROR, LEVEL_WARNING, LEVEL_NOTE, LEVEL_COUNT };
-
 struct results {
 	cJSON *level[LEVEL_COUNT];   /* the first MAX_RESULTS of each level */
 	size_t *seq[LEVEL_COUNT];    /* their places in the findings' order */
 	size_t kept[LEVEL_COUNT];
 	size_t total;                /* findings seen */
 };
-
-static int level_index(const char *level)
-{
-	return !strcmp(level, "error") ? LEVEL_ERROR :
-	       !strcmp(level, "warning") ? LEVEL_WARNING : LEVEL_NOTE;
-}
 
 /* One finding as a result into its level's list (ctx, a struct results),
  * for mg_findings_each. */
@@ -154,8 +151,7 @@ static void put_result(void *ctx, const mg_check_result *r, const mg_finding *f,
 {
 	struct results *all = ctx;
 	const mg_code *code = mg_code_find(f->code);
-	const char *level = level_of(code ? code->kind : MG_KIND_EVIDENCE);
-	int l = level_index(level);
+	enum level l = level_of(code ? code->kind : MG_KIND_EVIDENCE);
 	cJSON *result, *fp, *props;
 	const char *file;
 	char line_hash[40];
@@ -170,7 +166,7 @@ static void put_result(void *ctx, const mg_check_result *r, const mg_finding *f,
 	mg_finding_place(&file, &pos, r, f);
 	mg_json__add(result, "ruleId", str(f->code));
 	num(result, "ruleIndex", (double)rule_index(f->code));
-	mg_json__add(result, "level", str(level));
+	mg_json__add(result, "level", str(level_names[l]));
 	text(result, "message", f->message);
 	put_location(result, file, pos);
 	fp = obj(result, "partialFingerprints");
@@ -189,7 +185,7 @@ static void put_result(void *ctx, const mg_check_result *r, const mg_finding *f,
  * (errors first), merged back into the findings' order.  Returns how many. */
 static size_t take_results(cJSON *results, struct results *all)
 {
-	size_t quota[LEVEL_COUNT], left = MAX_RESULTS, taken = 0;
+	size_t quota[LEVEL_COUNT], at[LEVEL_COUNT] = { 0 }, left = MAX_RESULTS, taken = 0;
 	int l, next;
 
 	for (l = 0; l < LEVEL_COUNT; l++) {
@@ -199,13 +195,13 @@ static size_t take_results(cJSON *results, struct results *all)
 	for (;;) {
 		next = -1;
 		for (l = 0; l < LEVEL_COUNT; l++)
-			if (quota[l] && (next < 0 || *all->seq[l] < *all->seq[next]))
+			if (at[l] < quota[l] &&
+			    (next < 0 || all->seq[l][at[l]] < all->seq[next][at[next]]))
 				next = l;
 		if (next < 0)
 			return taken;
 		cJSON_AddItemToArray(results, cJSON_DetachItemFromArray(all->level[next], 0));
-		all->seq[next]++;
-		quota[next]--;
+		at[next]++;
 		taken++;
 	}
 }
@@ -251,7 +247,7 @@ char *mg_sarif_render(const mg_check_item *items, size_t count, const char *vers
 {
 	cJSON *root = cJSON_CreateObject(), *run, *driver, *results;
 	struct results all = { { NULL }, { NULL }, { 0 }, 0 };
-	size_t *seq[LEVEL_COUNT], i, written;
+	size_t i, written;
 	int l;
 
 	assert(items && version);
@@ -269,7 +265,7 @@ char *mg_sarif_render(const mg_check_item *items, size_t count, const char *vers
 	for (l = 0; l < LEVEL_COUNT; l++) {
 		if (!(all.level[l] = cJSON_CreateArray()))
 			abort();
-		seq[l] = all.seq[l] = mg_xcalloc(MAX_RESULTS, sizeof(*all.seq[l]));
+		all.seq[l] = mg_xcalloc(MAX_RESULTS, sizeof(*all.seq[l]));
 	}
 	for (i = 0; i < count; i++)
 		if (items[i].result)
@@ -277,7 +273,7 @@ char *mg_sarif_render(const mg_check_item *items, size_t count, const char *vers
 	written = take_results(results, &all);
 	for (l = 0; l < LEVEL_COUNT; l++) {
 		cJSON_Delete(all.level[l]);
-		free(seq[l]);
+		free(all.seq[l]);
 	}
 	if (written < all.total)
 		put_omitted(run, all.total - written);
