@@ -1558,11 +1558,7 @@ done:
 
 void mg_check_list_free(char **paths, size_t count)
 {
-	size_t i;
-
-	for (i = 0; i < count; i++)
-		free(paths[i]);
-	free(paths);
+	free_strings(paths, count);
 }
 
 int mg_check_item_status(const mg_check_item *item)

@@ -993,21 +993,26 @@ static unsigned *waived_reasons(const mg_rules *rules, const mg_evidence *ev,
 	return waive;
 }
 
-void mg_screen(mg_screening *out, const mg_rules *rules, const mg_evidence *ev,
-	       const mg_budget *budget)
+/* screen() with its per-candidate inputs computed here: mg_screen and
+ * mg_scenario_screen. */
+static void screen_alone(mg_screening *out, const mg_rules *rules, const mg_evidence *ev,
+			 const mg_budget *budget, bool scenario)
 {
-	size_t *target;
-	unsigned *waive;
-	int *early;
+	int *early = early_reasons(ev);
+	size_t *target = waiver_targets(rules, ev);
+	unsigned *waive = waived_reasons(rules, ev, target);
 
-	assert(out && rules && ev && budget);
-	early = early_reasons(ev);
-	target = waiver_targets(rules, ev);
-	waive = waived_reasons(rules, ev, target);
-	screen(out, rules, ev, budget, false, early, waive);
+	screen(out, rules, ev, budget, scenario, early, waive);
 	free(waive);
 	free(target);
 	free(early);
+}
+
+void mg_screen(mg_screening *out, const mg_rules *rules, const mg_evidence *ev,
+	       const mg_budget *budget)
+{
+	assert(out && rules && ev && budget);
+	screen_alone(out, rules, ev, budget, false);
 }
 
 void mg_screening_release(mg_screening *s)
@@ -1111,11 +1116,12 @@ static const mg_evaluation *near_miss(const mg_decision *d, const mg_rules *rule
 	size_t n, i, base = 0;
 	bool has_base = find_baseline(&base, rules, ev);
 	size_t *idx = ranked(&n, &d->base, MG_STATUS_REJECTED, rules->rank_by);
+	const unsigned hard = hard_reasons();
 
 	for (i = 0; i < n && !found; i++) {
 		const mg_evaluation *e = &d->base.evaluations[idx[i]];
 
-		if (!(e->reasons & hard_reasons()) && !(has_base && e->index == base))
+		if (!(e->reasons & hard) && !(has_base && e->index == base))
 			found = e;
 	}
 	free(idx);
@@ -1417,11 +1423,20 @@ static void cache_flush(struct sens *s)
 	s->cached = 0;
 }
 
+/* The measured baseline's eval loss, which the relative ceiling scales, in
+ * variant v (1: the baseline is measured); NULL when there is none. */
+static const double *ceiling_base_of(const struct sens *s, int v)
+{
+	const mg_candidate *bl = s->has_base ? &s->ev->candidates[s->base] : NULL;
+
+	return v && bl && has_number(bl, MG_M_EVAL_LOSS) ? &bl->metric[MG_M_EVAL_LOSS].value
+							   : NULL;
+}
+
 /* The candidates (in variant v's rank order) that pass threshold t at value. */
 static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, double value)
 {
-	const mg_candidate *bl = s->has_base ? &s->ev->candidates[s->base] : NULL;
-	const double *ceiling_base = NULL;
+	const double *ceiling_base = ceiling_base_of(s, v);
 	struct pred *p;
 	size_t i, k;
 
@@ -1434,8 +1449,6 @@ static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, 
 		s->cache_cap = s->cache_cap ? 2 * s->cache_cap : 16;
 		s->cache = mg_xrealloc(s->cache, s->cache_cap * sizeof(*s->cache));
 	}
-	if (v && bl && has_number(bl, MG_M_EVAL_LOSS))
-		ceiling_base = &bl->metric[MG_M_EVAL_LOSS].value;
 	p = &s->cache[s->cached++];
 	p->variant = v;
 	p->t = t;
@@ -1456,13 +1469,10 @@ static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, 
 static void mark_scenario_waivers(struct sens *s, const mg_scenario *sc, int v,
 				  const word_t *eligible)
 {
-	const mg_candidate *bl = s->has_base ? &s->ev->candidates[s->base] : NULL;
-	const double *ceiling_base = NULL;
+	const double *ceiling_base = ceiling_base_of(s, v);
 	size_t w, i;
 	int t;
 
-	if (v && bl && has_number(bl, MG_M_EVAL_LOSS))
-		ceiling_base = &bl->metric[MG_M_EVAL_LOSS].value;
 	for (w = 0; w < s->rules->waiver_count; w++) {
 		enum mg_reason r = s->rules->waivers[w].reason;
 
@@ -1594,18 +1604,8 @@ bool mg_scenario_next_feasible(const mg_scenario *sc, size_t *cursor, size_t *in
 void mg_scenario_screen(mg_screening *out, const mg_rules *rules, const mg_evidence *ev,
 			const mg_scenario *sc)
 {
-	size_t *target;
-	unsigned *waive;
-	int *early;
-
 	assert(out && rules && ev && sc);
-	early = early_reasons(ev);
-	target = waiver_targets(rules, ev);
-	waive = waived_reasons(rules, ev, target);
-	screen(out, rules, ev, &sc->budget, true, early, waive);
-	free(waive);
-	free(target);
-	free(early);
+	screen_alone(out, rules, ev, &sc->budget, true);
 }
 
 static bool same_name(const char *a, const char *b)
@@ -1776,6 +1776,7 @@ done:
 size_t mg_decision_best(const mg_decision *d, size_t *out, size_t max)
 {
 	const mg_screening *s = &d->base;
+	const unsigned hard = hard_reasons();
 	size_t n = 0, i, pass;
 
 	assert(d && (out || !max));
@@ -1786,8 +1787,8 @@ size_t mg_decision_best(const mg_decision *d, size_t *out, size_t max)
 			const mg_evaluation *e = &s->evaluations[i];
 			bool rejected = e->status == MG_STATUS_REJECTED;
 
-			if ((pass == 0 && rejected && !(e->reasons & hard_reasons())) ||
-			    (pass == 1 && rejected && (e->reasons & hard_reasons())) ||
+			if ((pass == 0 && rejected && !(e->reasons & hard)) ||
+			    (pass == 1 && rejected && (e->reasons & hard)) ||
 			    (pass == 2 && !rejected && e->status != MG_STATUS_FEASIBLE))
 				out[n++] = i;
 		}

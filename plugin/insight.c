@@ -348,7 +348,6 @@ struct tipper {
 	const mg_rules *rules;
 	const mg_evidence *ev;
 	const bool *pre;
-	const mg_decision *d;
 	mg_grid_axis *grid;        /* a copy of the axes, for grid knobs */
 	double *values;            /* a copy of one axis's values */
 	size_t probe_limit;        /* decisions per direction */
@@ -544,7 +543,7 @@ static int find_tips(mg_insight *in, const mg_rules *rules, const mg_evidence *e
 		     const bool *pre, const mg_decision *d, mg_error *err)
 {
 	struct tipper tp = {
-		.rules = rules, .ev = ev, .pre = pre, .d = d,
+		.rules = rules, .ev = ev, .pre = pre,
 		.verdict = d->verdict, .reason = d->reason, .selected = d->selected,
 	};
 	mg_budget open;

@@ -729,20 +729,6 @@ int mg_policy_parse_date(int *ymd, const char *text, size_t n)
 	return MG_OK;
 }
 
-/* "memory_over_budget, samples_per_s_below_floor, ..." */
-static void list_waivable(mg_buf *b)
-{
-	const char *sep = "";
-	int r;
-
-	for (r = 0; r < MG_REASON_COUNT; r++) {
-		if (!mg_reason_waivable((enum mg_reason)r))
-			continue;
-		mg_buf_printf(b, "%s%s", sep, mg_reason_name((enum mg_reason)r));
-		sep = ", ";
-	}
-}
-
 /*
  * A waiver's reason: a step-7 reason.  Evidence problems (issues, steps 1-6,
  * evidence_not_applicable) and the decision's own codes are refused with a
@@ -782,7 +768,7 @@ static int get_reason(enum mg_reason *out, walk *w, const mg_yaml_node *n, const
 		mg_buf_printf(&b, "'%s': unknown reason '%.64s' (a waiver names one of: ", where,
 			      n->text);
 	if (!near || code)
-		list_waivable(&b);
+		list_words(&b, waivable);
 	mg_buf_putc(&b, ')');
 	mg_error_at(w->err, w->path, n->pos, "%s", b.ptr);
 	mg_buf_free(&b);
@@ -873,7 +859,6 @@ static int walk_waivers(walk *w, const mg_yaml_node *seq)
 	int error = 0;
 
 	p->waivers_set = true;
-	p->waivers_pos = seq->pos;
 	if (seq->kind != MG_YAML_SEQ)
 		return type_error(w, seq, "waivers", "a sequence");
 	if (seq->count > MG_POLICY_MAX_WAIVERS)

@@ -40,7 +40,6 @@ typedef struct mg_policy {
 	bool fail_on[MG_VERDICT_COUNT]; /* default: reject and tune */
 	mg_pos fail_on_pos;
 	bool waivers_set;           /* the policy has a waivers: section (maybe empty) */
-	mg_pos waivers_pos;
 	mg_policy_waiver *waivers;  /* waiver_count entries, in the order written */
 	size_t waiver_count;
 } mg_policy;
