@@ -134,7 +134,6 @@ static void add_weighted(struct findings *f, enum mg_finding_weight weight,
 	x->subject = f->subject ? mg_xstrdup(f->subject) : NULL;
 	f->subject = NULL;
 	x->issue = f->issue;
-	f->issue = -1;
 	x->rank = rank;
 	x->code = code;
 	x->file = file;

@@ -252,6 +252,34 @@ Test(text, evidence_reject_reads_as_golden)
 "gate: failed (fails on: tune, reject)\n");
 }
 
+/* An issue that several candidates raise lists each of them. */
+Test(text, an_issue_of_several_candidates_lists_each)
+{
+	static const char want[] =
+"evidence: not applicable: aggregate_outside_runs\n"
+"  bench/76_real_gpu_memory.json:7:5: checkpoint: an aggregate value lies outside the [min, max] of its runs [aggregate_outside_runs]\n"
+"  bench/76_real_gpu_memory.json:19:5: offload: an aggregate value lies outside the [min, max] of its runs [aggregate_outside_runs]\n";
+	mg_check_result *r = build();
+	mg_candidate cands[2] = { { 0 }, { 0 } };
+	char *text;
+
+	cands[0].name = "checkpoint";
+	cands[0].aggregate_outside_runs = true;
+	cands[0].pos = (mg_pos){ 7, 5 };
+	cands[1].name = "offload";
+	cands[1].aggregate_outside_runs = true;
+	cands[1].pos = (mg_pos){ 19, 5 };
+	fx.report.evidence.candidates = cands;
+	fx.report.evidence.candidate_count = 2;
+	fx.d.verdict = MG_REJECT;
+	fx.d.reason = MG_O_EVIDENCE_NOT_APPLICABLE;
+	fx.d.applicable = false;
+	fx.d.issue[MG_ISSUE_AGGREGATE_OUTSIDE_RUNS] = true;
+	text = mg_text_render(r);
+	cr_expect(strstr(text, want), "\n--- got ---\n%s--- want within ---\n%s", text, want);
+	free(text);
+}
+
 /* Winners grouped by candidate, consecutive grid cells as ranges. */
 Test(text, sensitive_selection_groups_scenarios_by_winner)
 {
