@@ -287,12 +287,11 @@ static const char *const ident_keys[MG_ID_COUNT] = {
 
 /* "the report has no dtype (config.dtype); the policy pins 'x'",
  * "the report's dtype is 'a'; the policy pins 'b'"; returns the report line. */
-static mg_pos identity_message(struct findings *f, enum mg_issue issue, int id)
+static mg_pos identity_message(struct findings *f, int id)
 {
 	const mg_value *have = &f->ev->identity[id];
 	const char *key = mg_ident_name((enum mg_ident)id);
 
-	(void)issue;
 	if (have->kind == MG_VALUE_ABSENT) {
 		mg_buf_printf(&f->msg, "the report has no %s (read from %s)", key, ident_keys[id]);
 	} else {
@@ -337,7 +336,7 @@ static void report_issue(struct findings *f, enum mg_issue issue)
 		return;
 	}
 	if (id >= 0) {
-		pos = identity_message(f, issue, id);
+		pos = identity_message(f, id);
 	} else if (issue == MG_ISSUE_HANDOFF_NOT_READY) {
 		mg_buf_puts(&f->msg, "the report's status is ");
 		put_ident(&f->msg, &f->ev->handoff_status);
@@ -411,7 +410,7 @@ static enum mg_finding_rank candidate_rank(const struct findings *f, size_t i, b
 /* "checkpoint: peak 9450.76 MB > memory_cap_mb 9000"; the effective
  * quality ceiling for quality_over_floor.  At the threshold's policy line. */
 static void threshold_finding(struct findings *f, const mg_evaluation *e, size_t i,
-			      const mg_threshold_def *c, bool hard)
+			      const mg_threshold_def *c)
 {
 	const mg_budget *b = &f->d->budget;
 	int t = (int)mg_check_threshold(c);
@@ -433,7 +432,7 @@ static void threshold_finding(struct findings *f, const mg_evaluation *e, size_t
 		mg_buf_printf(&f->msg, "%s ", mg_threshold_name((enum mg_threshold)t));
 		mg_format_threshold(&f->msg, b->value[t]);
 	}
-	add(f, candidate_rank(f, i, hard),
+	add(f, candidate_rank(f, i, c->hard),
 	    mg_reason_name(c->reason), policy_file(f->r), threshold_pos(f, t), i);
 }
 
@@ -568,7 +567,7 @@ static void candidate_findings(struct findings *f)
 			    mg_finding_self_comparison(f->r, &s->evaluations[i], (enum mg_reason)reason))
 				continue;
 			if ((c = check_of((enum mg_reason)reason)))
-				threshold_finding(f, &s->evaluations[i], i, c, c->hard);
+				threshold_finding(f, &s->evaluations[i], i, c);
 			else
 				early_finding(f, &s->evaluations[i], i, (enum mg_reason)reason);
 		}
@@ -577,18 +576,26 @@ static void candidate_findings(struct findings *f)
 
 /* baseline_missing_or_invalid with no candidate of that name at all (an
  * unmeasured baseline has its own step 1-6 finding). */
+/* The evaluation named `name` in the base screening, or NO_CANDIDATE. */
+static size_t evaluation_named(const mg_decision *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < d->base.count; i++)
+		if (d->base.evaluations[i].name && !strcmp(d->base.evaluations[i].name, name))
+			return i;
+	return NO_CANDIDATE;
+}
+
 static void baseline_finding(struct findings *f)
 {
-	const mg_screening *s = &f->d->base;
 	const char *name;
-	size_t i;
 
 	if (!f->r->policy || f->d->reason != MG_O_BASELINE_MISSING_OR_INVALID)
 		return;
 	name = f->r->policy->rules.baseline ? f->r->policy->rules.baseline : "baseline";
-	for (i = 0; i < s->count; i++)
-		if (s->evaluations[i].name && !strcmp(s->evaluations[i].name, name))
-			return;
+	if (evaluation_named(f->d, name) != NO_CANDIDATE)
+		return;
 	mg_buf_puts(&f->msg, "no candidate is named ");
 	put_quoted(&f->msg, name);
 	mg_buf_puts(&f->msg, " (evidence.baseline), so no value can be derived from it");
@@ -693,17 +700,6 @@ static void change_findings(struct findings *f)
 	mg_buf_free(&value);
 }
 
-/* The evaluation named `name` in the base screening, or NO_CANDIDATE. */
-static size_t evaluation_named(const mg_decision *d, const char *name)
-{
-	size_t i;
-
-	for (i = 0; name && i < d->base.count; i++)
-		if (d->base.evaluations[i].name && !strcmp(d->base.evaluations[i].name, name))
-			return i;
-	return NO_CANDIDATE;
-}
-
 /* Each waiver of the policy: a notice when it applied, a warning at its
  * line when it matches nothing, at its expires: when it expired. */
 static void waiver_findings(struct findings *f)
@@ -735,13 +731,7 @@ static void waiver_findings(struct findings *f)
 /* The evaluation of the selected candidate (else the base winner), or NO_CANDIDATE. */
 static size_t selected_index(const mg_decision *d)
 {
-	const char *want = d->selected ? d->selected : d->best;
-	size_t i;
-
-	for (i = 0; want && i < d->base.count; i++)
-		if (same_name(d->base.evaluations[i].name, want))
-			return i;
-	return NO_CANDIDATE;
+	return evaluation_named(d, d->selected ? d->selected : d->best);
 }
 
 /* Reorder f->list by rank, keeping the order within a rank. */

@@ -3,25 +3,16 @@
  * See include/memgate/github.h and README, "Escaping for CI".
  */
 #include <assert.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <unistd.h>
 
 #include "findings.h"
 #include "json.h"
-#include "digest.h"
 #include "memgate/escape.h"
 #include "format.h"
 #include "memgate/github.h"
 #include "memgate/text.h"
-
-#define BIT(r) (1u << (r))
-#define NO_CANDIDATE SIZE_MAX
 
 static void put_safe(mg_buf *out, const char *s)
 {
