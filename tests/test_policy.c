@@ -1027,6 +1027,8 @@ Test(policy, refuses_bad_waivers_at_their_position)
 		  6, 86, "'waivers[0].expires': expected a date YYYY-MM-DD, got '2023-02-29'" },
 		{ "waivers:\n  - { candidate: c, reason: memory_over_budget, justification: j, owner: o, expires: 20270101 }\n",
 		  6, 86, "'waivers[0].expires': expected a date YYYY-MM-DD, got a number" },
+		{ "waivers:\n  - { candidate: c, reason: 7, justification: j, owner: o, expires: 2027-01-01 }\n",
+		  6, 29, "'waivers[0].reason': expected a reason such as 'memory_over_budget', got a number" },
 		{ "waivers:\n  - { candidate: 7, reason: memory_over_budget, justification: j, owner: o, expires: 2027-01-01 }\n",
 		  6, 18, "'waivers[0].candidate': expected a string, got a number" },
 		{ "waivers:\n  - { candidate: c, reason: memory_over_budget, justification: j, owner: o, expires: 2027-01-01, expire: x }\n",
@@ -1040,6 +1042,21 @@ Test(policy, refuses_bad_waivers_at_their_position)
 		expect_text_error("w.yml", text, strlen(text), cases[i].line, cases[i].column,
 				  cases[i].message);
 	}
+}
+
+Test(policy, rejects_more_waivers_than_the_limit)
+{
+	mg_buf b = MG_BUF_INIT;
+	int i;
+
+	mg_buf_puts(&b, "version: 1\nreport: r.json\nidentity: {workload_id: w, hardware_id: h}\n"
+			"budget: {memory_cap_mb: 9000}\nwaivers:\n");
+	for (i = 0; i <= MG_POLICY_MAX_WAIVERS; i++)
+		mg_buf_printf(&b, "  - {candidate: c%d, reason: memory_over_budget, justification: j, "
+			      "owner: o, expires: 2027-01-01}\n", i);
+	expect_text_error("waivers.yml", b.ptr, b.len, 6 + MG_POLICY_MAX_WAIVERS, 5,
+			  "'waivers' has more than 256 entries");
+	mg_buf_free(&b);
 }
 
 Test(policy, parses_calendar_dates)

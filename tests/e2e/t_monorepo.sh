@@ -124,6 +124,10 @@ expect_err "memgate: error: models/llm-c/.memgate.yml:2:10: unknown key 'memory_
 	"stderr: the error names file:line:col"
 expect_no_file "$T/never.json" "exit 2: no record written"
 expect_no_file "$T/never.sarif" "exit 2: no SARIF written"
+mg check -C "$mono" --all --format github
+expect_code 2 "--all --format github with a broken policy"
+expect_out "::error file=models/llm-c/.memgate.yml,line=2,col=10,title=memgate%3A could not decide models/llm-c/.memgate.yml::models/llm-c/.memgate.yml:2:10: unknown key 'memory_cap' (did you mean 'memory_cap_mb'?)" \
+	"github: the policy that could not be decided is an error annotation at its line"
 : >"$T/gh-error"
 GITHUB_OUTPUT=$T/gh-error GITHUB_STEP_SUMMARY=$T/gh-error.md mg check -C "$mono" --all
 expect_code 2 "exit 2 under the runner"
