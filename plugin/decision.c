@@ -663,15 +663,14 @@ struct screen_ctx {
 	const mg_candidate *measured; /* the baseline when it reached step 7, else NULL */
 };
 
-static const char *baseline_name(const mg_rules *rules)
+const char *mg_rules_baseline(const mg_rules *rules)
 {
-	return rules->baseline ? rules->baseline : "baseline";
+	return rules && rules->baseline ? rules->baseline : "baseline";
 }
 
-/* Sets *index to the first candidate named as the baseline; false when none. */
-static bool find_baseline(size_t *index, const mg_rules *rules, const mg_evidence *ev)
+bool mg_find_baseline(size_t *index, const mg_rules *rules, const mg_evidence *ev)
 {
-	const char *want = baseline_name(rules);
+	const char *want = mg_rules_baseline(rules);
 	size_t i;
 
 	for (i = 0; i < ev->candidate_count; i++)
@@ -933,7 +932,7 @@ static void screen(mg_screening *s, const mg_rules *rules, const mg_evidence *ev
 	s->evaluations = mg_xcalloc(s->count, sizeof(*s->evaluations));
 	for (i = 0; i < s->count; i++)
 		stop[i] = stop_reason(rules, &ev->candidates[i], b, early[i]);
-	x.has_base = find_baseline(&x.base, rules, ev);
+	x.has_base = mg_find_baseline(&x.base, rules, ev);
 	if (x.has_base && stop[x.base] < 0)
 		x.measured = &ev->candidates[x.base];
 	s->baseline_measured = x.measured != NULL;
@@ -1114,7 +1113,7 @@ static const mg_evaluation *near_miss(const mg_decision *d, const mg_rules *rule
 {
 	const mg_evaluation *found = NULL;
 	size_t n, i, base = 0;
-	bool has_base = find_baseline(&base, rules, ev);
+	bool has_base = mg_find_baseline(&base, rules, ev);
 	size_t *idx = ranked(&n, &d->base, MG_STATUS_REJECTED, rules->rank_by);
 	const unsigned hard = hard_reasons();
 
@@ -1167,7 +1166,7 @@ static int decide_base(mg_decision *d, const mg_rules *rules, const mg_evidence 
 		decide_without_feasible(d, rules, ev);
 		return 4;
 	}
-	if (find_baseline(&base, rules, ev) && d->base.feasible[0] == base)
+	if (mg_find_baseline(&base, rules, ev) && d->base.feasible[0] == base)
 		conclude(d, MG_O_BASELINE_STILL_BEST_UNDER_CURRENT_BUDGET);
 	else
 		*sensitive = true;
@@ -1555,7 +1554,7 @@ static void run_scenarios(mg_decision *d, const mg_rules *rules, const mg_eviden
 	s.n = ev->candidate_count;
 	s.words = (s.n + WORD_BITS - 1) / WORD_BITS;
 	s.words = s.words ? s.words : 1;
-	s.has_base = find_baseline(&s.base, rules, ev);
+	s.has_base = mg_find_baseline(&s.base, rules, ev);
 	d->sensitivity_storage = st;
 	d->scenarios = mg_xcalloc(count, sizeof(*d->scenarios));
 	d->scenario_count = count;

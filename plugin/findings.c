@@ -548,8 +548,7 @@ static void early_finding(struct findings *f, const mg_evaluation *e, size_t i,
 bool mg_finding_self_comparison(const mg_check_result *r, const mg_evaluation *e,
 			       enum mg_reason reason)
 {
-	const char *baseline = r->policy && r->policy->rules.baseline
-		? r->policy->rules.baseline : "baseline";
+	const char *baseline = mg_rules_baseline(r->policy ? &r->policy->rules : NULL);
 
 	return mg_reason_against_baseline(reason) && e->name && !strcmp(e->name, baseline);
 }
@@ -593,7 +592,7 @@ static void baseline_finding(struct findings *f)
 
 	if (!f->r->policy || f->d->reason != MG_O_BASELINE_MISSING_OR_INVALID)
 		return;
-	name = f->r->policy->rules.baseline ? f->r->policy->rules.baseline : "baseline";
+	name = mg_rules_baseline(&f->r->policy->rules);
 	if (evaluation_named(f->d, name) != NO_CANDIDATE)
 		return;
 	mg_buf_puts(&f->msg, "no candidate is named ");

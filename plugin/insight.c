@@ -36,19 +36,6 @@ bool mg_insight_trade_passes(const mg_evaluation *e, double floor)
 
 /* ---- noise ---- */
 
-static bool find_base(size_t *index, const mg_rules *rules, const mg_evidence *ev)
-{
-	const char *want = rules->baseline ? rules->baseline : "baseline";
-	size_t i;
-
-	for (i = 0; i < ev->candidate_count; i++)
-		if (ev->candidates[i].name && !strcmp(ev->candidates[i].name, want)) {
-			*index = i;
-			return true;
-		}
-	return false;
-}
-
 /* The baseline's band of metric m: its runs' range, else its single value. */
 static bool base_band(mg_band *out, const mg_candidate *bl, enum mg_metric_id m)
 {
@@ -118,7 +105,7 @@ unsigned mg_insight_noise(mg_noise *out, const mg_rules *rules, const mg_evidenc
 			n.band[m].min = c->run_min[m];
 			n.band[m].max = c->run_max[m];
 		}
-	if (n.has_runs && s->baseline_measured && find_base(&base, rules, ev) &&
+	if (n.has_runs && s->baseline_measured && mg_find_baseline(&base, rules, ev) &&
 	    base != s->evaluations[i].index)
 		derived_bands(&n, c, &ev->candidates[base]);
 	/* each threshold against its metric's band; both quality ceilings as
@@ -300,7 +287,7 @@ static void breakpoints(struct points *p, enum mg_threshold t, const mg_rules *r
 	double rate;
 	mg_noise n;
 
-	if (find_base(&base, rules, ev) &&
+	if (mg_find_baseline(&base, rules, ev) &&
 	    ev->candidates[base].metric[MG_M_EVAL_LOSS].state == MG_METRIC_NUMBER &&
 	    ev->candidates[base].metric[MG_M_EVAL_LOSS].value > 0)
 		rel_base = &ev->candidates[base].metric[MG_M_EVAL_LOSS].value;

@@ -300,7 +300,7 @@ static bool is_baseline(const struct junit *j, const mg_evaluation *e)
 {
 	const mg_policy *p = j->r->policy;
 
-	return e->name && !strcmp(e->name, p && p->rules.baseline ? p->rules.baseline : "baseline");
+	return e->name && !strcmp(e->name, mg_rules_baseline(p ? &p->rules : NULL));
 }
 
 static bool is_selected(const struct junit *j, const mg_evaluation *e)

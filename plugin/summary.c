@@ -226,7 +226,7 @@ static bool same_name(const char *a, const char *b)
 static void put_candidate_row(struct render *x, size_t i)
 {
 	const mg_evaluation *e = &x->d->base.evaluations[i];
-	const char *baseline = x->r->policy ? x->r->policy->rules.baseline : NULL;
+	const char *baseline = mg_rules_baseline(x->r->policy ? &x->r->policy->rules : NULL);
 	mg_buf *out = &x->out;
 	size_t k;
 
@@ -234,7 +234,7 @@ static void put_candidate_row(struct render *x, size_t i)
 	put_name(out, e->name);
 	if (e->name && same_name(e->name, x->d->selected))
 		mg_buf_puts(out, " (selected)");
-	if (e->name && same_name(e->name, baseline ? baseline : "baseline"))
+	if (e->name && same_name(e->name, baseline))
 		mg_buf_puts(out, " (baseline)");
 	mg_buf_printf(out, " | %s |", mg_status_name(e->status));
 	for (k = 0; k < MG_CHECK_COUNT; k++) {
@@ -448,8 +448,7 @@ static void put_tips(struct render *x)
 static size_t pick(const struct render *x, size_t *idx)
 {
 	const mg_decision *d = x->d;
-	const char *bl = x->r->policy && x->r->policy->rules.baseline ?
-		x->r->policy->rules.baseline : "baseline";
+	const char *bl = mg_rules_baseline(x->r->policy ? &x->r->policy->rules : NULL);
 	size_t n = mg_decision_best(d, idx, SUMMARY_ROWS - 2), i, k;
 	int pass;
 

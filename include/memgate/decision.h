@@ -155,6 +155,13 @@ typedef struct mg_rules {
 	size_t waiver_count;
 } mg_rules;
 
+/* The baseline's name: evidence.baseline, else "baseline" (rules may be
+ * NULL: a result without a policy). */
+const char *mg_rules_baseline(const mg_rules *rules);
+
+/* Sets *index to the first candidate named as the baseline; false when none. */
+bool mg_find_baseline(size_t *index, const mg_rules *rules, const mg_evidence *ev);
+
 /* Evidence issues, in the README's order ("How memgate decides", 1.).  The first five come from outside the core
  * (hashes, manifest, approved result) and are passed in. */
 enum mg_issue {
