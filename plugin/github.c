@@ -79,12 +79,13 @@ static void put_annotation(mg_buf *out, enum level level, const char *file, mg_p
 static enum level put_decision(mg_buf *out, const mg_check_result *r)
 {
 	const mg_decision *d = r->decision;
+	const mg_policy *lines = mg_findings_lines_policy(r);
 	enum level level = r->passed ? LEVEL_NOTICE : LEVEL_ERROR;
 	mg_buf title = MG_BUF_INIT, msg = MG_BUF_INIT;
 	mg_pos pos = { 1, 0 };
 
-	if (mg_findings_lines_policy(r) && mg_findings_lines_policy(r)->fail_on_set && mg_findings_lines_policy(r)->fail_on_pos.line > 0)
-		pos = mg_findings_lines_policy(r)->fail_on_pos;
+	if (lines && lines->fail_on_set && lines->fail_on_pos.line > 0)
+		pos = lines->fail_on_pos;
 	mg_buf_printf(&title, "memgate: %s", mg_verdict_name(d->verdict));
 	mg_buf_printf(&msg, "%s (%s): next action %s; selected ", mg_verdict_name(d->verdict),
 		      mg_outcome_name(d->reason), mg_next_action_name(d->next_action));
@@ -155,10 +156,10 @@ static void put_annotations(mg_buf *out, const struct annotated *a, size_t count
 
 	for (i = 0; i < count; i++) {
 		const mg_check_result *r = a[i].item->result;
-		enum level decision = !r ? LEVEL_ERROR : r->passed ? LEVEL_NOTICE : LEVEL_ERROR;
+		enum level decision = LEVEL_ERROR;
 
 		if (r)
-			put_decision(out, r);
+			decision = put_decision(out, r);
 		else
 			put_item_error(out, a[i].item);
 		total[decision]++;
@@ -334,6 +335,17 @@ done:
 	mg_buf_free(&delim);
 }
 
+/* The five step outputs of a decision (with `passed` the gate's). */
+static void put_decision_outputs(mg_buf *out, const mg_decision *d, bool passed,
+				 const char *token)
+{
+	put_output(out, "decision", mg_verdict_name(d->verdict), token);
+	put_output(out, "reason", mg_outcome_name(d->reason), token);
+	put_output(out, "next-action", mg_next_action_name(d->next_action), token);
+	put_output(out, "selected-candidate", d->selected ? d->selected : "", token);
+	put_output(out, "passed", passed ? "true" : "false", token);
+}
+
 char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char *token)
 {
 	const mg_check_result *worst = NULL;
@@ -361,12 +373,7 @@ char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char
 	json = cJSON_PrintUnformatted(list);
 	if (!json)
 		abort();
-	put_output(&out, "decision", mg_verdict_name(worst->decision->verdict), token);
-	put_output(&out, "reason", mg_outcome_name(worst->decision->reason), token);
-	put_output(&out, "next-action", mg_next_action_name(worst->decision->next_action), token);
-	put_output(&out, "selected-candidate", worst->decision->selected ? worst->decision->selected : "",
-		   token);
-	put_output(&out, "passed", passed ? "true" : "false", token);
+	put_decision_outputs(&out, worst->decision, passed, token);
 	put_output(&out, "policies", json, token);
 	cJSON_free(json);
 	cJSON_Delete(list);
@@ -375,16 +382,10 @@ char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char
 
 char *mg_github_outputs(const mg_check_result *r, const char *token)
 {
-	const mg_decision *d;
 	mg_buf out = MG_BUF_INIT;
 
 	assert(r && r->decision && token && plain_token(token));
-	d = r->decision;
-	put_output(&out, "decision", mg_verdict_name(d->verdict), token);
-	put_output(&out, "reason", mg_outcome_name(d->reason), token);
-	put_output(&out, "next-action", mg_next_action_name(d->next_action), token);
-	put_output(&out, "selected-candidate", d->selected ? d->selected : "", token);
-	put_output(&out, "passed", r->passed ? "true" : "false", token);
+	put_decision_outputs(&out, r->decision, r->passed, token);
 	return mg_buf_detach(&out, NULL);
 }
 
