@@ -22,6 +22,30 @@
 #include <git2/sys/errors.h>  /* git_error_clear left git2.h in libgit2 1.8 */
 #endif
 
+/* libgit2 1.4 made GIT_BUF_INIT public; 1.1 (Debian 11, Ubuntu 22.04) has
+ * the same three-field git_buf without it. */
+#if LIBGIT2_VER_MAJOR > 1 || (LIBGIT2_VER_MAJOR == 1 && LIBGIT2_VER_MINOR >= 4)
+#define GITBUF_INIT GIT_BUF_INIT
+#else
+#define GITBUF_INIT { NULL, 0, 0 }
+#endif
+
+/*
+ * The ownership check (CVE-2022-24765), its GIT_EOWNER code and the option
+ * that turns it off came with libgit2 1.4.3.  memgate turns it off (see
+ * mg_repo_open), so an older libgit2, which has no such check, opens the
+ * same repositories; open_error recognises another user's repository
+ * itself, with every version.
+ */
+#if LIBGIT2_VER_MAJOR > 1 || (LIBGIT2_VER_MAJOR == 1 && (LIBGIT2_VER_MINOR > 4 || \
+	(LIBGIT2_VER_MINOR == 4 && LIBGIT2_VER_REVISION >= 3)))
+#define HAVE_OWNER_VALIDATION 1
+#define IS_EOWNER(rc) ((rc) == GIT_EOWNER)
+#else
+#define HAVE_OWNER_VALIDATION 0
+#define IS_EOWNER(rc) ((void)(rc), 0)
+#endif
+
 #include "memgate/buf.h"
 #include "git.h"
 #include "path.h"
@@ -76,7 +100,7 @@ static size_t effective_limit(size_t max_bytes)
  */
 static bool uses_sha256(const char *where)
 {
-	git_buf gitdir = GIT_BUF_INIT, format = GIT_BUF_INIT;
+	git_buf gitdir = GITBUF_INIT, format = GITBUF_INIT;
 	git_config *config = NULL;
 	mg_buf path = MG_BUF_INIT;
 	bool sha256 = false;
@@ -111,7 +135,7 @@ static int sha256_error(const char *where, mg_error *err)
  * (libgit2 versions word their refusal differently, so look ourselves.) */
 static bool owned_by_other(const char *where)
 {
-	git_buf gitdir = GIT_BUF_INIT;
+	git_buf gitdir = GITBUF_INIT;
 	struct stat st;
 	bool other;
 
@@ -125,7 +149,7 @@ static bool owned_by_other(const char *where)
 /* Is there any repository to find from `where`? */
 static bool discoverable(const char *where)
 {
-	git_buf gitdir = GIT_BUF_INIT;
+	git_buf gitdir = GITBUF_INIT;
 	bool found = git_repository_discover(&gitdir, where, 0, NULL) == 0;
 
 	git_buf_dispose(&gitdir);
@@ -148,7 +172,7 @@ static int open_error(int rc, const char *dir, mg_error *err)
 				  strerror(errno));
 	else if (uses_sha256(dir))
 		rc = sha256_error(dir, err);
-	else if (rc == GIT_EOWNER || owned_by_other(dir))
+	else if (IS_EOWNER(rc) || owned_by_other(dir))
 		/* Unreachable while owner validation is off; kept so that a
 		 * libgit2 that ignores the option still says why. */
 		rc = mg_error_set(err, NULL, 0, 0, "repository '%s' is owned by another "
@@ -218,9 +242,7 @@ int mg_repo_open(mg_repo **out, const char *dir, mg_error *err)
 	 * the ownership check on, libgit2 1.5 refuses with a confusing
 	 * "config value 'safe.directory' was not found".  So turn it off.
 	 */
-#if LIBGIT2_VER_MAJOR > 1 || (LIBGIT2_VER_MAJOR == 1 && (LIBGIT2_VER_MINOR > 4 || \
-	(LIBGIT2_VER_MINOR == 4 && LIBGIT2_VER_REVISION >= 3)))
-	/* The option and the check it turns off came with libgit2 1.4.3. */
+#if HAVE_OWNER_VALIDATION
 	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
 #endif
 	if (uses_sha256(where)) {
