@@ -93,6 +93,10 @@ enum mg_jtype {
 
 typedef int (*mg_json_element_fn)(void *ctx, const mg_json_tape *t, size_t node, size_t index);
 
+/* Key comparisons the duplicate-key check of the streaming reader has made
+ * (in this process): for tests that count work instead of timing it. */
+extern size_t mg_json__key_compares;
+
 int mg_json__stream(mg_json_tape **out, const char *text, size_t len, const char *stream_key,
 		    mg_json_element_fn element, void *ctx, int *element_error);
 void mg_json__tape_free(mg_json_tape *t);

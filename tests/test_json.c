@@ -389,6 +389,49 @@ Test(json, duplicate_check_is_fast_for_large_objects, .timeout = 10)
 	cJSON_free(dup);
 }
 
+/* {"\u006b0": 0, ...}: every key written with a \u escape, and `dup`
+ * (raw) at the end when given. */
+static char *escaped_keys(size_t n, const char *dup, size_t *len)
+{
+	mg_buf b = MG_BUF_INIT;
+	size_t i;
+
+	mg_buf_putc(&b, '{');
+	for (i = 0; i < n; i++)
+		mg_buf_printf(&b, "%s\"\\u006b%zu\":0", i ? "," : "", i);
+	if (dup)
+		mg_buf_printf(&b, ",\"%s\":1", dup);
+	mg_buf_putc(&b, '}');
+	return mg_buf_detach(&b, len);
+}
+
+/* Key comparisons the streaming reader makes on n escaped keys. */
+static size_t stream_compares(size_t n, const char *dup, int want)
+{
+	mg_json_tape *t = NULL;
+	size_t len, before = mg_json__key_compares;
+	char *text = escaped_keys(n, dup, &len);
+
+	cr_assert_eq(mg_json__stream(&t, text, len, NULL, NULL, NULL, NULL), want);
+	mg_json__tape_free(t);
+	free(text);
+	return mg_json__key_compares - before;
+}
+
+/* Issue 19, finding 2: each escaped key was decoded and compared with every
+ * key (4x the work per doubling).  Now the work grows as n log n: doubling
+ * the keys at most 2.5x the comparisons. */
+Test(json, escaped_keys_are_checked_in_n_log_n_comparisons)
+{
+	size_t c1 = stream_compares(20000, NULL, MG_OK), c2 = stream_compares(40000, NULL, MG_OK);
+
+	cr_expect_lt(c1, 20000 * 20, "%zu comparisons for 20000 keys", c1);
+	cr_expect_lt(c2, c1 * 5 / 2, "%zu comparisons for 40000 keys, %zu for 20000", c2, c1);
+	stream_compares(40000, "k39999", MG_ERROR);
+	stream_compares(10, "k9", MG_ERROR);
+	stream_compares(10, "k10", MG_OK);
+}
+
 /* ---- bytes -------------------------------------------------------- */
 
 Test(json, nul_byte_is_refused_at_its_position)
