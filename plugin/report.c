@@ -235,15 +235,20 @@ static size_t first_key(const struct parse *p, size_t object, const char *const 
 	return v;
 }
 
-/* A present value as a metric: a finite number, or invalid. */
-static mg_metric metric_of(const struct parse *p, size_t v)
+/* A present value as metric id: a finite number in its range
+ * (mg_metric_in_range), or invalid (out_of_range when it is a finite
+ * number outside it). */
+static mg_metric metric_of(const struct parse *p, size_t v, enum mg_metric_id id)
 {
-	mg_metric m = { MG_METRIC_INVALID, 0, pos_of(p, v) };
+	mg_metric m = { MG_METRIC_INVALID, 0, pos_of(p, v), false };
 	double x;
 
 	if (type_of(p, v) == MG_J_NUMBER && isfinite(x = mg_json__tape_number(p->t, v))) {
-		m.state = MG_METRIC_NUMBER;
 		m.value = x;
+		if (mg_metric_in_range(id, x))
+			m.state = MG_METRIC_NUMBER;
+		else
+			m.out_of_range = true;
 	}
 	return m;
 }
@@ -273,6 +278,10 @@ static int double_cmp(const void *a, const void *b)
 struct run_stats {
 	enum mg_metric_state state;  /* ABSENT: no run has the metric */
 	double median, min, max;
+	bool out_of_range;           /* INVALID: a run's finite value `bad` is
+					outside the metric's range */
+	double bad;
+	mg_pos bad_pos;
 };
 
 static void runs_summarise(struct run_stats *s, double *v, size_t n)
@@ -290,7 +299,7 @@ static void runs_summarise(struct run_stats *s, double *v, size_t n)
 /* Look a metric up in every run: absent when no run has it, invalid when
  * some run lacks it or holds a non-number. */
 static void runs_metric(struct run_stats *s, struct parse *p, size_t runs,
-			const char *const *keys)
+			const char *const *keys, enum mg_metric_id id)
 {
 	size_t n = mg_json__tape_count(p->t, runs), have = 0, numeric = 0, run, x;
 	double v;
@@ -305,8 +314,15 @@ static void runs_metric(struct run_stats *s, struct parse *p, size_t runs,
 		if ((x = first_key(p, run, keys)) == NONE)
 			continue;
 		have++;
-		if (type_of(p, x) == MG_J_NUMBER && isfinite(v = mg_json__tape_number(p->t, x)))
+		if (type_of(p, x) != MG_J_NUMBER || !isfinite(v = mg_json__tape_number(p->t, x)))
+			continue;
+		if (mg_metric_in_range(id, v)) {
 			p->scratch[numeric++] = v;
+		} else if (!s->out_of_range) {
+			s->out_of_range = true;
+			s->bad = v;
+			s->bad_pos = pos_of(p, x);
+		}
 	}
 	if (have)
 		s->state = MG_METRIC_INVALID;
@@ -324,20 +340,20 @@ static mg_metric read_metric(struct parse *p, size_t cand, size_t runs,
 {
 	const struct metric_place *pl = &places[id];
 	size_t v = first_key(p, cand, pl->keys);
-	mg_metric m = { MG_METRIC_ABSENT, 0, { 0, 0 } };
-	struct run_stats s = { MG_METRIC_ABSENT, 0, 0, 0 };
+	mg_metric m = { MG_METRIC_ABSENT, 0, { 0, 0 }, false };
+	struct run_stats s = { MG_METRIC_ABSENT, 0, 0, 0, false, 0, { 0, 0 } };
 
 	if (v == NONE && pl->sub)
 		v = first_key(p, get(p, cand, pl->sub), pl->keys);
 	if (runs != NONE)
-		runs_metric(&s, p, runs, pl->keys);
+		runs_metric(&s, p, runs, pl->keys, id);
 	if (s.state == MG_METRIC_NUMBER) {
 		c->run_band[id] = true;
 		c->run_min[id] = s.min;
 		c->run_max[id] = s.max;
 	}
 	if (v != NONE) {
-		m = metric_of(p, v);
+		m = metric_of(p, v, id);
 		if (m.state == MG_METRIC_NUMBER && s.state == MG_METRIC_NUMBER &&
 		    (m.value < s.min || m.value > s.max))
 			c->aggregate_outside_runs = true;
@@ -345,6 +361,11 @@ static mg_metric read_metric(struct parse *p, size_t cand, size_t runs,
 		m.state = s.state;
 		m.value = s.state == MG_METRIC_NUMBER ? s.median : 0;
 		m.pos = pos_of(p, runs);
+		if (s.state == MG_METRIC_INVALID && s.out_of_range) {
+			m.out_of_range = true;
+			m.value = s.bad;
+			m.pos = s.bad_pos;
+		}
 	}
 	return m;
 }
