@@ -11,7 +11,11 @@
 #     memgate's own annotations;
 #   - the environment (a secret in it) reaches no file and no output;
 #   - memgate's peak memory stays under 128 MiB;
-#   - a decision record written stays within 6 x the report + 4 MiB.
+#   - a decision record written stays within 6 x the report + 4 MiB;
+#   - with 'outdir DIR' in the entry's expect file, the outputs go under DIR
+#     (the Action's sarif: too), and every file of the directory OUTSIDE
+#     beside the entry's marks (where a symlinked DIR may lead) still
+#     holds "outside" once all has run.
 . "$(dirname "$0")/lib.sh"
 
 MAXRSS=$(dirname "$MEMGATE")/tests/maxrss
@@ -72,6 +76,7 @@ for entry in "$FIX"/hostile/*/; do
 	fi
 	base=$(g -C "$up" rev-parse "base^{commit}")
 	wd=$(expect_get "$entry" workdir .)
+	od=$(expect_get "$entry" outdir .)
 	full=$dir/full
 	g clone -q --no-checkout "file://$up" "$full" 2>/dev/null
 	g -C "$full" checkout -q main 2>/dev/null
@@ -83,8 +88,8 @@ for entry in "$FIX"/hostile/*/; do
 	want=$(expect_get "$entry" check 1)
 	for fmt in text json github; do
 		(cd "$full/$wd" && GITHUB_ACTIONS=true ${MEMGATE_WRAP:-} "$MAXRSS" "$T/rss" "$MEMGATE" check \
-			--policy-rev "$base" --format "$fmt" --json memgate.json \
-			--summary memgate-summary.md --junit memgate-junit.xml) >"$T/out" 2>"$T/err"
+			--policy-rev "$base" --format "$fmt" --json "$od/memgate.json" \
+			--summary "$od/memgate-summary.md" --junit "$od/memgate-junit.xml") >"$T/out" 2>"$T/err"
 		code=$?
 		expect_code "$want" "$name: memgate check --format $fmt"
 		cat "$T/out" "$T/err" >"$T/log"
@@ -99,7 +104,7 @@ for entry in "$FIX"/hostile/*/; do
 			not_ok "$name: memgate --format $fmt peaks under 128 MiB" "$(cat "$T/rss") KiB"
 		fi
 	done
-	record_bounded "$name: the record is within 6 x the report + 4 MiB" "$full/$wd/memgate.json" "$full"
+	record_bounded "$name: the record is within 6 x the report + 4 MiB" "$full/$wd/$od/memgate.json" "$full"
 	no_secret "$name: the environment reaches no file and no output" "$full"
 	expect_marks_empty "$name: memgate runs nothing the repository supplies"
 
@@ -146,14 +151,23 @@ for entry in "$FIX"/hostile/*/; do
 		cat "$T/out" "$T/err" >"$T/log"
 		if [ "$wantrev" != 0 ]; then ok "# SKIP $name: $ev: no policy commit from a refused step"
 		elif [ "$(action_policy_rev)" = "$base" ]; then ok "$name: $ev: the policy comes from the base commit"; else not_ok "$name: $ev: the policy comes from the base commit" "$(cat "$T/gh-output")"; fi
+		sarif=
+		[ "$od" = . ] || sarif=$od/memgate.sarif
 		action_step check "$ws" MEMGATE_SECRET="$MEMGATE_SECRET" MEMGATE_DIR="repo/$wd" \
-			MEMGATE_POLICY_REV="$(action_policy_rev)"
+			MEMGATE_POLICY_REV="$(action_policy_rev)" MEMGATE_SARIF="$sarif"
 		expect_code "$want" "$name: the Action's check step on $ev"
 		cat "$T/out" "$T/err" >>"$T/log"
 		expect_runner_safe "$T/log" "$name: $ev: the Action's steps run nothing but annotations"
 		no_secret "$name: $ev: the Action leaks no environment" "$ws" "$T/gh-output" "$T/gh-summary"
 	done
 	expect_marks_empty "$name: the Action runs nothing the repository supplies"
+	if [ -d "$dir/outside" ]; then
+		changed=
+		for f in "$dir/outside"/*; do
+			[ "$(cat "$f")" = outside ] || changed="$changed $(basename "$f")"
+		done
+		if [ -z "$changed" ]; then ok "$name: the files outside the checkout are untouched"; else not_ok "$name: the files outside the checkout are untouched" "changed:$changed"; fi
+	fi
 	rm -rf "$dir"
 done
 
