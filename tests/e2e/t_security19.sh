@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Issue 19's findings (the second red-team pass), replayed as a pull
 # request author would, each shown to fail now:
-#   1. a working directory replaced by a symlink to another checkout.
+#   1. a working directory replaced by a symlink to another checkout;
+#   5. a 63 MiB report whose fault lies at its very end, and a valid one
+#      with a large array under a key memgate does not read: peak memory
+#      under 3x the report.
 # (The others are in tests/e2e/t_hostile.sh's corpus, fixtures/hostile/.)
 . "$(dirname "$0")/lib.sh"
 
@@ -71,5 +74,42 @@ expect_code 1 "1: a symlink inside the checkout gates the checkout"
 # '..' is taken away on the path as written.
 action_step check "$ws" MEMGATE_DIR=repo/benchmarks/../ml
 expect_code 2 "1: working-directory: repo/benchmarks/../ml is refused too"
+
+# --- 5. memory on a 63 MiB report ----------------------------------------
+
+MAXRSS=$(dirname "$MEMGATE")/tests/maxrss
+for variant in valid duplicate-at-the-end; do
+	d=$T/big-$variant
+	make_gate_repo "$d" "$E/real-flat-11200.yml" "$FLAT"
+	tail=
+	[ "$variant" = valid ] || tail=', "a": 1, "a": 2'
+	{
+		head -c -3 "$FLAT"
+		printf ', "x": ['
+		head -c $((63 * 1024 * 1024 / 2 - 4000)) /dev/zero | tr '\0' '0' | sed 's/0/0,/g'
+		printf '0]%s}\n' "$tail"
+	} >"$d/$REPORT_PATH"
+	size=$(stat -c %s "$d/$REPORT_PATH")
+	write_manifest "$d"
+	commit_all "$d" "a 63 MiB report"
+	${MEMGATE_WRAP:-} "$MAXRSS" "$T/rss" "$MEMGATE" check -C "$d" >"$T/out" 2>"$T/err"
+	code=$?
+	if [ "$variant" = valid ]; then
+		expect_code 1 "5: the valid 63 MiB report is decided"
+	else
+		expect_code 2 "5: the 63 MiB report with a duplicate key at its end is refused"
+		lines=$(grep -c '' "$d/$REPORT_PATH")
+		start=$(head -n $((lines - 1)) "$d/$REPORT_PATH" | wc -c)
+		expect_err "memgate: error: $REPORT_PATH:$lines:$((size - 8 - start + 1)): duplicate key 'a'" \
+			"5: naming the duplicate key at its position"
+	fi
+	if [ -n "${MEMGATE_WRAP:-}" ] || [ -n "${MG_SANITIZED:-}" ]; then
+		ok "# SKIP 5: $variant: memory not measured under a sanitizer or wrapper"
+	elif [ "$(cat "$T/rss")" -lt $((3 * size / 1024)) ]; then
+		ok "5: $variant: peak memory $(cat "$T/rss") KiB for a $size-byte report (under 3x)"
+	else
+		not_ok "5: $variant: peak memory under 3x the report" "$(cat "$T/rss") KiB for $size bytes"
+	fi
+done
 
 finish
