@@ -4,10 +4,12 @@
 # The checkout the action gates, and every git command it runs, are fixed
 # here so that nothing the pull request committed can choose them:
 #
-#   - mg_checkout_top finds the checkout from the working-directory input:
-#     the directory must lie inside $GITHUB_WORKSPACE once symlinks are
-#     resolved, and the checkout is the nearest directory at or above it
-#     that holds a real .git directory.  A commit cannot contain a path
+#   - mg_checkout_top finds the checkout from the working-directory input,
+#     on the path as written (never resolving symlinks first): the
+#     directory must lie inside $GITHUB_WORKSPACE, the checkout is the
+#     nearest directory at or above it that holds a real .git directory,
+#     and the directory must resolve inside that checkout and the checkout
+#     to itself; a symlink that leads anywhere else is refused.  A commit cannot contain a path
 #     named .git (git refuses it), so a repository planted as plain files
 #     (ml/HEAD, ml/objects/, ml/config) is never taken for the checkout.
 #   - mg_git runs git with GIT_DIR and GIT_WORK_TREE set to that checkout
@@ -37,7 +39,7 @@ mg_fail() {
 # mg_checkout_top: set $top to the checkout's top level (see the header);
 # false, having said why, when there is none.
 mg_checkout_top() {
-	local ws dir real d
+	local ws dir logical real d rtop
 	ws=${GITHUB_WORKSPACE:-$PWD}
 	if ! ws=$(cd -P -- "$ws" 2>/dev/null && pwd -P); then
 		mg_fail "the workspace '${GITHUB_WORKSPACE:-$PWD}' is not a directory"
@@ -45,16 +47,19 @@ mg_checkout_top() {
 	fi
 	dir=${MEMGATE_DIR:-.}
 	case $dir in /*) ;; *) dir=$ws/$dir ;; esac
-	if ! real=$(cd -P -- "$dir" 2>/dev/null && pwd -P); then
+	# The path as written ('..' taken away lexically), not resolved: a
+	# symlink the pull request committed must not choose the checkout.
+	if ! logical=$(cd -L -- "$dir" 2>/dev/null && pwd -L) ||
+	   ! real=$(cd -P -- "$dir" 2>/dev/null && pwd -P); then
 		mg_fail "input 'working-directory' ('${MEMGATE_DIR:-.}') is not a directory"
 		return 1
 	fi
-	case $real/ in
+	case $logical/ in
 	"$ws"/*) ;;
-	*) mg_fail "input 'working-directory' ('${MEMGATE_DIR:-.}') resolves to '$real', outside the workspace '$ws'"
+	*) mg_fail "input 'working-directory' ('${MEMGATE_DIR:-.}') is '$logical', outside the workspace '$ws'"
 	   return 1 ;;
 	esac
-	d=$real
+	d=$logical
 	while [ ! -d "$d/.git" ] || [ -L "$d/.git" ]; do
 		if [ "$d" = "$ws" ] || [ -z "$d" ]; then
 			mg_fail "no checkout (a directory holding .git) at or above '${MEMGATE_DIR:-.}' in the workspace; check the repository out with actions/checkout first"
@@ -62,6 +67,16 @@ mg_checkout_top() {
 		fi
 		d=${d%/*}
 	done
+	# The checkout itself, and the directory inside it, are what the path
+	# names: no symlink leads out of it (to another checkout, say).
+	rtop=$(cd -P -- "$d" 2>/dev/null && pwd -P) || rtop=
+	case $real/ in
+	"$d"/*) [ "$rtop" = "$d" ] ;;
+	*) false ;;
+	esac || {
+		mg_fail "input 'working-directory' ('${MEMGATE_DIR:-.}') leads through a symlink to '$real', outside the checkout; name a directory inside the checkout, without symlinks that lead out of it"
+		return 1
+	}
 	top=$d
 }
 

@@ -60,6 +60,14 @@ static const char *const metric_names[MG_METRIC_COUNT] = {
 	"throughput_ratio", "quality_delta", "mb_saved_per_pct_throughput",
 };
 
+/* The values a measured metric can have (README, "Report reference"):
+ * 0 for any finite number. */
+static const enum mg_metric_range metric_ranges[MG_METRIC_COUNT] = {
+	[MG_M_PEAK] = MG_METRIC_POSITIVE,
+	[MG_M_SAMPLES] = MG_METRIC_POSITIVE,
+	[MG_M_EVAL_LOSS] = MG_METRIC_NON_NEGATIVE,
+};
+
 static const char *const status_names[] = {
 	"feasible", "rejected", "invalid", "oom", "excluded",
 };
@@ -373,6 +381,23 @@ const char *mg_ident_name(enum mg_ident id)
 const char *mg_metric_name(enum mg_metric_id m)
 {
 	return table_get(metric_names, MG_METRIC_COUNT, (int)m);
+}
+
+enum mg_metric_range mg_metric_range(enum mg_metric_id m)
+{
+	return (int)m >= 0 && m < MG_METRIC_COUNT ? metric_ranges[m] : MG_METRIC_ANY;
+}
+
+bool mg_metric_in_range(enum mg_metric_id m, double x)
+{
+	switch (mg_metric_range(m)) {
+	case MG_METRIC_POSITIVE:
+		return x > 0;
+	case MG_METRIC_NON_NEGATIVE:
+		return x >= 0;
+	default:
+		return true;
+	}
 }
 
 const mg_code *mg_codes(size_t *count)

@@ -446,8 +446,15 @@ static mg_pos metric_message(struct findings *f, const mg_evaluation *e,
 		mg_buf_puts(&f->msg, "a number that an active check needs is missing or not finite");
 		return pos;
 	}
-	mg_buf_printf(&f->msg, "%s is %s", mg_metric_name((enum mg_metric_id)m),
-		      c->metric[m].state == MG_METRIC_INVALID ? "not a finite number" : "missing");
+	if (c->metric[m].out_of_range) {
+		mg_buf_printf(&f->msg, "%s is ", mg_metric_name((enum mg_metric_id)m));
+		mg_format_value(&f->msg, c->metric[m].value, NULL);
+		mg_buf_puts(&f->msg, mg_metric_range((enum mg_metric_id)m) == MG_METRIC_POSITIVE ?
+			    ", not a positive number" : ", not a non-negative number");
+	} else {
+		mg_buf_printf(&f->msg, "%s is %s", mg_metric_name((enum mg_metric_id)m),
+			      c->metric[m].state == MG_METRIC_INVALID ? "not a finite number" : "missing");
+	}
 	return c->metric[m].pos.line > 0 ? c->metric[m].pos : pos;
 }
 

@@ -310,29 +310,43 @@ static bool has_line(const char *value, const char *delim)
 
 /*
  * NAME=VALUE for a plain token, else NAME<<ghadelimiter_<token> with the
- * value on the lines up to the delimiter.  The value is written as valid
- * UTF-8 (mg_escape_utf8) and otherwise exactly, \r included (the Linux and
- * macOS runners end lines at \n only); a value holding the delimiter line
- * is replaced by its one-line mg_escape_text form.
+ * value on the line up to the delimiter.  `safe` is one line of valid
+ * UTF-8 that a later step may print without running a workflow command
+ * (see put_output); a value that is the delimiter line is written in its
+ * mg_escape_text form, which it cannot be.
  */
-static void put_output(mg_buf *out, const char *name, const char *value, const char *token)
+static void put_output_safe(mg_buf *out, const char *name, const char *safe, const char *token)
 {
-	mg_buf clean = MG_BUF_INIT, delim = MG_BUF_INIT;
+	mg_buf delim = MG_BUF_INIT, again = MG_BUF_INIT;
 
-	mg_escape_utf8(&clean, value, strlen(value));
-	if (plain_token(clean.ptr)) {
-		mg_buf_printf(out, "%s=%s\n", name, clean.ptr);
+	if (plain_token(safe)) {
+		mg_buf_printf(out, "%s=%s\n", name, safe);
 		goto done;
 	}
 	mg_buf_printf(&delim, "ghadelimiter_%s", token);
-	if (has_line(clean.ptr, delim.ptr)) {
-		mg_buf_free(&clean);
-		put_safe(&clean, value);
+	if (has_line(safe, delim.ptr)) {
+		put_safe(&again, safe);
+		safe = again.ptr;
 	}
-	mg_buf_printf(out, "%s<<%s\n%s\n%s\n", name, delim.ptr, clean.ptr, delim.ptr);
+	mg_buf_printf(out, "%s<<%s\n%s\n%s\n", name, delim.ptr, safe, delim.ptr);
 done:
-	mg_buf_free(&clean);
 	mg_buf_free(&delim);
+	mg_buf_free(&again);
+}
+
+/*
+ * A step output holding untrusted text (a candidate name, a message that
+ * quotes one), escaped as annotations are (mg_escape_text): one line, no
+ * control character, no "##[" and no leading "::", so that a later step's
+ * `echo "$VALUE"` runs no workflow command (README, "Step outputs").
+ */
+static void put_output(mg_buf *out, const char *name, const char *value, const char *token)
+{
+	mg_buf safe = MG_BUF_INIT;
+
+	put_safe(&safe, value);
+	put_output_safe(out, name, safe.ptr, token);
+	mg_buf_free(&safe);
 }
 
 /* The five step outputs of a decision (with `passed` the gate's). */
@@ -370,13 +384,13 @@ char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char
 		mg_json__add(o, "selected_candidate", mg_json__new_string(r->decision->selected));
 		mg_json__add(o, "passed", cJSON_CreateBool(r->passed));
 	}
-	json = cJSON_PrintUnformatted(list);
-	if (!json)
-		abort();
+	/* one line of JSON (controls escaped by the printer), "##[" written
+	 * "##\u005b"; it starts with '[', never with "::" */
+	json = mg_json__print_line(list);
+	json[strcspn(json, "\n")] = '\0';
 	put_decision_outputs(&out, worst->decision, passed, token);
-	put_output(&out, "policies", json, token);
-	cJSON_free(json);
-	cJSON_Delete(list);
+	put_output_safe(&out, "policies", json, token);
+	free(json);
 	return mg_buf_detach(&out, NULL);
 }
 

@@ -923,8 +923,11 @@ struct mg_json_tape {
 };
 
 struct rkey {
-	const char *p;    /* the raw key in the text */
+	const char *p;    /* the raw key in the text (decoded, when escaped,
+			     once its object is closed) */
 	size_t len;
+	size_t doff;      /* an escaped key's offset in the scratch buffer */
+	size_t off;       /* its opening quote's offset in the text */
 	bool escaped;
 };
 
@@ -939,10 +942,13 @@ struct scan {
 	struct rkey *keys;
 	size_t nkeys, kcap;
 	const char *stream_key;
+	const char *const *keep;  /* the root members to record (NULL: all) */
 	mg_json_element_fn element;
 	void *ctx;
 	int element_error;
-	mg_buf a, b;              /* scratch for decoding escaped keys */
+	mg_buf a;                 /* scratch for decoding escaped keys */
+	bool validate;            /* keep no node once its value is read */
+	struct fault dup;         /* the first duplicate key found, when any */
 };
 
 static mg_pos scan_pos(const struct scan *sc)
@@ -1090,16 +1096,7 @@ static void decode_string(mg_buf *out, const char *s, size_t len)
 	mg_buf_put(out, s + run, len - run);
 }
 
-/* Are two raw keys the same once decoded? */
-static bool same_key(struct scan *sc, const struct rkey *x, const struct rkey *y)
-{
-	if (!x->escaped && !y->escaped)
-		return x->len == y->len && !memcmp(x->p, y->p, x->len);
-	sc->a.len = sc->b.len = 0;
-	decode_string(&sc->a, x->p, x->len);
-	decode_string(&sc->b, y->p, y->len);
-	return sc->a.len == sc->b.len && !memcmp(sc->a.ptr, sc->b.ptr, sc->a.len);
-}
+size_t mg_json__key_compares;
 
 static int rkey_cmp(const void *a, const void *b)
 {
@@ -1107,44 +1104,66 @@ static int rkey_cmp(const void *a, const void *b)
 	size_t n = x->len < y->len ? x->len : y->len;
 	int c;
 
-	/* escaped keys sort together, compared one by one below */
-	if (x->escaped != y->escaped)
-		return x->escaped ? 1 : -1;
-	if (x->escaped)
-		return 0;
+	mg_json__key_compares++;
 	c = memcmp(x->p, y->p, n);
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
-/* True when the keys of the object just closed (keys[base..]) are unique. */
+/* Remember two equal keys x and y: the later one is the duplicate (what the
+ * strict reader says, "duplicate key 'name'", at its opening quote). */
+static void note_duplicate(struct scan *sc, const struct rkey *x, const struct rkey *y)
+{
+	const struct rkey *second = x->off > y->off ? x : y;
+
+	if (sc->dup.what[0])
+		return;
+	fault_set(&sc->dup, second->off, "duplicate key '%.*s'",
+		  (int)(second->len < 200 ? second->len : 200), second->p);
+}
+
+/*
+ * True when the keys of the object just closed (keys[base..]) are unique.
+ * Escaped keys are decoded once, each into the scratch buffer, so that
+ * every key is compared as bytes: a sort and one pass, n log n in the
+ * number of keys, however many of them are escaped.
+ */
 static bool keys_unique(struct scan *sc, size_t base)
 {
 	struct rkey *k = sc->keys + base;
-	size_t n = sc->nkeys - base, i, j, esc = 0;
+	size_t n = sc->nkeys - base, i, j, x = 0, y = 0;
 	bool ok = true;
 
 	if (n < 2)
 		goto done;
+	sc->a.len = 0;
+	for (i = 0; i < n; i++) {
+		if (!k[i].escaped)
+			continue;
+		k[i].doff = sc->a.len;
+		decode_string(&sc->a, k[i].p, k[i].len);
+		k[i].len = sc->a.len - k[i].doff;
+	}
+	for (i = 0; i < n; i++)
+		if (k[i].escaped)
+			k[i].p = sc->a.ptr + k[i].doff;
 	if (n <= 16) {
 		for (i = 1; i < n && ok; i++)
 			for (j = 0; j < i && ok; j++)
-				if ((k[i].escaped || k[j].escaped || k[i].len == k[j].len) &&
-				    same_key(sc, &k[i], &k[j]))
-					ok = false;
+				if (!(ok = rkey_cmp(&k[i], &k[j]) != 0)) {
+					x = i;
+					y = j;
+				}
 		goto done;
 	}
 	qsort(k, n, sizeof(*k), rkey_cmp);
 	for (i = 1; i < n && ok; i++)
-		if (!k[i].escaped && !k[i - 1].escaped)
-			ok = !same_key(sc, &k[i], &k[i - 1]);
-	for (i = 0; i < n; i++)
-		esc += k[i].escaped;
-	/* the few escaped keys against every key */
-	for (i = n - esc; i < n && ok; i++)
-		for (j = 0; j < n && ok; j++)
-			if (j != i && same_key(sc, &k[i], &k[j]))
-				ok = false;
+		if (!(ok = rkey_cmp(&k[i], &k[i - 1]) != 0)) {
+			x = i;
+			y = i - 1;
+		}
 done:
+	if (!ok)
+		note_duplicate(sc, &k[x], &k[y]);
 	sc->nkeys = base;
 	return ok;
 }
@@ -1152,10 +1171,32 @@ done:
 static bool read_value(struct scan *sc, size_t key_off, size_t key_len, bool key_escaped,
 		       bool stream);
 
+/* Is the raw key at key_off (escaped or not) `want`? */
+static bool key_is(struct scan *sc, size_t key_off, size_t key_len, bool escaped,
+		   const char *want)
+{
+	size_t n = strlen(want);
+
+	if (!escaped)
+		return key_len == n && !memcmp(sc->s + key_off, want, n);
+	sc->a.len = 0;
+	decode_string(&sc->a, sc->s + key_off, key_len);
+	return sc->a.len == n && !memcmp(sc->a.ptr, want, n);
+}
+
+static bool key_listed(struct scan *sc, size_t key_off, size_t key_len, bool escaped,
+		       const char *const *list)
+{
+	for (; *list; list++)
+		if (key_is(sc, key_off, key_len, escaped, *list))
+			return true;
+	return false;
+}
+
 static bool read_members(struct scan *sc, size_t node, bool root)
 {
-	size_t base = sc->nkeys, key_off, key_len, count = 0;
-	bool escaped, stream;
+	size_t base = sc->nkeys, key_off, key_len, count = 0, mark;
+	bool escaped, stream, skip;
 
 	sc->off++;
 	skip_space(sc);
@@ -1176,27 +1217,27 @@ static bool read_members(struct scan *sc, size_t node, bool root)
 			sc->keys = mg_xrealloc(sc->keys, sc->kcap * sizeof(*sc->keys));
 		}
 		sc->keys[sc->nkeys].p = sc->s + key_off;
+		sc->keys[sc->nkeys].off = key_off - 1;
 		sc->keys[sc->nkeys].len = key_len;
 		sc->keys[sc->nkeys++].escaped = escaped;
 		skip_space(sc);
 		if (sc->off >= sc->len || sc->s[sc->off] != ':')
 			return false;
 		sc->off++;
-		stream = false;
-		if (root && sc->stream_key) {
-			size_t want = strlen(sc->stream_key);
-
-			if (!escaped) {
-				stream = key_len == want && !memcmp(sc->s + key_off, sc->stream_key, want);
-			} else {
-				sc->a.len = 0;
-				decode_string(&sc->a, sc->s + key_off, key_len);
-				stream = sc->a.len == want && !memcmp(sc->a.ptr, sc->stream_key, want);
-			}
-		}
+		stream = root && sc->stream_key &&
+			 key_is(sc, key_off, key_len, escaped, sc->stream_key);
+		skip = root && sc->keep && !sc->validate &&
+		       !key_listed(sc, key_off, key_len, escaped, sc->keep);
+		mark = sc->t->count;
+		sc->validate = sc->validate || skip;
 		if (!read_value(sc, key_off, key_len, escaped, stream))
 			return false;
-		count++;
+		if (skip)
+			sc->validate = false;
+		if (sc->validate || skip)
+			sc->t->count = mark;
+		else
+			count++;
 		skip_space(sc);
 		if (sc->off < sc->len && sc->s[sc->off] == ',') {
 			sc->off++;
@@ -1233,6 +1274,8 @@ static bool read_elements(struct scan *sc, size_t node, bool stream)
 				sc->element_error = rc;
 			sc->t->count = mark;
 		}
+		if (sc->validate)
+			sc->t->count = mark;
 		count++;
 		skip_space(sc);
 		if (sc->off < sc->len && sc->s[sc->off] == ',') {
@@ -1328,7 +1371,8 @@ static bool read_value(struct scan *sc, size_t key_off, size_t key_len, bool key
 }
 
 int mg_json__stream(mg_json_tape **out, const char *text, size_t len, const char *stream_key,
-		    mg_json_element_fn element, void *ctx, int *element_error)
+		    const char *const *keep, mg_json_element_fn element, void *ctx,
+		    int *element_error)
 {
 	struct scan sc;
 	bool ok;
@@ -1342,10 +1386,10 @@ int mg_json__stream(mg_json_tape **out, const char *text, size_t len, const char
 	sc.t = mg_xcalloc(1, sizeof(*sc.t));
 	sc.t->text = sc.s;
 	sc.stream_key = stream_key;
+	sc.keep = keep;
 	sc.element = element;
 	sc.ctx = ctx;
 	mg_buf_init(&sc.a);
-	mg_buf_init(&sc.b);
 	ok = read_value(&sc, 0, 0, false, false);
 	if (ok) {
 		skip_space(&sc);
@@ -1353,7 +1397,6 @@ int mg_json__stream(mg_json_tape **out, const char *text, size_t len, const char
 	}
 	free(sc.keys);
 	mg_buf_free(&sc.a);
-	mg_buf_free(&sc.b);
 	if (element_error)
 		*element_error = sc.element_error;
 	if (!ok) {
@@ -1363,6 +1406,57 @@ int mg_json__stream(mg_json_tape **out, const char *text, size_t len, const char
 	}
 	*out = sc.t;
 	return MG_OK;
+}
+
+int mg_json__explain(const char *path, const char *text, size_t len, mg_error *err)
+{
+	mg_json *j = NULL;
+	struct scan sc;
+	struct fault f;
+	bool ok;
+	int error;
+
+	assert(text || !len);
+	text = text ? text : "";
+	if (len <= MG_JSON_EXPLAIN_TREE_MAX) {
+		error = mg_json__parse(&j, path, text, len, 0, err);
+		mg_json__free(j);
+		goto done;
+	}
+	if (prescan(&f, text, len, MG_JSON_MAX_DEPTH) < 0)
+		goto fault;
+	memset(&sc, 0, sizeof(sc));
+	sc.s = text;
+	sc.len = len;
+	sc.off = sc.line_start = skip_bom(text, len);
+	sc.line = 1;
+	sc.t = mg_xcalloc(1, sizeof(*sc.t));
+	sc.t->text = text;
+	sc.validate = true;
+	mg_buf_init(&sc.a);
+	ok = read_value(&sc, 0, 0, false, false);
+	if (ok) {
+		skip_space(&sc);
+		if (sc.off < len)
+			fault_set(&f, sc.off, "trailing text after the JSON document");
+	} else if (sc.dup.what[0]) {
+		f = sc.dup;
+	} else {
+		explain_failure(&f, text, len, sc.off);
+	}
+	free(sc.keys);
+	mg_buf_free(&sc.a);
+	mg_json__tape_free(sc.t);
+	if (ok && sc.off >= len) {
+		error = mg_error_set(err, path, 0, 0, "internal error: the JSON readers disagree "
+				     "on this text");
+		goto done;
+	}
+fault:
+	error = mg_error_at(err, path, pos_at(text, len, f.off), "%s", f.what);
+done:
+	return error < 0 ? error : mg_error_set(err, path, 0, 0, "internal error: the JSON "
+						"readers disagree on this text");
 }
 
 void mg_json__tape_free(mg_json_tape *t)

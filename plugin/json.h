@@ -93,9 +93,33 @@ enum mg_jtype {
 
 typedef int (*mg_json_element_fn)(void *ctx, const mg_json_tape *t, size_t node, size_t index);
 
+/* Key comparisons the duplicate-key check of the streaming reader has made
+ * (in this process): for tests that count work instead of timing it. */
+extern size_t mg_json__key_compares;
+
+/* keep: when not NULL, the NULL-terminated names of the root object's
+ * members to record; the others are read and checked as strictly, but
+ * leave no node on the tape (a large array under a key nobody reads costs
+ * no memory). */
 int mg_json__stream(mg_json_tape **out, const char *text, size_t len, const char *stream_key,
-		    mg_json_element_fn element, void *ctx, int *element_error);
+		    const char *const *keep, mg_json_element_fn element, void *ctx,
+		    int *element_error);
 void mg_json__tape_free(mg_json_tape *t);
+
+/*
+ * Say why mg_json__stream refused `text` (always MG_ERROR, err filled).  A
+ * text of at most MG_JSON_EXPLAIN_TREE_MAX bytes is explained by the strict
+ * reader (mg_json__parse), in its exact words.  A longer one is explained
+ * without a tree, so that the error costs no more than the parse it
+ * explains: the same checks of bytes, UTF-8 and depth, then the streaming
+ * reader again, keeping no node, for the first duplicate key it meets or
+ * the place where it stops.  (Where a text has several faults, the one
+ * named may then differ from the strict reader's choice.)
+ */
+#ifndef MG_JSON_EXPLAIN_TREE_MAX
+#define MG_JSON_EXPLAIN_TREE_MAX ((size_t)1 << 20)
+#endif
+int mg_json__explain(const char *path, const char *text, size_t len, mg_error *err);
 
 /* The root node (0), a node's type, its position, its number of children
  * (members, elements; for the streamed array, the elements streamed). */

@@ -127,13 +127,25 @@ static void put_finding_line(mg_buf *out, const mg_finding *f)
 }
 
 /* The finding lines of one rank (or of every rank, with MG_FINDING_RANK_COUNT). */
+size_t mg_junit_max_items = MG_JUNIT_MAX_ITEMS;
+
 static void put_findings_of_rank(mg_buf *out, const struct junit *j, enum mg_finding_rank rank)
 {
-	size_t i;
+	size_t i, shown = 0, omitted = 0;
 
-	for (i = 0; i < j->finding_count; i++)
-		if (rank == MG_FINDING_RANK_COUNT || j->findings[i].rank == rank)
-			put_finding_line(out, &j->findings[i]);
+	for (i = 0; i < j->finding_count; i++) {
+		if (rank != MG_FINDING_RANK_COUNT && j->findings[i].rank != rank)
+			continue;
+		if (shown == mg_junit_max_items) {
+			omitted++;
+			continue;
+		}
+		put_finding_line(out, &j->findings[i]);
+		shown++;
+	}
+	if (omitted)
+		mg_buf_printf(out, "%zu more findings omitted (the limit is %zu); see the decision "
+			      "record (memgate check --format json)\n", omitted, mg_junit_max_items);
 }
 
 /* ---- evidence ---- */
@@ -405,6 +417,20 @@ static void index_candidates(struct junit *j)
 			j->feasible_rank[s->feasible[i]] = i;
 }
 
+/* Past the limit: one skipped case that says how many candidates it left
+ * out (the decision case still fails when the gate does). */
+static void omitted_case(struct junit *j, size_t omitted)
+{
+	mg_buf message = MG_BUF_INIT;
+
+	open_case(j, "memgate.candidates", "omitted", report_file(j->r));
+	mg_buf_printf(&message, "%zu more candidates omitted (the limit is %zu); see the decision "
+		      "record (memgate check --format json)", omitted, mg_junit_max_items);
+	put_skipped(j, message.ptr);
+	close_case(j);
+	mg_buf_free(&message);
+}
+
 static void candidate_cases(struct junit *j)
 {
 	const mg_screening *s = &j->d->base;
@@ -416,8 +442,10 @@ static void candidate_cases(struct junit *j)
 	taken.slot = mg_xcalloc(cap, sizeof(*taken.slot));
 	taken.mask = cap - 1;
 	index_candidates(j);
-	for (i = 0; i < s->count; i++)
+	for (i = 0; i < s->count && i < mg_junit_max_items; i++)
 		candidate_case(j, i, case_name(&taken, i, s->evaluations[i].name));
+	if (s->count > mg_junit_max_items)
+		omitted_case(j, s->count - mg_junit_max_items);
 	for (i = 0; i < cap; i++)
 		free(taken.slot[i]);
 	free(taken.slot);

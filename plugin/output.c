@@ -14,6 +14,8 @@
 
 struct file {
 	char *path;
+	int dirfd;          /* the directory holding it (-1 until opened; not for the runner's) */
+	const char *base;   /* its last component, in path */
 	mg_buf data;
 	mg_output_source source;  /* writes the content instead of data, when set */
 	void *source_ctx;
@@ -51,6 +53,7 @@ static struct file *add_file(mg_outputs *o, const char *path, enum mg_output_mod
 	f->path = mg_xstrdup(path);
 	f->mode = mode;
 	f->fd = -1;
+	f->dirfd = -1;
 	f->old_size = -1;
 	mg_buf_init(&f->data);
 	return f;
@@ -107,12 +110,81 @@ static mode_t new_file_mode(void)
 	return 0644 & ~mask;
 }
 
+/* "cannot write: 'reports' in its path is a symlink ..." */
+static int bad_component(const struct file *f, const char *what, const char *name, size_t n,
+			 mode_t m, mg_error *err)
+{
+	if (!S_ISLNK(m))
+		return mg_error_set(err, f->path, 0, 0, "cannot %s: '%.*s' in its path is not a "
+				    "directory", what, (int)n, name);
+	return mg_error_set(err, f->path, 0, 0, "cannot %s: '%.*s' in its path is a symlink "
+			    "(memgate writes regular files only, and never through a symlink)",
+			    what, (int)n, name);
+}
+
+/*
+ * Open the directory that holds f->path, one component at a time with
+ * O_NOFOLLOW | O_DIRECTORY: from the current directory for a relative path
+ * (or an absolute one inside it), else from the root.  So no symlink, in
+ * any parent, leads a write out of where the path says.  Sets f->dirfd and
+ * f->base; MG_ERROR names the component that is not a directory.
+ */
+static int open_parent(struct file *f, const char *what, mg_error *err)
+{
+	const char *p = f->path, *slash, *last = strrchr(f->path, '/');
+	char cwd[4096], *name = NULL;
+	size_t n;
+	int fd, next, error = MG_OK;
+	struct stat st;
+
+	f->base = last ? last + 1 : f->path;
+	if (!*f->base || !strcmp(f->base, ".") || !strcmp(f->base, ".."))
+		return mg_error_set(err, f->path, 0, 0, "cannot %s: not a file name", what);
+	if (*p == '/' && getcwd(cwd, sizeof(cwd)) && strcmp(cwd, "/") &&
+	    !strncmp(p, cwd, (n = strlen(cwd))) && p[n] == '/')
+		p += n + 1;
+	fd = open(*p == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return io_error(f, what, err);
+	while (p < f->base) {
+		while (*p == '/')
+			p++;
+		if (p >= f->base)
+			break;
+		slash = strchr(p, '/');
+		n = (size_t)(slash - p);
+		free(name);
+		name = mg_xstrndup(p, n);
+		next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0) {
+			if ((errno == ELOOP || errno == ENOTDIR) &&
+			    fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+				error = bad_component(f, what, p, n, st.st_mode, err);
+			else
+				error = io_error(f, what, err);
+			goto done;
+		}
+		close(fd);
+		fd = next;
+		p = slash + 1;
+	}
+	f->dirfd = fd;
+	fd = -1;
+done:
+	free(name);
+	if (fd >= 0)
+		close(fd);
+	return error;
+}
+
 /* Check a destination that will be replaced: absent or a regular file. */
 static int check_replace(struct file *f, mg_error *err)
 {
 	struct stat st;
 
-	if (lstat(f->path, &st) < 0) {
+	if (open_parent(f, "write", err) < 0)
+		return MG_ERROR;
+	if (fstatat(f->dirfd, f->base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno != ENOENT)
 			return io_error(f, "write", err);
 		f->perm = new_file_mode();
@@ -125,6 +197,13 @@ static int check_replace(struct file *f, mg_error *err)
 	return MG_OK;
 }
 
+/* open() the destination: in its directory handle, or (the runner's
+ * files) by its path. */
+static int at_open(const struct file *f, int flags, mode_t mode)
+{
+	return f->dirfd >= 0 ? openat(f->dirfd, f->base, flags, mode) : open(f->path, flags, mode);
+}
+
 /* Open a destination to append to in place, creating it when absent.  A
  * repository's file must be a regular file reached without a symlink; the
  * runner's own may be anything. */
@@ -134,12 +213,14 @@ static int open_append(struct file *f, mg_error *err)
 	struct stat st;
 
 	if (f->mode == MG_OUTPUT_APPEND) {
-		if (lstat(f->path, &st) == 0 && !S_ISREG(st.st_mode))
+		if (open_parent(f, "write", err) < 0)
+			return MG_ERROR;
+		if (fstatat(f->dirfd, f->base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))
 			return not_regular(f, st.st_mode, err);
 		flags |= O_NOFOLLOW | O_NONBLOCK;
 	}
-	if ((f->fd = open(f->path, flags)) < 0 && errno == ENOENT) {
-		f->fd = open(f->path, flags | O_CREAT | O_EXCL, 0644);
+	if ((f->fd = at_open(f, flags, 0)) < 0 && errno == ENOENT) {
+		f->fd = at_open(f, flags | O_CREAT | O_EXCL, 0644);
 		f->created = f->fd >= 0;
 	}
 	if (f->fd < 0)
@@ -177,20 +258,37 @@ static int to_fd(void *ctx, const char *data, size_t len)
 	return write_all(*(int *)ctx, data, len);
 }
 
+/* Create a new temporary file "<base>.tmp.<random>" in f's directory;
+ * sets f->tmp (its name there) and returns its descriptor, or -1. */
+static int create_temp(struct file *f)
+{
+	char token[MG_OUTPUT_TOKEN_SIZE];
+	mg_buf tmp = MG_BUF_INIT;
+	int fd = -1, tries;
+
+	for (tries = 0; tries < 16 && fd < 0; tries++) {
+		if (mg_output_token(token) < 0)
+			break;
+		tmp.len = 0;
+		mg_buf_printf(&tmp, "%s.tmp.%.12s", f->base, token);
+		fd = openat(f->dirfd, tmp.ptr, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0600);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd >= 0)
+		f->tmp = mg_buf_detach(&tmp, NULL);
+	mg_buf_free(&tmp);
+	return fd;
+}
+
 /* Write f's data to a new temporary file beside f->path. */
 static int write_temp(struct file *f, mg_error *err)
 {
-	mg_buf tmp = MG_BUF_INIT;
 	int fd, error = MG_OK;
 
-	mg_buf_printf(&tmp, "%s.tmp.XXXXXX", f->path);
-	f->tmp = mg_buf_detach(&tmp, NULL);
-	if ((fd = mkstemp(f->tmp)) < 0) {
-		error = io_error(f, "write", err);
-		free(f->tmp);
-		f->tmp = NULL;
-		return error;
-	}
+	if ((fd = create_temp(f)) < 0)
+		return io_error(f, "write", err);
 	if (fchmod(fd, f->perm) < 0 ||
 	    (f->source ? f->source(f->source_ctx, to_fd, &fd)
 	     : write_all(fd, f->data.ptr, f->data.len)) < 0 ||
@@ -208,15 +306,15 @@ static int rename_into_place(struct file *f, mg_error *err)
 	mg_buf backup = MG_BUF_INIT;
 	struct stat st;
 
-	if (lstat(f->path, &st) == 0 && !S_ISREG(st.st_mode))
+	if (fstatat(f->dirfd, f->base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))
 		return not_regular(f, st.st_mode, err);  /* changed since checked */
 	if (f->existed) {
 		mg_buf_printf(&backup, "%s.old", f->tmp);
-		if (link(f->path, backup.ptr) == 0)
+		if (linkat(f->dirfd, f->base, f->dirfd, backup.ptr, 0) == 0)
 			f->backup = mg_buf_detach(&backup, NULL);
 		mg_buf_free(&backup);
 	}
-	if (rename(f->tmp, f->path) < 0)
+	if (renameat(f->dirfd, f->tmp, f->dirfd, f->base) < 0)
 		return io_error(f, "write", err);
 	free(f->tmp);
 	f->tmp = NULL;
@@ -229,18 +327,18 @@ static int rename_into_place(struct file *f, mg_error *err)
 static void undo(struct file *f)
 {
 	if (f->renamed) {
-		if (f->backup && rename(f->backup, f->path) < 0) {
+		if (f->backup && renameat(f->dirfd, f->backup, f->dirfd, f->base) < 0) {
 			/* the old content survives only in the backup: keep it */
 			free(f->backup);
 			f->backup = NULL;
 		} else if (!f->backup && !f->existed)
-			unlink(f->path);
+			unlinkat(f->dirfd, f->base, 0);
 		f->renamed = false;
 	}
 	if (f->fd >= 0 && f->appended && f->old_size >= 0)
 		(void)!ftruncate(f->fd, f->old_size);
 	if (f->created)
-		unlink(f->path);
+		f->dirfd >= 0 ? unlinkat(f->dirfd, f->base, 0) : unlink(f->path);
 	f->created = f->appended = false;
 }
 
@@ -248,15 +346,17 @@ static void undo(struct file *f)
 static void release(struct file *f)
 {
 	if (f->tmp)
-		unlink(f->tmp);
+		unlinkat(f->dirfd, f->tmp, 0);
 	if (f->backup)
-		unlink(f->backup);
+		unlinkat(f->dirfd, f->backup, 0);
 	if (f->fd >= 0)
 		close(f->fd);
+	if (f->dirfd >= 0)
+		close(f->dirfd);
 	free(f->tmp);
 	free(f->backup);
 	f->tmp = f->backup = NULL;
-	f->fd = -1;
+	f->fd = f->dirfd = -1;
 }
 
 static bool replaces(const struct file *f)
@@ -321,22 +421,30 @@ void mg_outputs_free(mg_outputs *o)
 
 int mg_outputs_read_existing(char **data, size_t *len, const char *path, mg_error *err)
 {
-	struct file probe = { .path = (char *)path };
+	struct file probe = { .path = (char *)path, .dirfd = -1 };
 	mg_buf b = MG_BUF_INIT;
 	char chunk[8192];
 	struct stat st;
 	ssize_t n;
-	int fd, error = MG_OK;
+	int fd = -1, error = MG_OK;
 
 	*data = NULL;
 	*len = 0;
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? MG_OK : io_error(&probe, "read", err);
-	if (!S_ISREG(st.st_mode))
-		return not_regular(&probe, st.st_mode, err);
-	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
-		return errno == ELOOP ? not_regular(&probe, S_IFLNK, err)
+	if ((error = open_parent(&probe, "read", err)) < 0)
+		goto done;
+	if (fstatat(probe.dirfd, probe.base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		error = errno == ENOENT ? MG_OK : io_error(&probe, "read", err);
+		goto done;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error = not_regular(&probe, st.st_mode, err);
+		goto done;
+	}
+	if ((fd = openat(probe.dirfd, probe.base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0) {
+		error = errno == ELOOP ? not_regular(&probe, S_IFLNK, err)
 			: io_error(&probe, "read", err);
+		goto done;
+	}
 	if (fstat(fd, &st) < 0) {
 		error = io_error(&probe, "read", err);
 		goto done;
@@ -356,7 +464,10 @@ int mg_outputs_read_existing(char **data, size_t *len, const char *path, mg_erro
 	}
 	*data = mg_buf_detach(&b, len);
 done:
-	close(fd);
+	if (fd >= 0)
+		close(fd);
+	if (probe.dirfd >= 0)
+		close(probe.dirfd);
 	mg_buf_free(&b);
 	return error;
 }

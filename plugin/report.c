@@ -5,8 +5,9 @@
  * The report is read in one pass (mg_json__stream): each candidate is read
  * as soon as its closing brace is, then dropped, so that a report of 10^5
  * candidates never exists as one tree.  Every string in the report is a
- * copy owned by it.  When the text is not valid JSON, the strict reader
- * (mg_json__parse) says where and why, in the words it always has.
+ * copy owned by it.  When the text is not valid JSON, mg_json__explain
+ * says where and why (the strict reader's words for a text up to 1 MiB,
+ * a pass that keeps no tree for a longer one).
  *
  * Metric lookup: for the measured metrics (peak memory, throughput, eval
  * loss) the places are tried in order -- the candidate's own keys, then its
@@ -235,15 +236,20 @@ static size_t first_key(const struct parse *p, size_t object, const char *const 
 	return v;
 }
 
-/* A present value as a metric: a finite number, or invalid. */
-static mg_metric metric_of(const struct parse *p, size_t v)
+/* A present value as metric id: a finite number in its range
+ * (mg_metric_in_range), or invalid (out_of_range when it is a finite
+ * number outside it). */
+static mg_metric metric_of(const struct parse *p, size_t v, enum mg_metric_id id)
 {
-	mg_metric m = { MG_METRIC_INVALID, 0, pos_of(p, v) };
+	mg_metric m = { MG_METRIC_INVALID, 0, pos_of(p, v), false };
 	double x;
 
 	if (type_of(p, v) == MG_J_NUMBER && isfinite(x = mg_json__tape_number(p->t, v))) {
-		m.state = MG_METRIC_NUMBER;
 		m.value = x;
+		if (mg_metric_in_range(id, x))
+			m.state = MG_METRIC_NUMBER;
+		else
+			m.out_of_range = true;
 	}
 	return m;
 }
@@ -273,6 +279,10 @@ static int double_cmp(const void *a, const void *b)
 struct run_stats {
 	enum mg_metric_state state;  /* ABSENT: no run has the metric */
 	double median, min, max;
+	bool out_of_range;           /* INVALID: a run's finite value `bad` is
+					outside the metric's range */
+	double bad;
+	mg_pos bad_pos;
 };
 
 static void runs_summarise(struct run_stats *s, double *v, size_t n)
@@ -290,7 +300,7 @@ static void runs_summarise(struct run_stats *s, double *v, size_t n)
 /* Look a metric up in every run: absent when no run has it, invalid when
  * some run lacks it or holds a non-number. */
 static void runs_metric(struct run_stats *s, struct parse *p, size_t runs,
-			const char *const *keys)
+			const char *const *keys, enum mg_metric_id id)
 {
 	size_t n = mg_json__tape_count(p->t, runs), have = 0, numeric = 0, run, x;
 	double v;
@@ -305,8 +315,15 @@ static void runs_metric(struct run_stats *s, struct parse *p, size_t runs,
 		if ((x = first_key(p, run, keys)) == NONE)
 			continue;
 		have++;
-		if (type_of(p, x) == MG_J_NUMBER && isfinite(v = mg_json__tape_number(p->t, x)))
+		if (type_of(p, x) != MG_J_NUMBER || !isfinite(v = mg_json__tape_number(p->t, x)))
+			continue;
+		if (mg_metric_in_range(id, v)) {
 			p->scratch[numeric++] = v;
+		} else if (!s->out_of_range) {
+			s->out_of_range = true;
+			s->bad = v;
+			s->bad_pos = pos_of(p, x);
+		}
 	}
 	if (have)
 		s->state = MG_METRIC_INVALID;
@@ -324,20 +341,20 @@ static mg_metric read_metric(struct parse *p, size_t cand, size_t runs,
 {
 	const struct metric_place *pl = &places[id];
 	size_t v = first_key(p, cand, pl->keys);
-	mg_metric m = { MG_METRIC_ABSENT, 0, { 0, 0 } };
-	struct run_stats s = { MG_METRIC_ABSENT, 0, 0, 0 };
+	mg_metric m = { MG_METRIC_ABSENT, 0, { 0, 0 }, false };
+	struct run_stats s = { MG_METRIC_ABSENT, 0, 0, 0, false, 0, { 0, 0 } };
 
 	if (v == NONE && pl->sub)
 		v = first_key(p, get(p, cand, pl->sub), pl->keys);
 	if (runs != NONE)
-		runs_metric(&s, p, runs, pl->keys);
+		runs_metric(&s, p, runs, pl->keys, id);
 	if (s.state == MG_METRIC_NUMBER) {
 		c->run_band[id] = true;
 		c->run_min[id] = s.min;
 		c->run_max[id] = s.max;
 	}
 	if (v != NONE) {
-		m = metric_of(p, v);
+		m = metric_of(p, v, id);
 		if (m.state == MG_METRIC_NUMBER && s.state == MG_METRIC_NUMBER &&
 		    (m.value < s.min || m.value > s.max))
 			c->aggregate_outside_runs = true;
@@ -345,6 +362,11 @@ static mg_metric read_metric(struct parse *p, size_t cand, size_t runs,
 		m.state = s.state;
 		m.value = s.state == MG_METRIC_NUMBER ? s.median : 0;
 		m.pos = pos_of(p, runs);
+		if (s.state == MG_METRIC_INVALID && s.out_of_range) {
+			m.out_of_range = true;
+			m.value = s.bad;
+			m.pos = s.bad_pos;
+		}
 	}
 	return m;
 }
@@ -499,19 +521,12 @@ static int read_report(mg_report *r, struct parse *p)
 	return p->candidate_error;
 }
 
-/* The text is not what the streaming reader accepts: the strict reader
- * names the problem.  Both accept the same texts (tests/test_json.c and
- * fuzz/fuzz_report.c check it), so this always fails. */
-static int explain(const char *path, const char *text, size_t len, mg_error *err)
-{
-	mg_json *j = NULL;
-	int error = mg_json__parse(&j, path, text, len, 0, err);
-
-	mg_json__free(j);
-	if (error < 0)
-		return error;
-	return mg_error_set(err, path, 0, 0, "internal error: the JSON readers disagree on this text");
-}
+/* Every member of the report object that read_report reads: the others
+ * are checked but not kept. */
+static const char *const root_keys[] = {
+	"candidates", "config", "workload_id", "hardware_id", "eligible_candidates", "status",
+	"decision", "schema_version", "semantic_id", NULL,
+};
 
 int mg_report_parse(mg_report **out, const char *path, const char *text,
 		    size_t len, mg_error *err)
@@ -530,8 +545,8 @@ int mg_report_parse(mg_report **out, const char *path, const char *text,
 	r->path = mg_xstrdup(path ? path : "");
 	r->strings = mg_xcalloc(1, sizeof(*r->strings));
 	p.r = r;
-	if (mg_json__stream(&t, text, len, "candidates", take_candidate, &p, NULL) < 0) {
-		error = explain(path, text, len, err);
+	if (mg_json__stream(&t, text, len, "candidates", root_keys, take_candidate, &p, NULL) < 0) {
+		error = mg_json__explain(path, text, len, err);
 		goto done;
 	}
 	p.t = t;

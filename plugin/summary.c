@@ -15,13 +15,17 @@
 #define FEASIBLE_NAMES 5   /* names listed in a scenario's feasible-set cell */
 
 /* The tables whose rows are dropped to fit MG_SUMMARY_MAX. */
-enum table { T_CANDIDATES, T_FINDINGS, T_SCENARIOS, T_COUNT };
+enum table { T_CANDIDATES, T_FINDINGS, T_SCENARIOS, T_BASE, T_COUNT };
+
+size_t mg_summary_render_passes;
 
 struct render {
 	const mg_check_result *r;
 	const mg_decision *d;
 	const mg_finding *findings;
 	size_t finding_count;
+	const mg_compare_row *rows;   /* against the base, computed once */
+	size_t row_count;
 	size_t total[T_COUNT];   /* rows there are */
 	size_t limit[T_COUNT];   /* rows to show at most */
 	size_t shown[T_COUNT];   /* rows shown by the last render */
@@ -796,17 +800,19 @@ static void put_compare_cell(mg_buf *out, const mg_compare_row *row, const mg_co
 	}
 }
 
-static void put_compare_rows(mg_buf *out, const mg_decision *base, const mg_decision *head)
+/* The rows against the base: at most MG_SUMMARY_BASE_ROWS, fewer when the
+ * summary runs out of room, the rest said. */
+static void put_compare_rows(struct render *x)
 {
-	mg_compare_row *rows = NULL;
-	size_t n = 0, i, k;
+	mg_buf *out = &x->out;
+	size_t i, k;
 
-	mg_compare_rows(&rows, &n, base, head);
 	mg_buf_puts(out, "| candidate | change | peak MB | samples/s | eval_loss |\n"
 		    "|---|---|---:|---:|---:|\n");
-	for (i = 0; i < n; i++) {
-		const mg_compare_row *row = &rows[i];
+	for (i = 0; i < x->row_count && room_for_row(x, T_BASE); i++) {
+		const mg_compare_row *row = &x->rows[i];
 
+		x->shown[T_BASE]++;
 		mg_buf_puts(out, "| ");
 		put_name(out, row->name);
 		mg_buf_puts(out, " | ");
@@ -825,7 +831,7 @@ static void put_compare_rows(mg_buf *out, const mg_decision *base, const mg_deci
 		}
 		mg_buf_puts(out, " |\n");
 	}
-	free(rows);
+	put_omitted(x, T_BASE, "candidates", "the decision record");
 }
 
 static void put_base(struct render *x)
@@ -861,7 +867,7 @@ static void put_base(struct render *x)
 	put_name(out, d->selected ? d->selected : "none");
 	mg_buf_printf(out, " | %s |\n\nBoth decided with the same policy. Per candidate, base "
 		      "\xe2\x86\x92 this change (delta):\n\n", x->r->passed ? "passed" : "failed");
-	put_compare_rows(out, bd, d);
+	put_compare_rows(x);
 }
 
 /* One row per waiver: candidate, reason, owner, expiry, what became of it. */
@@ -928,13 +934,14 @@ static void run_table(struct render *x, enum table t, void (*put)(struct render 
 
 static void render(struct render *x)
 {
+	mg_summary_render_passes++;
 	mg_buf_init(&x->out);
 	put_heading(x);
 	run_table(x, T_CANDIDATES, put_candidates);
 	run_table(x, T_FINDINGS, put_findings);
 	run_table(x, T_SCENARIOS, put_sensitivity);
 	put_insight(x);
-	put_base(x);
+	run_table(x, T_BASE, put_base);
 	put_changes(x);
 	put_notes(x);
 	put_waivers(x);
@@ -983,6 +990,7 @@ static size_t count_reasons(const mg_finding *f, size_t n)
 static char *render_summary(const mg_check_result *r, size_t max)
 {
 	mg_finding *findings = NULL;
+	mg_compare_row *rows = NULL;
 	struct render x = { 0 };
 	int t;
 
@@ -994,8 +1002,14 @@ static char *render_summary(const mg_check_result *r, size_t max)
 	x.total[T_CANDIDATES] = x.d->base.count;
 	x.total[T_FINDINGS] = count_reasons(findings, x.finding_count);
 	x.total[T_SCENARIOS] = x.d->sensitivity_evaluated ? x.d->scenario_count : 0;
+	if (r->base && r->base->result)
+		mg_compare_rows(&rows, &x.row_count, r->base->result->decision, x.d);
+	x.rows = rows;
+	x.total[T_BASE] = x.row_count;
 	for (t = 0; t < T_COUNT; t++)
 		x.limit[t] = x.total[t];
+	if (x.limit[T_BASE] > MG_SUMMARY_BASE_ROWS)
+		x.limit[T_BASE] = MG_SUMMARY_BASE_ROWS;
 	for (;;) {
 		render(&x);
 		if (x.out.len <= x.max || !shrink(&x))
@@ -1005,6 +1019,7 @@ static char *render_summary(const mg_check_result *r, size_t max)
 	if (x.out.len > x.max)
 		truncate_summary(&x.out, x.max);
 	mg_findings_free(findings, x.finding_count);
+	free(rows);
 	return mg_buf_detach(&x.out, NULL);
 }
 

@@ -1,5 +1,7 @@
 /* The comparison of a pull request's screening with its base's. */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../plugin/compare.h"
@@ -97,4 +99,43 @@ Test(compare, a_value_that_becomes_unknown_is_a_change)
 	cr_assert(rows[0].value[2].base_known && !rows[0].value[2].head_known);
 	cr_assert(mg_compare_row_changed(&rows[0]));
 	free(rows);
+}
+
+/* Name comparisons for n candidates on each side, half of them shared. */
+static size_t compares_for(size_t n)
+{
+	mg_evaluation *b = calloc(n, sizeof(*b)), *h = calloc(n, sizeof(*h));
+	char (*names)[16] = calloc(2 * n, sizeof(*names));
+	mg_decision base = { 0 }, head = { 0 };
+	mg_compare_row *rows = NULL;
+	size_t i, count = 0, before = mg_compare_name_compares;
+
+	for (i = 0; i < 2 * n; i++)
+		snprintf(names[i], sizeof(names[i]), "c%zu", i);
+	for (i = 0; i < n; i++) {
+		set(&b[i], names[i], MG_STATUS_FEASIBLE, 9000, 2, true, 12);
+		set(&h[i], names[n / 2 + i], MG_STATUS_FEASIBLE, 9000, 2, true, 12);
+	}
+	base.base.evaluations = b;
+	base.base.count = n;
+	head.base.evaluations = h;
+	head.base.count = n;
+	mg_compare_rows(&rows, &count, &base, &head);
+	cr_assert_eq(count, n + n / 2);
+	free(rows);
+	free(names);
+	free(b);
+	free(h);
+	return mg_compare_name_compares - before;
+}
+
+/* Issue 19, finding 3: each candidate was looked up by name linearly
+ * (80k names took minutes).  Now n log n: doubling the candidates at most
+ * 2.5x the comparisons. */
+Test(compare, matching_is_n_log_n_in_the_candidates)
+{
+	size_t c1 = compares_for(20000), c2 = compares_for(40000);
+
+	cr_expect_lt(c1, (size_t)20000 * 80, "%zu comparisons for 20000 candidates", c1);
+	cr_expect_lt(c2, c1 * 5 / 2, "%zu comparisons for 40000, %zu for 20000", c2, c1);
 }

@@ -66,7 +66,7 @@ static void set_eval(size_t i, mg_fx_candidate c)
 	fx.cand[i].pos = (mg_pos){ 30 + 10 * (int)i, 5 };
 	for (m = 0; m < MG_METRIC_COUNT; m++)
 		fx.cand[i].metric[m] = (mg_metric){ MG_METRIC_NUMBER, e->value[m],
-						    { 31 + 10 * (int)i, 7 } };
+						    { 31 + 10 * (int)i, 7 }, false };
 	fx.d.base.count = fx.report.evidence.candidate_count = i + 1 > fx.d.base.count ?
 		i + 1 : fx.d.base.count;
 }
@@ -703,8 +703,8 @@ Test(github, missing_metric_points_at_the_metric_or_the_candidate)
 	fx.ev[0].reasons = 0;
 	fx.ev[1].status = fx.ev[2].status = MG_STATUS_INVALID;
 	fx.ev[1].reasons = fx.ev[2].reasons = BIT(MG_R_MISSING_OR_NON_NUMERIC_METRIC);
-	fx.cand[1].metric[MG_M_SAMPLES] = (mg_metric){ MG_METRIC_INVALID, 0, { 44, 23 } };
-	fx.cand[2].metric[MG_M_PEAK] = (mg_metric){ MG_METRIC_ABSENT, 0, { 0, 0 } };
+	fx.cand[1].metric[MG_M_SAMPLES] = (mg_metric){ MG_METRIC_INVALID, 0, { 44, 23 }, false };
+	fx.cand[2].metric[MG_M_PEAK] = (mg_metric){ MG_METRIC_ABSENT, 0, { 0, 0 }, false };
 	fx.ev[1].missing_metric = MG_M_SAMPLES;   /* the core says which */
 	fx.ev[2].missing_metric = MG_M_PEAK;
 	fx.ev[3].status = MG_STATUS_INVALID;
@@ -1342,12 +1342,23 @@ Test(github, no_selection_is_an_empty_heredoc_value)
 	free(text);
 }
 
-/* Names that are not plain tokens go in a heredoc and come back exactly. */
-Test(github, other_names_use_a_heredoc_and_read_back_exactly)
+/* Names that are not plain tokens go in a heredoc and come back as one
+ * line, escaped as annotations are (issue 19, finding 6): a later step
+ * that echoes the output runs no workflow command. */
+Test(github, other_names_use_a_heredoc_and_read_back_as_one_escaped_line)
 {
-	static const char *const names[] = {
-		"check point", "a\nb", "x=y", "a<<b", "line\r", "\r\n", "passed=true\nreason=x",
-		"ghadelimiter_" TOKEN "x", "\nghadelimiter_other\n", "r\xc3\xa9sum\xc3\xa9",
+	static const char *const names[][2] = {
+		{ "check point", "check point" }, { "a\nb", "a\\nb" }, { "x=y", "x=y" },
+		{ "a<<b", "a<<b" }, { "line\r", "line\\r" }, { "\r\n", "\\r\\n" },
+		{ "passed=true\nreason=x", "passed=true\\nreason=x" },
+		{ "ghadelimiter_" TOKEN "x", "ghadelimiter_" TOKEN "x" },
+		{ "\nghadelimiter_other\n", "\\nghadelimiter_other\\n" },
+		{ "r\xc3\xa9sum\xc3\xa9", "r\xc3\xa9sum\xc3\xa9" },
+		{ "ok\n::add-mask::x\n::error title=memgate::forged",
+		  "ok\\n::add-mask::x\\n::error title=memgate::forged" },
+		{ "::error::forged", "\\x3a:error::forged" },
+		{ "##[error]forged", "##\\x5berror]forged" },
+		{ "a\\b", "a\\\\b" },
 	};
 	const char *want[] = {
 		"accept", "selection_stable_across_thresholds", "send_to_regression_acceptance",
@@ -1357,7 +1368,8 @@ Test(github, other_names_use_a_heredoc_and_read_back_exactly)
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		build();
-		fx.d.selected = want[3] = names[i];
+		fx.d.selected = names[i][0];
+		want[3] = names[i][1];
 		expect_outputs(&fx.r, want);
 	}
 }
@@ -1388,11 +1400,45 @@ Test(github, value_holding_the_delimiter_line_is_replaced)
 	}
 }
 
+/* With --all, every output is one line: the selected candidate escaped,
+ * the policies a line of JSON whose "##[" is "##\u005b". */
+Test(github, set_outputs_are_one_line_each)
+{
+	mg_check_item items[2];
+	env_entry e[MAX_ENTRIES];
+	char *text;
+	int n, i;
+
+	build();
+	fx.d.selected = "ok\n::add-mask::x\n##[error]forged";
+	memset(items, 0, sizeof(items));
+	items[0].policy = "a/##[group]x.memgate.yml";
+	items[0].result = &fx.r;
+	items[1].policy = "b/.memgate.yml\n::error::forged";
+	items[1].result = &fx.r;
+	text = mg_github_outputs_set(items, 2, TOKEN);
+	n = parse_env(e, text);
+	cr_assert_eq(n, 6, "the runner cannot read:\n%s", text);
+	for (i = 0; i < n; i++)
+		cr_expect_null(strpbrk(e[i].value, "\n\r"), "%s holds a line break", e[i].name);
+	cr_assert_str_eq(e[3].value, "ok\\n::add-mask::x\\n##\\x5berror]forged");
+	cr_assert_str_eq(e[5].name, "policies");
+	cr_assert_str_eq(e[5].value,
+			 "[{\"policy\":\"a/##\\u005bgroup]x.memgate.yml\",\"decision\":\"accept\","
+			 "\"reason\":\"selection_stable_across_thresholds\",\"selected_candidate\":"
+			 "\"ok\\n::add-mask::x\\n##\\u005berror]forged\",\"passed\":true},"
+			 "{\"policy\":\"b/.memgate.yml\\n::error::forged\",\"decision\":\"accept\","
+			 "\"reason\":\"selection_stable_across_thresholds\",\"selected_candidate\":"
+			 "\"ok\\n::add-mask::x\\n##\\u005berror]forged\",\"passed\":true}]");
+	free_env(e, n);
+	free(text);
+}
+
 Test(github, invalid_utf8_in_an_output_is_replaced)
 {
 	const char *want[] = {
 		"accept", "selection_stable_across_thresholds", "send_to_regression_acceptance",
-		"bad\xef\xbf\xbd", "true",
+		"bad\\xff", "true",
 	};
 
 	build();

@@ -389,6 +389,99 @@ Test(json, duplicate_check_is_fast_for_large_objects, .timeout = 10)
 	cJSON_free(dup);
 }
 
+/* {"\u006b0": 0, ...}: every key written with a \u escape, and `dup`
+ * (raw) at the end when given. */
+static char *escaped_keys(size_t n, const char *dup, size_t *len)
+{
+	mg_buf b = MG_BUF_INIT;
+	size_t i;
+
+	mg_buf_putc(&b, '{');
+	for (i = 0; i < n; i++)
+		mg_buf_printf(&b, "%s\"\\u006b%zu\":0", i ? "," : "", i);
+	if (dup)
+		mg_buf_printf(&b, ",\"%s\":1", dup);
+	mg_buf_putc(&b, '}');
+	return mg_buf_detach(&b, len);
+}
+
+/* Key comparisons the streaming reader makes on n escaped keys. */
+static size_t stream_compares(size_t n, const char *dup, int want)
+{
+	mg_json_tape *t = NULL;
+	size_t len, before = mg_json__key_compares;
+	char *text = escaped_keys(n, dup, &len);
+
+	cr_assert_eq(mg_json__stream(&t, text, len, NULL, NULL, NULL, NULL, NULL), want);
+	mg_json__tape_free(t);
+	free(text);
+	return mg_json__key_compares - before;
+}
+
+/* Issue 19, finding 2: each escaped key was decoded and compared with every
+ * key (4x the work per doubling).  Now the work grows as n log n: doubling
+ * the keys at most 2.5x the comparisons. */
+Test(json, escaped_keys_are_checked_in_n_log_n_comparisons)
+{
+	size_t c1 = stream_compares(20000, NULL, MG_OK), c2 = stream_compares(40000, NULL, MG_OK);
+
+	cr_expect_lt(c1, 20000 * 20, "%zu comparisons for 20000 keys", c1);
+	cr_expect_lt(c2, c1 * 5 / 2, "%zu comparisons for 40000 keys, %zu for 20000", c2, c1);
+	stream_compares(40000, "k39999", MG_ERROR);
+	stream_compares(10, "k9", MG_ERROR);
+	stream_compares(10, "k10", MG_OK);
+}
+
+/* `head`, then n copies of "0," inside an array, then `tail`. */
+static char *zeros(const char *head, size_t n, const char *tail, size_t *len)
+{
+	mg_buf b = MG_BUF_INIT;
+	size_t i;
+
+	mg_buf_puts(&b, head);
+	for (i = 0; i < n; i++)
+		mg_buf_puts(&b, "0,");
+	mg_buf_puts(&b, tail);
+	return mg_buf_detach(&b, len);
+}
+
+/* The explanation of a text the streaming reader refuses, for a short text
+ * (the strict reader) and one past MG_JSON_EXPLAIN_TREE_MAX (no tree):
+ * the same message, at the same column of the last line. */
+static void expect_explained(const char *head, const char *tail, size_t from_end,
+			     const char *msg)
+{
+	size_t len, i, sizes[2] = { 10, MG_JSON_EXPLAIN_TREE_MAX };
+	mg_json_tape *t = NULL;
+	mg_error err;
+	char *text;
+
+	for (i = 0; i < 2; i++) {
+		text = zeros(head, sizes[i], tail, &len);
+		cr_assert_eq(mg_json__stream(&t, text, len, "candidates", NULL, NULL, NULL, NULL), MG_ERROR);
+		mg_error_clear(&err);
+		cr_assert_eq(mg_json__explain("r.json", text, len, &err), MG_ERROR);
+		cr_expect_str_eq(err.file, "r.json");
+		cr_expect_str_eq(err.message, msg, "%zu zeros", sizes[i]);
+		cr_expect_eq(err.line, 1);
+		cr_expect_eq((size_t)err.column, len - from_end + 1, "%zu zeros", sizes[i]);
+		free(text);
+	}
+}
+
+/* Issue 19, finding 5: a long report whose fault lies at its very end was
+ * explained by parsing it again as a cJSON tree (3.4 GB for 63 MiB).  Past
+ * 1 MiB the explanation keeps no tree and says the same. */
+Test(json, a_long_text_is_explained_without_a_tree)
+{
+	expect_explained("{\"candidates\": [", "0], \"a\": 1, \"a\": 2}", 7, "duplicate key 'a'");
+	expect_explained("{\"candidates\": [", "0], \"x\": {\"b\\u0061\": 1, \"ba\": 2}}", 9,
+			 "duplicate key 'ba'");
+	expect_explained("{\"candidates\": [", "]}", 2, "malformed JSON: unexpected character ']'");
+	expect_explained("[", "0", 0, "malformed JSON: unexpected end of input");
+	expect_explained("[", "0] x", 1, "trailing text after the JSON document");
+}
+
 /* ---- bytes -------------------------------------------------------- */
 
 Test(json, nul_byte_is_refused_at_its_position)

@@ -4,6 +4,7 @@
  * the characters XML can carry, valid UTF-8), and with `xmllint --noout`
  * when it is installed.
  */
+#include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "fixture.h"
 #include "helpers.h"
 #include "../plugin/digest.h"
+#include "memgate/codequality.h"
 #include "memgate/junit.h"
 #include "memgate/manifest.h"
 
@@ -609,6 +611,56 @@ Test(junit, rejected_candidates_fail_when_none_meets_the_budget)
 	expect_failure(j, 1, "rejected", "memory_over_budget",
 		       ".memgate.yml: baseline: peak 9782.74 MB > memory_cap_mb 11200 [memory_over_budget]\n");
 	free_junit(j);
+}
+
+/* Issue 19, also seen: JUnit and Code Quality grew about 6x the report.
+ * Both stop at their limit (lowered here to 2) and say so: JUnit in
+ * a skipped case and a line of the decision's text, Code Quality in a last
+ * issue. */
+Test(junit, junit_and_code_quality_stop_at_their_limit_and_say_so)
+{
+	mg_check_item item;
+	const char *text;
+	cJSON *list, *last;
+	char *cq;
+	junit *j;
+
+	build();
+	fx.d.verdict = MG_REJECT;
+	fx.d.reason = MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET;
+	fx.d.next_action = MG_N_REWORK_STRATEGY_OR_BUDGET;
+	fx.d.selected = fx.d.best = NULL;
+	fx.ev[1].status = fx.ev[3].status = MG_STATUS_REJECTED;
+	fx.ev[1].reasons = fx.ev[3].reasons = BIT(MG_R_SAMPLES_PER_S_BELOW_FLOOR);
+	fx.d.base.feasible_count = 0;
+	fx.r.passed = false;
+	mg_junit_max_items = 2;
+	j = render(&fx.r);
+	cr_assert_eq(j->count, 6);   /* evidence, 2 candidates, omitted, sensitivity, decision */
+	expect_case(j, 3, "memgate.candidates", "omitted", REPORT);
+	cr_assert_str_eq(skipped_of(j, 3), "2 more candidates omitted (the limit is 2); see the "
+			 "decision record (memgate check --format json)");
+	text = failure_of(j, j->count - 1) ? failure_of(j, j->count - 1)->text.ptr : "";
+	cr_assert_not_null(strstr(text, " more findings omitted (the limit is 2); see the "
+				  "decision record (memgate check --format json)\n"), "%s", text);
+	free_junit(j);
+	mg_junit_max_items = MG_JUNIT_MAX_ITEMS;
+
+	memset(&item, 0, sizeof(item));
+	item.policy = "p.memgate.yml";
+	item.result = &fx.r;
+	mg_codequality_max_issues = 2;
+	cq = mg_codequality_render(&item, 1);
+	list = cJSON_Parse(cq);
+	cr_assert_not_null(list);
+	cr_assert_eq(cJSON_GetArraySize(list), 3, "%s", cq);
+	last = cJSON_GetArrayItem(list, 2);
+	cr_assert_str_eq(cJSON_GetObjectItem(last, "check_name")->valuestring, "findings_omitted");
+	cr_assert_not_null(strstr(cJSON_GetObjectItem(last, "description")->valuestring,
+				  "1 more findings omitted (the limit is 2); see the decision record"));
+	cJSON_Delete(list);
+	free(cq);
+	mg_codequality_max_issues = MG_CODEQUALITY_MAX_ISSUES;
 }
 
 Test(junit, selected_candidate_is_marked_in_system_out)

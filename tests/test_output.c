@@ -226,6 +226,76 @@ Test(output, refuses_to_append_through_a_symlink_and_writes_nothing)
 	expect_listing("link.md target.md");
 }
 
+/* Issue 19, finding 4: a parent directory that is a symlink (a pull request
+ * that commits `reports` as a link to a directory elsewhere) is refused for
+ * every mode, naming the component, and the file out there is untouched;
+ * real parent directories, also named by an absolute path inside the
+ * current directory, are written. */
+Test(output, refuses_a_symlinked_parent_directory_and_leaves_the_outside_file)
+{
+	char outside[96], abs_path[160];
+	mg_outputs *o;
+	mg_error err;
+	char *data = NULL;
+	size_t len = 0;
+	static const enum mg_output_mode modes[] = { MG_OUTPUT_REPLACE, MG_OUTPUT_APPEND };
+	size_t i;
+
+	snprintf(outside, sizeof(outside), "%s.outside", scratch);
+	cr_assert_eq(mkdir(outside, 0755), 0);
+	snprintf(abs_path, sizeof(abs_path), "%s/memgate.sarif", outside);
+	put(abs_path, "outside\n");
+	cr_assert_eq(symlink(outside, "reports"), 0);
+	cr_assert_eq(mkdir("real", 0755), 0);
+	for (i = 0; i < 2; i++) {
+		o = mg_outputs_new();
+		mg_outputs_add(o, "real/first.json", "first\n", 6, MG_OUTPUT_REPLACE);
+		mg_outputs_add(o, "reports/memgate.sarif", "evil\n", 5, modes[i]);
+		cr_assert_eq(commit(o, &err), MG_ERROR);
+		cr_expect_str_eq(err.file, "reports/memgate.sarif");
+		cr_expect_str_eq(err.message, "cannot write: 'reports' in its path is a symlink (memgate "
+				 "writes regular files only, and never through a symlink)");
+		data = mg_test_read(abs_path, &len);
+		cr_expect_str_eq(data, "outside\n");
+		free(data);
+		data = NULL;
+		expect_listing("real reports");
+	}
+	cr_expect_eq(mg_outputs_read_existing(&data, &len, "reports/memgate.sarif", &err), MG_ERROR);
+	cr_expect_null(data);
+	cr_expect_str_eq(err.message, "cannot read: 'reports' in its path is a symlink (memgate "
+			 "writes regular files only, and never through a symlink)");
+	/* a link deeper down, and a regular file where a directory should be */
+	cr_assert_eq(symlink(outside, "real/deep"), 0);
+	o = mg_outputs_new();
+	mg_outputs_add(o, "./real//deep/memgate.sarif", "evil\n", 5, MG_OUTPUT_REPLACE);
+	cr_assert_eq(commit(o, &err), MG_ERROR);
+	cr_expect_str_eq(err.message, "cannot write: 'deep' in its path is a symlink (memgate "
+			 "writes regular files only, and never through a symlink)");
+	put("file", "x");
+	o = mg_outputs_new();
+	mg_outputs_add(o, "file/memgate.sarif", "evil\n", 5, MG_OUTPUT_REPLACE);
+	cr_assert_eq(commit(o, &err), MG_ERROR);
+	cr_expect_str_eq(err.message, "cannot write: 'file' in its path is not a directory");
+	data = mg_test_read(abs_path, &len);
+	cr_expect_str_eq(data, "outside\n");
+	free(data);
+	/* real directories are fine, by a relative or an absolute path */
+	snprintf(abs_path, sizeof(abs_path), "%s/real/abs.json", scratch);
+	o = mg_outputs_new();
+	mg_outputs_add(o, "real/rel.json", "rel\n", 4, MG_OUTPUT_REPLACE);
+	mg_outputs_add(o, abs_path, "abs\n", 4, MG_OUTPUT_APPEND);
+	cr_assert_eq(commit(o, &err), MG_OK, "%s: %s", err.file, err.message);
+	expect_content("real/rel.json", "rel\n");
+	expect_content("real/abs.json", "abs\n");
+	unlink("real/rel.json");
+	unlink("real/abs.json");
+	unlink("real/deep");
+	snprintf(abs_path, sizeof(abs_path), "%s/memgate.sarif", outside);
+	unlink(abs_path);
+	rmdir(outside);
+}
+
 Test(output, refuses_a_directory)
 {
 	mg_outputs *o = mg_outputs_new();

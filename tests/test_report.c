@@ -418,15 +418,56 @@ Test(report, string_bool_and_object_metrics_are_invalid)
 	mg_report_free(r);
 }
 
-Test(report, negative_zero_tiny_and_big_integers_are_numbers)
+/* A peak of 0 (-0, or 1e-999 read as 0) is no peak (issue 19): out of
+ * range, the value kept for the message. */
+Test(report, zero_peaks_are_out_of_range_and_big_integers_are_numbers)
 {
 	mg_report *r = load("fixtures/reports/metric-values.json");
 	const mg_metric *z = &find(r, "negative-zero")->metric[MG_M_PEAK];
 
-	expect_number(*z, 0.0);
+	expect_state(*z, MG_METRIC_INVALID);
+	cr_expect(z->out_of_range);
 	cr_expect(signbit(z->value));
 	expect_number(find(r, "big-integer")->metric[MG_M_PEAK], 9007199254740992.0);
-	expect_number(find(r, "tiny")->metric[MG_M_PEAK], 0.0);
+	expect_state(find(r, "tiny")->metric[MG_M_PEAK], MG_METRIC_INVALID);
+	cr_expect(find(r, "tiny")->metric[MG_M_PEAK].out_of_range);
+	cr_expect_not(find(r, "huge")->metric[MG_M_PEAK].out_of_range);
+	cr_expect_not(find(r, "string")->metric[MG_M_PEAK].out_of_range);
+	mg_report_free(r);
+}
+
+/* Issue 19: peak memory and samples/s above 0, eval loss 0 or above; the
+ * paired values may be negative (a saving can be). */
+Test(report, metrics_outside_their_range_are_invalid_at_their_position)
+{
+	mg_report *r = load("fixtures/reports/metric-ranges.json");
+	const mg_metric *m;
+
+	m = &find(r, "negative-peak")->metric[MG_M_PEAK];
+	expect_state(*m, MG_METRIC_INVALID);
+	cr_expect(m->out_of_range);
+	cr_expect_eq(m->value, -5000.0);
+	expect_pos(m->pos, 5, 50);
+	expect_number(find(r, "negative-peak")->metric[MG_M_SAMPLES], 2.0);
+	m = &find(r, "zero-samples")->metric[MG_M_SAMPLES];
+	expect_state(*m, MG_METRIC_INVALID);
+	cr_expect(m->out_of_range);
+	m = &find(r, "negative-samples")->metric[MG_M_SAMPLES];
+	expect_state(*m, MG_METRIC_INVALID);
+	cr_expect_eq(m->value, -2.0);
+	m = &find(r, "negative-loss")->metric[MG_M_EVAL_LOSS];
+	expect_state(*m, MG_METRIC_INVALID);
+	cr_expect_eq(m->value, -0.5);
+	expect_number(find(r, "zero-loss")->metric[MG_M_EVAL_LOSS], 0.0);
+	m = &find(r, "negative-run")->metric[MG_M_PEAK];
+	expect_state(*m, MG_METRIC_INVALID);
+	cr_expect(m->out_of_range);
+	cr_expect_eq(m->value, -1.0);
+	expect_pos(m->pos, 12, 27);
+	cr_expect_not(find(r, "negative-run")->run_band[MG_M_PEAK]);
+	expect_number(find(r, "negative-run")->metric[MG_M_SAMPLES], 2.0);
+	expect_number(find(r, "negative-paired")->metric[MG_M_SAVING], -700.0);
+	expect_number(find(r, "negative-paired")->metric[MG_M_DELTA], -0.1);
 	mg_report_free(r);
 }
 

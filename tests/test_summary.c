@@ -9,6 +9,7 @@
 
 #include "fixture.h"
 #include "helpers.h"
+#include "../plugin/compare.h"
 #include "../plugin/digest.h"
 #include "memgate/manifest.h"
 #include "memgate/summary.h"
@@ -489,6 +490,69 @@ Test(summary, oversized_summary_drops_rows_with_a_note)
 	expect_has(md, "### Evidence\n");
 	expect_has(md, "| 1 | ");
 	free(md);
+}
+
+/* Issue 19, finding 3: n candidates at the base, all changed and with long
+ * names, so that the "Against the base" table alone would pass the limit.
+ * Returns the summary; *passes and *compares count the work it took. */
+static char *render_against_base(size_t n, size_t *passes, size_t *compares)
+{
+	static mg_check_result base;
+	static mg_decision bd;
+	static mg_check_base cb;
+	mg_evaluation *bev = calloc(n, sizeof(*bev));
+	char (*names)[160] = calloc(n, sizeof(*names));
+	size_t i, p0, c0;
+	char *md;
+
+	build();
+	memset(&base, 0, sizeof(base));
+	memset(&bd, 0, sizeof(bd));
+	for (i = 0; i < n; i++) {
+		memset(names[i], 'n', 150);
+		snprintf(names[i] + 150, 10, "%07zu", i);
+		bev[i] = fx.ev[i % 4];
+		bev[i].name = names[i];
+	}
+	bd.verdict = MG_TUNE;
+	bd.reason = MG_O_MEMORY_SAVING_BELOW_MEANINGFUL_THRESHOLD;
+	bd.base.evaluations = bev;
+	bd.base.count = n;
+	base.decision = &bd;
+	memset(&cb, 0, sizeof(cb));
+	memset(cb.rev, 'f', 40);
+	cb.result = &base;
+	fx.r.base = &cb;
+	p0 = mg_summary_render_passes;
+	c0 = mg_compare_name_compares;
+	md = render(&fx.r);
+	*passes = mg_summary_render_passes - p0;
+	*compares = mg_compare_name_compares - c0;
+	fx.r.base = NULL;
+	free(names);
+	free(bev);
+	return md;
+}
+
+/* The comparison is computed once per summary, the table holds at most
+ * MG_SUMMARY_BASE_ROWS rows and says how many it left out, and the
+ * summary is rendered once: doubling the candidates neither adds passes
+ * nor more than 2.5x the name comparisons. */
+Test(summary, base_table_is_bounded_and_computed_once)
+{
+	size_t p1, c1, p2, c2;
+	char *md1 = render_against_base(40000, &p1, &c1);
+	char *md2 = render_against_base(80000, &p2, &c2);
+
+	cr_expect_eq(p1, 1, "%zu render passes for 40000 candidates", p1);
+	cr_expect_eq(p2, 1, "%zu render passes for 80000 candidates", p2);
+	cr_expect_lt(c2, c1 * 5 / 2, "%zu name comparisons for 80000, %zu for 40000", c2, c1);
+	expect_has(md1, "\n39004 more candidates omitted; see the decision record\n");
+	expect_has(md2, "\n79004 more candidates omitted; see the decision record\n");
+	expect_has(md2, "0000995 | removed |");
+	cr_expect_null(strstr(md2, "0000996 | removed |"));
+	free(md1);
+	free(md2);
 }
 
 /* ---- a real run ---- */

@@ -84,15 +84,29 @@ enum mg_metric_id {
  * "throughput_ratio", "quality_delta". */
 const char *mg_metric_name(enum mg_metric_id m);
 
+/* The values a report's metric can have: peak memory and samples/s above
+ * 0, eval loss 0 or above, the others any finite number.  A value outside
+ * its range is read as MG_METRIC_INVALID (out_of_range set). */
+enum mg_metric_range {
+	MG_METRIC_ANY,
+	MG_METRIC_POSITIVE,       /* > 0 */
+	MG_METRIC_NON_NEGATIVE,   /* >= 0 */
+};
+enum mg_metric_range mg_metric_range(enum mg_metric_id m);
+/* Whether the finite number x lies in m's range. */
+bool mg_metric_in_range(enum mg_metric_id m, double x);
+
 enum mg_metric_state {
 	MG_METRIC_ABSENT,   /* no key, or null */
 	MG_METRIC_NUMBER,   /* a finite number in `value` */
-	MG_METRIC_INVALID   /* present but not a finite number (string, bool, inf, a run without it) */
+	MG_METRIC_INVALID   /* present but not a finite number in its range (string,
+			       bool, inf, a negative peak, a run without it) */
 };
 typedef struct mg_metric {
 	enum mg_metric_state state;
-	double value;       /* meaningful when NUMBER */
+	double value;       /* meaningful when NUMBER, or INVALID and out_of_range */
 	mg_pos pos;         /* where it was read (0:0 when absent) */
+	bool out_of_range;  /* INVALID: a finite number outside mg_metric_range */
 } mg_metric;
 
 typedef struct mg_candidate {

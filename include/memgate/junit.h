@@ -29,6 +29,17 @@
  */
 #include "check.h"
 
+/* Bounded like the record: at most MG_JUNIT_MAX_ITEMS candidate cases (in
+ * the report's order; past them one skipped case, memgate.candidates/
+ * omitted, says how many were left out) and at most as many finding lines
+ * in one case's text (then a line says how many more), so the file stays
+ * within a constant size whatever the report holds. */
+#ifndef MG_JUNIT_MAX_ITEMS
+#define MG_JUNIT_MAX_ITEMS 5000
+#endif
+/* The limit in force (tests lower it). */
+extern size_t mg_junit_max_items;
+
 char *mg_junit_render(const mg_check_result *r);
 
 /* Several policies (check --all): one suite "memgate: <policy>" per

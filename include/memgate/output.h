@@ -17,7 +17,12 @@
  *      system allows it: replaced files are put back, created files removed,
  *      appended files truncated to their old length.
  *
- * Nothing is ever read through a symlink, and nothing an append target
+ * A destination's directory is opened one component at a time with
+ * O_NOFOLLOW | O_DIRECTORY (from the current directory for a relative path
+ * or an absolute one inside it, else from the root), and the file is
+ * checked, written, renamed and read through that handle: a symlink in any
+ * parent is refused as one in the last component is (the runner's files
+ * excepted).  Nothing is ever read through a symlink, and nothing an append target
  * holds is read at all.  A file memgate creates gets mode 0644 less the
  * umask; a file it replaces keeps its permission bits less the execute,
  * set-id and sticky bits.

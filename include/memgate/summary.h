@@ -18,6 +18,16 @@
 
 #define MG_SUMMARY_MAX (1000 * 1024)
 
+/* Rows of the "Against the base" table at most (fewer when the summary
+ * needs the room); the rest are counted in a line under it. */
+#ifndef MG_SUMMARY_BASE_ROWS
+#define MG_SUMMARY_BASE_ROWS 1000
+#endif
+
+/* Times a summary has been rendered (in this process), counting the
+ * passes that drop rows to fit MG_SUMMARY_MAX: for tests that count work. */
+extern size_t mg_summary_render_passes;
+
 char *mg_summary_render(const mg_check_result *r);
 
 /* When memgate could not decide (exit 2): a short summary that says so and

@@ -36,8 +36,10 @@ NAMES = ('checkpoint', 'offload', 'hybrid', 'compress', 'lora', 'zero2', 'baseli
 PEAK_KEYS = ('peak_memory_mb', 'peak_mem_mb', 'candidate_peak_memory_mb')
 LOSS_KEYS = ('eval_loss', 'val_loss')
 INF, NINF = '__MG_INF__', '__MG_NINF__'
-# Non-numbers a metric may carry instead of its value.
-JUNK = ('9000', True, False, None, INF, NINF, {}, [1.0])
+# Non-numbers a metric may carry instead of its value, and numbers outside
+# a measured metric's range (issue 19: peak and samples/s above 0, eval
+# loss 0 or above; the paired values may be any number).
+JUNK = ('9000', True, False, None, INF, NINF, {}, [1.0], -5000.0, 0.0, -0.5)
 
 
 class Case:

@@ -52,6 +52,15 @@ ISSUES = (
 
 ABSENT, NUMBER, INVALID = 'absent', 'number', 'invalid'
 
+# The values a measured metric can have (issue 19): peak memory and
+# samples/s above 0, eval loss 0 or above; a finite number outside its
+# range is invalid, as a string is.  The paired values may be any number.
+RANGES = {
+    'peak_memory_mb': lambda x: x > 0,
+    'samples_per_s': lambda x: x > 0,
+    'eval_loss': lambda x: x >= 0,
+}
+
 
 # ---------------------------------------------------------------- reading
 
@@ -60,11 +69,11 @@ def is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def classify(v):
-    """(state, value) of a present, non-null JSON value."""
+def classify(v, metric=None):
+    """(state, value) of a present, non-null JSON value as `metric`."""
     if is_number(v):
         f = float(v)
-        if math.isfinite(f):
+        if math.isfinite(f) and RANGES.get(metric, lambda x: True)(f):
             return NUMBER, f
     return INVALID, None
 
@@ -92,7 +101,7 @@ def runs_of(cand):
     return runs if isinstance(runs, list) and runs else None
 
 
-def runs_metric(cand, keys):
+def runs_metric(cand, keys, metric=None):
     """(state, value, all_numbers) of a metric from runs[] (1.3)."""
     runs = runs_of(cand)
     if runs is None:
@@ -104,7 +113,7 @@ def runs_metric(cand, keys):
             values.append(None)
             continue
         carried = True
-        state, v = classify(run[k])
+        state, v = classify(run[k], metric)
         values.append(v if state == NUMBER else None)
     if not carried:
         return ABSENT, None, None
@@ -121,13 +130,13 @@ def measured_metric(cand, metric):
         k = first_key(place, keys)
         if k is None:
             continue
-        state, v = classify(place[k])
+        state, v = classify(place[k], metric)
         outside = False
-        rstate, _, rvalues = runs_metric(cand, keys)
+        rstate, _, rvalues = runs_metric(cand, keys, metric)
         if state == NUMBER and rstate == NUMBER:
             outside = v < min(rvalues) or v > max(rvalues)
         return state, v, outside
-    state, v, _ = runs_metric(cand, keys)
+    state, v, _ = runs_metric(cand, keys, metric)
     return state, v, False
 
 
@@ -150,7 +159,7 @@ class Candidate:
             state, v, outside = measured_metric(obj, m)
             self.metric[m] = (state, v)
             self.outside = self.outside or outside
-            rstate, _, rvalues = runs_metric(obj, MEASURED[m][0])
+            rstate, _, rvalues = runs_metric(obj, MEASURED[m][0], m)
             if rstate == NUMBER:
                 self.band[m] = (min(rvalues), max(rvalues))
         for m in PAIRED:

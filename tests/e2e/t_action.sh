@@ -318,7 +318,7 @@ mkdir -p "$T/elsewhere"
 ln -s "$T/elsewhere" "$repo/outside"
 run_step check "$repo" MEMGATE_DIR=outside
 expect_code 2 "check: a working-directory that leaves the workspace is refused"
-expect_out "::error::memgate: input 'working-directory' ('outside') resolves to '$T/elsewhere', outside the workspace '$repo'" "check: says where it leads"
+expect_out "::error::memgate: input 'working-directory' ('outside') leads through a symlink to '$T/elsewhere', outside the checkout; name a directory inside the checkout, without symlinks that lead out of it" "check: says where it leads"
 expect_no_file "$T/stub/args" "check: memgate does not run"
 run_step check "$repo" MEMGATE_DIR=no-such-dir
 expect_code 2 "check: a working-directory that does not exist is refused"

@@ -11,7 +11,11 @@
 #     memgate's own annotations;
 #   - the environment (a secret in it) reaches no file and no output;
 #   - memgate's peak memory stays under 128 MiB;
-#   - a decision record written stays within 6 x the report + 4 MiB.
+#   - a decision record written stays within 6 x the report + 4 MiB;
+#   - with 'outdir DIR' in the entry's expect file, the outputs go under DIR
+#     (the Action's sarif: too), and every file of the directory OUTSIDE
+#     beside the entry's marks (where a symlinked DIR may lead) still
+#     holds "outside" once all has run.
 . "$(dirname "$0")/lib.sh"
 
 MAXRSS=$(dirname "$MEMGATE")/tests/maxrss
@@ -72,17 +76,20 @@ for entry in "$FIX"/hostile/*/; do
 	fi
 	base=$(g -C "$up" rev-parse "base^{commit}")
 	wd=$(expect_get "$entry" workdir .)
+	od=$(expect_get "$entry" outdir .)
 	full=$dir/full
 	g clone -q --no-checkout "file://$up" "$full" 2>/dev/null
 	g -C "$full" checkout -q main 2>/dev/null
+	g clone -q "file://$up" "$dir/base" 2>/dev/null
+	g -C "$dir/base" checkout -q base 2>/dev/null
 
 	# memgate, in every format, from the working directory a hostile
 	# workflow would use, the policy from the base commit.
 	want=$(expect_get "$entry" check 1)
 	for fmt in text json github; do
 		(cd "$full/$wd" && GITHUB_ACTIONS=true ${MEMGATE_WRAP:-} "$MAXRSS" "$T/rss" "$MEMGATE" check \
-			--policy-rev "$base" --format "$fmt" --json memgate.json \
-			--summary memgate-summary.md --junit memgate-junit.xml) >"$T/out" 2>"$T/err"
+			--policy-rev "$base" --format "$fmt" --json "$od/memgate.json" \
+			--summary "$od/memgate-summary.md" --junit "$od/memgate-junit.xml") >"$T/out" 2>"$T/err"
 		code=$?
 		expect_code "$want" "$name: memgate check --format $fmt"
 		cat "$T/out" "$T/err" >"$T/log"
@@ -97,7 +104,7 @@ for entry in "$FIX"/hostile/*/; do
 			not_ok "$name: memgate --format $fmt peaks under 128 MiB" "$(cat "$T/rss") KiB"
 		fi
 	done
-	record_bounded "$name: the record is within 6 x the report + 4 MiB" "$full/$wd/memgate.json" "$full"
+	record_bounded "$name: the record is within 6 x the report + 4 MiB" "$full/$wd/$od/memgate.json" "$full"
 	no_secret "$name: the environment reaches no file and no output" "$full"
 	expect_marks_empty "$name: memgate runs nothing the repository supplies"
 
@@ -124,28 +131,43 @@ for entry in "$FIX"/hostile/*/; do
 	code=$?
 	expect_marks_empty "$name: the release gate, with '.' on PATH, runs nothing the repository supplies"
 
-	# The Action's steps on a shallow checkout, for each event that has a
-	# base commit; the base commit is fetched from the "server".
+	# The Action's steps on a shallow checkout (actions/checkout with
+	# path: repo) beside a checkout of the base (path: base), for each
+	# event that has a base commit; the base commit is fetched from the
+	# "server".
 	ws=$dir/workspace
-	g clone -q --depth=1 "file://$up" "$ws" 2>/dev/null
+	g clone -q --depth=1 "file://$up" "$ws/repo" 2>/dev/null
+	g clone -q "file://$up" "$ws/base" 2>/dev/null
+	g -C "$ws/base" checkout -q base 2>/dev/null
 	want=$(expect_get "$entry" action 1)
+	wantrev=$(expect_get "$entry" resolve 0)
 	for ev in pull_request merge_group push; do
 		: >"$T/gh-output"
 		: >"$T/gh-summary"
-		action_step resolve "$ws" MEMGATE_SECRET="$MEMGATE_SECRET" MEMGATE_DIR="$wd" \
+		action_step resolve "$ws" MEMGATE_SECRET="$MEMGATE_SECRET" MEMGATE_DIR="repo/$wd" \
 			MEMGATE_EVENT="$ev" MEMGATE_PR_BASE="$base" MEMGATE_MERGE_GROUP_BASE="$base" \
 			MEMGATE_PUSH_BEFORE="$base" GITHUB_SERVER_URL="file://$dir" GITHUB_REPOSITORY=upstream
-		expect_code 0 "$name: the Action's policy step on $ev"
+		expect_code "$wantrev" "$name: the Action's policy step on $ev"
 		cat "$T/out" "$T/err" >"$T/log"
-		if [ "$(action_policy_rev)" = "$base" ]; then ok "$name: $ev: the policy comes from the base commit"; else not_ok "$name: $ev: the policy comes from the base commit" "$(cat "$T/gh-output")"; fi
-		action_step check "$ws" MEMGATE_SECRET="$MEMGATE_SECRET" MEMGATE_DIR="$wd" \
-			MEMGATE_POLICY_REV="$(action_policy_rev)"
+		if [ "$wantrev" != 0 ]; then ok "# SKIP $name: $ev: no policy commit from a refused step"
+		elif [ "$(action_policy_rev)" = "$base" ]; then ok "$name: $ev: the policy comes from the base commit"; else not_ok "$name: $ev: the policy comes from the base commit" "$(cat "$T/gh-output")"; fi
+		sarif=
+		[ "$od" = . ] || sarif=$od/memgate.sarif
+		action_step check "$ws" MEMGATE_SECRET="$MEMGATE_SECRET" MEMGATE_DIR="repo/$wd" \
+			MEMGATE_POLICY_REV="$(action_policy_rev)" MEMGATE_SARIF="$sarif"
 		expect_code "$want" "$name: the Action's check step on $ev"
 		cat "$T/out" "$T/err" >>"$T/log"
 		expect_runner_safe "$T/log" "$name: $ev: the Action's steps run nothing but annotations"
 		no_secret "$name: $ev: the Action leaks no environment" "$ws" "$T/gh-output" "$T/gh-summary"
 	done
 	expect_marks_empty "$name: the Action runs nothing the repository supplies"
+	if [ -d "$dir/outside" ]; then
+		changed=
+		for f in "$dir/outside"/*; do
+			[ "$(cat "$f")" = outside ] || changed="$changed $(basename "$f")"
+		done
+		if [ -z "$changed" ]; then ok "$name: the files outside the checkout are untouched"; else not_ok "$name: the files outside the checkout are untouched" "changed:$changed"; fi
+	fi
 	rm -rf "$dir"
 done
 

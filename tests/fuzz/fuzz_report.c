@@ -112,7 +112,7 @@ static void check_readers_agree(const uint8_t *data, size_t size)
 	mg_error err;
 	int fast, strict;
 
-	fast = mg_json__stream(&t, text, size, "candidates", NULL, NULL, NULL);
+	fast = mg_json__stream(&t, text, size, "candidates", NULL, NULL, NULL, NULL);
 	strict = mg_json__parse(&j, PATH, text, size, 0, &err);
 	CHECK((fast == 0) == (strict == 0));
 	mg_json__tape_free(t);
