@@ -16,6 +16,7 @@
 #include "memgate/escape.h"
 #include "memgate/github.h"
 #include "memgate/insight.h"
+#include "memgate/limits.h"
 #include "memgate/junit.h"
 #include "memgate/manifest.h"
 #include "memgate/output.h"

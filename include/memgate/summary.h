@@ -16,7 +16,7 @@
  */
 #include "check.h"
 
-#define MG_SUMMARY_MAX (1000 * 1024)
+#include "memgate/limits.h"   /* MG_SUMMARY_MAX */
 
 char *mg_summary_render(const mg_check_result *r);
 
