@@ -220,7 +220,7 @@ static void tabs(struct writer *w, int n)
 }
 
 /* cJSON's string escaping of valid UTF-8, and the '[' of "##[" as \u005b
- * (see put_log_safe). */
+ * (mg_escape_is_command). */
 static void put_escaped(mg_buf *out, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -230,7 +230,7 @@ static void put_escaped(mg_buf *out, const char *s, size_t len)
 	mg_buf_putc(out, '"');
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
-		bool command = c == '[' && i >= 2 && s[i - 1] == '#' && s[i - 2] == '#';
+		bool command = mg_escape_is_command(s, i);
 		char esc[6] = { '\\', 0, 0, 0, 0, 0 };
 		size_t n = 2;
 
@@ -916,24 +916,6 @@ char *mg_record_render_inputs(const mg_check_result *r)
 }
 
 /*
- * Copy JSON text, writing the '[' of every "##[" as \u005b: the GitHub
- * runner runs a legacy "##[command]" found anywhere in a log line, and the
- * record is printed to logs (--format json) and cat'ed there.  "#" only
- * occurs inside strings in JSON text, so the escape always lands in one.
- */
-static void put_log_safe(mg_buf *out, const char *text)
-{
-	const char *hit;
-
-	while ((hit = strstr(text, "##["))) {
-		mg_buf_put(out, text, (size_t)(hit - text) + 2);
-		mg_buf_puts(out, "\\u005b");
-		text = hit + 3;
-	}
-	mg_buf_puts(out, text);
-}
-
-/*
  * Writes the printed tree `text` up to the next record's two placeholders,
  * that record's evaluations and scenarios in their place (the record's root
  * at `depth`), and returns the text after them.
@@ -947,9 +929,9 @@ static char *splice(struct stream *st, char *text, const mg_check_result *r, int
 	sens = strstr(eval, SCENARIOS_MARK);
 	assert(sens);
 	*eval = *sens = '\0';
-	put_log_safe(&st->buf, text);
+	mg_escape_json_log(&st->buf, text);
 	write_evaluations(st, d, has_waivers(r), r->insight, depth);
-	put_log_safe(&st->buf, eval + strlen(EVALUATIONS_MARK));
+	mg_escape_json_log(&st->buf, eval + strlen(EVALUATIONS_MARK));
 	write_scenarios(st, d, depth);
 	return sens + strlen(SCENARIOS_MARK);
 }
@@ -972,7 +954,7 @@ static int stream_tree(cJSON *root, const mg_check_item *items, size_t count,
 	for (i = 0; i < count; i++)
 		if (items[i].result)
 			rest = splice(&st, rest, items[i].result, 3);
-	put_log_safe(&st.buf, rest);
+	mg_escape_json_log(&st.buf, rest);
 	mg_buf_putc(&st.buf, '\n');
 	flush(&st);
 	cJSON_free(text);
