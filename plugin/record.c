@@ -746,7 +746,6 @@ static bool has_waivers(const mg_check_result *r)
 /* "waivers": the date they were judged on, and each with what became of it. */
 static void render_waivers(cJSON *root, const mg_check_result *r)
 {
-	static const char *const status[] = { "applied", "unmatched", "expired" };
 	cJSON *o, *list, *w;
 	size_t i;
 
@@ -765,7 +764,7 @@ static void render_waivers(cJSON *root, const mg_check_result *r)
 		add(w, "justification", new_string(v->justification));
 		add(w, "owner", new_string(v->owner));
 		add(w, "expires", new_string(v->expires));
-		add(w, "status", new_string(status[r->waivers[i].status]));
+		add(w, "status", new_string(mg_check_waiver_status_name(r->waivers[i].status)));
 	}
 }
 
@@ -852,8 +851,8 @@ static void render_insight(cJSON *root, const mg_check_result *r)
 	add(o, "tipping_points_evaluated", new_bool(in->tips_evaluated));
 	render_tips(o, in);
 	noise = add(o, "noise", cJSON_CreateObject());
-	add(noise, "mode", new_string(r->policy && r->policy->rules.noise == MG_NOISE_TUNE ?
-				      "tune" : "warn"));
+	add(noise, "mode", new_string(mg_noise_mode_name(r->policy ? r->policy->rules.noise :
+								    MG_NOISE_WARN)));
 	add(noise, "candidates_with_runs", cJSON_CreateNumber((double)in->with_runs));
 	add(noise, "candidates_without_runs",
 	    cJSON_CreateNumber((double)(in->count - in->with_runs)));

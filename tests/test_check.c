@@ -325,3 +325,12 @@ Test(check, change_values_in_words)
 		mg_buf_free(&b);
 	}
 }
+
+/* The record's words for what became of a waiver, in enum order. */
+Test(check, waiver_status_names)
+{
+	cr_expect_str_eq(mg_check_waiver_status_name(MG_WAIVER_APPLIED), "applied");
+	cr_expect_str_eq(mg_check_waiver_status_name(MG_WAIVER_UNMATCHED), "unmatched");
+	cr_expect_str_eq(mg_check_waiver_status_name(MG_WAIVER_EXPIRED), "expired");
+	cr_expect_null(mg_check_waiver_status_name(MG_WAIVER_STATUS_COUNT));
+}
