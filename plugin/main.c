@@ -22,6 +22,8 @@
 #include "memgate.h"
 
 enum { EXIT_PASS = 0, EXIT_GATE = 1, EXIT_ERROR = 2 };
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)   /* a limit's value, as written */
 enum format { FORMAT_DEFAULT, FORMAT_TEXT, FORMAT_JSON, FORMAT_GITHUB };
 
 struct cli {
@@ -262,7 +264,8 @@ static int apply_option(struct cli *cli, int c, const char *arg)
 	case OPT_REV: cli->opt.rev = arg; break;
 	case OPT_POLICY:
 		if (cli->policy_count == MG_CLI_MAX_POLICIES)
-			return usage_error(cmd, "more than %s --policy options: use --all", "1024"), -1;
+			return usage_error(cmd, "more than %s --policy options: use --all",
+					   STRINGIFY(MG_CLI_MAX_POLICIES)), -1;
 		cli->policies[cli->policy_count++] = arg;
 		cli->opt.policy_path = arg;
 		break;

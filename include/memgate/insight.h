@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include "decision.h"
 #include "error.h"
-#include "memgate/limits.h"
+#include "limits.h"   /* memgate's, in this directory */
 
 /* ---- exchange rate ---- */
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include "decision.h"
 #include "error.h"
-#include "memgate/limits.h"
+#include "limits.h"   /* memgate's, in this directory */
 
 /* One entry of `waivers:` (every field is required). */
 typedef struct mg_policy_waiver {

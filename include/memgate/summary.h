@@ -16,7 +16,7 @@
  */
 #include "check.h"
 
-#include "memgate/limits.h"   /* MG_SUMMARY_MAX */
+#include "limits.h"   /* memgate's (this directory): MG_SUMMARY_MAX */
 
 char *mg_summary_render(const mg_check_result *r);
 
