@@ -126,12 +126,17 @@ $(BUILD)/tests/jsonget: tests/jsonget.c $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(PKG_LIBS)
 
+# The core's vocabularies as JSON, for tests/check-vocabulary.
+$(BUILD)/tests/vocabulary: tests/vocabulary.c $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
 $(BUILD)/tests/maxrss: tests/maxrss.c $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 build-tests: $(PROG) $(TEST_PROGS) $(REPLAY_PROGS) $(BUILD)/tests/jsonget \
-	$(BUILD)/tests/maxrss $(BUILD)/bench/gen
+	$(BUILD)/tests/maxrss $(BUILD)/tests/vocabulary $(BUILD)/bench/gen
 
 # Each fuzz target built with the project's compiler and a main() that
 # replays its committed corpus once, without libFuzzer (tests/fuzz/replay.c).
@@ -163,7 +168,7 @@ asan: check-deps
 
 valgrind: check-deps
 	@$(MAKE) --no-print-directory WERROR=1 $(PROG) $(BUILD)/tests/jsonget $(BUILD)/tests/maxrss \
-		$(BUILD)/bench/gen
+		$(BUILD)/tests/vocabulary $(BUILD)/bench/gen
 	@MEMGATE=$(CURDIR)/$(PROG) MEMGATE_WRAP=$(CURDIR)/tests/valgrind-wrap ./tests/e2e/run
 
 demo: deps
