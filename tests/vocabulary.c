@@ -6,7 +6,7 @@
  *   verdicts, outcomes (the decision's reasons), next_actions, issues,
  *   statuses, reasons (the candidates' screening reasons), waivable,
  *   thresholds, noise_modes, waiver_statuses, change_effects and codes
- *   (every code a finding carries, with its kind).
+ *   (every code a finding carries, with its kind and summary).
  *
  * Each list is read from the core's own tables through their accessors,
  * so a word added there shows up here with no edit.
@@ -39,6 +39,21 @@ static const char *noise(int i) { return mg_noise_mode_name((enum mg_noise_mode)
 static const char *waiver(int i) { return mg_check_waiver_status_name((enum mg_waiver_status)i); }
 static const char *effect(int i) { return mg_check_effect_name((enum mg_change_effect)i); }
 static bool waivable(int i) { return mg_reason_waivable((enum mg_reason)i); }
+
+/* s as a JSON string: the core's words are ASCII and UTF-8 text. */
+static void put_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
 
 /* The statuses: enum mg_status has no count; the names end where the
  * table does. */
@@ -73,8 +88,11 @@ int main(void)
 	put_list("change_effects", effect, MG_CHANGE_ALTERS + 1, NULL);
 	codes = mg_codes(&n);
 	printf("  \"codes\": [");
-	for (i = 0; i < n; i++)
-		printf("%s[\"%s\", \"%s\"]", i ? ", " : "", codes[i].name, kinds[codes[i].kind]);
+	for (i = 0; i < n; i++) {
+		printf("%s[\"%s\", \"%s\", ", i ? ",\n    " : "", codes[i].name, kinds[codes[i].kind]);
+		put_string(codes[i].summary);
+		printf("]");
+	}
 	printf("]\n}\n");
 	return 0;
 }
