@@ -19,6 +19,14 @@ else
 	ok "the man page renders without warnings (groff is not installed: not checked)"
 fi
 
+# The page's title line names the version memgate prints.
+mg version
+if grep -q "^\.TH MEMGATE 1 [0-9-]* \"$(cat "$T/out")\"" "$MAN"; then
+	ok "man page: its title names $(cat "$T/out")"
+else
+	not_ok "man page: its title names $(cat "$T/out")" "$(grep '^\.TH' "$MAN")"
+fi
+
 # options TEXT: the options a text names (-C, -h, --long), one per line, sorted.
 options() {
 	grep -o -- '\(^\|[^a-z-]\)\(-C\|-h\|--[a-z][a-z-]*\)' | sed 's/^[^-]*//' |
