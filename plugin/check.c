@@ -15,7 +15,7 @@
 #include "git.h"
 #include "path.h"
 #include "memgate/insight.h"
-#include "memgate/record.h"
+#include "memgate/approved.h"
 
 /* The public sizes of check.h are the git layer's and the digest's. */
 _Static_assert(MG_CHECK_OID_SIZE == MG_GIT_OID_HEX, "commit and blob ids");
@@ -1021,8 +1021,8 @@ static int load_approved(struct run *run, mg_error *err)
 		goto done;
 	}
 	if (run->opt->require_approved)
-		error = mg_record_read_approved(&res->approved_decision, &res->approved_selected,
-						m->approved_path, blob.data, blob.len, err);
+		error = mg_approved_read(&res->approved_decision, &res->approved_selected,
+					 m->approved_path, blob.data, blob.len, err);
 done:
 	mg_blob_release(&blob);
 	return error;
