@@ -14,8 +14,10 @@
 #                  make EXTRA_CFLAGS=-DMG_REPORT_MAX_CANDIDATES=4096 clean memgate
 #
 # Targets: all (./memgate), test, asan, valgrind, demo, deps, bench, clean,
-#          install-hook.  `test` and `demo` run `deps` first so that they work
-#          on a fresh Debian machine.
+#          install-hook, fuzz-random.  `demo` runs `deps` first so that it
+#          works on a fresh Debian machine; `test`, `asan` and `valgrind`
+#          install nothing: they check the dependencies and, when one is
+#          missing, say to run `make deps` (actions/install-deps).
 
 all::
 
@@ -56,6 +58,8 @@ LIB = $(BUILD)/libmemgate.a
 PROG = $(BUILD)/memgate
 TEST_SOURCES = $(sort $(wildcard tests/test_*.c))
 TEST_PROGS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SOURCES)) $(BUILD)/tests/test_digest_evp
+FUZZ_SOURCES = $(sort $(wildcard tests/fuzz/fuzz_*.c))
+REPLAY_PROGS = $(patsubst tests/fuzz/fuzz_%.c,$(BUILD)/fuzz/replay_%,$(FUZZ_SOURCES))
 HEADERS = $(wildcard include/memgate/*.h include/*.h plugin/*.h)
 
 all:: memgate
@@ -82,7 +86,7 @@ $(LIB): $(LIB_OBJS)
 $(PROG): $(BUILD)/obj/main.o $(LIB)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/%.c tests/helpers.h tests/fixture.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+$(BUILD)/tests/%: tests/%.c tests/helpers.h tests/fixture.h tests/demo-repo.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CRIT_CFLAGS) -Itests -DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
 		$(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
@@ -95,40 +99,76 @@ $(BUILD)/tests/test_digest_evp: tests/test_digest.c plugin/digest.c tests/helper
 		-DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
 		$(LDFLAGS) -o $@ tests/test_digest.c plugin/digest.c $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
 
-.PHONY: all deps test asan valgrind demo bench clean install-hook build-tests run-tests FORCE
+.PHONY: all deps check-deps test asan valgrind demo bench clean install-hook build-tests \
+	run-tests FORCE
 
 deps:
 	@./actions/install-deps
+
+# What the suite needs (the packages `make deps` installs), checked: the
+# suite never installs anything, so that it runs the same every time.
+TEST_PYTHON_MODULES = jsonschema yaml
+check-deps:
+	@missing=; \
+	 for p in $(PKGS) criterion; do \
+		pkg-config --exists $$p 2>/dev/null || missing="$$missing $$p"; \
+	 done; \
+	 for m in $(TEST_PYTHON_MODULES); do \
+		python3 -c "import $$m" 2>/dev/null || missing="$$missing python3-$$m"; \
+	 done; \
+	 if test -n "$$missing"; then \
+		echo "make: missing what the tests need:$$missing" >&2; \
+		echo "make: run 'make deps' (actions/install-deps) first" >&2; \
+		exit 1; \
+	 fi
 
 $(BUILD)/tests/jsonget: tests/jsonget.c $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(PKG_LIBS)
 
+# The core's vocabularies as JSON, for tests/check-vocabulary.
+$(BUILD)/tests/vocabulary: tests/vocabulary.c $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
 $(BUILD)/tests/maxrss: tests/maxrss.c $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
-build-tests: $(PROG) $(TEST_PROGS) $(BUILD)/tests/jsonget $(BUILD)/tests/maxrss \
-	$(BUILD)/bench/gen
+build-tests: $(PROG) $(TEST_PROGS) $(REPLAY_PROGS) $(BUILD)/tests/jsonget \
+	$(BUILD)/tests/maxrss $(BUILD)/tests/vocabulary $(BUILD)/bench/gen
 
-# Unit tests (one Criterion binary per module), then the end-to-end tests
-# that run the binary on fixture repositories built with the real git.
+# Each fuzz target built with the project's compiler and a main() that
+# replays its committed corpus once, without libFuzzer (tests/fuzz/replay.c).
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -Iplugin $(LDFLAGS) -o $@ $< tests/fuzz/replay.c \
+		$(LIB) $(PKG_LIBS)
+
+# Unit tests (one Criterion binary per module), the fuzz corpus replayed,
+# then the end-to-end tests that run the binary on fixture repositories
+# built with the real git.  Deterministic: no installing, no random fuzzing.
 run-tests: build-tests
 	@MG_BUILD_DIR=$(CURDIR)/$(BUILD) ./tests/run-unit $(TEST_PROGS)
+	@./tests/fuzz/run-replay $(REPLAY_PROGS)
 	@MEMGATE=$(CURDIR)/$(PROG) $(if $(SAN),MG_SANITIZED=1) ./tests/e2e/run
 
-# The whole suite: unit and end-to-end tests, then each fuzz target for
-# about 20 s (the suite stays well under 10 minutes on 2 cores).
-test: deps
-	@$(MAKE) --no-print-directory WERROR=1 run-tests
-	@$(MAKE) --no-print-directory WERROR=1 fuzz-smoke
+# run-suite MAKE-ARGS: run-tests with those arguments, then how long it took.
+run-suite = start=$$(date +%s); \
+	$(MAKE) --no-print-directory WERROR=1 $(1) run-tests; rc=$$?; \
+	echo "test: the suite took $$(($$(date +%s) - start)) s"; exit $$rc
 
-asan: deps
-	@$(MAKE) --no-print-directory WERROR=1 SAN=1 run-tests
+# The whole suite (about 5 minutes on 2 cores).  Random fuzzing is its own
+# target, fuzz-random, which .ci/run runs.
+test: check-deps
+	@$(call run-suite,)
 
-valgrind: deps
+asan: check-deps
+	@$(call run-suite,SAN=1)
+
+valgrind: check-deps
 	@$(MAKE) --no-print-directory WERROR=1 $(PROG) $(BUILD)/tests/jsonget $(BUILD)/tests/maxrss \
-		$(BUILD)/bench/gen
+		$(BUILD)/tests/vocabulary $(BUILD)/bench/gen
 	@MEMGATE=$(CURDIR)/$(PROG) MEMGATE_WRAP=$(CURDIR)/tests/valgrind-wrap ./tests/e2e/run
 
 demo: deps
@@ -170,8 +210,10 @@ clean:
 #
 #   make fuzz         build every tests/fuzz/fuzz_*.c into build-fuzz/ (needs clang
 #                     and its libFuzzer runtime: install-deps --fuzz)
-#   make fuzz-smoke   run each target for about 20 s on a copy of its corpus
-#                     (fixtures/fuzz-corpus/<target>/); fails on a crash, leak or timeout
+#   make fuzz-random  run each target for about 20 s (FUZZ_TIME) on a copy of
+#                     its corpus (fixtures/fuzz-corpus/<target>/); fails on a
+#                     crash, leak or timeout.  Not part of `make test`, which
+#                     replays the corpus without mutation (run-replay).
 #
 # Run one target longer by hand, e.g.:
 #   build-fuzz/fuzz_policy -max_len=65536 -timeout=5 fixtures/fuzz-corpus/policy
@@ -181,12 +223,11 @@ FUZZ_CC = clang
 FUZZ_BUILD = build-fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS = $(WARN) -g -O1 $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude $(PKG_CFLAGS)
-FUZZ_SOURCES = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_PROGS = $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SOURCES))
 FUZZ_LIB_OBJS = $(patsubst plugin/%.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SOURCES))
 FUZZ_LIB = $(FUZZ_BUILD)/libmemgate.a
 
-.PHONY: fuzz fuzz-build fuzz-smoke
+.PHONY: fuzz fuzz-build fuzz-random fuzz-smoke
 
 $(FUZZ_BUILD)/CFLAGS: FORCE
 	@mkdir -p $(FUZZ_BUILD)
@@ -210,5 +251,8 @@ fuzz:
 	@./actions/install-deps --fuzz
 	@$(MAKE) --no-print-directory fuzz-build
 
-fuzz-smoke: fuzz
+fuzz-random: fuzz
 	@./tests/fuzz/run-smoke $(FUZZ_PROGS)
+
+# The former name of fuzz-random.
+fuzz-smoke: fuzz-random

@@ -8,6 +8,7 @@
  * Private headers sit beside their sources in plugin/.
  * tests/e2e/t_layout.sh checks that this list is complete.
  */
+#include "memgate/approved.h"
 #include "memgate/buf.h"
 #include "memgate/check.h"
 #include "memgate/codequality.h"
@@ -16,6 +17,7 @@
 #include "memgate/escape.h"
 #include "memgate/github.h"
 #include "memgate/insight.h"
+#include "memgate/limits.h"
 #include "memgate/junit.h"
 #include "memgate/manifest.h"
 #include "memgate/output.h"

@@ -15,7 +15,7 @@
 #include "git.h"
 #include "path.h"
 #include "memgate/insight.h"
-#include "memgate/record.h"
+#include "memgate/approved.h"
 
 /* The public sizes of check.h are the git layer's and the digest's. */
 _Static_assert(MG_CHECK_OID_SIZE == MG_GIT_OID_HEX, "commit and blob ids");
@@ -632,8 +632,8 @@ static void diff_rest(mg_check_result *res, const mg_policy *base, const mg_poli
 	add_change(res, "evidence.baseline", string_value_of(base->rules.baseline),
 		   string_value_of(head->rules.baseline), MG_CHANGE_ALTERS, head->baseline_pos);
 	add_change(res, "evidence.noise",
-		   string_value_of(base->rules.noise == MG_NOISE_TUNE ? "tune" : "warn"),
-		   string_value_of(head->rules.noise == MG_NOISE_TUNE ? "tune" : "warn"),
+		   string_value_of(mg_noise_mode_name(base->rules.noise)),
+		   string_value_of(mg_noise_mode_name(head->rules.noise)),
 		   head->rules.noise < base->rules.noise ? MG_CHANGE_LOOSENS : MG_CHANGE_TIGHTENS,
 		   head->noise_pos);
 	add_change(res, "evidence.min_repeats", number_value(true, base->rules.min_repeats),
@@ -1021,8 +1021,8 @@ static int load_approved(struct run *run, mg_error *err)
 		goto done;
 	}
 	if (run->opt->require_approved)
-		error = mg_record_read_approved(&res->approved_decision, &res->approved_selected,
-						m->approved_path, blob.data, blob.len, err);
+		error = mg_approved_read(&res->approved_decision, &res->approved_selected,
+					 m->approved_path, blob.data, blob.len, err);
 done:
 	mg_blob_release(&blob);
 	return error;
@@ -1177,7 +1177,7 @@ static void warn_noise(mg_check_result *res)
 			add_warning(res, "the selected candidate %s is within measurement noise on %s: "
 				    "some of its runs pass the threshold and some fail (evidence.noise: %s)",
 				    name.ptr, mg_threshold_name((enum mg_threshold)t),
-				    res->policy->rules.noise == MG_NOISE_TUNE ? "tune" : "warn");
+				    mg_noise_mode_name(res->policy->rules.noise));
 	mg_buf_free(&name);
 }
 
@@ -1206,6 +1206,17 @@ static int decide_with_waivers(struct run *run, mg_error *err)
 		warn_noise(res);
 	free(active);
 	return error;
+}
+
+const char *mg_check_waiver_status_name(enum mg_waiver_status s)
+{
+	static const char *const names[MG_WAIVER_STATUS_COUNT] = {
+		[MG_WAIVER_APPLIED] = "applied",
+		[MG_WAIVER_UNMATCHED] = "unmatched",
+		[MG_WAIVER_EXPIRED] = "expired",
+	};
+
+	return (int)s >= 0 && s < MG_WAIVER_STATUS_COUNT ? names[s] : NULL;
 }
 
 void mg_check_waiver_message(mg_buf *out, const mg_check_result *r, size_t i)

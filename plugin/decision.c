@@ -277,6 +277,11 @@ static const char *const verdict_names[MG_VERDICT_COUNT] = {
 	"accept", "tune", "reject",
 };
 
+static const char *const noise_mode_names[MG_NOISE_MODE_COUNT] = {
+	[MG_NOISE_WARN] = "warn",
+	[MG_NOISE_TUNE] = "tune",
+};
+
 /* The entry `i` of a table of `n`, or NULL when out of range. */
 static const char *table_get(const char *const *table, size_t n, int i)
 {
@@ -512,6 +517,25 @@ const char *mg_verdict_name(enum mg_verdict v)
 int mg_verdict_from_name(const char *name)
 {
 	return table_find(verdict_names, MG_VERDICT_COUNT, name);
+}
+
+const char *mg_noise_mode_name(enum mg_noise_mode m)
+{
+	return table_get(noise_mode_names, MG_NOISE_MODE_COUNT, (int)m);
+}
+
+int mg_noise_mode_from_name(const char *name)
+{
+	return table_find(noise_mode_names, MG_NOISE_MODE_COUNT, name);
+}
+
+const char *mg_check_operator(const mg_threshold_def *c, bool fails, bool math)
+{
+	if (fails)
+		return c->ceiling ? ">" : "<";
+	if (math)
+		return c->ceiling ? "\xe2\x89\xa4" : "\xe2\x89\xa5";
+	return c->ceiling ? "<=" : ">=";
 }
 
 /* ---- screening: steps 1-4 (independent of the budget) ---- */

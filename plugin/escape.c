@@ -126,6 +126,18 @@ static int is_trimmed_space(uint32_t cp)
 	       cp == 0x202f || cp == 0x205f || cp == 0x3000;
 }
 
+void mg_escape_json_log(mg_buf *out, const char *json)
+{
+	const char *hit;
+
+	while ((hit = strstr(json, "##["))) {
+		mg_buf_put(out, json, (size_t)(hit - json) + 2);
+		mg_buf_puts(out, "\\u005b");
+		json = hit + 3;
+	}
+	mg_buf_puts(out, json);
+}
+
 void mg_escape_text(mg_buf *out, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -423,7 +423,7 @@ static void threshold_finding(struct findings *f, const mg_evaluation *e, size_t
 	mg_format_name(&f->msg, e->name);
 	mg_buf_printf(&f->msg, ": %s ", c->label);
 	mg_format_value(&f->msg, e->value[c->metric], known ? &limit : NULL);
-	mg_buf_printf(&f->msg, "%s %s ", c->unit, c->ceiling ? ">" : "<");
+	mg_buf_printf(&f->msg, "%s %s ", c->unit, mg_check_operator(c, true, false));
 	if (t == MG_MAX_RELATIVE_EVAL_LOSS) {
 		mg_format_threshold(&f->msg, limit);
 		mg_buf_puts(&f->msg, ", the ceiling of max_relative_eval_loss ");
@@ -710,7 +710,12 @@ static void change_findings(struct findings *f)
  * line when it matches nothing, at its expires: when it expired. */
 static void waiver_findings(struct findings *f)
 {
-	static const char *const codes[] = { "waiver_applied", "waiver_unmatched", "waiver_expired" };
+	/* "waiver_" and mg_check_waiver_status_name: static, as codes are */
+	static const char *const codes[MG_WAIVER_STATUS_COUNT] = {
+		[MG_WAIVER_APPLIED] = "waiver_applied",
+		[MG_WAIVER_UNMATCHED] = "waiver_unmatched",
+		[MG_WAIVER_EXPIRED] = "waiver_expired",
+	};
 	const mg_check_result *r = f->r;
 	mg_buf line = MG_BUF_INIT, subject = MG_BUF_INIT;
 	size_t i;

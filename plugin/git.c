@@ -58,7 +58,6 @@ struct mg_repo {
 #define SHORT_ID_LEN 7
 #define LIMIT_HINT "(raise it with --max-input-mb)"
 #define REGULAR_ONLY "(memgate reads regular files only)"
-#define LFS_MAX_POINTER 1024
 
 /* What a working-tree path is, looked at without following symlinks. */
 enum wt_kind {
@@ -1088,7 +1087,7 @@ bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[MG_GIT_LF
 	char oid[MG_GIT_LFS_OID_HEX];
 	unsigned long long size = 0;
 
-	if (!data || len >= LFS_MAX_POINTER || len < sizeof(version) - 1 ||
+	if (!data || len >= MG_LFS_MAX_POINTER || len < sizeof(version) - 1 ||
 	    memcmp(data, version, sizeof(version) - 1))
 		return false;
 	for (p = data + sizeof(version) - 1; p < end; p = nl + 1) {

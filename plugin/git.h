@@ -17,7 +17,7 @@ typedef struct mg_repo mg_repo;   /* opaque; mg_repo_free */
 
 #define MG_GIT_OID_HEX 65         /* 40 (sha1) hex digits + NUL, room for 64 */
 #define MG_GIT_LFS_OID_HEX 65     /* a Git LFS oid: a SHA-256, 64 hex digits + NUL */
-#define MG_GIT_DEFAULT_MAX_INPUT ((size_t)64 << 20)
+#include "memgate/limits.h"   /* MG_GIT_DEFAULT_MAX_INPUT, MG_LFS_MAX_POINTER */
 
 /*
  * A blob read from a commit (or a file read from the working tree).  `data`

@@ -872,22 +872,16 @@ cJSON *mg_json__add(cJSON *parent, const char *key, cJSON *item)
 	return item;
 }
 
-/* The tree printed (pretty or not) and a newline, every "##[" written
- * "##\u005b" (a legacy GitHub command runs wherever it stands in a log
- * line, and these files end up in logs); deletes the tree. */
+/* The tree printed (pretty or not) and a newline, safe for a log
+ * (mg_escape_json_log: these files end up in logs); deletes the tree. */
 static char *print_tree(cJSON *root, bool pretty)
 {
 	mg_buf out = MG_BUF_INIT;
 	char *text = pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
-	const char *p, *hit;
 
 	if (!text)
 		abort();
-	for (p = text; (hit = strstr(p, "##[")); p = hit + 3) {
-		mg_buf_put(&out, p, (size_t)(hit - p) + 2);
-		mg_buf_puts(&out, "\\u005b");
-	}
-	mg_buf_puts(&out, p);
+	mg_escape_json_log(&out, text);
 	mg_buf_putc(&out, '\n');
 	cJSON_free(text);
 	cJSON_Delete(root);

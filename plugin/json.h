@@ -17,9 +17,7 @@
 
 typedef struct mg_json mg_json;   /* opaque: the cJSON tree and its positions */
 
-#ifndef MG_JSON_MAX_DEPTH   /* raise: make EXTRA_CFLAGS=-DMG_JSON_MAX_DEPTH=N */
-#define MG_JSON_MAX_DEPTH 64
-#endif
+#include "memgate/limits.h"   /* MG_JSON_MAX_DEPTH */
 
 /*
  * Parse len bytes of text read from `path`.  Errors name path:line:column:

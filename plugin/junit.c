@@ -271,8 +271,7 @@ static void put_checks(mg_buf *out, const mg_evaluation *e, const mg_decision *d
 			continue;
 		mg_buf_printf(out, "%s ", c->label);
 		mg_format_value(out, e->value[c->metric], known ? &limit : NULL);
-		mg_buf_printf(out, "%s %s ", c->unit,
-			      c->ceiling ? (fail ? ">" : "<=") : (fail ? "<" : ">="));
+		mg_buf_printf(out, "%s %s ", c->unit, mg_check_operator(c, fail, false));
 		if (known)
 			mg_format_threshold(out, limit);
 		else

@@ -22,7 +22,8 @@
 #include "memgate.h"
 
 enum { EXIT_PASS = 0, EXIT_GATE = 1, EXIT_ERROR = 2 };
-#define MAX_POLICIES 1024   /* --policy given more often: use --all */
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)   /* a limit's value, as written */
 enum format { FORMAT_DEFAULT, FORMAT_TEXT, FORMAT_JSON, FORMAT_GITHUB };
 
 struct cli {
@@ -36,7 +37,7 @@ struct cli {
 	const char *sarif_path;
 	const char *codequality_path;
 	bool all;                  /* --all */
-	const char *policies[MAX_POLICIES];  /* every --policy, in order */
+	const char *policies[MG_CLI_MAX_POLICIES];  /* every --policy, in order */
 	size_t policy_count;
 	const char *out_path;      /* record, manifest */
 	const char *report_path;   /* manifest */
@@ -262,8 +263,9 @@ static int apply_option(struct cli *cli, int c, const char *arg)
 	case 'C': cli->opt.dir = arg; break;
 	case OPT_REV: cli->opt.rev = arg; break;
 	case OPT_POLICY:
-		if (cli->policy_count == MAX_POLICIES)
-			return usage_error(cmd, "more than %s --policy options: use --all", "1024"), -1;
+		if (cli->policy_count == MG_CLI_MAX_POLICIES)
+			return usage_error(cmd, "more than %s --policy options: use --all",
+					   STRINGIFY(MG_CLI_MAX_POLICIES)), -1;
 		cli->policies[cli->policy_count++] = arg;
 		cli->opt.policy_path = arg;
 		break;

@@ -15,6 +15,7 @@
 
 #include "json.h"
 #include "memgate/buf.h"
+#include "memgate/escape.h"
 #include "memgate/manifest.h"
 #include "path.h"
 
@@ -229,29 +230,25 @@ void mg_manifest_free(mg_manifest *m)
 /* ---- rendering ---------------------------------------------------- */
 
 /* cJSON indents with tabs and puts a tab after ':'; write what json.dump(s,
- * indent=2) writes instead.  Every tab in cJSON's output is layout: tabs in
- * strings are printed as "\t".  The '[' of "##[" (a legacy GitHub workflow
- * command, run anywhere in a log line) is written \u005b; '#' only occurs
- * inside strings. */
+ * indent=2) writes instead, safe for a log (mg_escape_json_log).  Every tab
+ * in cJSON's output is layout: tabs in strings are printed as "\t". */
 static char *two_space_layout(const char *printed)
 {
-	mg_buf b = MG_BUF_INIT;
+	mg_buf b = MG_BUF_INIT, safe = MG_BUF_INIT;
 	bool line_start = true;
 	const char *s;
 
 	for (s = printed; *s; s++) {
-		if (*s == '\t') {
+		if (*s == '\t')
 			mg_buf_puts(&b, line_start ? "  " : " ");
-		} else if (!strncmp(s, "##[", 3)) {
-			mg_buf_puts(&b, "##\\u005b");
-			s += 2;
-		} else {
+		else
 			mg_buf_putc(&b, *s);
-		}
 		line_start = *s == '\n' || (line_start && *s == '\t');
 	}
-	mg_buf_putc(&b, '\n');
-	return mg_buf_detach(&b, NULL);
+	mg_escape_json_log(&safe, b.ptr);
+	mg_buf_putc(&safe, '\n');
+	mg_buf_free(&b);
+	return mg_buf_detach(&safe, NULL);
 }
 
 char *mg_manifest_render(const char *source_path, const char *sha256_hex,

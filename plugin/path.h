@@ -8,8 +8,7 @@
  */
 #include "memgate/error.h"
 
-/* The longest path accepted, in bytes. */
-#define MG_PATH_MAX_BYTES 4096
+#include "memgate/limits.h"   /* MG_PATH_MAX_BYTES, the longest path accepted */
 
 /*
  * Check a repository path: relative, '/'-separated, not empty, no "." or

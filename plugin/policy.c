@@ -45,12 +45,9 @@ enum { W_CANDIDATE, W_REASON, W_JUSTIFICATION, W_OWNER, W_EXPIRES, W_COUNT };
 static const char *const waiver_keys[] = {
 	"candidate", "reason", "justification", "owner", "expires", NULL
 };
-static const char *const verdict_words[] = { "accept", "tune", "reject", NULL };
 
 _Static_assert(MG_ID_COUNT == 8 && MG_ID_OPTIMIZER == 7,
 	       "identity_keys follows enum mg_ident");
-_Static_assert(MG_ACCEPT == 0 && MG_TUNE == 1 && MG_REJECT == 2,
-	       "verdict_words follows enum mg_verdict");
 
 /* The keys of each section; the thresholds' come from the decision core's
  * table (mg_threshold_def: budget, quality, or all of them in a scenario). */
@@ -428,16 +425,17 @@ done:
 /* evidence.noise: warn | tune. */
 static int walk_noise(walk *w, const mg_yaml_node *n)
 {
+	int mode;
+
 	w->p->noise_pos = n->pos;
 	if (n->kind != MG_YAML_STR)
 		return type_error(w, n, "evidence.noise", "a string");
-	if (!strcmp(n->text, "warn"))
-		w->p->rules.noise = MG_NOISE_WARN;
-	else if (!strcmp(n->text, "tune"))
-		w->p->rules.noise = MG_NOISE_TUNE;
-	else
+	if ((mode = mg_noise_mode_from_name(n->text)) < 0)
 		return mg_error_at(w->err, w->path, n->pos,
-				   "'evidence.noise' must be 'warn' or 'tune', got '%.40s'", n->text);
+				   "'evidence.noise' must be '%s' or '%s', got '%.40s'",
+				   mg_noise_mode_name(MG_NOISE_WARN),
+				   mg_noise_mode_name(MG_NOISE_TUNE), n->text);
+	w->p->rules.noise = (enum mg_noise_mode)mode;
 	return 0;
 }
 
@@ -605,11 +603,15 @@ static int fail_on_word(walk *w, const mg_yaml_node *n, size_t i)
 {
 	char where[48];
 	const char *near;
+	const char *verdict_words[MG_VERDICT_COUNT + 1];
 	int v;
 
 	snprintf(where, sizeof(where), "gate.fail_on[%zu]", i);
 	if (n->kind != MG_YAML_STR)
 		return type_error(w, n, where, "a string");
+	for (v = 0; v < MG_VERDICT_COUNT; v++)
+		verdict_words[v] = mg_verdict_name((enum mg_verdict)v);
+	verdict_words[MG_VERDICT_COUNT] = NULL;
 	v = key_find(verdict_words, n->text, n->len);
 	if (v >= 0) {
 		w->p->fail_on[v] = true;
@@ -621,8 +623,9 @@ static int fail_on_word(walk *w, const mg_yaml_node *n, size_t i)
 				   "unknown decision '%.40s' in 'gate.fail_on' (did you mean '%s'?)",
 				   n->text, near);
 	return mg_error_at(w->err, w->path, n->pos,
-			   "unknown decision '%.40s' in 'gate.fail_on' (expected accept, tune or reject)",
-			   n->text);
+			   "unknown decision '%.40s' in 'gate.fail_on' (expected %s, %s or %s)",
+			   n->text, verdict_words[MG_ACCEPT], verdict_words[MG_TUNE],
+			   verdict_words[MG_REJECT]);
 }
 
 /* gate.fail_on: a list of decisions (maybe empty: never fail). */

@@ -220,7 +220,7 @@ static void tabs(struct writer *w, int n)
 }
 
 /* cJSON's string escaping of valid UTF-8, and the '[' of "##[" as \u005b
- * (see put_log_safe). */
+ * (mg_escape_is_command). */
 static void put_escaped(mg_buf *out, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -230,7 +230,7 @@ static void put_escaped(mg_buf *out, const char *s, size_t len)
 	mg_buf_putc(out, '"');
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
-		bool command = c == '[' && i >= 2 && s[i - 1] == '#' && s[i - 2] == '#';
+		bool command = mg_escape_is_command(s, i);
 		char esc[6] = { '\\', 0, 0, 0, 0, 0 };
 		size_t n = 2;
 
@@ -746,7 +746,6 @@ static bool has_waivers(const mg_check_result *r)
 /* "waivers": the date they were judged on, and each with what became of it. */
 static void render_waivers(cJSON *root, const mg_check_result *r)
 {
-	static const char *const status[] = { "applied", "unmatched", "expired" };
 	cJSON *o, *list, *w;
 	size_t i;
 
@@ -765,7 +764,7 @@ static void render_waivers(cJSON *root, const mg_check_result *r)
 		add(w, "justification", new_string(v->justification));
 		add(w, "owner", new_string(v->owner));
 		add(w, "expires", new_string(v->expires));
-		add(w, "status", new_string(status[r->waivers[i].status]));
+		add(w, "status", new_string(mg_check_waiver_status_name(r->waivers[i].status)));
 	}
 }
 
@@ -852,8 +851,8 @@ static void render_insight(cJSON *root, const mg_check_result *r)
 	add(o, "tipping_points_evaluated", new_bool(in->tips_evaluated));
 	render_tips(o, in);
 	noise = add(o, "noise", cJSON_CreateObject());
-	add(noise, "mode", new_string(r->policy && r->policy->rules.noise == MG_NOISE_TUNE ?
-				      "tune" : "warn"));
+	add(noise, "mode", new_string(mg_noise_mode_name(r->policy ? r->policy->rules.noise :
+								    MG_NOISE_WARN)));
 	add(noise, "candidates_with_runs", cJSON_CreateNumber((double)in->with_runs));
 	add(noise, "candidates_without_runs",
 	    cJSON_CreateNumber((double)(in->count - in->with_runs)));
@@ -916,24 +915,6 @@ char *mg_record_render_inputs(const mg_check_result *r)
 }
 
 /*
- * Copy JSON text, writing the '[' of every "##[" as \u005b: the GitHub
- * runner runs a legacy "##[command]" found anywhere in a log line, and the
- * record is printed to logs (--format json) and cat'ed there.  "#" only
- * occurs inside strings in JSON text, so the escape always lands in one.
- */
-static void put_log_safe(mg_buf *out, const char *text)
-{
-	const char *hit;
-
-	while ((hit = strstr(text, "##["))) {
-		mg_buf_put(out, text, (size_t)(hit - text) + 2);
-		mg_buf_puts(out, "\\u005b");
-		text = hit + 3;
-	}
-	mg_buf_puts(out, text);
-}
-
-/*
  * Writes the printed tree `text` up to the next record's two placeholders,
  * that record's evaluations and scenarios in their place (the record's root
  * at `depth`), and returns the text after them.
@@ -947,9 +928,9 @@ static char *splice(struct stream *st, char *text, const mg_check_result *r, int
 	sens = strstr(eval, SCENARIOS_MARK);
 	assert(sens);
 	*eval = *sens = '\0';
-	put_log_safe(&st->buf, text);
+	mg_escape_json_log(&st->buf, text);
 	write_evaluations(st, d, has_waivers(r), r->insight, depth);
-	put_log_safe(&st->buf, eval + strlen(EVALUATIONS_MARK));
+	mg_escape_json_log(&st->buf, eval + strlen(EVALUATIONS_MARK));
 	write_scenarios(st, d, depth);
 	return sens + strlen(SCENARIOS_MARK);
 }
@@ -972,7 +953,7 @@ static int stream_tree(cJSON *root, const mg_check_item *items, size_t count,
 	for (i = 0; i < count; i++)
 		if (items[i].result)
 			rest = splice(&st, rest, items[i].result, 3);
-	put_log_safe(&st.buf, rest);
+	mg_escape_json_log(&st.buf, rest);
 	mg_buf_putc(&st.buf, '\n');
 	flush(&st);
 	cJSON_free(text);
@@ -1118,115 +1099,5 @@ int mg_record_same(bool *same, const char *existing, size_t existing_len,
 done:
 	cJSON_Delete(old);
 	cJSON_Delete(now);
-	return error;
-}
-
-/* "'<path>' is not a decision record (no '<what>')" at pos. */
-static int not_a_record(mg_error *err, const char *path, mg_pos pos, const char *what)
-{
-	mg_buf safe = MG_BUF_INIT;
-
-	mg_escape_text(&safe, path, strlen(path));
-	mg_error_at(err, path, pos, "'%s' is not a decision record (no '%s')", safe.ptr, what);
-	mg_buf_free(&safe);
-	return MG_ERROR;
-}
-
-/* The verdict word of a record: "accept", "tune" or "reject". */
-static int read_verdict(char **out, const mg_json *j, const cJSON *node,
-			const char *path, mg_error *err)
-{
-	mg_buf safe = MG_BUF_INIT;
-	int error = MG_OK;
-
-	if (mg_verdict_from_name(node->valuestring) >= 0) {
-		*out = mg_xstrdup(node->valuestring);
-	} else {
-		mg_escape_text(&safe, node->valuestring, strlen(node->valuestring));
-		error = mg_error_at(err, path, mg_json__pos(j, node),
-				    "unknown decision '%s' (expected accept, tune or reject)",
-				    safe.ptr);
-	}
-	mg_buf_free(&safe);
-	return error;
-}
-
-/* A candidate name under key: a string, or null or absent (*out stays NULL). */
-static int read_candidate(char **out, const mg_json *j, const cJSON *object,
-			  const char *key, const char *path, mg_error *err)
-{
-	const cJSON *node = cJSON_GetObjectItemCaseSensitive(object, key);
-	int error = MG_OK;
-
-	if (cJSON_IsString(node))
-		*out = mg_xstrdup(node->valuestring);
-	else if (node && !cJSON_IsNull(node))
-		error = mg_error_at(err, path, mg_json__pos(j, node),
-				    "'%s' must be a string or null, not %s", key,
-				    mg_json__type_name(node));
-	return error;
-}
-
-/* A memgate record: "decision" is a string, "selected_candidate" a string or null. */
-static int read_memgate(char **decision, char **selected, const mg_json *j,
-			const char *path, mg_error *err)
-{
-	const cJSON *root = mg_json__root(j);
-	int error;
-
-	if (!cJSON_GetObjectItemCaseSensitive(root, "selected_candidate"))
-		error = not_a_record(err, path, mg_json__pos(j, root), "selected_candidate");
-	else if ((error = read_verdict(decision, j, mg_json__get(root, "decision"), path, err)) == MG_OK)
-		error = read_candidate(selected, j, root, "selected_candidate", path, err);
-	return error;
-}
-
-/* The seed's stage-75 record: decision.decision and summary.best_candidate. */
-static int read_seed(char **decision, char **selected, const mg_json *j,
-		     const char *path, mg_error *err)
-{
-	const cJSON *root = mg_json__root(j);
-	const cJSON *outer = mg_json__get(root, "decision");
-	const cJSON *inner = mg_json__get(outer, "decision");
-	const cJSON *summary = mg_json__get(root, "summary");
-	int error;
-
-	if (!cJSON_IsString(inner))
-		error = not_a_record(err, path, mg_json__pos(j, outer), "decision");
-	else if (!cJSON_IsObject(summary))
-		error = not_a_record(err, path, mg_json__pos(j, root), "summary");
-	else if ((error = read_verdict(decision, j, inner, path, err)) == MG_OK)
-		error = read_candidate(selected, j, summary, "best_candidate", path, err);
-	return error;
-}
-
-int mg_record_read_approved(char **decision, char **selected, const char *path,
-			    const char *text, size_t len, mg_error *err)
-{
-	mg_json *j = NULL;
-	const cJSON *root, *verdict;
-	int error;
-
-	assert(decision && selected && path && text);
-	*decision = NULL;
-	*selected = NULL;
-	if ((error = mg_json__parse(&j, path, text, len, 0, err)) < 0)
-		goto done;
-	root = mg_json__root(j);
-	verdict = cJSON_IsObject(root) ? mg_json__get(root, "decision") : NULL;
-	if (cJSON_IsString(verdict))
-		error = read_memgate(decision, selected, j, path, err);
-	else if (cJSON_IsObject(verdict))
-		error = read_seed(decision, selected, j, path, err);
-	else
-		error = not_a_record(err, path, mg_json__pos(j, root), "decision");
-done:
-	if (error < 0) {
-		free(*decision);
-		free(*selected);
-		*decision = NULL;
-		*selected = NULL;
-	}
-	mg_json__free(j);
 	return error;
 }

@@ -129,16 +129,15 @@ static void put_location(cJSON *result, const char *file, mg_pos pos)
 /*
  * GitHub's code scanning shows the first 5,000 results of a run by
  * severity and rejects a file with more than 25,000, which a sweep of 10^4
- * candidates passes.  A run holds at most MAX_RESULTS results: past that,
+ * candidates passes.  A run holds at most MG_SARIF_MAX_RESULTS results: past that,
  * the errors are kept first, then the warnings, then the notes, each in
  * the findings' order of importance, and the run's invocation says how
  * many were left out (the decision record keeps every evaluation).  The
  * results kept stay in the findings' order.
  */
-#define MAX_RESULTS 5000
 
 struct results {
-	cJSON *level[LEVEL_COUNT];   /* the first MAX_RESULTS of each level */
+	cJSON *level[LEVEL_COUNT];   /* the first MG_SARIF_MAX_RESULTS of each level */
 	size_t *seq[LEVEL_COUNT];    /* their places in the findings' order */
 	size_t kept[LEVEL_COUNT];
 	size_t total;                /* findings seen */
@@ -157,7 +156,7 @@ static void put_result(void *ctx, const mg_check_result *r, const mg_finding *f,
 	char line_hash[40];
 	mg_pos pos;
 
-	if (all->kept[l] == MAX_RESULTS) {
+	if (all->kept[l] == MG_SARIF_MAX_RESULTS) {
 		all->total++;
 		return;
 	}
@@ -181,11 +180,11 @@ static void put_result(void *ctx, const mg_check_result *r, const mg_finding *f,
 		mg_json__add(props, "candidate", str(r->decision->base.evaluations[f->candidate].name));
 }
 
-/* Move the results kept into `results`: each level's share of MAX_RESULTS
+/* Move the results kept into `results`: each level's share of MG_SARIF_MAX_RESULTS
  * (errors first), merged back into the findings' order.  Returns how many. */
 static size_t take_results(cJSON *results, struct results *all)
 {
-	size_t quota[LEVEL_COUNT], at[LEVEL_COUNT] = { 0 }, left = MAX_RESULTS, taken = 0;
+	size_t quota[LEVEL_COUNT], at[LEVEL_COUNT] = { 0 }, left = MG_SARIF_MAX_RESULTS, taken = 0;
 	int l, next;
 
 	for (l = 0; l < LEVEL_COUNT; l++) {
@@ -218,7 +217,7 @@ static void put_omitted(cJSON *run, size_t omitted)
 	mg_buf_printf(&msg, "%zu more findings were left out: a run holds the %d most "
 		      "important (GitHub code scanning shows 5,000 and rejects more than "
 		      "25,000); the decision record (--json) lists every evaluation",
-		      omitted, MAX_RESULTS);
+		      omitted, MG_SARIF_MAX_RESULTS);
 	text(note, "message", msg.ptr);
 	mg_buf_free(&msg);
 }
@@ -265,7 +264,7 @@ char *mg_sarif_render(const mg_check_item *items, size_t count, const char *vers
 	for (l = 0; l < LEVEL_COUNT; l++) {
 		if (!(all.level[l] = cJSON_CreateArray()))
 			abort();
-		all.seq[l] = mg_xcalloc(MAX_RESULTS, sizeof(*all.seq[l]));
+		all.seq[l] = mg_xcalloc(MG_SARIF_MAX_RESULTS, sizeof(*all.seq[l]));
 	}
 	for (i = 0; i < count; i++)
 		if (items[i].result)

@@ -165,7 +165,7 @@ static void put_candidate_header(mg_buf *out, const mg_decision *d)
 
 		if (!mg_check_active(c, &d->budget))
 			continue;
-		mg_buf_printf(out, " %s%s %s ", c->label, c->unit, c->ceiling ? "\xe2\x89\xa4" : "\xe2\x89\xa5");
+		mg_buf_printf(out, " %s%s %s ", c->label, c->unit, mg_check_operator(c, false, true));
 		if (mg_check_limit(&limit, c, d))
 			mg_format_threshold(out, limit);
 		else

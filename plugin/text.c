@@ -53,10 +53,7 @@ static size_t width(const char *s)
 static void put_comparison(mg_buf *out, const mg_threshold_def *c, bool fail, bool waived,
 			   const double *limit)
 {
-	if (c->ceiling)
-		mg_buf_puts(out, fail ? " > " : " <= ");
-	else
-		mg_buf_puts(out, fail ? " < " : " >= ");
+	mg_buf_printf(out, " %s ", mg_check_operator(c, fail, false));
 	if (limit)
 		mg_format_threshold(out, *limit);
 	else

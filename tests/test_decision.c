@@ -2221,3 +2221,31 @@ Test(decision, threshold_table_agrees_with_names_reasons_and_codes)
 		cr_assert_eq(mg_reason_threshold(mg_check(k)->reason), (int)mg_check_threshold(mg_check(k)));
 	}
 }
+
+/* evidence.noise's words, both ways, from the core's one table. */
+Test(decision, noise_mode_names)
+{
+	cr_expect_str_eq(mg_noise_mode_name(MG_NOISE_WARN), "warn");
+	cr_expect_str_eq(mg_noise_mode_name(MG_NOISE_TUNE), "tune");
+	cr_expect_null(mg_noise_mode_name(MG_NOISE_MODE_COUNT));
+	cr_expect_eq(mg_noise_mode_from_name("tune"), MG_NOISE_TUNE);
+	cr_expect_eq(mg_noise_mode_from_name("warn"), MG_NOISE_WARN);
+	cr_expect_eq(mg_noise_mode_from_name("Tune"), -1);
+	cr_expect_eq(mg_noise_mode_from_name(NULL), -1);
+}
+
+/* How a value compares with a ceiling and a floor, failing or passing,
+ * in ASCII and as the job summary's symbols. */
+Test(decision, comparison_operators)
+{
+	const mg_threshold_def *cap = mg_threshold_def_of(MG_MEMORY_CAP_MB);
+	const mg_threshold_def *floor = mg_threshold_def_of(MG_MIN_SAMPLES_PER_S);
+
+	cr_expect_str_eq(mg_check_operator(cap, true, false), ">");
+	cr_expect_str_eq(mg_check_operator(cap, false, false), "<=");
+	cr_expect_str_eq(mg_check_operator(floor, true, false), "<");
+	cr_expect_str_eq(mg_check_operator(floor, false, false), ">=");
+	cr_expect_str_eq(mg_check_operator(cap, false, true), "\xe2\x89\xa4");
+	cr_expect_str_eq(mg_check_operator(floor, false, true), "\xe2\x89\xa5");
+	cr_expect_str_eq(mg_check_operator(cap, true, true), ">");
+}

@@ -422,3 +422,22 @@ Test(escape, gh_round_trips_through_the_runner_decoding)
 		}
 	}
 }
+
+/* JSON text for a log: the '[' of every "##[" becomes \u005b, the rest
+ * is copied; the one rule the record, manifest, SARIF and list share. */
+Test(escape, json_log_escapes_every_legacy_command)
+{
+	mg_buf b = MG_BUF_INIT;
+
+	mg_escape_json_log(&b, "{\"a\": \"##[error]x ##[ ##\", \"b\": \"#[#[\"}");
+	cr_assert_str_eq(b.ptr, "{\"a\": \"##\\u005berror]x ##\\u005b ##\", \"b\": \"#[#[\"}");
+	mg_buf_free(&b);
+	mg_escape_json_log(&b, "");
+	cr_assert_str_eq(b.ptr, "");
+	mg_buf_free(&b);
+
+	cr_assert(mg_escape_is_command("a##[", 3));
+	cr_assert_not(mg_escape_is_command("##[", 1));
+	cr_assert_not(mg_escape_is_command("#[", 1));
+	cr_assert_not(mg_escape_is_command("x#[", 2));
+}

@@ -106,8 +106,12 @@ typedef struct mg_check_base {
 enum mg_waiver_status {
 	MG_WAIVER_APPLIED,    /* in force, and it let its candidate pass a check */
 	MG_WAIVER_UNMATCHED,  /* in force, but its candidate or reason matches nothing */
-	MG_WAIVER_EXPIRED     /* its expiry date is before today: ignored */
+	MG_WAIVER_EXPIRED,    /* its expiry date is before today: ignored */
+	MG_WAIVER_STATUS_COUNT
 };
+/* "applied", "unmatched", "expired" (the record's words; a finding's code
+ * is "waiver_" and the word); NULL for an out-of-range value. */
+const char *mg_check_waiver_status_name(enum mg_waiver_status s);
 
 typedef struct mg_waiver_state {
 	const mg_policy_waiver *waiver;  /* borrowed from the result's policy */

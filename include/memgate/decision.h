@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "error.h"
+#include "limits.h"   /* memgate's, in this directory */
 
 /* Thresholds, in the order of the policy reference (README, "The policy"). */
 enum mg_threshold {
@@ -141,7 +142,11 @@ typedef struct mg_evidence {
 enum mg_rank_by { MG_RANK_PEAK_MEMORY, MG_RANK_THROUGHPUT };
 
 /* evidence.noise: what a check within measurement noise does to an accept. */
-enum mg_noise_mode { MG_NOISE_WARN, MG_NOISE_TUNE };
+enum mg_noise_mode { MG_NOISE_WARN, MG_NOISE_TUNE, MG_NOISE_MODE_COUNT };
+/* "warn", "tune"; NULL for an out-of-range value. */
+const char *mg_noise_mode_name(enum mg_noise_mode m);
+/* The enum for a noise mode's name, or -1. */
+int mg_noise_mode_from_name(const char *name);
 
 /* One sensitivity grid axis: a threshold and its values. */
 typedef struct mg_grid_axis {
@@ -282,6 +287,12 @@ bool mg_reason_against_baseline(enum mg_reason r);
 enum mg_threshold mg_check_threshold(const mg_threshold_def *c);
 /* Whether budget b runs check c. */
 bool mg_check_active(const mg_threshold_def *c, const mg_budget *b);
+
+/* How a value compares with check c's limit, as every renderer writes it:
+ * ">" (a ceiling) or "<" (a floor) when it fails, "<=" or ">=" when it
+ * passes (equality passes); with `math`, the passing ones as the symbols
+ * U+2264 and U+2265 (the job summary).  Static. */
+const char *mg_check_operator(const mg_threshold_def *c, bool fails, bool math);
 
 /*
  * What a code means for the gate: how loud each renderer makes a finding
@@ -491,17 +502,8 @@ typedef struct mg_decision {
  * measured baseline). */
 bool mg_check_limit(double *limit, const mg_threshold_def *c, const mg_decision *d);
 
-/* Limits the core enforces before evaluating (grid products). */
-/* Scenarios times candidates: what sensitivity keeps (a bit per pair) and
- * what the decision record lists.  The default decides 10^3 scenarios of
- * 2 * 10^6 candidates: every report within the default input limit whose
- * candidates carry a name and a measurement. */
-#ifndef MG_DECISION_MAX_EVALUATIONS   /* raise: make EXTRA_CFLAGS=-DMG_DECISION_MAX_EVALUATIONS=N */
-#define MG_DECISION_MAX_EVALUATIONS 2147483648ULL
-#endif
-#ifndef MG_DECISION_MAX_SCENARIOS   /* raise: make EXTRA_CFLAGS=-DMG_DECISION_MAX_SCENARIOS=N */
-#define MG_DECISION_MAX_SCENARIOS 4096
-#endif
+/* Limits the core enforces before evaluating (grid products),
+ * MG_DECISION_MAX_EVALUATIONS and MG_DECISION_MAX_SCENARIOS: limits.h. */
 
 /*
  * Decide (README, "How memgate decides").  `pre_issues` holds the issues found outside the core

@@ -23,6 +23,9 @@
  */
 #include <stddef.h>
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "buf.h"
 
 /*
@@ -49,6 +52,24 @@ void mg_escape_text(mg_buf *out, const char *s, size_t len);
  * each ill-formed sequence and each NUL byte becomes U+FFFD.
  */
 void mg_escape_utf8(mg_buf *out, const char *s, size_t len);
+
+/*
+ * The one rule for JSON text that reaches a log (the record, the manifest,
+ * SARIF, Code Quality, list): the GitHub runner runs a legacy "##[command]"
+ * found anywhere in a log line, so the '[' of every "##[" is written
+ * \u005b.  '#' only occurs inside strings in JSON text, so the escape
+ * always lands in a string, and the JSON means the same.
+ *
+ * mg_escape_json_log appends NUL-terminated JSON text to out so escaped;
+ * mg_escape_is_command tells a writer that escapes a string byte by byte
+ * whether s[i] is such a '['.
+ */
+void mg_escape_json_log(mg_buf *out, const char *json);
+
+static inline bool mg_escape_is_command(const char *s, size_t i)
+{
+	return s[i] == '[' && i >= 2 && s[i - 1] == '#' && s[i - 2] == '#';
+}
 
 /*
  * For a cell of a GitHub-flavoured Markdown table (and any inline Markdown):

@@ -9,7 +9,7 @@
 #include "buf.h"
 #include "check.h"
 
-#define MG_GITHUB_MAX_ANNOTATIONS 10  /* per level per step, as GitHub shows */
+#include "limits.h"   /* memgate's (this directory): MG_GITHUB_MAX_ANNOTATIONS */
 
 /*
  * The annotations for a decision: one ::error (the gate fails) or ::notice

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include "decision.h"
 #include "error.h"
+#include "limits.h"   /* memgate's, in this directory */
 
 /* ---- exchange rate ---- */
 
@@ -60,25 +61,8 @@ unsigned mg_insight_noise(mg_noise *out, const mg_rules *rules, const mg_evidenc
 
 /* ---- tipping points ---- */
 
-/* Full decisions re-run per knob and direction before the search gives up
- * (limit_reached). */
-#ifndef MG_INSIGHT_MAX_PROBES   /* raise: make EXTRA_CFLAGS=-DMG_INSIGHT_MAX_PROBES=N */
-#define MG_INSIGHT_MAX_PROBES 32
-#endif
-/* Candidate evaluations (candidates x (1 + scenarios) per re-run decision)
- * that all tipping-point searches share: each direction of each knob gets
- * an equal part, at most MG_INSIGHT_MAX_PROBES decisions, and none when
- * one decision costs more than its part.  The default keeps the searches
- * to a few milliseconds, so that a sweep costs what deciding it costs
- * (README "Scale: strategy sweeps"); a sweep's tipping points say
- * limit_reached unless the limit is raised. */
-#ifndef MG_INSIGHT_MAX_WORK   /* raise: make EXTRA_CFLAGS=-DMG_INSIGHT_MAX_WORK=N */
-#define MG_INSIGHT_MAX_WORK 200000ULL
-#endif
-/* Candidate comparisons the trade-off front may take before it is given up. */
-#ifndef MG_INSIGHT_MAX_FRONT_WORK   /* raise: make EXTRA_CFLAGS=-DMG_INSIGHT_MAX_FRONT_WORK=N */
-#define MG_INSIGHT_MAX_FRONT_WORK 200000000ULL
-#endif
+/* The searches' bounds, MG_INSIGHT_MAX_PROBES, MG_INSIGHT_MAX_WORK and
+ * MG_INSIGHT_MAX_FRONT_WORK: limits.h. */
 
 typedef struct mg_tip {
 	bool found;                  /* the outcome changes at `value` */

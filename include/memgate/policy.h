@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include "decision.h"
 #include "error.h"
+#include "limits.h"   /* memgate's, in this directory */
 
 /* One entry of `waivers:` (every field is required). */
 typedef struct mg_policy_waiver {
@@ -44,25 +45,7 @@ typedef struct mg_policy {
 	size_t waiver_count;
 } mg_policy;
 
-/* Limits on what a policy may hold. */
-#ifndef MG_POLICY_MAX_DEPTH   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_DEPTH=N */
-#define MG_POLICY_MAX_DEPTH        16     /* YAML nesting */
-#endif
-#ifndef MG_POLICY_MAX_SCALAR   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_SCALAR=N */
-#define MG_POLICY_MAX_SCALAR       4096   /* bytes in one scalar */
-#endif
-#ifndef MG_POLICY_MAX_STRICTER   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_STRICTER=N */
-#define MG_POLICY_MAX_STRICTER     256
-#endif
-#ifndef MG_POLICY_MAX_AXIS_VALUES   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_AXIS_VALUES=N */
-#define MG_POLICY_MAX_AXIS_VALUES  256
-#endif
-#ifndef MG_POLICY_MAX_WAIVERS   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_WAIVERS=N */
-#define MG_POLICY_MAX_WAIVERS      256
-#endif
-#ifndef MG_POLICY_MAX_NODES   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_NODES=N */
-#define MG_POLICY_MAX_NODES        65536  /* scalars, mappings and sequences */
-#endif
+/* Limits on what a policy may hold (MG_POLICY_MAX_*): limits.h. */
 
 /*
  * Parse `len` bytes of `text` (need not be NUL-terminated) read from `path`.

@@ -53,13 +53,4 @@ int mg_record_write_set(const mg_check_item *items, size_t count, mg_sink sink, 
 int mg_record_same(bool *same, const char *existing, size_t existing_len,
 		   const char *fresh, mg_error *err);
 
-/*
- * Read an approved decision record (a memgate record, or the seed's stage-75
- * record where "decision" is an object and the candidate is
- * summary.best_candidate).  *decision and *selected are malloc'd (selected
- * may be NULL).
- */
-int mg_record_read_approved(char **decision, char **selected, const char *path,
-			    const char *text, size_t len, mg_error *err);
-
 #endif

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include "decision.h"
 #include "error.h"
+#include "limits.h"   /* memgate's, in this directory */
 
 typedef struct mg_report {
 	char *path;
@@ -22,19 +23,7 @@ typedef struct mg_report {
 	struct mg_report_strings *strings;  /* private: holds the candidates' names and statuses */
 } mg_report;
 
-/* Safety bounds, far above any real sweep: 2^21 candidates is every report
- * within the default 64 MiB input limit whose candidates each carry a name
- * and a measurement (33 bytes or more); they bound the memory a report can
- * make memgate use (about 300 bytes a candidate). */
-#ifndef MG_REPORT_MAX_CANDIDATES   /* raise: make EXTRA_CFLAGS=-DMG_REPORT_MAX_CANDIDATES=N */
-#define MG_REPORT_MAX_CANDIDATES 2097152
-#endif
-#ifndef MG_REPORT_MAX_RUNS   /* raise: make EXTRA_CFLAGS=-DMG_REPORT_MAX_RUNS=N */
-#define MG_REPORT_MAX_RUNS       2097152
-#endif
-#ifndef MG_REPORT_MAX_NAME   /* raise: make EXTRA_CFLAGS=-DMG_REPORT_MAX_NAME=N */
-#define MG_REPORT_MAX_NAME       256   /* bytes in a candidate name */
-#endif
+/* MG_REPORT_MAX_CANDIDATES, MG_REPORT_MAX_RUNS, MG_REPORT_MAX_NAME: limits.h. */
 
 /*
  * Parse `len` bytes of `text` (need not be NUL-terminated) read from `path`.

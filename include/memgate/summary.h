@@ -16,7 +16,7 @@
  */
 #include "check.h"
 
-#define MG_SUMMARY_MAX (1000 * 1024)
+#include "limits.h"   /* memgate's (this directory): MG_SUMMARY_MAX */
 
 /* Rows of the "Against the base" table at most (fewer when the summary
  * needs the room); the rest are counted in a line under it. */

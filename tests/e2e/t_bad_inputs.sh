@@ -6,7 +6,8 @@
 
 # Policies that parse (the unit tests use them as valid inputs).
 VALID_POLICIES=" core-tags defaults fail-on-accept-twice fail-on-empty grid-at-scenario-limit
- pin-kinds pin-counts-as-floats rank-by-throughput real-11200 real-9600 seed spec-example "
+ pin-kinds pin-counts-as-floats rank-by-throughput real-11200 real-9600 seed spec-example
+ waiver-trade-off "
 
 repo=$T/bad
 mkdir -p "$repo"

@@ -1,6 +1,6 @@
 /*
  * libFuzzer target: the stage-76 report parser (mg_report_parse) and, on
- * the same bytes, the approved-record reader (mg_record_read_approved):
+ * the same bytes, the approved-record reader (mg_approved_read):
  * both read untrusted JSON from the repository through plugin/json.c.
  *
  * A report that parses keeps the invariants the decision core relies on;
@@ -16,7 +16,7 @@
 
 #include "json.h"
 #include "memgate/decision.h"
-#include "memgate/record.h"
+#include "memgate/approved.h"
 #include "memgate/report.h"
 
 #define PATH "fuzz/report.json"
@@ -92,7 +92,7 @@ static void check_approved(const uint8_t *data, size_t size)
 	mg_error err;
 
 	mg_error_clear(&err);
-	if (mg_record_read_approved(&decision, &selected, RECORD_PATH,
+	if (mg_approved_read(&decision, &selected, RECORD_PATH,
 				    data ? (const char *)data : "", size, &err) == 0) {
 		CHECK(decision && mg_verdict_from_name(decision) >= 0);
 	} else {

@@ -1,0 +1,174 @@
+#ifndef MEMGATE_LIMITS_H
+#define MEMGATE_LIMITS_H
+/*
+ * Every limit of memgate, in one place (as SQLite's sqliteLimit.h).
+ *
+ * memgate reads files anyone who opens a pull request can write, so every
+ * input is bounded: an input's size, nesting, counts and lengths.  The
+ * bounds are safety limits, far above real evidence; going over one is an
+ * error (exit 2) that names the file, the position, the limit and how to
+ * raise it.  The others bound work (the tipping-point searches) or follow
+ * a CI platform's own limits (GitHub's annotations and job summary, code
+ * scanning's results).
+ *
+ * Each is a build-time constant that can be raised without editing this
+ * file:  make EXTRA_CFLAGS=-DMG_REPORT_MAX_CANDIDATES=4194304 clean memgate
+ * The input size has a command-line option as well (--max-input-mb).
+ *
+ * The README's "Limits" table, the man page and the JSON Schemas' bounds
+ * are checked against this file (tests/check-vocabulary).
+ */
+
+/* ---- inputs ---- */
+
+/* The size of one input (policy, manifest, report, approved record), in
+ * bytes, read from the object header before the object is: --max-input-mb
+ * changes it per run.  64 MiB holds a sweep of 10^5 candidates with 3 runs
+ * each (README "Scale: strategy sweeps"). */
+#ifndef MG_GIT_DEFAULT_MAX_INPUT
+#define MG_GIT_DEFAULT_MAX_INPUT ((size_t)64 << 20)
+#endif
+
+/* The longest repository path accepted, in bytes (a policy's manifest path,
+ * a manifest's report and approved paths): PATH_MAX on Linux. */
+#ifndef MG_PATH_MAX_BYTES
+#define MG_PATH_MAX_BYTES 4096
+#endif
+
+/* A blob this small or smaller is looked at as a possible Git LFS pointer;
+ * the spec's example pointer is 130 bytes, so 1 KiB leaves room for the
+ * optional keys. */
+#ifndef MG_LFS_MAX_POINTER
+#define MG_LFS_MAX_POINTER 1024
+#endif
+
+/* JSON nesting depth (manifest, report, approved record): a report with
+ * runs nests 5 levels; the bound keeps a hostile input's nesting from
+ * costing stack or time. */
+#ifndef MG_JSON_MAX_DEPTH
+#define MG_JSON_MAX_DEPTH 64
+#endif
+
+/* ---- the policy ---- */
+
+/* YAML nesting depth: a valid policy nests 3 levels.  libyaml has no limit
+ * of its own and takes quadratic time in the depth, so the depth is checked
+ * while the events are read. */
+#ifndef MG_POLICY_MAX_DEPTH
+#define MG_POLICY_MAX_DEPTH 16
+#endif
+
+/* Bytes in one YAML scalar: far above any real value (the longest are a
+ * waiver's justification or a hardware name). */
+#ifndef MG_POLICY_MAX_SCALAR
+#define MG_POLICY_MAX_SCALAR 4096
+#endif
+
+/* sensitivity.stricter entries. */
+#ifndef MG_POLICY_MAX_STRICTER
+#define MG_POLICY_MAX_STRICTER 256
+#endif
+
+/* Values per sensitivity.grid axis. */
+#ifndef MG_POLICY_MAX_AXIS_VALUES
+#define MG_POLICY_MAX_AXIS_VALUES 256
+#endif
+
+/* Waivers in one policy (also the policy schema's waivers.maxItems). */
+#ifndef MG_POLICY_MAX_WAIVERS
+#define MG_POLICY_MAX_WAIVERS 256
+#endif
+
+/* YAML values (scalars, mappings and sequences) in a policy: bounds the
+ * memory a policy can make memgate use, aliases refused. */
+#ifndef MG_POLICY_MAX_NODES
+#define MG_POLICY_MAX_NODES 65536
+#endif
+
+/* ---- the report ---- */
+
+/* 2^21 candidates is every report within the default 64 MiB input limit
+ * whose candidates each carry a name and a measurement (33 bytes or more);
+ * they bound the memory a report can make memgate use (about 300 bytes a
+ * candidate). */
+#ifndef MG_REPORT_MAX_CANDIDATES
+#define MG_REPORT_MAX_CANDIDATES 2097152
+#endif
+
+/* Runs of one candidate, for the same reason. */
+#ifndef MG_REPORT_MAX_RUNS
+#define MG_REPORT_MAX_RUNS 2097152
+#endif
+
+/* Bytes in a candidate name: names are shown in every output. */
+#ifndef MG_REPORT_MAX_NAME
+#define MG_REPORT_MAX_NAME 256
+#endif
+
+/* ---- the decision ---- */
+
+/* Scenarios times candidates: what sensitivity keeps (a bit per pair) and
+ * what the decision record lists.  The default decides 10^3 scenarios of
+ * 2 * 10^6 candidates: every report within the default input limit whose
+ * candidates carry a name and a measurement. */
+#ifndef MG_DECISION_MAX_EVALUATIONS
+#define MG_DECISION_MAX_EVALUATIONS 2147483648ULL
+#endif
+
+/* Sensitivity scenarios (stricter entries + grid cells); a grid whose
+ * product is larger is refused when the policy is read. */
+#ifndef MG_DECISION_MAX_SCENARIOS
+#define MG_DECISION_MAX_SCENARIOS 4096
+#endif
+
+/* ---- insight (tipping points, the trade-off front) ---- */
+
+/* Full decisions re-run per knob and direction before the search gives up
+ * (limit_reached). */
+#ifndef MG_INSIGHT_MAX_PROBES
+#define MG_INSIGHT_MAX_PROBES 32
+#endif
+
+/* Candidate evaluations (candidates x (1 + scenarios) per re-run decision)
+ * that all tipping-point searches share: each direction of each knob gets
+ * an equal part, at most MG_INSIGHT_MAX_PROBES decisions, and none when
+ * one decision costs more than its part.  The default keeps the searches
+ * to a few milliseconds, so that a sweep costs what deciding it costs
+ * (README "Scale: strategy sweeps"); a sweep's tipping points say
+ * limit_reached unless the limit is raised. */
+#ifndef MG_INSIGHT_MAX_WORK
+#define MG_INSIGHT_MAX_WORK 200000ULL
+#endif
+
+/* Candidate comparisons the trade-off front may take before it is given up. */
+#ifndef MG_INSIGHT_MAX_FRONT_WORK
+#define MG_INSIGHT_MAX_FRONT_WORK 200000000ULL
+#endif
+
+/* ---- outputs (the CI platforms' own limits) ---- */
+
+/* Annotations per level per step: GitHub shows 10 of each. */
+#ifndef MG_GITHUB_MAX_ANNOTATIONS
+#define MG_GITHUB_MAX_ANNOTATIONS 10
+#endif
+
+/* Bytes of one job summary: GitHub refuses a step summary over 1 MiB, so
+ * rows are dropped, with a note, to stay under it. */
+#ifndef MG_SUMMARY_MAX
+#define MG_SUMMARY_MAX (1000 * 1024)
+#endif
+
+/* Results in one SARIF run: GitHub's code scanning shows the first 5,000
+ * of a run and rejects a file with more than 25,000. */
+#ifndef MG_SARIF_MAX_RESULTS
+#define MG_SARIF_MAX_RESULTS 5000
+#endif
+
+/* ---- the command line ---- */
+
+/* --policy given more often than this: use --all. */
+#ifndef MG_CLI_MAX_POLICIES
+#define MG_CLI_MAX_POLICIES 1024
+#endif
+
+#endif

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The manual stays true: the man page (plugin/memgate.1) renders without
+# warnings and lists exactly the options each command's -h lists (its lists
+# of words and limits are generated and checked by t_vocabulary.sh); the
+# README's demo transcript is what `make demo` prints (fixtures/demo/run),
+# commit ids aside.
+. "$(dirname "$0")/lib.sh"
+
+MAN=$SRC/plugin/memgate.1
+
+# Renders: groff's warnings are errors here.
+if command -v groff >/dev/null 2>&1; then
+	if groff -man -ww -z "$MAN" >"$T/out" 2>"$T/err" && [ ! -s "$T/err" ]; then
+		ok "the man page renders without warnings"
+	else
+		not_ok "the man page renders without warnings"
+	fi
+else
+	ok "the man page renders without warnings (groff is not installed: not checked)"
+fi
+
+# The page's title line names the version memgate prints.
+mg version
+if grep -q "^\.TH MEMGATE 1 [0-9-]* \"$(cat "$T/out")\"" "$MAN"; then
+	ok "man page: its title names $(cat "$T/out")"
+else
+	not_ok "man page: its title names $(cat "$T/out")" "$(grep '^\.TH' "$MAN")"
+fi
+
+# options TEXT: the options a text names (-C, -h, --long), one per line, sorted.
+options() {
+	grep -o -- '\(^\|[^a-z-]\)\(-C\|-h\|--[a-z][a-z-]*\)' | sed 's/^[^-]*//' |
+		grep -v -- '^--help$' | grep -v -- '^-h$' | sort -u
+}
+
+# The options of each command: its -h against its section of the man page.
+for cmd in check record manifest list; do
+	mg "$cmd" -h
+	options <"$T/out" >"$T/help-$cmd"
+	sed -n "/^\.SS memgate $cmd\$/,/^\.S[SH] /p" "$MAN" | sed 's/\\-/-/g' | options >"$T/man-$cmd"
+	if [ -s "$T/help-$cmd" ] && diff "$T/help-$cmd" "$T/man-$cmd" >"$T/diff"; then
+		ok "man page: memgate $cmd's options are its -h's"
+	else
+		not_ok "man page: memgate $cmd's options are its -h's" "$(cat "$T/diff")"
+	fi
+done
+
+# The README's demo transcript is what make demo prints.
+sh "$SRC/fixtures/demo/run" "$MEMGATE" >"$T/demo" 2>"$T/err"
+code=$?
+expect_code 0 "the demo runs: memgate exits 1 there, as the demo expects"
+sed -e 's/ at [0-9a-f]\{7\}$/ at 1a2b3c4/' -e 's/^inputs: commit [0-9a-f]\{12\}:/inputs: commit 1a2b3c4d5e6f:/' \
+	"$T/demo" >"$T/demo.norm"
+awk '/^## The demo$/ { d = 1 } d && /^```$/ { if (in_block) exit; in_block = 1; next } in_block' \
+	"$SRC/README.md" >"$T/readme-demo"
+if [ -s "$T/readme-demo" ] && diff "$T/readme-demo" "$T/demo.norm" >"$T/diff"; then
+	ok "README: the demo transcript is what make demo prints"
+else
+	not_ok "README: the demo transcript is what make demo prints" "$(cat "$T/diff")"
+fi
+
+finish

@@ -1,0 +1,245 @@
+/*
+ * The findings behind a decision: plugin/findings.h.
+ *
+ * On the demo repository (tests/demo-repo.h, built with the real git):
+ * which findings there are, in which order, with what weight, rank, code,
+ * subject, message and input line; the baseline's comparisons with itself
+ * left out; evidence issues, sensitivity, waivers and policy changes as
+ * findings; fingerprints stable, distinct and unique; and the place a
+ * file-based report (SARIF, Code Quality) gives each.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "demo-repo.h"
+#include "helpers.h"
+#include "../plugin/findings.h"
+
+#define WAIVER \
+	"waivers:\n" \
+	"  - candidate: checkpoint\n" \
+	"    reason: memory_saving_below_floor\n" \
+	"    justification: saves what it can\n" \
+	"    owner: perf\n" \
+	"    expires: 2027-01-31\n"
+
+/* What a test expects of one finding. */
+struct want {
+	enum mg_finding_weight weight;
+	enum mg_finding_rank rank;
+	const char *code;
+	int line, column;
+	size_t candidate;
+	const char *subject;
+	const char *message;
+};
+
+static void expect_findings(const mg_check_result *r, const struct want *want, size_t count)
+{
+	mg_finding *f = NULL;
+	size_t n = 0, i;
+
+	mg_findings(&f, &n, r);
+	cr_assert_eq(n, count, "%zu findings, expected %zu", n, count);
+	for (i = 0; i < n; i++) {
+		cr_expect_eq(f[i].weight, want[i].weight, "finding %zu: weight %d", i, f[i].weight);
+		cr_expect_eq(f[i].rank, want[i].rank, "finding %zu: rank %d", i, f[i].rank);
+		cr_expect_str_eq(f[i].code, want[i].code, "finding %zu", i);
+		cr_expect_str_eq(f[i].file, ".memgate.yml", "finding %zu", i);
+		cr_expect_eq(f[i].pos.line, want[i].line, "finding %zu: line %d", i, f[i].pos.line);
+		cr_expect_eq(f[i].pos.column, want[i].column, "finding %zu: column %d", i,
+			     f[i].pos.column);
+		cr_expect_eq(f[i].candidate, want[i].candidate, "finding %zu", i);
+		cr_expect_eq(f[i].issue, -1, "finding %zu", i);
+		cr_expect_str_eq(f[i].subject, want[i].subject, "finding %zu", i);
+		cr_expect_str_eq(f[i].message, want[i].message, "finding %zu", i);
+	}
+	mg_findings_free(f, n);
+}
+
+#define SAVING(cand, i, rank, mb) \
+	{ MG_FINDING_SOFT, rank, "memory_saving_below_floor", 14, 25, i, cand, \
+	  cand ": memory saving " mb " MB < min_memory_saving_mb 512" }
+#define RATIO(cand, i, ratio) \
+	{ MG_FINDING_SOFT, MG_FINDING_RANK_TARGET, "throughput_below_floor", 15, 25, i, cand, \
+	  cand ": throughput ratio " ratio " < min_throughput_ratio 0.7" }
+#define OFFLOAD_SAMPLES \
+	{ MG_FINDING_HARD, MG_FINDING_RANK_HARD, "samples_per_s_below_floor", 13, 22, 2, \
+	  "offload", "offload: samples/s 0.533 < min_samples_per_s 1" }
+
+/* The demo: the selected candidate's reasons first, then the other hard
+ * ones, then targets; the baseline missing its own saving floor is none. */
+Test(findings, demo_findings_in_order_of_importance)
+{
+	static const struct want want[] = {
+		SAVING("checkpoint", 1, MG_FINDING_RANK_SELECTED, "331.98"),
+		OFFLOAD_SAMPLES,
+		SAVING("offload", 2, MG_FINDING_RANK_TARGET, "334.41"),
+		RATIO("offload", 2, "0.265306"),
+		SAVING("hybrid", 3, MG_FINDING_RANK_TARGET, "328.1"),
+		RATIO("hybrid", 3, "0.635142"),
+	};
+	char dir[MG_DEMO_DIR_SIZE];
+	mg_check_result *r;
+
+	mg_demo_repo(dir);
+	r = mg_demo_check(dir, (mg_check_options){ 0 });
+	expect_findings(r, want, sizeof(want) / sizeof(want[0]));
+	cr_expect(mg_finding_self_comparison(r, &r->decision->base.evaluations[0],
+					     MG_R_MEMORY_SAVING_BELOW_FLOOR),
+		  "the baseline's saving of 0 against itself");
+	cr_expect_not(mg_finding_self_comparison(r, &r->decision->base.evaluations[1],
+						 MG_R_MEMORY_SAVING_BELOW_FLOOR));
+	cr_expect_str_eq(mg_findings_policy_file(r), ".memgate.yml");
+	cr_expect_eq(mg_findings_lines_policy(r), r->policy);
+	mg_check_result_free(r);
+	mg_demo_remove(dir);
+}
+
+/* A waiver in force: checkpoint is feasible, the grid's scenario that
+ * changes the winner is a finding at the grid, the waiver a note. */
+Test(findings, sensitivity_and_an_applied_waiver)
+{
+	static const struct want want[] = {
+		OFFLOAD_SAMPLES,
+		{ MG_FINDING_SOFT, MG_FINDING_RANK_SENSITIVITY, "selection_is_threshold_sensitive",
+		  25, 5, SIZE_MAX, "grid[2]",
+		  "grid[2] (min_samples_per_s 2): the winner is none, not checkpoint" },
+		SAVING("offload", 2, MG_FINDING_RANK_TARGET, "334.41"),
+		RATIO("offload", 2, "0.265306"),
+		SAVING("hybrid", 3, MG_FINDING_RANK_TARGET, "328.1"),
+		RATIO("hybrid", 3, "0.635142"),
+		{ MG_FINDING_NOTE, MG_FINDING_RANK_WAIVER, "waiver_applied", 29, 5, 1,
+		  "checkpoint\nmemory_saving_below_floor",
+		  "waiver: 'checkpoint' passes memory_saving_below_floor until 2027-01-31 "
+		  "(owner perf): saves what it can" },
+	};
+	char dir[MG_DEMO_DIR_SIZE];
+	mg_check_result *r;
+
+	mg_demo_repo(dir);
+	mg_demo_commit(dir, ".memgate.yml", WAIVER, 1);
+	r = mg_demo_check(dir, (mg_check_options){ .today = "2026-06-01" });
+	expect_findings(r, want, sizeof(want) / sizeof(want[0]));
+	mg_check_result_free(r);
+	mg_demo_remove(dir);
+}
+
+/* A pull request's policy changes, judged against the base's policy: each
+ * is a warning at its key in the proposed policy (whose lines annotations
+ * use), after the hard findings. */
+Test(findings, policy_changes_are_warnings_at_the_proposed_lines)
+{
+	static const struct want want[] = {
+		SAVING("checkpoint", 1, MG_FINDING_RANK_SELECTED, "331.98"),
+		OFFLOAD_SAMPLES,
+		{ MG_FINDING_WARNING, MG_FINDING_RANK_WARNING, "policy_change", 12, 18, SIZE_MAX,
+		  "budget.memory_cap_mb",
+		  "budget.memory_cap_mb is 11200 in the policy that decides (the policy revision), "
+		  "91200 in this change: it loosens the budget once merged" },
+		{ MG_FINDING_WARNING, MG_FINDING_RANK_WARNING, "policy_change", 29, 5, SIZE_MAX,
+		  "waivers[checkpoint].memory_saving_below_floor",
+		  "waivers[checkpoint].memory_saving_below_floor is unset in the policy that "
+		  "decides (the policy revision), '2027-01-31' in this change: it loosens the "
+		  "budget once merged" },
+		SAVING("offload", 2, MG_FINDING_RANK_TARGET, "334.41"),
+		RATIO("offload", 2, "0.265306"),
+		SAVING("hybrid", 3, MG_FINDING_RANK_TARGET, "328.1"),
+		RATIO("hybrid", 3, "0.635142"),
+	};
+	char dir[MG_DEMO_DIR_SIZE], base[41], *text;
+	size_t len;
+	mg_check_result *r;
+
+	mg_demo_repo(dir);
+	mg_demo_rev(base, dir, "HEAD");
+	text = mg_test_read("fixtures/demo/memgate.yml", &len);
+	*strstr(text, "11200") = '9';   /* memory_cap_mb 91200 */
+	mg_demo_commit(dir, ".memgate.yml", text, 0);
+	mg_demo_commit(dir, ".memgate.yml", WAIVER, 1);
+	free(text);
+	r = mg_demo_check(dir, (mg_check_options){ .policy_rev = base, .today = "2026-06-01" });
+	expect_findings(r, want, sizeof(want) / sizeof(want[0]));
+	cr_expect_eq(mg_findings_lines_policy(r), r->head_policy);
+	mg_check_result_free(r);
+	mg_demo_remove(dir);
+}
+
+/* Report bytes that differ from the pin: the evidence issue comes first,
+ * hard, and carries its issue. */
+Test(findings, an_evidence_issue_comes_first)
+{
+	char dir[MG_DEMO_DIR_SIZE];
+	mg_check_result *r;
+	mg_finding *f = NULL;
+	size_t n = 0;
+
+	mg_demo_repo(dir);
+	mg_demo_commit(dir, MG_DEMO_REPORT, "\n", 1);
+	r = mg_demo_check(dir, (mg_check_options){ 0 });
+	mg_findings(&f, &n, r);
+	cr_assert_gt(n, 0);
+	cr_expect_str_eq(f[0].code, "report_hash_mismatch");
+	cr_expect_eq(f[0].weight, MG_FINDING_HARD);
+	cr_expect_eq(f[0].rank, MG_FINDING_RANK_EVIDENCE);
+	cr_expect_eq(f[0].issue, MG_ISSUE_REPORT_HASH_MISMATCH);
+	cr_expect_eq(f[0].candidate, SIZE_MAX);
+	cr_expect_str_eq(f[0].file, MG_DEMO_MANIFEST, "the pin is in the manifest");
+	cr_expect_gt(f[0].pos.line, 0);
+	mg_findings_free(f, n);
+	mg_check_result_free(r);
+	mg_demo_remove(dir);
+}
+
+/* Fingerprints: 64 hex digits, the same for the same finding of another
+ * check, different between candidates and reasons, unique in a list even
+ * for findings that share policy, code and subject. */
+Test(findings, fingerprints_are_stable_distinct_and_unique)
+{
+	mg_finding f[4] = {
+		{ .code = "memory_saving_below_floor", .subject = "offload" },
+		{ .code = "throughput_below_floor", .subject = "offload" },
+		{ .code = "memory_saving_below_floor", .subject = "hybrid" },
+		{ .code = "memory_saving_below_floor", .subject = "offload" },
+	};
+	char fp[4][MG_FINDING_FINGERPRINT_SIZE], again[1][MG_FINDING_FINGERPRINT_SIZE];
+	char other[1][MG_FINDING_FINGERPRINT_SIZE];
+	size_t i, j;
+
+	mg_finding_fingerprints(fp, ".memgate.yml", f, 4);
+	for (i = 0; i < 4; i++) {
+		cr_expect_eq(strlen(fp[i]), 64);
+		cr_expect_eq(strspn(fp[i], "0123456789abcdef"), 64, "%s", fp[i]);
+		for (j = 0; j < i; j++)
+			cr_expect_str_neq(fp[i], fp[j], "findings %zu and %zu", j, i);
+	}
+	mg_finding_fingerprints(again, ".memgate.yml", f, 1);
+	cr_expect_str_eq(again[0], fp[0], "the same finding, the same fingerprint");
+	mg_finding_fingerprints(other, "svc/.memgate.yml", f, 1);
+	cr_expect_str_neq(other[0], fp[0], "another policy, another fingerprint");
+}
+
+/* A finding without a file is placed on the policy's first line; one with
+ * a position keeps it. */
+Test(findings, place_falls_back_to_the_policy_first_line)
+{
+	char dir[MG_DEMO_DIR_SIZE];
+	mg_check_result *r;
+	mg_finding warning = { .code = "warning" };
+	mg_finding at = { .code = "x", .file = "a.json", .pos = { 7, 3 } };
+	const char *file;
+	mg_pos pos;
+
+	mg_demo_repo(dir);
+	r = mg_demo_check(dir, (mg_check_options){ 0 });
+	mg_finding_place(&file, &pos, r, &warning);
+	cr_expect_str_eq(file, ".memgate.yml");
+	cr_expect_eq(pos.line, 1);
+	cr_expect_eq(pos.column, 1);
+	mg_finding_place(&file, &pos, r, &at);
+	cr_expect_str_eq(file, "a.json");
+	cr_expect_eq(pos.line, 7);
+	cr_expect_eq(pos.column, 3);
+	mg_check_result_free(r);
+	mg_demo_remove(dir);
+}

@@ -1,0 +1,98 @@
+/*
+ * Print the decision core's vocabularies as one JSON object, for
+ * tests/check-vocabulary, which holds every list outside C (the JSON
+ * Schemas, the README's tables, the man page) against them:
+ *
+ *   verdicts, outcomes (the decision's reasons), next_actions, issues,
+ *   statuses, reasons (the candidates' screening reasons), waivable,
+ *   thresholds, noise_modes, waiver_statuses, change_effects and codes
+ *   (every code a finding carries, with its kind and summary).
+ *
+ * Each list is read from the core's own tables through their accessors,
+ * so a word added there shows up here with no edit.
+ */
+#include <stdio.h>
+
+#include "memgate.h"
+
+typedef const char *(*name_fn)(int);
+
+static void put_list(const char *key, name_fn name, int count, bool (*keep)(int))
+{
+	int i, n = 0;
+
+	printf("  \"%s\": [", key);
+	for (i = 0; i < count; i++)
+		if (!keep || keep(i))
+			printf("%s\"%s\"", n++ ? ", " : "", name(i));
+	printf("],\n");
+}
+
+static const char *verdict(int i) { return mg_verdict_name((enum mg_verdict)i); }
+static const char *outcome(int i) { return mg_outcome_name((enum mg_outcome)i); }
+static const char *next_action(int i) { return mg_next_action_name((enum mg_next_action)i); }
+static const char *issue(int i) { return mg_issue_name((enum mg_issue)i); }
+static const char *status(int i) { return mg_status_name((enum mg_status)i); }
+static const char *reason(int i) { return mg_reason_name((enum mg_reason)i); }
+static const char *threshold(int i) { return mg_threshold_name((enum mg_threshold)i); }
+static const char *noise(int i) { return mg_noise_mode_name((enum mg_noise_mode)i); }
+static const char *waiver(int i) { return mg_check_waiver_status_name((enum mg_waiver_status)i); }
+static const char *effect(int i) { return mg_check_effect_name((enum mg_change_effect)i); }
+static bool waivable(int i) { return mg_reason_waivable((enum mg_reason)i); }
+
+/* s as a JSON string: the core's words are ASCII and UTF-8 text. */
+static void put_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+/* The statuses: enum mg_status has no count; the names end where the
+ * table does. */
+static int status_count(void)
+{
+	int n = 0;
+
+	while (n < 64 && mg_status_name((enum mg_status)n))
+		n++;
+	return n;
+}
+
+int main(void)
+{
+	static const char *const kinds[] = {
+		"evidence", "hard", "target", "soft", "warning", "notice",
+	};
+	const mg_code *codes;
+	size_t i, n;
+
+	printf("{\n");
+	put_list("verdicts", verdict, MG_VERDICT_COUNT, NULL);
+	put_list("outcomes", outcome, MG_OUTCOME_COUNT, NULL);
+	put_list("next_actions", next_action, MG_NEXT_ACTION_COUNT, NULL);
+	put_list("issues", issue, MG_ISSUE_COUNT, NULL);
+	put_list("statuses", status, status_count(), NULL);
+	put_list("reasons", reason, MG_REASON_COUNT, NULL);
+	put_list("waivable", reason, MG_REASON_COUNT, waivable);
+	put_list("thresholds", threshold, MG_THRESHOLD_COUNT, NULL);
+	put_list("noise_modes", noise, MG_NOISE_MODE_COUNT, NULL);
+	put_list("waiver_statuses", waiver, MG_WAIVER_STATUS_COUNT, NULL);
+	put_list("change_effects", effect, MG_CHANGE_ALTERS + 1, NULL);
+	codes = mg_codes(&n);
+	printf("  \"codes\": [");
+	for (i = 0; i < n; i++) {
+		printf("%s[\"%s\", \"%s\", ", i ? ",\n    " : "", codes[i].name, kinds[codes[i].kind]);
+		put_string(codes[i].summary);
+		printf("]");
+	}
+	printf("]\n}\n");
+	return 0;
+}
