@@ -14,7 +14,7 @@
 #                  make EXTRA_CFLAGS=-DMG_REPORT_MAX_CANDIDATES=4096 clean memgate
 #
 # Targets: all (./memgate), test, asan, valgrind, demo, deps, bench, clean,
-#          install-hook.  `test` and `demo` run `deps` first so that they work
+#          install-hook, portable.  `test` and `demo` run `deps` first so that they work
 #          on a fresh Debian machine.
 
 all::
@@ -33,7 +33,7 @@ ifdef WERROR
 WARN += -Werror
 endif
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude $(PKG_CFLAGS)
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -Iinclude $(PKG_CFLAGS)
 
 ifdef SAN
 BUILD ?= build-asan
@@ -95,7 +95,8 @@ $(BUILD)/tests/test_digest_evp: tests/test_digest.c plugin/digest.c tests/helper
 		-DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
 		$(LDFLAGS) -o $@ tests/test_digest.c plugin/digest.c $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
 
-.PHONY: all deps test asan valgrind demo bench clean install-hook build-tests run-tests FORCE
+.PHONY: all deps test asan valgrind demo bench clean install-hook \
+	build-tests run-tests portable FORCE
 
 deps:
 	@./actions/install-deps
@@ -121,6 +122,7 @@ run-tests: build-tests
 # about 20 s (the suite stays well under 10 minutes on 2 cores).
 test: deps
 	@$(MAKE) --no-print-directory WERROR=1 run-tests
+	@$(MAKE) --no-print-directory portable
 	@$(MAKE) --no-print-directory WERROR=1 fuzz-smoke
 
 asan: deps
@@ -163,8 +165,26 @@ bench: deps
 install-hook:
 	@FORCE='$(FORCE)' sh $(MG_DIR)actions/install-hook $(MG_DIR)actions/pre-push
 
+# Portability: the library and the binary once more, as strictly as C11 and
+# POSIX.1-2008 allow (no _GNU_SOURCE or _DEFAULT_SOURCE: glibc then hides
+# what is Linux- or GNU-only), with clang's portability warnings, and only
+# headers that C11, POSIX or the linked libraries define
+# (tests/portable-headers): what a macOS or BSD build would trip on.
+PORTABLE_BUILD = build-portable
+PORTABLE_CC = clang
+PORTABLE_CFLAGS = -std=c11 -O1 -Werror -Wall -Wextra -pedantic -Wgnu -Wundef -Wcast-align \
+	-Wnewline-eof -Wformat=2 -Wno-format-nonliteral -Wshorten-64-to-32 -Wpointer-arith \
+	-Wvla -Wmissing-prototypes -Wstrict-prototypes -Wimplicit-fallthrough -Wextra-semi
+
+portable:
+	@./actions/install-deps --fuzz
+	@./tests/portable-headers plugin/*.c plugin/*.h include/*.h include/memgate/*.h
+	@$(MAKE) --no-print-directory CC=$(PORTABLE_CC) BUILD=$(PORTABLE_BUILD) \
+		WARN= CFLAGS= EXTRA_CFLAGS='$(PORTABLE_CFLAGS)' $(PORTABLE_BUILD)/memgate
+	@echo "portable: memgate builds with $(PORTABLE_CC) -std=c11 -D_POSIX_C_SOURCE=200809L"
+
 clean:
-	rm -rf build build-asan build-fuzz memgate
+	rm -rf build build-asan build-fuzz build-portable memgate
 
 # Fuzzing (libFuzzer, clang)
 #
@@ -180,7 +200,7 @@ clean:
 FUZZ_CC = clang
 FUZZ_BUILD = build-fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS = $(WARN) -g -O1 $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude $(PKG_CFLAGS)
+FUZZ_CFLAGS = $(WARN) -g -O1 $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -Iinclude $(PKG_CFLAGS)
 FUZZ_SOURCES = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_PROGS = $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SOURCES))
 FUZZ_LIB_OBJS = $(patsubst plugin/%.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SOURCES))
