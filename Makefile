@@ -12,9 +12,12 @@
 #   BUILD=dir      where objects and binaries go (default: build, or build-asan)
 #   EXTRA_CFLAGS=  added to the compiler flags, e.g. to raise a limit:
 #                  make EXTRA_CFLAGS=-DMG_REPORT_MAX_CANDIDATES=4096 clean memgate
+#   PREFIX=/usr/local  where `make install` puts memgate (bin/, lib/,
+#                  include/, share/); DESTDIR= is prepended to every path,
+#                  for packagers: make install PREFIX=/usr DESTDIR=/tmp/pkg
 #
 # Targets: all (./memgate), test, asan, valgrind, demo, deps, bench, clean,
-#          install-hook, portable.  `test` and `demo` run `deps` first so that they work
+#          install, uninstall, install-hook, portable.  `test` and `demo` run `deps` first so that they work
 #          on a fresh Debian machine.
 
 all::
@@ -95,7 +98,7 @@ $(BUILD)/tests/test_digest_evp: tests/test_digest.c plugin/digest.c tests/helper
 		-DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
 		$(LDFLAGS) -o $@ tests/test_digest.c plugin/digest.c $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
 
-.PHONY: all deps test asan valgrind demo bench clean install-hook \
+.PHONY: all deps test asan valgrind demo bench clean install uninstall install-hook \
 	build-tests run-tests portable FORCE
 
 deps:
@@ -161,9 +164,61 @@ bench: deps
 # From any repository: make -f /path/to/memgate/Makefile install-hook.
 # An existing, different pre-push hook is left alone (memgate's is installed
 # beside it as pre-push.memgate, with the line that chains it); FORCE=1
-# replaces it, keeping it as pre-push.old.
+# replaces it, keeping it as pre-push.old.  It then says whether the hook
+# will find memgate (MEMGATE, else PATH; $(bindir) is where make install
+# puts it) and, when not, how to make it.
 install-hook:
-	@FORCE='$(FORCE)' sh $(MG_DIR)actions/install-hook $(MG_DIR)actions/pre-push
+	@FORCE='$(FORCE)' MG_INSTALLED='$(bindir)/memgate' sh $(MG_DIR)actions/install-hook \
+		$(MG_DIR)actions/pre-push
+
+# Installing: the binary; the pre-push hook, the release gate and
+# install-hook in share/memgate (install-hook beside the hook installs it);
+# the man page when there is one; the public headers, libmemgate.a and
+# memgate.pc, so that `pkg-config --cflags --libs memgate` links a C program
+# against the library.
+PREFIX = /usr/local
+bindir = $(PREFIX)/bin
+libdir = $(PREFIX)/lib
+includedir = $(PREFIX)/include
+datadir = $(PREFIX)/share
+mandir = $(datadir)/man
+pkgconfigdir = $(libdir)/pkgconfig
+INSTALL = install
+MAN_PAGE = $(wildcard plugin/memgate.1)
+PUBLIC_HEADERS = $(wildcard include/memgate/*.h)
+SCRIPTS = actions/pre-push actions/release-gate actions/install-hook
+VERSION = $(shell sed -n 's/^\#define MG_VERSION "\(.*\)"/\1/p' include/memgate/version.h)
+
+$(BUILD)/memgate.pc: include/memgate/version.h $(BUILD)/CFLAGS FORCE
+	@mkdir -p $(dir $@)
+	@{ echo 'prefix=$(PREFIX)'; echo 'libdir=$(libdir)'; echo 'includedir=$(includedir)'; \
+	   echo; echo 'Name: memgate'; \
+	   echo 'Description: GPU memory budget gate: policy, evidence, decision, renderers'; \
+	   echo 'Version: $(VERSION)'; echo 'Requires: $(PKGS)'; \
+	   echo 'Libs: -L$${libdir} -lmemgate -lm'; echo 'Cflags: -I$${includedir}'; } >$@+ && \
+	 if cmp -s $@+ $@; then rm -f $@+; else mv -f $@+ $@; fi
+
+install: $(PROG) $(LIB) $(BUILD)/memgate.pc
+	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(datadir)/memgate \
+		$(DESTDIR)$(includedir)/memgate $(DESTDIR)$(libdir) $(DESTDIR)$(pkgconfigdir)
+	$(INSTALL) -m 755 $(PROG) $(DESTDIR)$(bindir)/memgate
+	$(INSTALL) -m 755 $(SCRIPTS) $(DESTDIR)$(datadir)/memgate/
+	$(INSTALL) -m 644 include/memgate.h $(DESTDIR)$(includedir)/memgate.h
+	$(INSTALL) -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(includedir)/memgate/
+	$(INSTALL) -m 644 $(LIB) $(DESTDIR)$(libdir)/libmemgate.a
+	$(INSTALL) -m 644 $(BUILD)/memgate.pc $(DESTDIR)$(pkgconfigdir)/memgate.pc
+ifneq ($(MAN_PAGE),)
+	$(INSTALL) -d $(DESTDIR)$(mandir)/man1
+	$(INSTALL) -m 644 $(MAN_PAGE) $(DESTDIR)$(mandir)/man1/memgate.1
+endif
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/memgate $(DESTDIR)$(includedir)/memgate.h \
+		$(DESTDIR)$(libdir)/libmemgate.a $(DESTDIR)$(pkgconfigdir)/memgate.pc \
+		$(DESTDIR)$(mandir)/man1/memgate.1 \
+		$(addprefix $(DESTDIR)$(datadir)/memgate/,$(notdir $(SCRIPTS))) \
+		$(addprefix $(DESTDIR)$(includedir)/memgate/,$(notdir $(PUBLIC_HEADERS)))
+	-rmdir $(DESTDIR)$(includedir)/memgate $(DESTDIR)$(datadir)/memgate 2>/dev/null
 
 # Portability: the library and the binary once more, as strictly as C11 and
 # POSIX.1-2008 allow (no _GNU_SOURCE or _DEFAULT_SOURCE: glibc then hides
