@@ -12,12 +12,16 @@
 #   BUILD=dir      where objects and binaries go (default: build, or build-asan)
 #   EXTRA_CFLAGS=  added to the compiler flags, e.g. to raise a limit:
 #                  make EXTRA_CFLAGS=-DMG_REPORT_MAX_CANDIDATES=4096 clean memgate
+#   PREFIX=/usr/local  where `make install` puts memgate (bin/, lib/,
+#                  include/, share/); DESTDIR= is prepended to every path,
+#                  for packagers: make install PREFIX=/usr DESTDIR=/tmp/pkg
 #
 # Targets: all (./memgate), test, asan, valgrind, demo, deps, bench, clean,
-#          install-hook, fuzz-random.  `demo` runs `deps` first so that it
-#          works on a fresh Debian machine; `test`, `asan` and `valgrind`
-#          install nothing: they check the dependencies and, when one is
-#          missing, say to run `make deps` (actions/install-deps).
+#          install, uninstall, install-hook, portable, fuzz-random.  `demo`
+#          runs `deps` first so that it works on a fresh Debian machine;
+#          `test`, `asan` and `valgrind` install nothing: they check the
+#          dependencies and, when one is missing, say to run `make deps`
+#          (actions/install-deps).
 
 all::
 
@@ -35,7 +39,7 @@ ifdef WERROR
 WARN += -Werror
 endif
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude $(PKG_CFLAGS)
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -Iinclude $(PKG_CFLAGS)
 
 ifdef SAN
 BUILD ?= build-asan
@@ -99,8 +103,8 @@ $(BUILD)/tests/test_digest_evp: tests/test_digest.c plugin/digest.c tests/helper
 		-DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
 		$(LDFLAGS) -o $@ tests/test_digest.c plugin/digest.c $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
 
-.PHONY: all deps check-deps test asan valgrind demo bench clean install-hook build-tests \
-	run-tests FORCE
+.PHONY: all deps check-deps test asan valgrind demo bench clean install uninstall \
+	install-hook build-tests run-tests portable FORCE
 
 deps:
 	@./actions/install-deps
@@ -113,6 +117,7 @@ check-deps:
 	 for p in $(PKGS) criterion; do \
 		pkg-config --exists $$p 2>/dev/null || missing="$$missing $$p"; \
 	 done; \
+	 command -v $(PORTABLE_CC) >/dev/null 2>&1 || missing="$$missing $(PORTABLE_CC)"; \
 	 for m in $(TEST_PYTHON_MODULES); do \
 		python3 -c "import $$m" 2>/dev/null || missing="$$missing python3-$$m"; \
 	 done; \
@@ -161,7 +166,7 @@ run-suite = start=$$(date +%s); \
 # The whole suite (about 5 minutes on 2 cores).  Random fuzzing is its own
 # target, fuzz-random, which .ci/run runs.
 test: check-deps
-	@$(call run-suite,)
+	@$(call run-suite,portable)
 
 asan: check-deps
 	@$(call run-suite,SAN=1)
@@ -199,12 +204,81 @@ bench: deps
 # From any repository: make -f /path/to/memgate/Makefile install-hook.
 # An existing, different pre-push hook is left alone (memgate's is installed
 # beside it as pre-push.memgate, with the line that chains it); FORCE=1
-# replaces it, keeping it as pre-push.old.
+# replaces it, keeping it as pre-push.old.  It then says whether the hook
+# will find memgate (MEMGATE, else PATH; $(bindir) is where make install
+# puts it) and, when not, how to make it.
 install-hook:
-	@FORCE='$(FORCE)' sh $(MG_DIR)actions/install-hook $(MG_DIR)actions/pre-push
+	@FORCE='$(FORCE)' MG_INSTALLED='$(bindir)/memgate' sh $(MG_DIR)actions/install-hook \
+		$(MG_DIR)actions/pre-push
+
+# Installing: the binary; the pre-push hook, the release gate and
+# install-hook in share/memgate (install-hook beside the hook installs it);
+# the man page when there is one; the public headers, libmemgate.a and
+# memgate.pc, so that `pkg-config --cflags --libs memgate` links a C program
+# against the library.
+PREFIX = /usr/local
+bindir = $(PREFIX)/bin
+libdir = $(PREFIX)/lib
+includedir = $(PREFIX)/include
+datadir = $(PREFIX)/share
+mandir = $(datadir)/man
+pkgconfigdir = $(libdir)/pkgconfig
+INSTALL = install
+MAN_PAGE = $(wildcard plugin/memgate.1)
+PUBLIC_HEADERS = $(wildcard include/memgate/*.h)
+SCRIPTS = actions/pre-push actions/release-gate actions/install-hook
+VERSION = $(shell sed -n 's/^\#define MG_VERSION "\(.*\)"/\1/p' include/memgate/version.h)
+
+$(BUILD)/memgate.pc: include/memgate/version.h $(BUILD)/CFLAGS FORCE
+	@mkdir -p $(dir $@)
+	@{ echo 'prefix=$(PREFIX)'; echo 'libdir=$(libdir)'; echo 'includedir=$(includedir)'; \
+	   echo; echo 'Name: memgate'; \
+	   echo 'Description: GPU memory budget gate: policy, evidence, decision, renderers'; \
+	   echo 'Version: $(VERSION)'; echo 'Requires: $(PKGS)'; \
+	   echo 'Libs: -L$${libdir} -lmemgate -lm'; echo 'Cflags: -I$${includedir}'; } >$@+ && \
+	 if cmp -s $@+ $@; then rm -f $@+; else mv -f $@+ $@; fi
+
+install: $(PROG) $(LIB) $(BUILD)/memgate.pc
+	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(datadir)/memgate \
+		$(DESTDIR)$(includedir)/memgate $(DESTDIR)$(libdir) $(DESTDIR)$(pkgconfigdir)
+	$(INSTALL) -m 755 $(PROG) $(DESTDIR)$(bindir)/memgate
+	$(INSTALL) -m 755 $(SCRIPTS) $(DESTDIR)$(datadir)/memgate/
+	$(INSTALL) -m 644 include/memgate.h $(DESTDIR)$(includedir)/memgate.h
+	$(INSTALL) -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(includedir)/memgate/
+	$(INSTALL) -m 644 $(LIB) $(DESTDIR)$(libdir)/libmemgate.a
+	$(INSTALL) -m 644 $(BUILD)/memgate.pc $(DESTDIR)$(pkgconfigdir)/memgate.pc
+ifneq ($(MAN_PAGE),)
+	$(INSTALL) -d $(DESTDIR)$(mandir)/man1
+	$(INSTALL) -m 644 $(MAN_PAGE) $(DESTDIR)$(mandir)/man1/memgate.1
+endif
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/memgate $(DESTDIR)$(includedir)/memgate.h \
+		$(DESTDIR)$(libdir)/libmemgate.a $(DESTDIR)$(pkgconfigdir)/memgate.pc \
+		$(DESTDIR)$(mandir)/man1/memgate.1 \
+		$(addprefix $(DESTDIR)$(datadir)/memgate/,$(notdir $(SCRIPTS))) \
+		$(addprefix $(DESTDIR)$(includedir)/memgate/,$(notdir $(PUBLIC_HEADERS)))
+	-rmdir $(DESTDIR)$(includedir)/memgate $(DESTDIR)$(datadir)/memgate 2>/dev/null
+
+# Portability: the library and the binary once more, as strictly as C11 and
+# POSIX.1-2008 allow (no _GNU_SOURCE or _DEFAULT_SOURCE: glibc then hides
+# what is Linux- or GNU-only), with clang's portability warnings, and only
+# headers that C11, POSIX or the linked libraries define
+# (tests/portable-headers): what a macOS or BSD build would trip on.
+PORTABLE_BUILD = build-portable
+PORTABLE_CC = clang
+PORTABLE_CFLAGS = -std=c11 -O1 -Werror -Wall -Wextra -pedantic -Wgnu -Wundef -Wcast-align \
+	-Wnewline-eof -Wformat=2 -Wno-format-nonliteral -Wshorten-64-to-32 -Wpointer-arith \
+	-Wvla -Wmissing-prototypes -Wstrict-prototypes -Wimplicit-fallthrough -Wextra-semi
+
+portable:
+	@./tests/portable-headers plugin/*.c plugin/*.h include/*.h include/memgate/*.h
+	@$(MAKE) --no-print-directory CC=$(PORTABLE_CC) BUILD=$(PORTABLE_BUILD) \
+		WARN= CFLAGS= EXTRA_CFLAGS='$(PORTABLE_CFLAGS)' $(PORTABLE_BUILD)/memgate
+	@echo "portable: memgate builds with $(PORTABLE_CC) -std=c11 -D_POSIX_C_SOURCE=200809L"
 
 clean:
-	rm -rf build build-asan build-fuzz memgate
+	rm -rf build build-asan build-fuzz build-portable memgate
 
 # Fuzzing (libFuzzer, clang)
 #
@@ -222,7 +296,7 @@ clean:
 FUZZ_CC = clang
 FUZZ_BUILD = build-fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS = $(WARN) -g -O1 $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude $(PKG_CFLAGS)
+FUZZ_CFLAGS = $(WARN) -g -O1 $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -Iinclude $(PKG_CFLAGS)
 FUZZ_PROGS = $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SOURCES))
 FUZZ_LIB_OBJS = $(patsubst plugin/%.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SOURCES))
 FUZZ_LIB = $(FUZZ_BUILD)/libmemgate.a

@@ -7,6 +7,9 @@
  * message itself and leave err->file empty: the caller knows which policy
  * or manifest line named the path and may fill file, line and column.
  */
+/* realpath() is an X/Open (XSI) function in POSIX.1-2008: ask for it by its
+ * standard's name (every Unix has it), not by _DEFAULT_SOURCE. */
+#define _XOPEN_SOURCE 700
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>

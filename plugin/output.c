@@ -2,12 +2,14 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <openssl/rand.h>
 
 #include "memgate/buf.h"
 #include "memgate/output.h"
@@ -474,41 +476,15 @@ done:
 
 /* ---- the delimiter token ---- */
 
-/* n bytes from /dev/urandom, for kernels without getrandom(). */
-static int urandom(unsigned char *buf, size_t n)
-{
-	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	size_t got = 0;
-	ssize_t k;
-
-	if (fd < 0)
-		return MG_ERROR;
-	while (got < n) {
-		k = read(fd, buf + got, n - got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		got += (size_t)k;
-	}
-	close(fd);
-	return got == n ? MG_OK : MG_ERROR;
-}
-
+/*
+ * n bytes from OpenSSL's CSPRNG, which the operating system seeds
+ * (getrandom on Linux, getentropy on macOS and the BSDs): no Linux-only call
+ * here, and no /dev needed.
+ */
 static int random_bytes(unsigned char *buf, size_t n)
 {
-	size_t got = 0;
-	ssize_t k;
-
-	while (got < n) {
-		k = getrandom(buf + got, n - got, 0);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return urandom(buf + got, n - got);
-		got += (size_t)k;
-	}
-	return MG_OK;
+	assert(n <= INT_MAX);
+	return RAND_bytes(buf, (int)n) == 1 ? MG_OK : MG_ERROR;
 }
 
 int mg_output_token(char out[MG_OUTPUT_TOKEN_SIZE])

@@ -30,8 +30,10 @@ int main(int argc, char **argv)
 		perror("maxrss: exec");
 		_exit(127);
 	}
-	if (wait4(pid, &status, 0, &ru) < 0) {
-		perror("maxrss: wait4");
+	/* waitpid + RUSAGE_CHILDREN (POSIX) rather than wait4: the only child
+	 * waited for is COMMAND. */
+	if (waitpid(pid, &status, 0) < 0 || getrusage(RUSAGE_CHILDREN, &ru) < 0) {
+		perror("maxrss: waitpid");
 		return 2;
 	}
 	if (!(out = fopen(argv[1], "w"))) {

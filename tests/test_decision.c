@@ -640,7 +640,7 @@ Test(decision, step4_excludes_names_outside_the_eligible_list)
  * names (10 MB of report) took 10^9 string compares.  The list is now
  * sorted once and searched.  (The core takes more candidates than a report
  * may hold: that widens the gap between the two.) */
-Test(decision, step4_is_fast_for_a_long_eligible_list, .timeout = 2)
+Test(decision, step4_is_fast_for_a_long_eligible_list, .timeout = 2 * MG_TEST_TIME_SCALE)
 {
 	enum { NCAND = 4096, NELIG = 250000, NAME = 32 };
 	char *pool = mg_xcalloc(NCAND + NELIG, NAME);

@@ -374,7 +374,7 @@ static char *many_keys(int n, const char *extra)
 	return text;
 }
 
-Test(json, duplicate_check_is_fast_for_large_objects, .timeout = 10)
+Test(json, duplicate_check_is_fast_for_large_objects, .timeout = 10 * MG_TEST_TIME_SCALE)
 {
 	char *unique = many_keys(50000, NULL), *dup = many_keys(50000, "k7");
 	mg_json *j = parse_ok(unique);
@@ -556,7 +556,7 @@ Test(json, nesting_deeper_than_64_levels_is_refused_at_the_65th_bracket)
 	free(s);
 }
 
-Test(json, very_deep_nesting_is_refused_quickly, .timeout = 5)
+Test(json, very_deep_nesting_is_refused_quickly, .timeout = 5 * MG_TEST_TIME_SCALE)
 {
 	char *s = nested(1000000, '[', ']');
 

@@ -77,7 +77,7 @@ int mg_outputs_read_existing(char **data, size_t *len, const char *path, mg_erro
 /*
  * A fresh random delimiter for what renderers write around untrusted text:
  * the GitHub renderers' ::stop-commands:: token and GITHUB_OUTPUT heredoc
- * delimiter.  16 random bytes (getrandom, else /dev/urandom), hex-encoded.
+ * delimiter.  16 random bytes (OpenSSL's RAND_bytes), hex-encoded.
  * Returns 0 or MG_ERROR.
  */
 #define MG_OUTPUT_TOKEN_SIZE 33   /* 32 hex digits and a NUL */

@@ -30,6 +30,14 @@ in_repo() {
 }
 release() { in_repo dash "$GATE" "$@"; }
 push() { in_repo git push "$@"; }
+# with_global FILE CMD...: CMD with FILE as the user's global git config: git
+# 2.32 and later read GIT_CONFIG_GLOBAL, older ones (Debian 11 has 2.30)
+# only $HOME/.gitconfig.
+with_global() {
+	local home=$T/home-${1##*/}
+	mkdir -p "$home" && cp "$1" "$home/.gitconfig"
+	GIT_CONFIG_GLOBAL=$1 HOME=$home "${@:2}"
+}
 remote_has() { g -C "$T/remote.git" rev-parse -q --verify "$1" >/dev/null 2>&1; }
 # pin_approved: add approved_result to the manifest (the README's hand edit).
 pin_approved() {
@@ -110,9 +118,9 @@ expect_code 1 "MEMGATE_TAG_FAIL_ON=reject,tune refuses the approved tune"
 expect_err "'refs/tags/v1.3' ($(g -C "$repo" rev-parse --short v1.3)) fails the release gate (memgate check --require-approved --fail-on reject,tune)" \
 	"the refusal names the tag rule"
 printf '[memgate]\n\ttagFailOn = reject,tune\n' >"$T/gitconfig"
-GIT_CONFIG_GLOBAL=$T/gitconfig push origin v1.3
+with_global "$T/gitconfig" push origin v1.3
 expect_code 1 "git config --global memgate.tagFailOn reject,tune refuses it too"
-GIT_CONFIG_GLOBAL=$T/gitconfig MEMGATE_TAG_FAIL_ON=reject push origin v1.3
+MEMGATE_TAG_FAIL_ON=reject with_global "$T/gitconfig" push origin v1.3
 expect_code 0 "the environment wins over the global config"
 g -C "$repo" tag v1.4
 MEMGATE_TAG_FAIL_ON=policy push origin v1.4
@@ -137,11 +145,11 @@ expect_err "approved_result_missing" "because the release needs an approved reco
 g -C "$repo" config --unset memgate.tagFailOn
 g -C "$repo" config --unset memgate.tagRequireApproved
 printf '[memgate]\n\ttagRequireApproved = false\n' >"$T/gitconfig2"
-GIT_CONFIG_GLOBAL=$T/gitconfig2 MEMGATE_TAG_FAIL_ON=reject,tune push origin v0.9
+MEMGATE_TAG_FAIL_ON=reject,tune with_global "$T/gitconfig2" push origin v0.9
 expect_code 1 "tagRequireApproved false in the global config: no approved record needed"
 expect_err "fails the release gate (memgate check --fail-on reject,tune)" "the rule has no --require-approved"
 expect_err "memgate: tune (memory_saving_below_meaningful_threshold)" "so the tune decision itself is what fails"
-GIT_CONFIG_GLOBAL=$T/gitconfig2 push origin v0.9
+with_global "$T/gitconfig2" push origin v0.9
 expect_code 0 "and with the default --fail-on reject the unapproved tune tag goes through"
 g -C "$repo" checkout -q main
 
