@@ -1076,6 +1076,44 @@ static int load_evidence(struct run *run, mg_error *err)
 	return error;
 }
 
+/*
+ * evidence.inputs: compare its paths between the manifest's measured.commit
+ * and the gated commit (the working tree with --worktree).  A missing or
+ * unknown measured commit and any change are issues; a pathspec libgit2
+ * refuses is an error at the policy's evidence.inputs.
+ */
+static int check_measured(struct run *run, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	const mg_policy *p = res->policy;
+	const mg_manifest *m = res->manifest;
+	char msg[sizeof(err->message)];
+	int error;
+
+	if (!p->input_count)
+		return MG_OK;
+	if (!m || !m->measured_commit) {
+		run->pre[MG_ISSUE_MEASURED_COMMIT_MISSING] = true;
+		return MG_OK;
+	}
+	error = mg_repo_changed_paths(&res->stale_paths, &res->stale_count, &res->stale_total,
+				      run->repo, m->measured_commit,
+				      res->worktree ? NULL : res->rev, p->inputs, p->input_count,
+				      MG_CHECK_MAX_STALE, err);
+	if (error == MG_ENOTFOUND) {
+		run->pre[MG_ISSUE_MEASURED_COMMIT_UNKNOWN] = true;
+		res->measured_shallow = mg_repo_is_shallow(run->repo);
+		mg_error_clear(err);
+		return MG_OK;
+	}
+	if (error < 0) {
+		snprintf(msg, sizeof(msg), "%s", err->message);
+		return mg_error_at(err, p->path, p->inputs_pos, "'evidence.inputs': %s", msg);
+	}
+	run->pre[MG_ISSUE_EVIDENCE_STALE] = res->stale_total > 0;
+	return MG_OK;
+}
+
 static void report_notes(mg_check_result *res)
 {
 	const mg_decision *d = res->decision;
@@ -1261,6 +1299,8 @@ static int decide(struct run *run, mg_error *err)
 	warn_loose_stricter(res);
 	if ((error = load_evidence(run, err)) < 0)
 		return error;
+	if ((error = check_measured(run, err)) < 0)
+		return error;
 	if ((error = decide_with_waivers(run, err)) < 0)
 		return blame_sensitivity(res->policy, err);
 	memcpy(res->fail_on, opt->fail_on_set ? opt->fail_on : res->policy->fail_on,
@@ -1393,6 +1433,7 @@ static void release_result(mg_check_result *r)
 	mg_policy_free(r->head_policy);
 	free_strings(r->warnings, r->warning_count);
 	free_strings(r->notes, r->note_count);
+	free_strings(r->stale_paths, r->stale_count);
 	free(r->changes);
 	free(r->approved_decision);
 	free(r->approved_selected);
@@ -1484,7 +1525,7 @@ int mg_check_make_manifest(char **text, char ***warnings, size_t *warning_count,
 	struct run run = { 0 };
 	mg_manifest *old = NULL;
 	mg_blob blob = { 0 };
-	char *prefix = NULL, *path = NULL;
+	char *prefix = NULL, *path = NULL, measured[MG_GIT_OID_HEX];
 	int error;
 
 	*text = NULL;
@@ -1507,12 +1548,17 @@ int mg_check_make_manifest(char **text, char ***warnings, size_t *warning_count,
 	if ((error = check_semantic_id(mo->semantic_id, res.report, err)) < 0)
 		goto done;
 	warn_worktree_report(&run, path);
+	if (mo->measured_commit &&
+	    (error = resolve_option(measured, run.repo, "--measured-commit", mo->measured_commit,
+				    err)) < 0)
+		goto done;
 	keep_approved(&old, &run, mo);
 	*text = mg_manifest_render_approved(path, res.report_ref.sha256,
 					    string_value(&res.report->schema_version),
 					    string_value(&res.report->semantic_id),
 					    old && old->has_approved ? old->approved_path : NULL,
-					    old && old->has_approved ? old->approved_sha256 : NULL);
+					    old && old->has_approved ? old->approved_sha256 : NULL,
+					    mo->measured_commit ? measured : NULL);
 done:
 	free(prefix);
 	free(path);
