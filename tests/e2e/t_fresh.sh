@@ -2,8 +2,8 @@
 # Evidence of today's code (README, "Stale evidence"): the manifest's
 # measured.commit and the policy's evidence.inputs.  A change to a listed
 # input since the measured commit is reject (evidence_stale) naming the
-# path, at every entry point (CLI, the pre-push hook, the release gate);
-# a change outside the inputs is not; a rebased or
+# path, at every entry point (CLI, the Action's steps, the pre-push hook,
+# the release gate); a change outside the inputs is not; a rebased or
 # squashed branch keeps fresh evidence fresh; a measured commit missing
 # from the manifest or from the repository is an issue of its own.
 . "$(dirname "$0")/lib.sh"
@@ -164,6 +164,43 @@ if grep -q '"measured_commit"\|"stale_inputs"' "$T/out"; then
 else
 	ok "without evidence.inputs the record has no freshness keys"
 fi
+
+# --- the GitHub Action: a depth-1 checkout fetches the measured commit -----
+
+up=$T/upstream
+fresh_repo "$up"
+base=$(g -C "$up" rev-parse HEAD)
+g clone -q --depth=1 "file://$up" "$T/pr" 2>"$T/err"
+SERVER=(GITHUB_SERVER_URL="file://$T" GITHUB_REPOSITORY=upstream)
+action_step measured "$T/pr" "${SERVER[@]}" MEMGATE_POLICY_REV="$base"
+expect_code 0 "measured: the step succeeds"
+expect_err "memgate: fetching the measured commit $(g -C "$up" rev-parse HEAD~1)" "measured: fetches the measured commit"
+action_step check "$T/pr" MEMGATE_POLICY_REV="$base"
+expect_code 0 "check: fresh evidence passes in a depth-1 checkout"
+action_step measured "$T/pr" "${SERVER[@]}" MEMGATE_POLICY_REV="$base"
+expect_no_err "fetching" "measured: a present commit is not fetched again"
+
+echo "attention = 'sdpa'" >"$up/src/model/attn.py"
+commit_all "$up" "a pull request that changes the model"
+rm -rf "$T/pr"
+g clone -q --depth=1 "file://$up" "$T/pr" 2>"$T/err"
+action_step resolve "$T/pr" "${SERVER[@]}" MEMGATE_PR_BASE="$base"
+expect_code 0 "resolve: the base commit"
+action_step measured "$T/pr" "${SERVER[@]}" MEMGATE_POLICY_REV="$base"
+expect_code 0 "measured: fetches for the pull request"
+action_step check "$T/pr" MEMGATE_POLICY_REV="$base"
+expect_code 1 "check: stale evidence fails the pull request"
+expect_out "::error file=src/model/attn.py,title=memgate%3A evidence_stale::" "check: annotates the changed file"
+expect_runner_safe "$T/out" "check: only memgate's annotations"
+
+rm -rf "$T/pr2"
+g clone -q --depth=1 "file://$up" "$T/pr2" 2>"$T/err"
+action_step measured "$T/pr2" GITHUB_SERVER_URL="file://$T" GITHUB_REPOSITORY=nowhere
+expect_code 0 "measured: a commit that cannot be fetched does not fail the step"
+expect_out "::notice::memgate: cannot fetch the measured commit" "measured: says so as a notice"
+action_step check "$T/pr2"
+expect_code 1 "check: then reports measured_commit_unknown"
+expect_out "title=memgate%3A measured_commit_unknown::" "check: as an annotation"
 
 # --- the pre-push hook ------------------------------------------------------
 
