@@ -477,6 +477,11 @@ static bool same_value(const mg_change_value *a, const mg_change_value *b)
 			if (!same_budget(&a->stricter[i], &b->stricter[i]))
 				return false;
 		return a->count == b->count;
+	case MG_CHANGE_STRINGS:
+		for (i = 0; i < a->count && a->count == b->count; i++)
+			if (strcmp(a->strings[i], b->strings[i]))
+				return false;
+		return a->count == b->count;
 	default:
 		for (i = 0; i < a->count && a->count == b->count; i++)
 			if (!same_axis(&a->grid[i], &b->grid[i]))
@@ -507,7 +512,8 @@ static void add_change(mg_check_result *res, const char *key, mg_change_value be
 static bool is_empty(const mg_change_value *v)
 {
 	return v->kind == MG_CHANGE_UNSET ||
-	       ((v->kind == MG_CHANGE_STRICTER || v->kind == MG_CHANGE_GRID) && !v->count);
+	       ((v->kind == MG_CHANGE_STRICTER || v->kind == MG_CHANGE_GRID ||
+		 v->kind == MG_CHANGE_STRINGS) && !v->count);
 }
 
 /* Adding a check, pin or scenarios tightens, removing them loosens;
@@ -625,6 +631,17 @@ static enum mg_change_effect fail_on_effect(const bool *was, const bool *now)
 	return MG_CHANGE_TIGHTENS;
 }
 
+/* evidence.inputs: its pathspecs, or unset. */
+static mg_change_value inputs_value(const mg_policy *p)
+{
+	mg_change_value x = { 0 };
+
+	x.kind = p->input_count ? MG_CHANGE_STRINGS : MG_CHANGE_UNSET;
+	x.strings = p->inputs;
+	x.count = p->input_count;
+	return x;
+}
+
 static void diff_rest(mg_check_result *res, const mg_policy *base, const mg_policy *head)
 {
 	mg_change_value was, now;
@@ -641,6 +658,10 @@ static void diff_rest(mg_check_result *res, const mg_policy *base, const mg_poli
 		   head->rules.min_repeats < base->rules.min_repeats ? MG_CHANGE_LOOSENS
 								       : MG_CHANGE_TIGHTENS,
 		   head->min_repeats_pos);
+	was = inputs_value(base);
+	now = inputs_value(head);
+	add_change(res, "evidence.inputs", was, now, presence_effect(&was, &now, MG_CHANGE_ALTERS),
+		   head->inputs_pos);
 	add_change(res, "rank_by", string_value_of(rank_by_name(base->rules.rank_by)),
 		   string_value_of(rank_by_name(head->rules.rank_by)), MG_CHANGE_ALTERS,
 		   head->rank_by_pos);
@@ -760,6 +781,7 @@ static void put_grid(mg_buf *out, const mg_grid_axis *axes, size_t count)
 void mg_check_change_text(mg_buf *out, const mg_change_value *v)
 {
 	const char *sep = "";
+	size_t i;
 	int x;
 
 	switch (v->kind) {
@@ -784,6 +806,12 @@ void mg_check_change_text(mg_buf *out, const mg_change_value *v)
 		break;
 	case MG_CHANGE_STRICTER:
 		put_stricter(out, v->stricter, v->count);
+		break;
+	case MG_CHANGE_STRINGS:
+		mg_buf_putc(out, '[');
+		for (i = 0; i < v->count; i++)
+			mg_buf_printf(out, "%s'%s'", i ? ", " : "", v->strings[i]);
+		mg_buf_putc(out, ']');
 		break;
 	default:
 		put_grid(out, v->grid, v->count);

@@ -653,6 +653,11 @@ static cJSON *new_change_value(const mg_change_value *v)
 		for (i = 0; i < v->count; i++)
 			render_budget(item, NULL, &v->stricter[i]);
 		return item;
+	case MG_CHANGE_STRINGS:
+		item = must(cJSON_CreateArray());
+		for (i = 0; i < v->count; i++)
+			add(item, NULL, new_string(v->strings[i]));
+		return item;
 	default:
 		item = must(cJSON_CreateObject());
 		for (i = 0; i < v->count; i++) {

@@ -56,7 +56,8 @@ enum mg_change_kind {
 	MG_CHANGE_STRING,    /* pins, baseline, rank_by */
 	MG_CHANGE_VERDICTS,  /* gate.fail_on */
 	MG_CHANGE_STRICTER,  /* sensitivity.stricter: count budgets of overrides */
-	MG_CHANGE_GRID       /* sensitivity.grid: count axes */
+	MG_CHANGE_GRID,      /* sensitivity.grid: count axes */
+	MG_CHANGE_STRINGS    /* evidence.inputs: count strings */
 };
 typedef struct mg_change_value {
 	enum mg_change_kind kind;
@@ -65,6 +66,7 @@ typedef struct mg_change_value {
 	const bool *verdicts;            /* MG_VERDICT_COUNT flags */
 	const mg_budget *stricter;
 	const mg_grid_axis *grid;
+	char *const *strings;
 	size_t count;
 } mg_change_value;
 
@@ -87,7 +89,7 @@ typedef struct mg_policy_change {
 	mg_pos pos;                 /* the key in the proposed policy; 0 when it lacks it */
 } mg_policy_change;
 
-/* A change's value for people: 9400, 'gpu-a', [reject, tune],
+/* A change's value for people: 9400, 'gpu-a', [reject, tune], ['src/model'],
  * [{memory_cap_mb: 8500}], {memory_cap_mb: [9600, 11200]}, unset.  Raw
  * text: strings are the policy's, to be escaped for the destination. */
 void mg_check_change_text(mg_buf *out, const mg_change_value *v);

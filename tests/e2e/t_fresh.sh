@@ -111,6 +111,23 @@ expect_code 1 "--worktree: an uncommitted change to an input is stale too"
 expect_out "  src/model/attn.py: changed since the measured commit" "--worktree names it"
 g -C "$repo" checkout -q -- src/model/attn.py
 
+# A change cannot drop evidence.inputs from its own policy to pass: the
+# policy revision's inputs decide, and the change is listed as loosening.
+g clone -q "$repo" "$T/cli-pr"
+repo=$T/cli-pr
+policy_base=$(g -C "$repo" rev-parse HEAD)
+echo "attention = 'flex'" >"$repo/src/model/attn.py"
+sed -i '/^evidence:/,$d' "$repo/.memgate.yml"
+commit_all "$repo" "change the model, drop the inputs"
+mg check -C "$repo" --policy-rev "$policy_base"
+expect_code 1 "the policy revision's evidence.inputs decide"
+expect_out "evidence: not applicable: evidence_stale" "the change is stale under the base's inputs"
+expect_out "policy change: evidence.inputs was ['src/model/**', 'configs/train*.yaml'] at the policy revision, is unset at the evidence revision (loosens the budget)" \
+	"dropping evidence.inputs is a policy change that loosens"
+mg check -C "$repo" --policy-rev "$policy_base" --format json
+expect_field policy_changes.0.key '"evidence.inputs"'
+expect_field policy_changes.0.before '["src/model/**","configs/train*.yaml"]'
+
 # --- rebased and squashed branches ----------------------------------------
 
 repo=$T/branches
