@@ -922,8 +922,10 @@ done:
 	return rc;
 }
 
-/* Add the delta's path(s) to x (the old one too when it differs). */
-static void changed_delta(struct list_ctx *x, const git_diff_delta *delta)
+/* Add the delta's path(s) to x (the old one too when it differs), keeping
+ * the first `max`; *total counts them all. */
+static void changed_delta(struct list_ctx *x, size_t *total, size_t max,
+			  const git_diff_delta *delta)
 {
 	const char *names[2];
 	size_t i, k = 0;
@@ -932,7 +934,7 @@ static void changed_delta(struct list_ctx *x, const git_diff_delta *delta)
 	if (delta->old_file.path && names[0] && strcmp(delta->old_file.path, names[0]))
 		names[k++] = delta->old_file.path;
 	for (i = 0; i < k; i++) {
-		if (!names[i])
+		if (!names[i] || (*total)++ >= max)
 			continue;
 		if (x->count == x->cap) {
 			x->cap = x->cap ? 2 * x->cap : 8;
@@ -973,14 +975,12 @@ int mg_repo_changed_paths(char ***paths, size_t *count, size_t *total, mg_repo *
 				  git_message());
 		goto done;
 	}
+	/* deltas come in path order: the first `max` are the first in byte order */
 	deltas = git_diff_num_deltas(diff);
 	for (i = 0; i < deltas; i++)
-		changed_delta(&x, git_diff_get_delta(diff, i));
+		changed_delta(&x, total, max, git_diff_get_delta(diff, i));
 	if (x.count > 1)
 		qsort(x.paths, x.count, sizeof(*x.paths), path_cmp);
-	*total = x.count;
-	while (x.count > max)
-		free(x.paths[--x.count]);
 	*paths = x.paths;
 	*count = x.count;
 	x.paths = NULL;

@@ -128,6 +128,21 @@ mg check -C "$repo" --policy-rev "$policy_base" --format json
 expect_field policy_changes.0.key '"evidence.inputs"'
 expect_field policy_changes.0.before '["src/model/**","configs/train*.yaml"]'
 
+# The record names the first 100 changed paths (MG_CHECK_MAX_STALE) and
+# counts them all; the text says how many more there are.
+repo=$T/many
+fresh_repo "$repo"
+measured=$(g -C "$repo" rev-parse HEAD~1)
+for i in $(seq 100 204); do echo "$i" >"$repo/src/model/layer$i.py"; done
+commit_all "$repo" "105 new layers"
+mg check -C "$repo" --format json
+expect_field evidence.stale_input_count 105
+expect_field evidence.stale_inputs.99 '"src/model/layer199.py"'
+expect_field evidence.stale_inputs.100 '<missing>'
+mg check -C "$repo"
+expect_out "and 5 more paths of evidence.inputs changed since the measured commit ${measured:0:7}" \
+	"the text counts the paths it does not name"
+
 # --- rebased and squashed branches ----------------------------------------
 
 repo=$T/branches
