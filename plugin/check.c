@@ -1542,6 +1542,10 @@ static void keep_approved(mg_manifest **old, struct run *run, const mg_manifest_
 	if ((*old)->has_approved)
 		add_note(run->res, "kept approved_result '%s' from the existing manifest",
 			 (*old)->approved_path);
+	if ((*old)->measured_commit && !mo->measured_commit)
+		add_warning(run->res, "the existing manifest's measured.commit %.7s is not kept: "
+			    "a new manifest is a new measurement; name the commit measured with "
+			    "--measured-commit REV", (*old)->measured_commit);
 }
 
 int mg_check_make_manifest(char **text, char ***warnings, size_t *warning_count,

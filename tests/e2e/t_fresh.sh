@@ -97,6 +97,13 @@ else
 	not_ok "--inputs lists the changed inputs" "$(cat "$T/inputs")"
 fi
 
+cp "$repo/$MANIFEST_PATH" "$T/replaced.json"
+mg manifest -C "$repo" --report "$REPORT_PATH" --out "$T/replaced.json" --force
+expect_code 0 "a manifest replaced without --measured-commit"
+expect_err "warning: the existing manifest's measured.commit ${measured:0:7} is not kept" \
+	"warns that the measured commit is not kept"
+if grep -q '"measured"' "$T/replaced.json"; then not_ok "no measured.commit is carried over"; else ok "no measured.commit is carried over"; fi
+
 # Measured again on today's code: fresh again.
 mg manifest -C "$repo" --report "$REPORT_PATH" --out "$repo/$MANIFEST_PATH" --force \
 	--measured-commit HEAD
