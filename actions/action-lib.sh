@@ -1,5 +1,5 @@
 # Shared by the GitHub Action's step scripts (actions/action-policy-rev,
-# actions/action-check); sourced, not run.  bash.
+# actions/action-fetch-measured, actions/action-check); sourced, not run.  bash.
 #
 # The checkout the action gates, and every git command it runs, are fixed
 # here so that nothing the pull request committed can choose them:
@@ -105,4 +105,12 @@ mg_fetch_url() {
 	else
 		mg_git config --get remote.origin.url
 	fi
+}
+
+# mg_fetch_commit URL ID: fetch commit ID (a full id) alone, depth 1, from
+# URL into the checkout, with mg_git; false when it is not had after.
+mg_fetch_commit() {
+	mg_git fetch --quiet --no-tags --no-recurse-submodules --no-write-fetch-head \
+		--depth=1 --upload-pack=git-upload-pack -- "$1" "$2" &&
+		mg_git cat-file -e "$2^{commit}" 2>/dev/null
 }

@@ -477,6 +477,11 @@ static bool same_value(const mg_change_value *a, const mg_change_value *b)
 			if (!same_budget(&a->stricter[i], &b->stricter[i]))
 				return false;
 		return a->count == b->count;
+	case MG_CHANGE_STRINGS:
+		for (i = 0; i < a->count && a->count == b->count; i++)
+			if (strcmp(a->strings[i], b->strings[i]))
+				return false;
+		return a->count == b->count;
 	default:
 		for (i = 0; i < a->count && a->count == b->count; i++)
 			if (!same_axis(&a->grid[i], &b->grid[i]))
@@ -507,7 +512,8 @@ static void add_change(mg_check_result *res, const char *key, mg_change_value be
 static bool is_empty(const mg_change_value *v)
 {
 	return v->kind == MG_CHANGE_UNSET ||
-	       ((v->kind == MG_CHANGE_STRICTER || v->kind == MG_CHANGE_GRID) && !v->count);
+	       ((v->kind == MG_CHANGE_STRICTER || v->kind == MG_CHANGE_GRID ||
+		 v->kind == MG_CHANGE_STRINGS) && !v->count);
 }
 
 /* Adding a check, pin or scenarios tightens, removing them loosens;
@@ -625,6 +631,17 @@ static enum mg_change_effect fail_on_effect(const bool *was, const bool *now)
 	return MG_CHANGE_TIGHTENS;
 }
 
+/* evidence.inputs: its pathspecs, or unset. */
+static mg_change_value inputs_value(const mg_policy *p)
+{
+	mg_change_value x = { 0 };
+
+	x.kind = p->input_count ? MG_CHANGE_STRINGS : MG_CHANGE_UNSET;
+	x.strings = p->inputs;
+	x.count = p->input_count;
+	return x;
+}
+
 static void diff_rest(mg_check_result *res, const mg_policy *base, const mg_policy *head)
 {
 	mg_change_value was, now;
@@ -641,6 +658,10 @@ static void diff_rest(mg_check_result *res, const mg_policy *base, const mg_poli
 		   head->rules.min_repeats < base->rules.min_repeats ? MG_CHANGE_LOOSENS
 								       : MG_CHANGE_TIGHTENS,
 		   head->min_repeats_pos);
+	was = inputs_value(base);
+	now = inputs_value(head);
+	add_change(res, "evidence.inputs", was, now, presence_effect(&was, &now, MG_CHANGE_ALTERS),
+		   head->inputs_pos);
 	add_change(res, "rank_by", string_value_of(rank_by_name(base->rules.rank_by)),
 		   string_value_of(rank_by_name(head->rules.rank_by)), MG_CHANGE_ALTERS,
 		   head->rank_by_pos);
@@ -760,6 +781,7 @@ static void put_grid(mg_buf *out, const mg_grid_axis *axes, size_t count)
 void mg_check_change_text(mg_buf *out, const mg_change_value *v)
 {
 	const char *sep = "";
+	size_t i;
 	int x;
 
 	switch (v->kind) {
@@ -784,6 +806,12 @@ void mg_check_change_text(mg_buf *out, const mg_change_value *v)
 		break;
 	case MG_CHANGE_STRICTER:
 		put_stricter(out, v->stricter, v->count);
+		break;
+	case MG_CHANGE_STRINGS:
+		mg_buf_putc(out, '[');
+		for (i = 0; i < v->count; i++)
+			mg_buf_printf(out, "%s'%s'", i ? ", " : "", v->strings[i]);
+		mg_buf_putc(out, ']');
 		break;
 	default:
 		put_grid(out, v->grid, v->count);
@@ -1076,6 +1104,44 @@ static int load_evidence(struct run *run, mg_error *err)
 	return error;
 }
 
+/*
+ * evidence.inputs: compare its paths between the manifest's measured.commit
+ * and the gated commit (the working tree with --worktree).  A missing or
+ * unknown measured commit and any change are issues; a pathspec libgit2
+ * refuses is an error at the policy's evidence.inputs.
+ */
+static int check_measured(struct run *run, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	const mg_policy *p = res->policy;
+	const mg_manifest *m = res->manifest;
+	char msg[sizeof(err->message)];
+	int error;
+
+	if (!p->input_count)
+		return MG_OK;
+	if (!m || !m->measured_commit) {
+		run->pre[MG_ISSUE_MEASURED_COMMIT_MISSING] = true;
+		return MG_OK;
+	}
+	error = mg_repo_changed_paths(&res->stale_paths, &res->stale_count, &res->stale_total,
+				      run->repo, m->measured_commit,
+				      res->worktree ? NULL : res->rev, p->inputs, p->input_count,
+				      MG_CHECK_MAX_STALE, err);
+	if (error == MG_ENOTFOUND) {
+		run->pre[MG_ISSUE_MEASURED_COMMIT_UNKNOWN] = true;
+		res->measured_shallow = mg_repo_is_shallow(run->repo);
+		mg_error_clear(err);
+		return MG_OK;
+	}
+	if (error < 0) {
+		snprintf(msg, sizeof(msg), "%s", err->message);
+		return mg_error_at(err, p->path, p->inputs_pos, "'evidence.inputs': %s", msg);
+	}
+	run->pre[MG_ISSUE_EVIDENCE_STALE] = res->stale_total > 0;
+	return MG_OK;
+}
+
 static void report_notes(mg_check_result *res)
 {
 	const mg_decision *d = res->decision;
@@ -1272,6 +1338,8 @@ static int decide(struct run *run, mg_error *err)
 	warn_loose_stricter(res);
 	if ((error = load_evidence(run, err)) < 0)
 		return error;
+	if ((error = check_measured(run, err)) < 0)
+		return error;
 	if ((error = decide_with_waivers(run, err)) < 0)
 		return blame_sensitivity(res->policy, err);
 	memcpy(res->fail_on, opt->fail_on_set ? opt->fail_on : res->policy->fail_on,
@@ -1404,6 +1472,7 @@ static void release_result(mg_check_result *r)
 	mg_policy_free(r->head_policy);
 	free_strings(r->warnings, r->warning_count);
 	free_strings(r->notes, r->note_count);
+	free_strings(r->stale_paths, r->stale_count);
 	free(r->changes);
 	free(r->approved_decision);
 	free(r->approved_selected);
@@ -1484,6 +1553,10 @@ static void keep_approved(mg_manifest **old, struct run *run, const mg_manifest_
 	if ((*old)->has_approved)
 		add_note(run->res, "kept approved_result '%s' from the existing manifest",
 			 (*old)->approved_path);
+	if ((*old)->measured_commit && !mo->measured_commit)
+		add_warning(run->res, "the existing manifest's measured.commit %.7s is not kept: "
+			    "a new manifest is a new measurement; name the commit measured with "
+			    "--measured-commit REV", (*old)->measured_commit);
 }
 
 int mg_check_make_manifest(char **text, char ***warnings, size_t *warning_count,
@@ -1495,7 +1568,7 @@ int mg_check_make_manifest(char **text, char ***warnings, size_t *warning_count,
 	struct run run = { 0 };
 	mg_manifest *old = NULL;
 	mg_blob blob = { 0 };
-	char *prefix = NULL, *path = NULL;
+	char *prefix = NULL, *path = NULL, measured[MG_GIT_OID_HEX];
 	int error;
 
 	*text = NULL;
@@ -1518,12 +1591,17 @@ int mg_check_make_manifest(char **text, char ***warnings, size_t *warning_count,
 	if ((error = check_semantic_id(mo->semantic_id, res.report, err)) < 0)
 		goto done;
 	warn_worktree_report(&run, path);
+	if (mo->measured_commit &&
+	    (error = resolve_option(measured, run.repo, "--measured-commit", mo->measured_commit,
+				    err)) < 0)
+		goto done;
 	keep_approved(&old, &run, mo);
 	*text = mg_manifest_render_approved(path, res.report_ref.sha256,
 					    string_value(&res.report->schema_version),
 					    string_value(&res.report->semantic_id),
 					    old && old->has_approved ? old->approved_path : NULL,
-					    old && old->has_approved ? old->approved_sha256 : NULL);
+					    old && old->has_approved ? old->approved_sha256 : NULL,
+					    mo->measured_commit ? measured : NULL);
 done:
 	free(prefix);
 	free(path);

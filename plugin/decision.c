@@ -142,6 +142,15 @@ static const mg_code codes[] = {
 	{ "approved_result_hash_mismatch", E,
 	  "The approved result's SHA-256 differs from the one the manifest pins.",
 	  "Restore the approved record, or pin its current SHA-256 in the manifest." },
+	{ "measured_commit_missing", E,
+	  "The policy lists evidence.inputs, but the manifest does not say which commit was measured (measured.commit).",
+	  "Write the manifest with the commit whose code was measured: memgate manifest --report PATH --measured-commit REV." },
+	{ "measured_commit_unknown", E,
+	  "The manifest's measured.commit is not in the repository: a shallow clone, or a commit that was never pushed.",
+	  "Fetch it (git fetch origin COMMIT, or a deeper clone such as fetch-depth: 0), or push the measured commit." },
+	{ "evidence_stale", E,
+	  "A path of evidence.inputs changed between the measured commit and the gated one: the report measured other code.",
+	  "Measure again at the gated commit, then write the manifest with --measured-commit and commit both." },
 	{ "handoff_not_ready", E,
 	  "The handoff report's top-level status is not 'ready_for_budget_review'.",
 	  "Finish the measurement stage so that the report is ready for budget review." },
@@ -226,7 +235,7 @@ static const mg_code codes[] = {
 #undef N
 
 #define CODE_COUNT (sizeof(codes) / sizeof(codes[0]))
-_Static_assert(MG_REASON_COUNT == 13 && MG_ISSUE_COUNT == 19 && CODE_COUNT == 13 + 19 + 10,
+_Static_assert(MG_REASON_COUNT == 13 && MG_ISSUE_COUNT == 22 && CODE_COUNT == 13 + 22 + 10,
 	       "codes[] holds the reasons, then the issues, in enum order");
 
 static const char *const outcome_names[MG_OUTCOME_COUNT] = {
@@ -245,7 +254,7 @@ static const char *const next_action_names[MG_NEXT_ACTION_COUNT] = {
 	"revisit_memory_strategy_mix", "collect_boundary_evidence",
 	"send_to_regression_acceptance", "re_approve_or_restore_evidence",
 	"record_and_pin_approved_result", "restore_or_reapprove_approved_result",
-	"rebalance_memory_and_throughput", "collect_more_repeats",
+	"rebalance_memory_and_throughput", "collect_more_repeats", "measure_again",
 };
 
 /* Each outcome's verdict and next action: the decision table of README
@@ -1131,7 +1140,7 @@ static void find_issues(mg_decision *d, const mg_rules *rules, const mg_evidence
 {
 	size_t i;
 
-	for (i = 0; pre_issues && i <= MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH; i++)
+	for (i = 0; pre_issues && i <= MG_ISSUE_PRE_LAST; i++)
 		d->issue[i] = pre_issues[i];
 	d->issue[MG_ISSUE_HANDOFF_NOT_READY] = !handoff_ready(&ev->handoff_status);
 	identity_issues(d->issue, rules, ev);
@@ -1735,16 +1744,22 @@ static void mark_used_waivers(mg_decision *d, const mg_rules *rules, const size_
 /* ---- mg_decide ---- */
 
 /*
- * When the approved result is the only evidence issue, the evidence itself
- * is fine: the next action points at the approval record, not at the GPU.
+ * The next action of an evidence issue that says more than "rebuild": stale
+ * evidence (evidence_stale) is measured again, whatever else is wrong; when
+ * the approved result is the only evidence issue, the evidence itself is
+ * fine: the next action points at the approval record, not at the GPU.
  * The decision and reason stay reject / evidence_not_applicable.
  */
-static void approved_next_action(mg_decision *d)
+static void issue_next_action(mg_decision *d)
 {
 	int i;
 
 	if (d->applicable)
 		return;
+	if (d->issue[MG_ISSUE_EVIDENCE_STALE]) {
+		d->next_action = MG_N_MEASURE_AGAIN;  /* whatever else: measure today's code */
+		return;
+	}
 	for (i = 0; i < MG_ISSUE_COUNT; i++)
 		if (d->issue[i] && i != MG_ISSUE_APPROVED_RESULT_MISSING &&
 		    i != MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH)
@@ -1808,7 +1823,7 @@ int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
 	if (d->verdict == MG_ACCEPT && rules->noise == MG_NOISE_TUNE && d->base.feasible_count &&
 	    mg_insight_noise(NULL, rules, ev, &d->base, d->base.feasible[0]))
 		conclude(d, MG_O_MARGIN_WITHIN_MEASUREMENT_NOISE);
-	approved_next_action(d);
+	issue_next_action(d);
 	if (approved)
 		check_drift(d, approved);
 	*out = d;

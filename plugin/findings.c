@@ -262,6 +262,67 @@ static void manifest_issue(struct findings *f, enum mg_issue issue)
 	    NO_CANDIDATE);
 }
 
+/* evidence_stale: one finding per changed path, at that file (so that an
+ * annotation marks it), then one for the paths not named. */
+static void stale_findings(struct findings *f)
+{
+	const mg_check_result *r = f->r;
+	const char *at = r->manifest ? r->manifest->measured_commit : NULL;
+	size_t i;
+
+	for (i = 0; i < r->stale_count; i++) {
+		mg_buf_printf(&f->msg, "changed since the measured commit %.7s "
+			      "(evidence.inputs): measure again", at ? at : "");
+		f->subject = r->stale_paths[i];
+		add(f, MG_FINDING_RANK_EVIDENCE, mg_issue_name(MG_ISSUE_EVIDENCE_STALE),
+		    r->stale_paths[i], no_pos(), NO_CANDIDATE);
+	}
+	if (r->stale_total <= r->stale_count)
+		return;
+	mg_buf_printf(&f->msg, "and %zu more paths of evidence.inputs changed since the "
+		      "measured commit %.7s", r->stale_total - r->stale_count, at ? at : "");
+	add(f, MG_FINDING_RANK_EVIDENCE, mg_issue_name(MG_ISSUE_EVIDENCE_STALE),
+	    manifest_file(r), r->manifest ? r->manifest->measured_commit_pos : no_pos(),
+	    NO_CANDIDATE);
+}
+
+/* The issues of the measured commit (README, "How memgate decides", 1.). */
+static void measured_issue(struct findings *f, enum mg_issue issue)
+{
+	const mg_check_result *r = f->r;
+	const mg_manifest *m = r->manifest;
+	const mg_policy *lines = mg_findings_lines_policy(r);
+	const char *file = manifest_file(r);
+	mg_pos pos = { 1, 0 };
+
+	if (issue == MG_ISSUE_EVIDENCE_STALE) {
+		stale_findings(f);
+		return;
+	}
+	if (issue == MG_ISSUE_MEASURED_COMMIT_UNKNOWN && m && m->measured_commit) {
+		mg_buf_printf(&f->msg, "the measured commit %.7s is not in this repository%s: "
+			      "fetch it (git fetch origin %s%s), or push it if it was never pushed",
+			      m->measured_commit, r->measured_shallow ? " (a shallow clone)" : "",
+			      m->measured_commit,
+			      r->measured_shallow ? ", or a deeper clone: fetch-depth: 0" : "");
+		pos = m->measured_commit_pos;
+	} else if (m) {
+		mg_buf_puts(&f->msg, "the policy lists evidence.inputs, but the manifest names no "
+			    "measured.commit: write it with 'memgate manifest --report ");
+		put_safe(&f->msg, report_file(r) ? report_file(r) : "PATH");
+		mg_buf_puts(&f->msg, " --out ");
+		put_safe(&f->msg, file ? file : "MANIFEST");
+		mg_buf_puts(&f->msg, " --measured-commit REV --force'");
+	} else {
+		mg_buf_puts(&f->msg, "the policy lists evidence.inputs but names the report "
+			    "directly ('report:'): name a manifest that says which commit was "
+			    "measured (measured.commit)");
+		file = policy_file(r);
+		pos = lines ? lines->inputs_pos : pos;
+	}
+	add(f, MG_FINDING_RANK_EVIDENCE, mg_issue_name(issue), file, pos, NO_CANDIDATE);
+}
+
 /* The identity field an issue is about, or -1. */
 static int ident_of(enum mg_issue issue)
 {
@@ -361,7 +422,9 @@ static void issue_findings(struct findings *f)
 		if (!f->d->issue[i])
 			continue;
 		f->issue = i;
-		if (i <= MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH)
+		if (i >= MG_ISSUE_MEASURED_COMMIT_MISSING && i <= MG_ISSUE_PRE_LAST)
+			measured_issue(f, (enum mg_issue)i);
+		else if (i <= MG_ISSUE_PRE_LAST)
 			manifest_issue(f, (enum mg_issue)i);
 		else if (f->ev)
 			report_issue(f, (enum mg_issue)i);

@@ -915,6 +915,111 @@ done:
 	return rc;
 }
 
+/* ---- changes between two trees --------------------------------------- */
+
+/* The tree of commit `hex`; MG_ENOTFOUND when the repository lacks it. */
+static int commit_tree(git_tree **tree, mg_repo *repo, const char *hex, mg_error *err)
+{
+	git_commit *commit = NULL;
+	git_oid oid;
+	int rc = MG_ERROR;
+
+	*tree = NULL;
+	if (parse_oid(&oid, hex) < 0) {
+		mg_error_set(err, NULL, 0, 0, "invalid commit id '%s'", hex);
+		goto done;
+	}
+	if ((rc = git_commit_lookup(&commit, repo->git, &oid)) < 0) {
+		rc = rc == GIT_ENOTFOUND ? MG_ENOTFOUND : MG_ERROR;
+		mg_error_set(err, NULL, 0, 0, "commit %.*s is not in this repository%s",
+			     SHORT_ID_LEN, hex, repo->shallow ? " (a shallow clone)" : "");
+		goto done;
+	}
+	if (git_commit_tree(tree, commit) < 0) {
+		rc = mg_error_set(err, NULL, 0, 0, "cannot read the tree of %.*s: %s",
+				  SHORT_ID_LEN, hex, git_message());
+		goto done;
+	}
+	rc = 0;
+done:
+	git_commit_free(commit);
+	return rc;
+}
+
+/* Add the delta's path(s) to x (the old one too when it differs), keeping
+ * the first `max`; *total counts them all. */
+static void changed_delta(struct list_ctx *x, size_t *total, size_t max,
+			  const git_diff_delta *delta)
+{
+	const char *names[2];
+	size_t i, k = 0;
+
+	names[k++] = delta->new_file.path ? delta->new_file.path : delta->old_file.path;
+	if (delta->old_file.path && names[0] && strcmp(delta->old_file.path, names[0]))
+		names[k++] = delta->old_file.path;
+	for (i = 0; i < k; i++) {
+		if (!names[i] || (*total)++ >= max)
+			continue;
+		if (x->count == x->cap) {
+			x->cap = x->cap ? 2 * x->cap : 8;
+			x->paths = mg_xrealloc(x->paths, x->cap * sizeof(*x->paths));
+		}
+		x->paths[x->count++] = mg_xstrdup(names[i]);
+	}
+}
+
+int mg_repo_changed_paths(char ***paths, size_t *count, size_t *total, mg_repo *repo,
+			  const char *from_hex, const char *to_hex,
+			  char *const *pathspecs, size_t n, size_t max, mg_error *err)
+{
+	struct list_ctx x = { NULL, NULL, 0, 0 };
+	git_diff_options opts;
+	git_tree *from = NULL, *to = NULL;
+	git_diff *diff = NULL;
+	size_t i, deltas;
+	int rc;
+
+	assert(paths && count && total && repo && from_hex && (pathspecs || !n));
+	*paths = NULL;
+	*count = *total = 0;
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	if ((rc = commit_tree(&from, repo, from_hex, err)) < 0 ||
+	    (to_hex && (rc = commit_tree(&to, repo, to_hex, err)) < 0))
+		goto done;
+	opts.pathspec.strings = (char **)pathspecs;
+	opts.pathspec.count = n;
+	if (!to_hex)
+		opts.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
+	rc = to_hex ? git_diff_tree_to_tree(&diff, repo->git, from, to, &opts)
+		    : git_diff_tree_to_workdir_with_index(&diff, repo->git, from, &opts);
+	if (rc < 0) {
+		rc = mg_error_set(err, NULL, 0, 0, "cannot compare %.*s with %.*s: %s",
+				  SHORT_ID_LEN, from_hex, to_hex ? SHORT_ID_LEN : 16,
+				  to_hex ? to_hex : "the working tree",
+				  git_message());
+		goto done;
+	}
+	/* deltas come in path order: the first `max` are the first in byte order */
+	deltas = git_diff_num_deltas(diff);
+	for (i = 0; i < deltas; i++)
+		changed_delta(&x, total, max, git_diff_get_delta(diff, i));
+	if (x.count > 1)
+		qsort(x.paths, x.count, sizeof(*x.paths), path_cmp);
+	*paths = x.paths;
+	*count = x.count;
+	x.paths = NULL;
+	x.count = 0;
+	rc = 0;
+done:
+	for (i = 0; i < x.count; i++)
+		free(x.paths[i]);
+	free(x.paths);
+	git_diff_free(diff);
+	git_tree_free(from);
+	git_tree_free(to);
+	return rc;
+}
+
 int mg_repo_prefix(char **out, mg_repo *repo, const char *dir, mg_error *err)
 {
 	const char *workdir = mg_repo_workdir(repo);

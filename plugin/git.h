@@ -127,6 +127,22 @@ int mg_repo_list(char ***paths, size_t *count, mg_repo *repo, const char *commit
  */
 int mg_repo_prefix(char **out, mg_repo *repo, const char *dir, mg_error *err);
 
+/*
+ * The paths matching `pathspecs` (n git pathspecs, matched by libgit2 as
+ * git diff matches them) whose content, mode or presence differs between
+ * the tree of commit `from_hex` and the tree of commit `to_hex` (NULL: the
+ * working tree with its index, untracked files included, as --worktree
+ * reads it).  Tree to tree: no ancestry is needed, so a rebased or squashed
+ * branch compares like any other.  At most `max` paths are kept, in byte
+ * order; *total is how many there were.  *paths is the caller's
+ * (mg_repo_list_free semantics: free each string, then the array).
+ * MG_ENOTFOUND when `from_hex` is not a commit this repository has (the
+ * message names its short id), MG_ERROR otherwise.
+ */
+int mg_repo_changed_paths(char ***paths, size_t *count, size_t *total, mg_repo *repo,
+			  const char *from_hex, const char *to_hex,
+			  char *const *pathspecs, size_t n, size_t max, mg_error *err);
+
 /* Is this blob a Git LFS pointer?  Fills oid (64 hex + NUL) and size when it is. */
 bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[MG_GIT_LFS_OID_HEX],
 			    unsigned long long *lfs_size);

@@ -42,6 +42,7 @@ struct cli {
 	const char *out_path;      /* record, manifest */
 	const char *report_path;   /* manifest */
 	const char *semantic_id;   /* manifest */
+	const char *measured_commit; /* manifest */
 	bool force;                /* manifest */
 };
 
@@ -103,12 +104,15 @@ static const char usage_record[] =
 
 static const char usage_manifest[] =
 "usage: memgate manifest --report PATH [--out PATH] [--semantic-id ID] [--force]\n"
-"                        [--worktree] [-C DIR] [--rev REV] [--max-input-mb N]\n"
+"                        [--measured-commit REV] [--worktree] [-C DIR] [--rev REV]\n"
+"                        [--max-input-mb N]\n"
 "\n"
 "Print (or write to --out) a manifest pinning the SHA-256 of the report committed at\n"
 "REV (default HEAD), or with --worktree of the working-tree file (a report not yet\n"
 "committed).  An existing --out with different content is kept unless --force; its\n"
-"approved_result is carried over.  --semantic-id must equal the report's semantic_id.\n";
+"approved_result is carried over.  --semantic-id must equal the report's semantic_id.\n"
+"--measured-commit writes measured.commit, the full id of the commit whose code was\n"
+"measured (what evidence.inputs of the policy is compared with).\n";
 
 static const char usage_main[] =
 "usage: memgate <command> [options]\n"
@@ -209,7 +213,7 @@ enum {
 	OPT_REV = 256, OPT_POLICY, OPT_POLICY_REV, OPT_WORKTREE, OPT_FORMAT, OPT_JSON,
 	OPT_FAIL_ON, OPT_REQUIRE_APPROVED, OPT_MAX_INPUT, OPT_OUT, OPT_REPORT,
 	OPT_SEMANTIC_ID, OPT_FORCE, OPT_HELP, OPT_SUMMARY, OPT_JUNIT, OPT_BASE, OPT_SARIF,
-	OPT_CODEQUALITY, OPT_ALL, OPT_TODAY, OPT_INPUTS
+	OPT_CODEQUALITY, OPT_ALL, OPT_TODAY, OPT_INPUTS, OPT_MEASURED_COMMIT
 };
 
 static const struct option check_options[] = {
@@ -248,6 +252,7 @@ static const struct option manifest_options[] = {
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "semantic-id", required_argument, NULL, OPT_SEMANTIC_ID },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "measured-commit", required_argument, NULL, OPT_MEASURED_COMMIT },
 	{ "worktree", no_argument, NULL, OPT_WORKTREE },
 	{ "max-input-mb", required_argument, NULL, OPT_MAX_INPUT },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -284,6 +289,7 @@ static int apply_option(struct cli *cli, int c, const char *arg)
 	case OPT_OUT: cli->out_path = arg; break;
 	case OPT_REPORT: cli->report_path = repo_path_arg(arg); break;
 	case OPT_SEMANTIC_ID: cli->semantic_id = arg; break;
+	case OPT_MEASURED_COMMIT: cli->measured_commit = arg; break;
 	case OPT_FORCE: cli->force = true; break;
 	case 'h': case OPT_HELP: return 1;
 	case OPT_FORMAT:
@@ -879,6 +885,7 @@ static int cmd_manifest(struct cli *cli)
 	mo.rev = cli->opt.rev;
 	mo.report_path = cli->report_path;
 	mo.semantic_id = cli->semantic_id;
+	mo.measured_commit = cli->measured_commit;
 	mo.worktree = cli->opt.worktree;
 	mo.max_input_bytes = cli->opt.max_input_bytes;
 	mo.out_path = cli->out_path;

@@ -172,6 +172,28 @@ static int read_approved(mg_manifest *m, const struct parse *p, const cJSON *roo
 			&m->approved_sha256_pos, p, ap, "approved_result");
 }
 
+/* measured.commit: a full object id, 40 (or, SHA-256, 64) lowercase hex. */
+static int read_measured(mg_manifest *m, const struct parse *p, const cJSON *root)
+{
+	const cJSON *ms, *c;
+	size_t len;
+	int error;
+
+	if ((error = member(&ms, p, root, NULL, "measured", cJSON_Object, false)) < 0 || !ms)
+		return error;
+	if ((error = member(&c, p, ms, "measured", "commit", cJSON_String, true)) < 0)
+		return error;
+	len = strlen(c->valuestring);
+	if ((len != 40 && len != 64) ||
+	    strspn(c->valuestring, "0123456789abcdef") != len)
+		return mg_error_at(p->err, p->path, mg_json__pos(p->j, c),
+				   "'measured.commit' must be a full commit id (40 lowercase hex "
+				   "digits; memgate manifest --measured-commit REV writes it)");
+	m->measured_commit = mg_xstrdup(c->valuestring);
+	m->measured_commit_pos = mg_json__pos(p->j, c);
+	return MG_OK;
+}
+
 static int read_manifest(mg_manifest *m, const struct parse *p)
 {
 	const cJSON *root = mg_json__root(p->j);
@@ -181,7 +203,8 @@ static int read_manifest(mg_manifest *m, const struct parse *p)
 		return mg_error_at(p->err, p->path, mg_json__pos(p->j, root),
 				   "manifest must be a JSON object, not %s",
 				   mg_json__type_name(root));
-	if ((error = read_source(m, p, root)) < 0)
+	if ((error = read_source(m, p, root)) < 0 ||
+	    (error = read_measured(m, p, root)) < 0)
 		return error;
 	return read_approved(m, p, root);
 }
@@ -224,6 +247,7 @@ void mg_manifest_free(mg_manifest *m)
 	free(m->semantic_id);
 	free(m->approved_path);
 	free(m->approved_sha256);
+	free(m->measured_commit);
 	free(m);
 }
 
@@ -255,14 +279,15 @@ char *mg_manifest_render(const char *source_path, const char *sha256_hex,
 			 const char *schema_version, const char *semantic_id)
 {
 	return mg_manifest_render_approved(source_path, sha256_hex, schema_version,
-					   semantic_id, NULL, NULL);
+					   semantic_id, NULL, NULL, NULL);
 }
 
 char *mg_manifest_render_approved(const char *source_path, const char *sha256_hex,
 				  const char *schema_version, const char *semantic_id,
-				  const char *approved_path, const char *approved_sha256)
+				  const char *approved_path, const char *approved_sha256,
+				  const char *measured_commit)
 {
-	cJSON *root, *src, *approved;
+	cJSON *root, *src, *approved, *measured;
 	char *printed, *text;
 
 	assert(source_path && sha256_hex);
@@ -274,6 +299,10 @@ char *mg_manifest_render_approved(const char *source_path, const char *sha256_he
 		cJSON_AddStringToObject(src, "schema_version", schema_version);
 	if (semantic_id)
 		cJSON_AddStringToObject(src, "semantic_id", semantic_id);
+	if (measured_commit) {
+		measured = cJSON_AddObjectToObject(root, "measured");
+		cJSON_AddStringToObject(measured, "commit", measured_commit);
+	}
 	if (approved_path && approved_sha256) {
 		approved = cJSON_AddObjectToObject(root, "approved_result");
 		cJSON_AddStringToObject(approved, "path", approved_path);

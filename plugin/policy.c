@@ -38,7 +38,7 @@ static const char *const identity_keys[] = {
 	"workload_id", "hardware_id", "model_id", "dtype", "amp_dtype",
 	"batch_size", "seq_len", "optimizer", NULL
 };
-static const char *const evidence_keys[] = { "baseline", "min_repeats", "noise", NULL };
+static const char *const evidence_keys[] = { "baseline", "min_repeats", "noise", "inputs", NULL };
 static const char *const sensitivity_keys[] = { "stricter", "grid", NULL };
 static const char *const gate_keys[] = { "fail_on", NULL };
 enum { W_CANDIDATE, W_REASON, W_JUSTIFICATION, W_OWNER, W_EXPIRES, W_COUNT };
@@ -439,6 +439,36 @@ static int walk_noise(walk *w, const mg_yaml_node *n)
 	return 0;
 }
 
+/* evidence.inputs: a non-empty list of non-empty pathspecs (checked as
+ * pathspecs when they are used, by the git layer). */
+static int walk_inputs(walk *w, const mg_yaml_node *seq)
+{
+	mg_policy *p = w->p;
+	char where[64];
+	size_t i;
+	int error = 0;
+
+	p->inputs_pos = seq->pos;
+	if (seq->kind != MG_YAML_SEQ)
+		return type_error(w, seq, "evidence.inputs", "a sequence");
+	if (seq->count == 0)
+		return mg_error_at(w->err, w->path, seq->pos,
+				   "'evidence.inputs' is empty: list at least one pathspec, "
+				   "or remove the key");
+	if (seq->count > MG_POLICY_MAX_INPUTS)
+		return mg_error_at(w->err, w->path, seq->kids[MG_POLICY_MAX_INPUTS]->pos,
+				   "'evidence.inputs' has more than %d entries", MG_POLICY_MAX_INPUTS);
+	p->inputs = mg_xcalloc(seq->count, sizeof(*p->inputs));
+	p->input_pos = mg_xcalloc(seq->count, sizeof(*p->input_pos));
+	for (i = 0; i < seq->count && error == 0; i++) {
+		snprintf(where, sizeof(where), "evidence.inputs[%zu]", i);
+		p->input_pos[i] = seq->kids[i]->pos;
+		if ((error = get_string(&p->inputs[i], w, seq->kids[i], where)) == 0)
+			p->input_count++;
+	}
+	return error;
+}
+
 static int walk_evidence(walk *w, const mg_yaml_node *map)
 {
 	mg_policy *p = w->p;
@@ -460,6 +490,8 @@ static int walk_evidence(walk *w, const mg_yaml_node *map)
 			p->baseline_pos = v->pos;
 		} else if (idx == 2) {
 			error = walk_noise(w, v);
+		} else if (idx == 3) {
+			error = walk_inputs(w, v);
 		} else {
 			/* repeats is only set on success: never convert it otherwise */
 			if ((error = get_int(&repeats, w, v, "evidence.min_repeats", 1)) == 0)
@@ -1001,6 +1033,10 @@ void mg_policy_free(mg_policy *p)
 		free(p->waivers[i].owner);
 	}
 	free(p->waivers);
+	for (i = 0; i < p->input_count; i++)
+		free(p->inputs[i]);
+	free(p->inputs);
+	free(p->input_pos);
 	free(p->manifest);
 	free(p->report);
 	free(p->path);

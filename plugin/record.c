@@ -119,9 +119,27 @@ static void render_inputs(cJSON *root, const mg_check_result *r)
 		render_ref(inputs, "approved_result", &r->approved_ref, NULL, true);
 }
 
-static void render_evidence(cJSON *root, const mg_decision *d)
+/* With evidence.inputs: the measured commit (null when the manifest names
+ * none), the changed paths and how many changed in all. */
+static void render_freshness(cJSON *ev, const mg_check_result *r)
+{
+	const char *at = r->manifest ? r->manifest->measured_commit : NULL;
+	cJSON *paths;
+	size_t i;
+
+	if (!r->policy || !r->policy->input_count)
+		return;
+	add(ev, "measured_commit", new_string(at));
+	paths = add(ev, "stale_inputs", cJSON_CreateArray());
+	for (i = 0; i < r->stale_count; i++)
+		add(paths, NULL, new_string(r->stale_paths[i]));
+	add(ev, "stale_input_count", new_number((double)r->stale_total));
+}
+
+static void render_evidence(cJSON *root, const mg_check_result *r)
 {
 	cJSON *ev = add(root, "evidence", cJSON_CreateObject());
+	const mg_decision *d = r->decision;
 	cJSON *issues;
 	int i;
 
@@ -130,6 +148,7 @@ static void render_evidence(cJSON *root, const mg_decision *d)
 	for (i = 0; i < MG_ISSUE_COUNT; i++)
 		if (d->issue[i])
 			add(issues, NULL, new_string(mg_issue_name((enum mg_issue)i)));
+	render_freshness(ev, r);
 }
 
 /* {threshold name: value} for the thresholds set in b, in enum order. */
@@ -634,6 +653,11 @@ static cJSON *new_change_value(const mg_change_value *v)
 		for (i = 0; i < v->count; i++)
 			render_budget(item, NULL, &v->stricter[i]);
 		return item;
+	case MG_CHANGE_STRINGS:
+		item = must(cJSON_CreateArray());
+		for (i = 0; i < v->count; i++)
+			add(item, NULL, new_string(v->strings[i]));
+		return item;
 	default:
 		item = must(cJSON_CreateObject());
 		for (i = 0; i < v->count; i++) {
@@ -878,7 +902,7 @@ static cJSON *build(const mg_check_result *r)
 	add(root, "selected_candidate", new_string(d->selected));
 	render_gate(root, r);
 	render_inputs(root, r);
-	render_evidence(root, d);
+	render_evidence(root, r);
 	render_budget(root, "budget", &d->budget);
 	render_checks_run(root, &d->budget);
 	render_screening(root, d);
@@ -901,9 +925,19 @@ static void put_input(mg_buf *out, const mg_input_ref *ref)
 	}
 }
 
+/* Whether s holds a control character (a newline would split its line). */
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
 char *mg_record_render_inputs(const mg_check_result *r)
 {
 	mg_buf out = MG_BUF_INIT;
+	size_t i;
 
 	assert(r);
 	mg_buf_puts(&out, "");
@@ -911,6 +945,11 @@ char *mg_record_render_inputs(const mg_check_result *r)
 	put_input(&out, &r->manifest_ref);
 	put_input(&out, &r->report_ref);
 	put_input(&out, &r->approved_ref);
+	for (i = 0; i < r->stale_count; i++)
+		if (!has_control(r->stale_paths[i])) {
+			mg_buf_puts(&out, r->stale_paths[i]);
+			mg_buf_putc(&out, '\n');
+		}
 	return mg_buf_detach(&out, NULL);
 }
 

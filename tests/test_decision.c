@@ -1086,6 +1086,33 @@ Test(decision, pre_issues_are_copied_in_order)
 	mg_decision_free(d);
 }
 
+Test(decision, measured_commit_issues_are_copied_and_stale_evidence_is_measured_again)
+{
+	fixture f;
+	mg_decision *d;
+
+	fx_default(&f);
+	measured(&f, "a", 5000, 1, 1);
+	f.pre[MG_ISSUE_MEASURED_COMMIT_MISSING] = true;
+	d = decide(&f);
+	cr_assert_str_eq(issues_of(d), "measured_commit_missing");
+	expect_decision(d, "reject", "evidence_not_applicable",
+			"rebuild_same_workload_evidence", NULL);
+	mg_decision_free(d);
+	f.pre[MG_ISSUE_MEASURED_COMMIT_MISSING] = false;
+	f.pre[MG_ISSUE_MEASURED_COMMIT_UNKNOWN] = true;
+	d = decide(&f);
+	cr_assert_str_eq(issues_of(d), "measured_commit_unknown");
+	mg_decision_free(d);
+	f.pre[MG_ISSUE_MEASURED_COMMIT_UNKNOWN] = false;
+	f.pre[MG_ISSUE_EVIDENCE_STALE] = true;
+	f.pre[MG_ISSUE_APPROVED_RESULT_MISSING] = true;   /* stale wins the next action */
+	d = decide(&f);
+	cr_assert_str_eq(issues_of(d), "approved_result_missing,evidence_stale");
+	expect_decision(d, "reject", "evidence_not_applicable", "measure_again", NULL);
+	mg_decision_free(d);
+}
+
 Test(decision, no_pre_issues_may_be_null)
 {
 	fixture f;

@@ -742,6 +742,10 @@ Test(github, evidence_issues_point_at_the_manifest_and_report_fields)
 		fx.d.issue[i] = true;
 	fx.d.issue[MG_ISSUE_WORKLOAD_MISMATCH] = fx.d.issue[MG_ISSUE_HARDWARE_MISSING] = false;
 	fx.d.issue[MG_ISSUE_APPROVED_RESULT_MISSING] = false;
+	/* the measured commit's issues have their own tests (tests/e2e/t_fresh.sh) */
+	fx.d.issue[MG_ISSUE_MEASURED_COMMIT_MISSING] = false;
+	fx.d.issue[MG_ISSUE_MEASURED_COMMIT_UNKNOWN] = false;
+	fx.d.issue[MG_ISSUE_EVIDENCE_STALE] = false;
 	fx.report.evidence.handoff_status = (mg_value){ MG_VALUE_STRING, 0, "draft", { 3, 13 } };
 	fx.report.evidence.identity[MG_ID_WORKLOAD] = (mg_value){ MG_VALUE_ABSENT, 0, NULL, { 1, 1 } };
 	fx.report.evidence.identity[MG_ID_HARDWARE].string = "gpu-b";

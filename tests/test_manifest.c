@@ -281,6 +281,57 @@ Test(manifest, rendered_manifest_reads_back)
 	free(text);
 }
 
+Test(manifest, reads_the_measured_commit)
+{
+	mg_manifest *m = load("fixtures/manifests/measured.json");
+
+	cr_expect_str_eq(m->measured_commit, "0123456789abcdef0123456789abcdef01234567");
+	expect_pos(m->measured_commit_pos, 7, 15);
+	mg_manifest_free(m);
+}
+
+Test(manifest, has_no_measured_commit_by_default)
+{
+	mg_manifest *m = load("fixtures/manifests/full.json");
+
+	cr_expect_null(m->measured_commit);
+	mg_manifest_free(m);
+}
+
+Test(manifest, refuses_a_short_measured_commit)
+{
+	expect_refused("measured-short-commit.json", 7, 15,
+		       "'measured.commit' must be a full commit id (40 lowercase hex digits; "
+		       "memgate manifest --measured-commit REV writes it)");
+}
+
+Test(manifest, refuses_measured_without_commit)
+{
+	expect_refused("measured-without-commit.json", 6, 15,
+		       "missing required key 'commit' in 'measured'");
+}
+
+Test(manifest, renders_the_measured_commit_before_the_approved_result)
+{
+	char *text = mg_manifest_render_approved("r.json", ABC_SHA256, NULL, NULL, "a.json",
+						 ABC_SHA256, "0123456789abcdef0123456789abcdef01234567");
+
+	cr_expect_str_eq(text, "{\n"
+			 "  \"source\": {\n"
+			 "    \"path\": \"r.json\",\n"
+			 "    \"sha256\": \"" ABC_SHA256 "\"\n"
+			 "  },\n"
+			 "  \"measured\": {\n"
+			 "    \"commit\": \"0123456789abcdef0123456789abcdef01234567\"\n"
+			 "  },\n"
+			 "  \"approved_result\": {\n"
+			 "    \"path\": \"a.json\",\n"
+			 "    \"sha256\": \"" ABC_SHA256 "\"\n"
+			 "  }\n"
+			 "}\n");
+	free(text);
+}
+
 Test(manifest, free_accepts_null)
 {
 	mg_manifest_free(NULL);

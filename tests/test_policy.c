@@ -1110,3 +1110,48 @@ Test(policy, rejects_negative_trade_off_floor)
 	expect_error(FIXTURE("negative-trade-off.yml"), 8, 36,
 		     "'budget.min_mb_saved_per_pct_throughput' must be at least 0, got '-1'");
 }
+
+Test(policy, reads_evidence_inputs_in_order_with_positions)
+{
+	mg_policy *p = parse_fixture(FIXTURE("evidence-inputs.yml"));
+
+	cr_assert_eq(p->input_count, 2);
+	cr_expect_str_eq(p->inputs[0], "src/model/**");
+	cr_expect_str_eq(p->inputs[1], "configs/train*.yaml");
+	expect_pos(p->inputs_pos, 11, 5, "inputs");
+	expect_pos(p->input_pos[1], 12, 7, "inputs[1]");
+	mg_policy_free(p);
+}
+
+Test(policy, has_no_evidence_inputs_by_default)
+{
+	mg_policy *p = parse_fixture(FIXTURE("rank-by-throughput.yml"));
+
+	cr_expect_eq(p->input_count, 0);
+	cr_expect_null(p->inputs);
+	mg_policy_free(p);
+}
+
+Test(policy, rejects_empty_evidence_inputs)
+{
+	expect_error(FIXTURE("evidence-inputs-empty.yml"), 10, 11,
+		     "'evidence.inputs' is empty: list at least one pathspec, or remove the key");
+}
+
+Test(policy, rejects_evidence_inputs_that_are_not_a_list)
+{
+	expect_error(FIXTURE("evidence-inputs-not-a-list.yml"), 10, 11,
+		     "'evidence.inputs': expected a sequence, got a string");
+}
+
+Test(policy, rejects_an_evidence_input_that_is_not_a_string)
+{
+	expect_error(FIXTURE("evidence-inputs-not-a-string.yml"), 10, 17,
+		     "'evidence.inputs[1]': expected a string, got a number");
+}
+
+Test(policy, rejects_an_empty_evidence_input)
+{
+	expect_error(FIXTURE("evidence-inputs-empty-string.yml"), 10, 17,
+		     "'evidence.inputs[1]' must not be empty");
+}

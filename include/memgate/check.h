@@ -56,7 +56,8 @@ enum mg_change_kind {
 	MG_CHANGE_STRING,    /* pins, baseline, rank_by */
 	MG_CHANGE_VERDICTS,  /* gate.fail_on */
 	MG_CHANGE_STRICTER,  /* sensitivity.stricter: count budgets of overrides */
-	MG_CHANGE_GRID       /* sensitivity.grid: count axes */
+	MG_CHANGE_GRID,      /* sensitivity.grid: count axes */
+	MG_CHANGE_STRINGS    /* evidence.inputs: count strings */
 };
 typedef struct mg_change_value {
 	enum mg_change_kind kind;
@@ -65,6 +66,7 @@ typedef struct mg_change_value {
 	const bool *verdicts;            /* MG_VERDICT_COUNT flags */
 	const mg_budget *stricter;
 	const mg_grid_axis *grid;
+	char *const *strings;
 	size_t count;
 } mg_change_value;
 
@@ -87,7 +89,7 @@ typedef struct mg_policy_change {
 	mg_pos pos;                 /* the key in the proposed policy; 0 when it lacks it */
 } mg_policy_change;
 
-/* A change's value for people: 9400, 'gpu-a', [reject, tune],
+/* A change's value for people: 9400, 'gpu-a', [reject, tune], ['src/model'],
  * [{memory_cap_mb: 8500}], {memory_cap_mb: [9600, 11200]}, unset.  Raw
  * text: strings are the policy's, to be escaped for the destination. */
 void mg_check_change_text(mg_buf *out, const mg_change_value *v);
@@ -151,7 +153,18 @@ typedef struct mg_check_result {
 	bool today_given;           /* from --today, else the clock's date in UTC */
 	mg_waiver_state *waivers;   /* one per waiver of the policy, in its order */
 	size_t waiver_count;
+	/* evidence.inputs: the paths that changed between the manifest's
+	 * measured.commit and the gated commit (evidence_stale), in byte order,
+	 * at most MG_CHECK_MAX_STALE of stale_total */
+	char **stale_paths;
+	size_t stale_count, stale_total;
+	bool measured_shallow;      /* measured_commit_unknown in a shallow clone */
 } mg_check_result;
+
+/* How many changed paths of evidence.inputs a result names. */
+#ifndef MG_CHECK_MAX_STALE   /* raise: make EXTRA_CFLAGS=-DMG_CHECK_MAX_STALE=N */
+#define MG_CHECK_MAX_STALE 100
+#endif
 
 /* One policy of check --all or of a repeated --policy. */
 typedef struct mg_check_item {
@@ -176,6 +189,8 @@ typedef struct mg_manifest_options {
 	const char *rev;            /* --rev, NULL = HEAD */
 	const char *report_path;    /* --report */
 	const char *semantic_id;    /* --semantic-id: must equal the report's */
+	const char *measured_commit; /* --measured-commit REV: written as measured.commit
+					(its full id), NULL for none */
 	bool worktree;              /* --worktree: hash the working-tree file */
 	size_t max_input_bytes;
 	const char *out_path;       /* --out, for messages about the existing file */
@@ -209,7 +224,8 @@ void mg_check_list_free(char **paths, size_t count);
  * and, when the report has them, its schema_version and semantic_id.  A
  * Git LFS pointer is hashed as the report it points to (mg_repo_read_lfs).
  * `semantic_id` must equal the report's own (else MG_ERROR at the report's
- * semantic_id).  An approved_result in `existing` is carried over.  Fills
+ * semantic_id).  With measured_commit, that revision's full commit id is
+ * written as measured.commit.  An approved_result in `existing` is carried over.  Fills
  * *warnings (the working-tree report differs from the committed one, an
  * existing manifest that cannot be read, ...) and *notes (what was kept).
  * *text, *warnings and *notes are the caller's (free each string and the

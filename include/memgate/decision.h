@@ -181,14 +181,19 @@ const char *mg_rules_baseline(const mg_rules *rules);
 /* Sets *index to the first candidate named as the baseline; false when none. */
 bool mg_find_baseline(size_t *index, const mg_rules *rules, const mg_evidence *ev);
 
-/* Evidence issues, in the README's order ("How memgate decides", 1.).  The first five come from outside the core
- * (hashes, manifest, approved result) and are passed in. */
+/* Evidence issues, in the README's order ("How memgate decides", 1.).  The
+ * first eight, up to MG_ISSUE_PRE_LAST, come from outside the core (hashes,
+ * manifest, approved result, the measured commit and evidence.inputs) and
+ * are passed in. */
 enum mg_issue {
 	MG_ISSUE_REPORT_HASH_MISMATCH,
 	MG_ISSUE_SCHEMA_VERSION_MISMATCH,
 	MG_ISSUE_SEMANTIC_ID_MISMATCH,
 	MG_ISSUE_APPROVED_RESULT_MISSING,
 	MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH,
+	MG_ISSUE_MEASURED_COMMIT_MISSING,   /* evidence.inputs set, no measured.commit */
+	MG_ISSUE_MEASURED_COMMIT_UNKNOWN,   /* measured.commit not in the repository */
+	MG_ISSUE_EVIDENCE_STALE,            /* an input changed since measured.commit */
 	MG_ISSUE_HANDOFF_NOT_READY,
 	MG_ISSUE_WORKLOAD_MISSING,
 	MG_ISSUE_WORKLOAD_MISMATCH,
@@ -205,6 +210,7 @@ enum mg_issue {
 	MG_ISSUE_AGGREGATE_OUTSIDE_RUNS,
 	MG_ISSUE_COUNT
 };
+#define MG_ISSUE_PRE_LAST MG_ISSUE_EVIDENCE_STALE  /* the last issue passed in */
 const char *mg_issue_name(enum mg_issue i);   /* "report_hash_mismatch", ... */
 
 enum mg_status {
@@ -427,8 +433,8 @@ enum mg_outcome {
 /* "evidence_not_applicable", ...; NULL for an out-of-range value. */
 const char *mg_outcome_name(enum mg_outcome o);
 
-/* What to do next: one per outcome, and two for an approval record that is
- * the only evidence issue. */
+/* What to do next: one per outcome, two for an approval record that is
+ * the only evidence issue, and one for stale evidence (evidence_stale). */
 enum mg_next_action {
 	MG_N_REBUILD_SAME_WORKLOAD_EVIDENCE,
 	MG_N_RERUN_BASELINE_BEFORE_COMPARING_CANDIDATES,
@@ -444,6 +450,7 @@ enum mg_next_action {
 	MG_N_RESTORE_OR_REAPPROVE_APPROVED_RESULT,
 	MG_N_REBALANCE_MEMORY_AND_THROUGHPUT,
 	MG_N_COLLECT_MORE_REPEATS,
+	MG_N_MEASURE_AGAIN,         /* evidence_stale: the measured code changed */
 	MG_NEXT_ACTION_COUNT
 };
 /* "rebuild_same_workload_evidence", ...; NULL for an out-of-range value. */
@@ -507,7 +514,7 @@ bool mg_check_limit(double *limit, const mg_threshold_def *c, const mg_decision 
 
 /*
  * Decide (README, "How memgate decides").  `pre_issues` holds the issues found outside the core
- * (MG_ISSUE_REPORT_HASH_MISMATCH .. MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH);
+ * (MG_ISSUE_REPORT_HASH_MISMATCH .. MG_ISSUE_PRE_LAST);
  * may be NULL.  `approved`, when not NULL, is the approved decision the
  * computed one must agree with (README "How memgate decides").  On success
  * *out is the caller's, freed with mg_decision_free.  Fails only when the

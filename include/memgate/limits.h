@@ -79,6 +79,12 @@
 #define MG_POLICY_MAX_WAIVERS 256
 #endif
 
+/* Pathspecs in a policy's evidence.inputs (also the policy schema's
+ * evidence.inputs.maxItems). */
+#ifndef MG_POLICY_MAX_INPUTS
+#define MG_POLICY_MAX_INPUTS 256
+#endif
+
 /* YAML values (scalars, mappings and sequences) in a policy: bounds the
  * memory a policy can make memgate use, aliases refused. */
 #ifndef MG_POLICY_MAX_NODES

@@ -23,6 +23,9 @@ typedef struct mg_manifest {
 	mg_pos approved_path_pos;
 	char *approved_sha256;
 	mg_pos approved_sha256_pos;
+	char *measured_commit;      /* measured.commit: optional, a full commit id
+				       (40 or 64 lowercase hex), NULL when absent */
+	mg_pos measured_commit_pos;
 } mg_manifest;
 
 /*
@@ -30,7 +33,9 @@ typedef struct mg_manifest {
  * as strictly as a report (malformed JSON, duplicate keys, trailing text,
  * NUL bytes, invalid UTF-8 are errors).  `source` must be an object with
  * string `path` and `sha256` (64 lowercase hex digits); `schema_version` and
- * `semantic_id` in `source` are optional strings; `approved_result`, when
+ * `semantic_id` in `source` are optional strings; `measured`, when present
+ * and not null, must be an object with `commit`, a full commit id (40, or 64
+ * in a SHA-256 repository, lowercase hex digits); `approved_result`, when
  * present and not null, must be an object with the same `path` and `sha256`.
  * Both paths must pass the repository path rules (plugin/path.h).  Unknown keys are ignored;
  * a null optional key counts as absent.  Errors name path:line:column: a
@@ -51,10 +56,12 @@ void mg_manifest_free(mg_manifest *m);
 char *mg_manifest_render(const char *source_path, const char *sha256_hex,
 			 const char *schema_version, const char *semantic_id);
 
-/* The same, with an approved_result {path, sha256} when both are not NULL
- * (memgate manifest keeps the one of the manifest it replaces). */
+/* The same, with measured {commit} when `measured_commit` is not NULL and an
+ * approved_result {path, sha256} when both are not NULL (memgate manifest
+ * keeps the one of the manifest it replaces). */
 char *mg_manifest_render_approved(const char *source_path, const char *sha256_hex,
 				  const char *schema_version, const char *semantic_id,
-				  const char *approved_path, const char *approved_sha256);
+				  const char *approved_path, const char *approved_sha256,
+				  const char *measured_commit);
 
 #endif

@@ -35,6 +35,12 @@ typedef struct mg_policy {
 	mg_rules rules;
 	mg_pos threshold_pos[MG_THRESHOLD_COUNT]; /* of each base threshold set */
 	mg_pos baseline_pos, min_repeats_pos, rank_by_pos, noise_pos;
+	/* evidence.inputs: git pathspecs whose change since the manifest's
+	 * measured.commit makes the evidence stale; none when input_count is 0 */
+	char **inputs;
+	size_t input_count;
+	mg_pos inputs_pos;          /* the sequence */
+	mg_pos *input_pos;          /* input_count entries */
 	mg_pos *stricter_pos;       /* stricter_count entries: each entry's mapping */
 	mg_pos *grid_pos;           /* grid_count entries: each axis's key */
 	bool fail_on_set;           /* gate.fail_on was given */

@@ -24,10 +24,12 @@ char *mg_record_render(const mg_check_result *r);
 
 /*
  * The repository paths of the inputs the record names (inputs.policy,
- * .manifest, .report, .approved_result: those that were read), one per
- * line in that order, each ending in a newline (memgate check --inputs).
- * Paths obey the repository path rules, so none holds a newline or another
- * control character; they are written as they are, unescaped.  The caller
+ * .manifest, .report, .approved_result: those that were read), then the
+ * paths of evidence.inputs that changed since the measured commit
+ * (evidence.stale_inputs), one per line in that order, each ending in a
+ * newline (memgate check --inputs).  The first obey the repository path
+ * rules; a changed path holding a control character is left out; so none
+ * holds a newline.  They are written as they are, unescaped.  The caller
  * frees.
  */
 char *mg_record_render_inputs(const mg_check_result *r);

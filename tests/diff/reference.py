@@ -43,6 +43,7 @@ VALUE_ORDER = ('peak_memory_mb', 'samples_per_s', 'memory_saving_mb',
 ISSUES = (
     'report_hash_mismatch', 'schema_version_mismatch', 'semantic_id_mismatch',
     'approved_result_missing', 'approved_result_hash_mismatch',
+    'measured_commit_missing', 'measured_commit_unknown', 'evidence_stale',
     'handoff_not_ready', 'workload_missing', 'workload_mismatch',
     'hardware_missing', 'hardware_mismatch', 'model_mismatch', 'dtype_mismatch',
     'amp_dtype_mismatch', 'batch_size_mismatch', 'seq_len_mismatch',
@@ -205,6 +206,12 @@ def same_identity(pin, got):
 
 def evidence_issues(policy, report, cands):
     found = set()
+    # README "Stale evidence": evidence.inputs needs the manifest's
+    # measured.commit; a policy naming the report directly (report:, as
+    # every case here does) has no manifest, so none.  measured_commit_unknown
+    # and evidence_stale need a repository's history: tests/e2e/t_fresh.sh.
+    if policy.get('evidence', {}).get('inputs') and 'manifest' not in policy:
+        found.add('measured_commit_missing')
     status = report.get('status')
     eligible = report.get('eligible_candidates')
     handoff = status is not None or eligible is not None
@@ -537,7 +544,9 @@ def decide(policy, report, insight=True):
     best = base.feasible[0].name if base.feasible else None
     scenarios = []
     if issues:
-        result = verdict('reject', 'evidence_not_applicable', 'rebuild_same_workload_evidence')
+        result = verdict('reject', 'evidence_not_applicable',
+                         'measure_again' if 'evidence_stale' in issues
+                         else 'rebuild_same_workload_evidence')
     elif base.needs_missing:
         result = verdict('reject', 'baseline_missing_or_invalid',
                          'rerun_baseline_before_comparing_candidates')

@@ -1,7 +1,7 @@
 /*
  * libFuzzer target: the stage-75 manifest parser (mg_manifest_parse), the
  * repository path rules (mg_path_check) and the manifest writer
- * (mg_manifest_render).
+ * (mg_manifest_render_approved, with the measured commit).
  *
  * A manifest that parses has checked paths and hashes, and rendering its
  * fields gives a manifest that parses back to the same fields.  A refusal
@@ -53,8 +53,9 @@ static void check_round_trip(const mg_manifest *m)
 {
 	mg_manifest *back = NULL;
 	mg_error err;
-	char *text = mg_manifest_render(m->source_path, m->source_sha256,
-					m->schema_version, m->semantic_id);
+	char *text = mg_manifest_render_approved(m->source_path, m->source_sha256,
+						 m->schema_version, m->semantic_id, NULL, NULL,
+						 m->measured_commit);
 
 	mg_error_clear(&err);
 	CHECK(mg_manifest_parse(&back, "rendered.json", text, strlen(text), &err) == 0);
@@ -62,6 +63,7 @@ static void check_round_trip(const mg_manifest *m)
 	CHECK(same(back->source_sha256, m->source_sha256));
 	CHECK(same(back->schema_version, m->schema_version));
 	CHECK(same(back->semantic_id, m->semantic_id));
+	CHECK(same(back->measured_commit, m->measured_commit));
 	CHECK(!back->has_approved);
 	mg_manifest_free(back);
 	free(text);
