@@ -362,17 +362,11 @@ static void signer_free(signer *sg)
 	free(sg->key);
 }
 
-/* Is the token at l->i the options field rather than the key type? */
+/* Is the token at l->i the options field rather than a key type?  Key
+ * types start ssh-, ecdsa- or sk- (ssh-keygen tries the key first). */
 static bool at_options(const line *l)
 {
-	size_t k = l->i;
-
-	while (k < l->n && !blank(l->s[k])) {
-		if (l->s[k] == '=' || l->s[k] == '"')
-			return true;
-		k++;
-	}
-	return option_is(l, "cert-authority");
+	return !option_is(l, "ssh-") && !option_is(l, "ecdsa-") && !option_is(l, "sk-");
 }
 
 static int read_line(mg_signers *s, line *l)
