@@ -55,7 +55,8 @@ LIB_OBJS = $(patsubst plugin/%.c,$(BUILD)/obj/%.o,$(LIB_SOURCES))
 LIB = $(BUILD)/libmemgate.a
 PROG = $(BUILD)/memgate
 TEST_SOURCES = $(sort $(wildcard tests/test_*.c))
-TEST_PROGS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SOURCES)) $(BUILD)/tests/test_digest_evp
+TEST_PROGS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SOURCES)) $(BUILD)/tests/test_digest_evp \
+	$(BUILD)/tests/test_sshsig_legacy
 HEADERS = $(wildcard include/memgate/*.h include/*.h plugin/*.h)
 
 all:: memgate
@@ -94,6 +95,14 @@ $(BUILD)/tests/test_digest_evp: tests/test_digest.c plugin/digest.c tests/helper
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CRIT_CFLAGS) -Itests -DOPENSSL_NO_DEPRECATED \
 		-DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
 		$(LDFLAGS) -o $@ tests/test_digest.c plugin/digest.c $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
+
+# plugin/sshkey.c once more with OpenSSL 1.1.1's way of building keys (the
+# EC_KEY and RSA objects), so that both of its paths are tested.
+$(BUILD)/tests/test_sshsig_legacy: tests/test_sshsig.c plugin/sshkey.c tests/helpers.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CRIT_CFLAGS) -Itests -DMG_SSHKEY_LEGACY \
+		-DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
+		$(LDFLAGS) -o $@ tests/test_sshsig.c plugin/sshkey.c $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
 
 .PHONY: all deps test asan valgrind demo bench clean install-hook build-tests run-tests FORCE
 

@@ -280,10 +280,10 @@ static int read_options(signer *sg, line *l)
 			if (read_time(sg, l, false) < 0)
 				return MG_ERROR;
 		} else {
-			size_t n = strcspn(l->s + at, ",= \t\r");
+			size_t n = 0;
 
-			if (at + n > l->n)
-				n = l->n - at;
+			while (at + n < l->n && !strchr(",= \t\r", l->s[at + n]))
+				n++;
 			return mg_error_set(l->err, l->path, l->number, (int)at + 1,
 					    "unknown option '%.*s' (memgate reads namespaces=, "
 					    "valid-after= and valid-before=)", n > 40 ? 40 : (int)n,
@@ -366,7 +366,8 @@ static void signer_free(signer *sg)
  * types start ssh-, ecdsa- or sk- (ssh-keygen tries the key first). */
 static bool at_options(const line *l)
 {
-	return !option_is(l, "ssh-") && !option_is(l, "ecdsa-") && !option_is(l, "sk-");
+	return l->i < l->n && !option_is(l, "ssh-") && !option_is(l, "ecdsa-") &&
+	       !option_is(l, "sk-");
 }
 
 static int read_line(mg_signers *s, line *l)
