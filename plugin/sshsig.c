@@ -327,8 +327,8 @@ int mg_sshsig_verify(const mg_sshsig *s, const void *msg, size_t len, const char
 	} else if (rc == MG_ERROR) {
 		mg_error_set(err, s->path, 0, 0, "%s", why);
 	} else {
-		mg_error_set(err, s->path, 1, 1, "the %s signature by %s is not valid for this "
-			     "file: %s", mg_sshkey_type(s->key), s->fingerprint, why);
+		mg_error_set(err, s->path, 1, 1, "the %s signature by %s does not sign this "
+			     "file (%s)", mg_sshkey_type(s->key), s->fingerprint, why);
 		error = MG_SSHSIG_EBADSIG;
 	}
 done:

@@ -98,7 +98,7 @@ Test(sshsig, refuses_another_message)
 	manifest[20] ^= 1;
 	cr_expect_eq(mg_sshsig_verify(sig, manifest, manifest_len, "memgate", &err),
 		     MG_SSHSIG_EBADSIG);
-	cr_expect(strstr(err.message, "is not valid for this file"), "%s", err.message);
+	cr_expect(strstr(err.message, "does not sign this file"), "%s", err.message);
 	cr_expect_str_eq(err.file, "p256.sig");
 	cr_expect_eq(err.line, 1);
 	manifest[20] ^= 1;
