@@ -966,6 +966,9 @@ static int check_required(walk *w, const mg_yaml_node *root, const bool seen[])
 		missing = "'identity'";
 	else if (!seen[K_BUDGET])
 		missing = "'budget'";
+	if (!missing && w->p->provenance_set && !w->p->manifest)
+		return mg_error_at(w->err, w->path, w->p->provenance_pos, "'provenance' signs the "
+				   "manifest: name one with 'manifest:', not 'report:'");
 	if (!missing)
 		return 0;
 	return mg_error_at(w->err, w->path, root->pos, "missing required key %s", missing);

@@ -1171,3 +1171,18 @@ Test(policy, rejects_bad_provenance)
 		mg_policy_free(p);
 	}
 }
+
+Test(policy, rejects_provenance_without_a_manifest)
+{
+	const char *text = "version: 1\nreport: r.json\nidentity: {workload_id: w, hardware_id: h}\n"
+			   "budget: {memory_cap_mb: 1}\nprovenance: {allowed_signers: s}\n";
+	mg_policy *p = NULL;
+	mg_error err;
+
+	cr_expect_eq(mg_policy_parse(&p, "p.yml", text, strlen(text), &err), MG_ERROR);
+	cr_expect_str_eq(err.message, "'provenance' signs the manifest: name one with "
+			 "'manifest:', not 'report:'");
+	cr_expect_eq(err.line, 5);
+	cr_expect_eq(err.column, 13);
+	mg_policy_free(p);
+}
