@@ -61,7 +61,8 @@ LIB_OBJS = $(patsubst plugin/%.c,$(BUILD)/obj/%.o,$(LIB_SOURCES))
 LIB = $(BUILD)/libmemgate.a
 PROG = $(BUILD)/memgate
 TEST_SOURCES = $(sort $(wildcard tests/test_*.c))
-TEST_PROGS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SOURCES)) $(BUILD)/tests/test_digest_evp
+TEST_PROGS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SOURCES)) $(BUILD)/tests/test_digest_evp \
+	$(BUILD)/tests/test_sshsig_legacy
 FUZZ_SOURCES = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 REPLAY_PROGS = $(patsubst tests/fuzz/fuzz_%.c,$(BUILD)/fuzz/replay_%,$(FUZZ_SOURCES))
 HEADERS = $(wildcard include/memgate/*.h include/*.h plugin/*.h)
@@ -103,6 +104,14 @@ $(BUILD)/tests/test_digest_evp: tests/test_digest.c plugin/digest.c tests/helper
 		-DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
 		$(LDFLAGS) -o $@ tests/test_digest.c plugin/digest.c $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
 
+# plugin/sshkey.c once more with OpenSSL 1.1.1's way of building keys (the
+# EC_KEY and RSA objects), so that both of its paths are tested.
+$(BUILD)/tests/test_sshsig_legacy: tests/test_sshsig.c plugin/sshkey.c tests/helpers.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CRIT_CFLAGS) -Itests -DMG_SSHKEY_LEGACY \
+		-DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
+		$(LDFLAGS) -o $@ tests/test_sshsig.c plugin/sshkey.c $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
+
 .PHONY: all deps check-deps test asan valgrind demo bench clean install uninstall \
 	install-hook build-tests run-tests portable FORCE
 
@@ -131,6 +140,10 @@ $(BUILD)/tests/jsonget: tests/jsonget.c $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(PKG_LIBS)
 
+$(BUILD)/tests/sshsig-check: tests/sshsig-check.c $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
 # The core's vocabularies as JSON, for tests/check-vocabulary.
 $(BUILD)/tests/vocabulary: tests/vocabulary.c $(LIB) $(HEADERS) $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
@@ -141,7 +154,8 @@ $(BUILD)/tests/maxrss: tests/maxrss.c $(BUILD)/CFLAGS
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 build-tests: $(PROG) $(TEST_PROGS) $(REPLAY_PROGS) $(BUILD)/tests/jsonget \
-	$(BUILD)/tests/maxrss $(BUILD)/tests/vocabulary $(BUILD)/bench/gen
+	$(BUILD)/tests/maxrss $(BUILD)/tests/vocabulary $(BUILD)/tests/sshsig-check \
+	$(BUILD)/bench/gen
 
 # Each fuzz target built with the project's compiler and a main() that
 # replays its committed corpus once, without libFuzzer (tests/fuzz/replay.c).
@@ -173,7 +187,7 @@ asan: check-deps
 
 valgrind: check-deps
 	@$(MAKE) --no-print-directory WERROR=1 $(PROG) $(BUILD)/tests/jsonget $(BUILD)/tests/maxrss \
-		$(BUILD)/tests/vocabulary $(BUILD)/bench/gen
+		$(BUILD)/tests/vocabulary $(BUILD)/tests/sshsig-check $(BUILD)/bench/gen
 	@MEMGATE=$(CURDIR)/$(PROG) MEMGATE_WRAP=$(CURDIR)/tests/valgrind-wrap ./tests/e2e/run
 
 demo: deps

@@ -25,6 +25,8 @@
 #include "memgate/record.h"
 #include "memgate/report.h"
 #include "memgate/sarif.h"
+#include "memgate/signers.h"
+#include "memgate/sshsig.h"
 #include "memgate/summary.h"
 #include "memgate/text.h"
 #include "memgate/version.h"

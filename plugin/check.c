@@ -16,6 +16,8 @@
 #include "path.h"
 #include "memgate/insight.h"
 #include "memgate/approved.h"
+#include "memgate/signers.h"
+#include "memgate/sshsig.h"
 
 /* The public sizes of check.h are the git layer's and the digest's. */
 _Static_assert(MG_CHECK_OID_SIZE == MG_GIT_OID_HEX, "commit and blob ids");
@@ -726,16 +728,64 @@ static void diff_waivers(mg_check_result *res, const mg_policy *base, const mg_p
 }
 
 /*
+ * provenance: adding it tightens the gate, dropping it or its requirement
+ * loosens it; another allowed-signers path or namespace, or another
+ * content of the allowed-signers file (a signer added or removed), changes
+ * who may sign.  All of them are decided by the base's policy and file.
+ */
+static void diff_provenance(struct run *run, const mg_policy *base, const mg_policy *head)
+{
+	mg_check_result *res = run->res;
+	mg_check_signature *s = &res->signature;
+	const char *path = head->allowed_signers;
+	mg_blob was = { 0 }, now = { 0 };
+	mg_error ignored;
+	bool before, after;
+
+	mg_change_value b = string_value_of(base->allowed_signers);
+	mg_change_value h = string_value_of(head->allowed_signers);
+
+	add_change(res, "provenance.allowed_signers", b, h, presence_effect(&b, &h, MG_CHANGE_ALTERS),
+		   head->allowed_signers_pos);
+	if (!base->provenance_set || !head->provenance_set)
+		return;
+	add_change(res, "provenance.namespace", string_value_of(base->sig_namespace),
+		   string_value_of(head->sig_namespace), MG_CHANGE_ALTERS, head->sig_namespace_pos);
+	before = base->sig_required;
+	after = head->sig_required;
+	add_change(res, "provenance.require", string_value_of(before ? "true" : "false"),
+		   string_value_of(after ? "true" : "false"),
+		   after ? MG_CHANGE_TIGHTENS : MG_CHANGE_LOOSENS, head->sig_required_pos);
+	if (mg_repo_read(&now, run->repo, res->rev, path, run->max_bytes, &ignored) < 0)
+		now.oid[0] = '\0';
+	if (mg_repo_read(&was, run->repo, res->policy_rev, base->allowed_signers, run->max_bytes,
+			 &ignored) < 0)
+		was.oid[0] = '\0';
+	snprintf(s->head_signers_blob, sizeof(s->head_signers_blob), "%s", now.oid);
+	snprintf(s->base_signers_blob, sizeof(s->base_signers_blob), "%s", was.oid);
+	if (strcmp(now.oid, was.oid))
+		add_change(res, "provenance.allowed_signers (file)",
+			   string_value_of(was.oid[0] ? s->base_signers_blob : NULL),
+			   string_value_of(now.oid[0] ? s->head_signers_blob : NULL),
+			   MG_CHANGE_ALTERS, (mg_pos){ 0, 0 });
+	mg_blob_release(&was);
+	mg_blob_release(&now);
+}
+
+/*
  * Compare the policy that decides (at --policy-rev) with the one the
  * change proposes (at --rev): every key whose effective value differs, in
  * the order of the policy reference, and which way it moves the gate.
  */
-static void diff_policies(mg_check_result *res, const mg_policy *base, const mg_policy *head)
+static void diff_policies(struct run *run, const mg_policy *base, const mg_policy *head)
 {
+	mg_check_result *res = run->res;
+
 	diff_identity(res, base, head);
 	diff_thresholds(res, base, head);
 	diff_rest(res, base, head);
 	diff_waivers(res, base, head);
+	diff_provenance(run, base, head);
 }
 
 /* "[{memory_cap_mb: 8500}, {min_throughput_ratio: 0.9}]" */
@@ -968,7 +1018,7 @@ static int load_policies(struct run *run, mg_error *err)
 				    short_id(res->policy_rev).hex, short_id(res->rev).hex);
 	if (error < 0)
 		return policy_context(err, "this change proposes", res->rev);
-	diff_policies(res, res->policy, res->head_policy);
+	diff_policies(run, res->policy, res->head_policy);
 	return MG_OK;
 }
 
@@ -1056,6 +1106,165 @@ done:
 	return error;
 }
 
+/* A signature problem: an issue when the policy requires signatures, else
+ * a warning.  `at_signers`: the problem is at `at` in the allowed signers. */
+static void signature_problem(struct run *run, enum mg_issue issue, bool at_signers, mg_pos at,
+			      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void signature_problem(struct run *run, enum mg_issue issue, bool at_signers, mg_pos at,
+			      const char *fmt, ...)
+{
+	mg_check_signature *s = &run->res->signature;
+	mg_buf b = MG_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	mg_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	s->issue = issue;
+	s->at_signers = at_signers;
+	s->at = at;
+	s->problem = mg_buf_detach(&b, NULL);
+	if (s->required)
+		run->pre[issue] = true;
+	else
+		add_warning(run->res, "%s: %s (provenance.require is false)",
+			    mg_issue_name(issue), s->problem);
+}
+
+/* Who signed: the allowed signers' verdict on the signature's key. */
+static int judge_signer(struct run *run, const mg_signers *signers, const mg_sshsig *sig,
+			mg_error *err)
+{
+	mg_check_result *res = run->res;
+	mg_check_signature *s = &res->signature;
+	const char *ns = res->policy->sig_namespace, *file = s->signers_ref.path;
+	const unsigned char *key;
+	size_t len;
+	long long now = 0;
+	mg_signers_match m;
+
+	if (mg_signers_day_start(&now, res->today) < 0)
+		return mg_error_set(err, NULL, 0, 0, "cannot read the day '%s'", res->today);
+	key = mg_sshsig_key(sig, &len);
+	m = mg_signers_find(signers, key, len, ns, now);
+	if (m.principals)
+		s->principals = mg_xstrdup(m.principals);
+	switch (m.verdict) {
+	case MG_SIGNERS_ALLOWED:
+		s->verified = true;
+		break;
+	case MG_SIGNERS_UNKNOWN_KEY:
+		signature_problem(run, MG_ISSUE_SIGNER_UNKNOWN, true, (mg_pos){ 1, 1 },
+				  "the manifest is signed by %s, which '%s' (at %s) does not list",
+				  s->key, file, short_id(res->policy_rev).hex);
+		break;
+	case MG_SIGNERS_NAMESPACE:
+		signature_problem(run, MG_ISSUE_SIGNATURE_NAMESPACE_MISMATCH, true, m.pos,
+				  "the signing key %s is listed for '%s' only for other namespaces "
+				  "than '%s'", s->key, m.principals, ns);
+		break;
+	default:
+		signature_problem(run, MG_ISSUE_SIGNER_OUTSIDE_VALIDITY, true, m.pos,
+				  "the signing key of '%s' is %s on %s (%s=\"%s\")", m.principals,
+				  m.verdict == MG_SIGNERS_EXPIRED ? "expired" : "not yet valid",
+				  res->today, m.verdict == MG_SIGNERS_EXPIRED ? "valid-before" :
+				  "valid-after", m.when);
+		break;
+	}
+	return MG_OK;
+}
+
+/* Check the signature text against the manifest's bytes and the signers. */
+static int judge_signature(struct run *run, const mg_signers *signers, const mg_blob *sigblob,
+			   const mg_blob *manifest, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	mg_check_signature *s = &res->signature;
+	mg_sshsig *sig = NULL;
+	mg_buf key = MG_BUF_INIT;
+	mg_error why;
+	char line[sizeof(why.message) + 600];
+	int rc, error = MG_OK;
+
+	mg_error_clear(&why);
+	if (mg_sshsig_parse(&sig, s->sig_ref.path, sigblob->data, sigblob->len, &why) < 0) {
+		signature_problem(run, MG_ISSUE_SIGNATURE_MALFORMED, false,
+				  (mg_pos){ why.line, why.column }, "%s",
+				  mg_error_format(&why, line, sizeof(line)));
+		goto done;
+	}
+	mg_buf_printf(&key, "%s %s", mg_sshsig_key_type(sig), mg_sshsig_fingerprint(sig));
+	s->key = mg_buf_detach(&key, NULL);
+	rc = mg_sshsig_verify(sig, manifest->data, manifest->len, res->policy->sig_namespace, &why);
+	if (rc == MG_SSHSIG_ENAMESPACE)
+		signature_problem(run, MG_ISSUE_SIGNATURE_NAMESPACE_MISMATCH, false,
+				  (mg_pos){ 1, 1 }, "the manifest is %s", why.message);
+	else if (rc == MG_SSHSIG_EBADSIG)
+		signature_problem(run, MG_ISSUE_SIGNATURE_INVALID, false, (mg_pos){ 1, 1 },
+				  "%s: the manifest changed after it was signed, or the signature "
+				  "was made for another one", why.message);
+	else if (rc < 0)
+		error = mg_error_set(err, s->sig_ref.path, 0, 0, "%s", why.message);
+	else
+		error = judge_signer(run, signers, sig, err);
+done:
+	mg_sshsig_free(sig);
+	return error;
+}
+
+/*
+ * The manifest's signature, when the policy that decides has a provenance
+ * section: the allowed signers at the policy revision (a missing or
+ * malformed file is an error: the policy is wrong), MANIFEST.sig at --rev
+ * (missing, malformed or invalid is an issue).  0 or MG_ERROR.
+ */
+static int load_signature(struct run *run, const mg_blob *manifest, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	const mg_policy *p = res->policy;
+	mg_check_signature *s = &res->signature;
+	mg_blob signers_blob = { 0 }, sigblob = { 0 };
+	mg_signers *signers = NULL;
+	mg_buf path = MG_BUF_INIT;
+	int error;
+
+	if (!p->provenance_set)
+		return MG_OK;
+	s->checked = true;
+	s->required = p->sig_required;
+	error = read_input(&signers_blob, run, &s->signers_ref, res->policy_rev,
+			   p->allowed_signers, p->path, p->allowed_signers_pos, true, err);
+	if (error < 0)
+		goto done;
+	error = mg_signers_parse(&signers, p->allowed_signers, signers_blob.data, signers_blob.len,
+				 err);
+	if (error < 0)
+		goto done;
+	mg_buf_printf(&path, "%s.sig", p->manifest);
+	error = read_input(&sigblob, run, &s->sig_ref, res->rev, path.ptr, p->manifest,
+			   (mg_pos){ 0, 0 }, true, err);
+	if (error == MG_ENOTFOUND) {
+		mg_error_clear(err);
+		free(s->sig_ref.path);
+		s->sig_ref.path = mg_buf_detach(&path, NULL);
+		signature_problem(run, MG_ISSUE_SIGNATURE_MISSING, false, (mg_pos){ 0, 0 },
+				  "no signature '%s' at %s for the manifest", s->sig_ref.path,
+				  res->worktree ? "the working tree" : short_id(res->rev).hex);
+		error = MG_OK;
+		goto done;
+	}
+	if (error < 0)
+		goto done;
+	error = judge_signature(run, signers, &sigblob, manifest, err);
+done:
+	mg_buf_free(&path);
+	mg_signers_free(signers);
+	mg_blob_release(&sigblob);
+	mg_blob_release(&signers_blob);
+	return error;
+}
+
 static int load_manifest(struct run *run, mg_error *err)
 {
 	mg_check_result *res = run->res;
@@ -1068,6 +1277,8 @@ static int load_manifest(struct run *run, mg_error *err)
 	if (error < 0)
 		goto done;
 	if ((error = mg_manifest_parse(&res->manifest, p->manifest, blob.data, blob.len, err)) < 0)
+		goto done;
+	if ((error = load_signature(run, &blob, err)) < 0)
 		goto done;
 	mg_blob_release(&blob);
 	error = load_report(run, &blob, res->manifest->source_path, res->manifest->path,
@@ -1464,6 +1675,11 @@ static void release_result(mg_check_result *r)
 	release_ref(&r->manifest_ref);
 	release_ref(&r->report_ref);
 	release_ref(&r->approved_ref);
+	release_ref(&r->signature.sig_ref);
+	release_ref(&r->signature.signers_ref);
+	free(r->signature.principals);
+	free(r->signature.key);
+	free(r->signature.problem);
 	mg_decision_free(r->decision);
 	mg_insight_free(r->insight);
 	mg_report_free(r->report);

@@ -151,6 +151,24 @@ static const mg_code codes[] = {
 	{ "evidence_stale", E,
 	  "A path of evidence.inputs changed between the measured commit and the gated one: the report measured other code.",
 	  "Measure again at the gated commit, then write the manifest with --measured-commit and commit both." },
+	{ "signature_missing", E,
+	  "The policy requires signed evidence (provenance) and the manifest has no signature (MANIFEST.sig) at the commit.",
+	  "Sign the manifest on the trusted runner that measured it (ssh-keygen -Y sign -n NAMESPACE -f KEY MANIFEST) and commit MANIFEST.sig." },
+	{ "signature_malformed", E,
+	  "The manifest's signature cannot be read, or is of a kind memgate refuses (ssh-rsa SHA-1, security keys, certificates, RSA under 2048 bits).",
+	  "Sign the manifest again on the trusted runner with ssh-keygen -Y sign and commit the .sig file as it wrote it." },
+	{ "signature_invalid", E,
+	  "The manifest's signature was not made over this manifest by the key it names: the manifest or the signature changed after signing.",
+	  "Measure again on the trusted runner, write the manifest there, sign it and commit both; evidence edited after signing is not accepted." },
+	{ "signature_namespace_mismatch", E,
+	  "The signature was made for another namespace than provenance.namespace, or its key is listed only for other namespaces.",
+	  "Sign on the trusted runner with ssh-keygen -Y sign -n and the policy's provenance.namespace (memgate by default)." },
+	{ "signer_unknown", E,
+	  "The key that signed the manifest is not in the allowed-signers file of the policy that decides.",
+	  "Sign on a trusted runner whose key the base branch's allowed-signers file lists; a key added by the change itself is not trusted." },
+	{ "signer_outside_validity", E,
+	  "The signing key is listed, but its valid-after/valid-before window does not include the day judged (--today, else today in UTC).",
+	  "Sign on the trusted runner with a current key, or extend the key's window in the allowed-signers file of the base branch." },
 	{ "handoff_not_ready", E,
 	  "The handoff report's top-level status is not 'ready_for_budget_review'.",
 	  "Finish the measurement stage so that the report is ready for budget review." },
@@ -235,7 +253,7 @@ static const mg_code codes[] = {
 #undef N
 
 #define CODE_COUNT (sizeof(codes) / sizeof(codes[0]))
-_Static_assert(MG_REASON_COUNT == 13 && MG_ISSUE_COUNT == 22 && CODE_COUNT == 13 + 22 + 10,
+_Static_assert(MG_REASON_COUNT == 13 && MG_ISSUE_COUNT == 28 && CODE_COUNT == 13 + 28 + 10,
 	       "codes[] holds the reasons, then the issues, in enum order");
 
 static const char *const outcome_names[MG_OUTCOME_COUNT] = {
@@ -255,6 +273,7 @@ static const char *const next_action_names[MG_NEXT_ACTION_COUNT] = {
 	"send_to_regression_acceptance", "re_approve_or_restore_evidence",
 	"record_and_pin_approved_result", "restore_or_reapprove_approved_result",
 	"rebalance_memory_and_throughput", "collect_more_repeats", "measure_again",
+	"sign_on_trusted_runner",
 };
 
 /* Each outcome's verdict and next action: the decision table of README
@@ -1769,6 +1788,29 @@ static void issue_next_action(mg_decision *d)
 		: MG_N_RECORD_AND_PIN_APPROVED_RESULT;
 }
 
+/* Signature issues, with or without the approved result's, and no other:
+ * the evidence may be fine, it is its provenance that is not shown, so the
+ * next action is to sign on the trusted runner.  Otherwise unchanged. */
+static void signature_next_action(mg_decision *d)
+{
+	bool signature = false;
+	int i;
+
+	if (d->applicable)
+		return;
+	for (i = 0; i < MG_ISSUE_COUNT; i++) {
+		if (!d->issue[i])
+			continue;
+		if (MG_ISSUE_IS_SIGNATURE(i))
+			signature = true;
+		else if (i != MG_ISSUE_APPROVED_RESULT_MISSING &&
+			 i != MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH)
+			return;
+	}
+	if (signature)
+		d->next_action = MG_N_SIGN_ON_TRUSTED_RUNNER;
+}
+
 /* The approved decision must agree with the one computed from applicable
  * evidence: its verdict and selected candidate. */
 static void check_drift(mg_decision *d, const mg_approved *a)
@@ -1824,6 +1866,7 @@ int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
 	    mg_insight_noise(NULL, rules, ev, &d->base, d->base.feasible[0]))
 		conclude(d, MG_O_MARGIN_WITHIN_MEASUREMENT_NOISE);
 	issue_next_action(d);
+	signature_next_action(d);
 	if (approved)
 		check_drift(d, approved);
 	*out = d;

@@ -323,6 +323,24 @@ static void measured_issue(struct findings *f, enum mg_issue issue)
 	add(f, MG_FINDING_RANK_EVIDENCE, mg_issue_name(issue), file, pos, NO_CANDIDATE);
 }
 
+/* A signature issue (README, "Signed evidence"): at the signature, at the
+ * allowed-signers line, or at the manifest when there is no signature. */
+static void signature_issue(struct findings *f, enum mg_issue issue)
+{
+	const mg_check_signature *s = &f->r->signature;
+	const char *file = s->at_signers ? s->signers_ref.path : s->sig_ref.path;
+	mg_pos pos = s->at;
+
+	if (!s->problem)
+		return;
+	if (issue == MG_ISSUE_SIGNATURE_MISSING) {
+		file = manifest_file(f->r);
+		pos = (mg_pos){ 1, 0 };
+	}
+	put_safe(&f->msg, s->problem);
+	add(f, MG_FINDING_RANK_EVIDENCE, mg_issue_name(issue), file, pos, NO_CANDIDATE);
+}
+
 /* The identity field an issue is about, or -1. */
 static int ident_of(enum mg_issue issue)
 {
@@ -422,8 +440,10 @@ static void issue_findings(struct findings *f)
 		if (!f->d->issue[i])
 			continue;
 		f->issue = i;
-		if (i >= MG_ISSUE_MEASURED_COMMIT_MISSING && i <= MG_ISSUE_PRE_LAST)
+		if (i >= MG_ISSUE_MEASURED_COMMIT_MISSING && i <= MG_ISSUE_EVIDENCE_STALE)
 			measured_issue(f, (enum mg_issue)i);
+		else if (MG_ISSUE_IS_SIGNATURE(i))
+			signature_issue(f, (enum mg_issue)i);
 		else if (i <= MG_ISSUE_PRE_LAST)
 			manifest_issue(f, (enum mg_issue)i);
 		else if (f->ev)

@@ -24,14 +24,14 @@
 /* Keys: sections, suggestions, duplicates                            */
 
 enum section { SEC_ROOT, SEC_IDENTITY, SEC_BUDGET, SEC_QUALITY, SEC_EVIDENCE,
-	       SEC_SENSITIVITY, SEC_GATE, SEC_OVERRIDE, SEC_WAIVER, SEC_COUNT };
+	       SEC_SENSITIVITY, SEC_GATE, SEC_OVERRIDE, SEC_WAIVER, SEC_PROVENANCE, SEC_COUNT };
 
 enum { K_VERSION, K_MANIFEST, K_REPORT, K_IDENTITY, K_BUDGET, K_QUALITY,
-       K_EVIDENCE, K_RANK_BY, K_SENSITIVITY, K_GATE, K_WAIVERS, K_COUNT };
+       K_EVIDENCE, K_RANK_BY, K_SENSITIVITY, K_GATE, K_WAIVERS, K_PROVENANCE, K_COUNT };
 
 static const char *const root_keys[] = {
 	"version", "manifest", "report", "identity", "budget", "quality",
-	"evidence", "rank_by", "sensitivity", "gate", "waivers", NULL
+	"evidence", "rank_by", "sensitivity", "gate", "waivers", "provenance", NULL
 };
 /* In the order of enum mg_ident. */
 static const char *const identity_keys[] = {
@@ -41,6 +41,8 @@ static const char *const identity_keys[] = {
 static const char *const evidence_keys[] = { "baseline", "min_repeats", "noise", "inputs", NULL };
 static const char *const sensitivity_keys[] = { "stricter", "grid", NULL };
 static const char *const gate_keys[] = { "fail_on", NULL };
+enum { P_ALLOWED_SIGNERS, P_NAMESPACE, P_REQUIRE };
+static const char *const provenance_keys[] = { "allowed_signers", "namespace", "require", NULL };
 enum { W_CANDIDATE, W_REASON, W_JUSTIFICATION, W_OWNER, W_EXPIRES, W_COUNT };
 static const char *const waiver_keys[] = {
 	"candidate", "reason", "justification", "owner", "expires", NULL
@@ -65,6 +67,7 @@ static const struct {
 	[SEC_GATE] = { "gate", gate_keys, NULL },
 	[SEC_OVERRIDE] = { "", NULL, "" },
 	[SEC_WAIVER] = { "waivers[]", waiver_keys, NULL },
+	[SEC_PROVENANCE] = { "provenance", provenance_keys, NULL },
 };
 
 /* A section's keys, NULL-terminated; a threshold section's listed in buf
@@ -908,6 +911,62 @@ static int walk_waivers(walk *w, const mg_yaml_node *seq)
 	return error;
 }
 
+/* provenance.namespace: what ssh-keygen -Y sign -n was given. */
+static int get_namespace(walk *w, const mg_yaml_node *n)
+{
+	size_t i;
+
+	w->p->sig_namespace_pos = n->pos;
+	free(w->p->sig_namespace);
+	w->p->sig_namespace = NULL;
+	if (get_string(&w->p->sig_namespace, w, n, "provenance.namespace") < 0)
+		return MG_ERROR;
+	for (i = 0; i < n->len; i++)
+		if ((unsigned char)n->text[i] <= 0x20 || (unsigned char)n->text[i] >= 0x7f)
+			break;
+	if (!n->len || i < n->len)
+		return mg_error_at(w->err, w->path, n->pos, "'provenance.namespace' must be a "
+				   "word of printable characters without spaces, as ssh-keygen -Y "
+				   "sign -n takes it");
+	return 0;
+}
+
+/* provenance: who may sign the manifest (README, "Signed evidence"). */
+static int walk_provenance(walk *w, const mg_yaml_node *map)
+{
+	mg_policy *p = w->p;
+	int idx, error = 0;
+	size_t i;
+
+	p->provenance_pos = map->pos;
+	if ((error = expect_map(w, map, "provenance")) < 0)
+		goto done;
+	p->provenance_set = true;
+	for (i = 0; i < map->count && error == 0; i += 2) {
+		const mg_yaml_node *v = map->kids[i + 1];
+
+		if ((error = pair_key(&idx, w, map, i, SEC_PROVENANCE, "provenance")) < 0)
+			goto done;
+		if (idx == P_ALLOWED_SIGNERS) {
+			p->allowed_signers_pos = v->pos;
+			error = get_string(&p->allowed_signers, w, v, "provenance.allowed_signers");
+		} else if (idx == P_NAMESPACE) {
+			error = get_namespace(w, v);
+		} else {
+			p->sig_required_pos = v->pos;
+			if (v->kind != MG_YAML_BOOL)
+				error = type_error(w, v, "provenance.require", "true or false");
+			else
+				p->sig_required = v->text[0] == 't' || v->text[0] == 'T';
+		}
+	}
+	if (error == 0 && !p->allowed_signers)
+		error = mg_error_at(w->err, w->path, map->pos,
+				    "missing required key 'allowed_signers' in 'provenance'");
+done:
+	return error;
+}
+
 /* Dispatch one top-level key's value.  0 or MG_ERROR. */
 static int walk_top(walk *w, int key, const mg_yaml_node *v)
 {
@@ -924,6 +983,7 @@ static int walk_top(walk *w, int key, const mg_yaml_node *v)
 	case K_RANK_BY: return walk_rank_by(w, v);
 	case K_SENSITIVITY: return walk_sensitivity(w, v);
 	case K_WAIVERS: return walk_waivers(w, v);
+	case K_PROVENANCE: return walk_provenance(w, v);
 	default: return walk_gate(w, v);
 	}
 }
@@ -941,6 +1001,9 @@ static int check_required(walk *w, const mg_yaml_node *root, const bool seen[])
 		missing = "'identity'";
 	else if (!seen[K_BUDGET])
 		missing = "'budget'";
+	if (!missing && w->p->provenance_set && !w->p->manifest)
+		return mg_error_at(w->err, w->path, w->p->provenance_pos, "'provenance' signs the "
+				   "manifest: name one with 'manifest:', not 'report:'");
 	if (!missing)
 		return 0;
 	return mg_error_at(w->err, w->path, root->pos, "missing required key %s", missing);
@@ -983,6 +1046,8 @@ static mg_policy *policy_new(const char *path)
 	p->rules.rank_by = MG_RANK_PEAK_MEMORY;
 	p->fail_on[MG_REJECT] = true;
 	p->fail_on[MG_TUNE] = true;
+	p->sig_namespace = mg_xstrdup("memgate");
+	p->sig_required = true;
 	return p;
 }
 
@@ -1037,6 +1102,8 @@ void mg_policy_free(mg_policy *p)
 		free(p->inputs[i]);
 	free(p->inputs);
 	free(p->input_pos);
+	free(p->allowed_signers);
+	free(p->sig_namespace);
 	free(p->manifest);
 	free(p->report);
 	free(p->path);

@@ -117,6 +117,29 @@ static void render_inputs(cJSON *root, const mg_check_result *r)
 	render_ref(inputs, "report", &r->report_ref, NULL, true);
 	if (r->approved_ref.read)
 		render_ref(inputs, "approved_result", &r->approved_ref, NULL, true);
+	if (r->signature.sig_ref.read)
+		render_ref(inputs, "signature", &r->signature.sig_ref, NULL, false);
+	if (r->signature.signers_ref.read)
+		render_ref(inputs, "allowed_signers", &r->signature.signers_ref, policy_rev, false);
+}
+
+/* provenance: who signed the manifest (README, "Signed evidence"); only
+ * when the policy that decides has a provenance section. */
+static void render_provenance(cJSON *root, const mg_check_result *r)
+{
+	const mg_check_signature *s = &r->signature;
+	cJSON *o;
+
+	if (!s->checked)
+		return;
+	o = add(root, "provenance", cJSON_CreateObject());
+	add(o, "namespace", new_string(r->policy->sig_namespace));
+	add(o, "required", new_bool(s->required));
+	add(o, "verified", new_bool(s->verified));
+	add(o, "signer", new_string(s->principals));
+	add(o, "key", new_string(s->key));
+	add(o, "issue", new_string(s->problem ? mg_issue_name(s->issue) : NULL));
+	add(o, "problem", new_string(s->problem));
 }
 
 /* With evidence.inputs: the measured commit (null when the manifest names
@@ -902,6 +925,7 @@ static cJSON *build(const mg_check_result *r)
 	add(root, "selected_candidate", new_string(d->selected));
 	render_gate(root, r);
 	render_inputs(root, r);
+	render_provenance(root, r);
 	render_evidence(root, r);
 	render_budget(root, "budget", &d->budget);
 	render_checks_run(root, &d->budget);

@@ -373,7 +373,7 @@ Test(policy, rejects_unknown_key_listing_known_keys)
 {
 	expect_error(FIXTURE("unknown-key-no-suggestion.yml"), 8, 1,
 		     "unknown key 'colour' (expected one of: version, manifest, report, "
-		     "identity, budget, quality, evidence, rank_by, sensitivity, gate, waivers)");
+		     "identity, budget, quality, evidence, rank_by, sensitivity, gate, waivers, provenance)");
 }
 
 Test(policy, rejects_misplaced_key_naming_its_section)
@@ -1154,4 +1154,80 @@ Test(policy, rejects_an_empty_evidence_input)
 {
 	expect_error(FIXTURE("evidence-inputs-empty-string.yml"), 10, 17,
 		     "'evidence.inputs[1]' must not be empty");
+}
+
+Test(policy, reads_provenance_with_defaults)
+{
+	const char *text = "version: 1\nmanifest: m.json\nidentity: {workload_id: w, hardware_id: h}\n"
+			   "budget: {memory_cap_mb: 1}\nprovenance:\n  allowed_signers: .memgate/signers\n";
+	mg_policy *p = NULL;
+	mg_error err;
+
+	cr_assert_eq(mg_policy_parse(&p, "p.yml", text, strlen(text), &err), MG_OK, "%s", err.message);
+	cr_expect(p->provenance_set);
+	cr_expect_str_eq(p->allowed_signers, ".memgate/signers");
+	cr_expect_str_eq(p->sig_namespace, "memgate");
+	cr_expect(p->sig_required);
+	cr_expect_eq(p->allowed_signers_pos.line, 6);
+	mg_policy_free(p);
+}
+
+Test(policy, reads_provenance_namespace_and_require)
+{
+	const char *text = "version: 1\nmanifest: m.json\nidentity: {workload_id: w, hardware_id: h}\n"
+			   "budget: {memory_cap_mb: 1}\nprovenance: {allowed_signers: s, "
+			   "namespace: gpu-evidence, require: false}\n";
+	mg_policy *p = NULL;
+	mg_error err;
+
+	cr_assert_eq(mg_policy_parse(&p, "p.yml", text, strlen(text), &err), MG_OK, "%s", err.message);
+	cr_expect_str_eq(p->sig_namespace, "gpu-evidence");
+	cr_expect(!p->sig_required);
+	mg_policy_free(p);
+}
+
+Test(policy, rejects_bad_provenance)
+{
+	static const struct { const char *yaml, *message; int line, column; } cases[] = {
+		{ "provenance: {namespace: memgate}\n",
+		  "missing required key 'allowed_signers' in 'provenance'", 5, 13 },
+		{ "provenance: {allowed_signers: s, require: yes}\n",
+		  "'provenance.require': expected true or false, got a string", 5, 43 },
+		{ "provenance: {allowed_signers: s, namespace: 'a b'}\n",
+		  "'provenance.namespace' must be a word of printable characters without spaces, "
+		  "as ssh-keygen -Y sign -n takes it", 5, 45 },
+		{ "provenance: {allowed_signers: s, signers: t}\n",
+		  "unknown key 'signers' (expected one of: allowed_signers, namespace, require)", 5, 34 },
+		{ "provenance: [s]\n", "'provenance': expected a mapping, got a sequence", 5, 13 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[512];
+		mg_policy *p = NULL;
+		mg_error err;
+
+		snprintf(text, sizeof(text), "version: 1\nmanifest: m.json\nidentity: {workload_id: w, hardware_id: h}\n"
+			 "budget: {memory_cap_mb: 1}\n%s", cases[i].yaml);
+		cr_expect_eq(mg_policy_parse(&p, "p.yml", text, strlen(text), &err), MG_ERROR);
+		cr_expect_str_eq(err.message, cases[i].message);
+		cr_expect_eq(err.line, cases[i].line, "%s: line %d", cases[i].yaml, err.line);
+		cr_expect_eq(err.column, cases[i].column, "%s: column %d", cases[i].yaml, err.column);
+		mg_policy_free(p);
+	}
+}
+
+Test(policy, rejects_provenance_without_a_manifest)
+{
+	const char *text = "version: 1\nreport: r.json\nidentity: {workload_id: w, hardware_id: h}\n"
+			   "budget: {memory_cap_mb: 1}\nprovenance: {allowed_signers: s}\n";
+	mg_policy *p = NULL;
+	mg_error err;
+
+	cr_expect_eq(mg_policy_parse(&p, "p.yml", text, strlen(text), &err), MG_ERROR);
+	cr_expect_str_eq(err.message, "'provenance' signs the manifest: name one with "
+			 "'manifest:', not 'report:'");
+	cr_expect_eq(err.line, 5);
+	cr_expect_eq(err.column, 13);
+	mg_policy_free(p);
 }

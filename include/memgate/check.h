@@ -48,6 +48,28 @@ typedef struct mg_input_ref {
 	bool read;
 } mg_input_ref;
 
+/*
+ * The manifest's SSH signature, when the policy that decides has a
+ * provenance section (README, "Signed evidence"): MANIFEST.sig at --rev,
+ * checked against the allowed-signers file at the policy revision.
+ */
+typedef struct mg_check_signature {
+	bool checked;              /* the policy that decides asks for it */
+	bool required;             /* provenance.require: problems are issues, else warnings */
+	bool verified;             /* signed by a key the allowed signers list, valid today */
+	enum mg_issue issue;       /* why not verified (a signature issue) */
+	mg_input_ref sig_ref;      /* MANIFEST.sig at --rev (path set even when missing) */
+	mg_input_ref signers_ref;  /* the allowed signers at the policy revision */
+	char *principals;          /* the signer's line's principals, NULL when none */
+	char *key;                 /* "ssh-ed25519 SHA256:...", NULL when not read */
+	char *problem;             /* why not verified, one line; NULL when verified */
+	bool at_signers;           /* the problem is at a line of the allowed signers */
+	mg_pos at;                 /* where in that file or the signature; {0,0} unknown */
+	/* the allowed signers' blob ids at the policy revision and at --rev
+	 * (a change to the file is a policy change), "" when absent */
+	char base_signers_blob[MG_CHECK_OID_SIZE], head_signers_blob[MG_CHECK_OID_SIZE];
+} mg_check_signature;
+
 /* One side of a policy change; strings and arrays are borrowed from the
  * policies the result holds. */
 enum mg_change_kind {
@@ -126,6 +148,7 @@ typedef struct mg_check_result {
 	char rev[MG_CHECK_OID_SIZE];       /* evidence commit ("" with --worktree) */
 	char policy_rev[MG_CHECK_OID_SIZE]; /* policy commit */
 	mg_input_ref policy_ref, manifest_ref, report_ref, approved_ref;
+	mg_check_signature signature; /* the manifest's (policy provenance) */
 	mg_policy *policy;          /* the policy that decides */
 	mg_policy *head_policy;     /* the policy at --rev when another one decides
 				       (its lines are those annotations point at), else NULL */

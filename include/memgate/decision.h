@@ -181,10 +181,10 @@ const char *mg_rules_baseline(const mg_rules *rules);
 /* Sets *index to the first candidate named as the baseline; false when none. */
 bool mg_find_baseline(size_t *index, const mg_rules *rules, const mg_evidence *ev);
 
-/* Evidence issues, in the README's order ("How memgate decides", 1.).  The
- * first eight, up to MG_ISSUE_PRE_LAST, come from outside the core (hashes,
- * manifest, approved result, the measured commit and evidence.inputs) and
- * are passed in. */
+/* Evidence issues, in the README's order ("How memgate decides", 1.).  Those
+ * up to MG_ISSUE_PRE_LAST come from outside the core (hashes, manifest,
+ * approved result, the measured commit and evidence.inputs, the manifest's
+ * signature) and are passed in. */
 enum mg_issue {
 	MG_ISSUE_REPORT_HASH_MISMATCH,
 	MG_ISSUE_SCHEMA_VERSION_MISMATCH,
@@ -194,6 +194,12 @@ enum mg_issue {
 	MG_ISSUE_MEASURED_COMMIT_MISSING,   /* evidence.inputs set, no measured.commit */
 	MG_ISSUE_MEASURED_COMMIT_UNKNOWN,   /* measured.commit not in the repository */
 	MG_ISSUE_EVIDENCE_STALE,            /* an input changed since measured.commit */
+	MG_ISSUE_SIGNATURE_MISSING,             /* provenance: no MANIFEST.sig */
+	MG_ISSUE_SIGNATURE_MALFORMED,           /* it cannot be read, or a refused kind */
+	MG_ISSUE_SIGNATURE_INVALID,             /* not this manifest's signature by its key */
+	MG_ISSUE_SIGNATURE_NAMESPACE_MISMATCH,  /* another namespace, or a key listed for others */
+	MG_ISSUE_SIGNER_UNKNOWN,                /* the allowed signers do not list the key */
+	MG_ISSUE_SIGNER_OUTSIDE_VALIDITY,       /* listed, but not valid on the day judged */
 	MG_ISSUE_HANDOFF_NOT_READY,
 	MG_ISSUE_WORKLOAD_MISSING,
 	MG_ISSUE_WORKLOAD_MISMATCH,
@@ -210,7 +216,9 @@ enum mg_issue {
 	MG_ISSUE_AGGREGATE_OUTSIDE_RUNS,
 	MG_ISSUE_COUNT
 };
-#define MG_ISSUE_PRE_LAST MG_ISSUE_EVIDENCE_STALE  /* the last issue passed in */
+#define MG_ISSUE_PRE_LAST MG_ISSUE_SIGNER_OUTSIDE_VALIDITY  /* the last issue passed in */
+/* Whether issue i is about the manifest's signature or its signer. */
+#define MG_ISSUE_IS_SIGNATURE(i) ((i) >= MG_ISSUE_SIGNATURE_MISSING && (i) <= MG_ISSUE_SIGNER_OUTSIDE_VALIDITY)
 const char *mg_issue_name(enum mg_issue i);   /* "report_hash_mismatch", ... */
 
 enum mg_status {
@@ -434,7 +442,8 @@ enum mg_outcome {
 const char *mg_outcome_name(enum mg_outcome o);
 
 /* What to do next: one per outcome, two for an approval record that is
- * the only evidence issue, and one for stale evidence (evidence_stale). */
+ * the only evidence issue, one for stale evidence (evidence_stale), and one
+ * for a signature that is the only evidence issue. */
 enum mg_next_action {
 	MG_N_REBUILD_SAME_WORKLOAD_EVIDENCE,
 	MG_N_RERUN_BASELINE_BEFORE_COMPARING_CANDIDATES,
@@ -451,6 +460,7 @@ enum mg_next_action {
 	MG_N_REBALANCE_MEMORY_AND_THROUGHPUT,
 	MG_N_COLLECT_MORE_REPEATS,
 	MG_N_MEASURE_AGAIN,         /* evidence_stale: the measured code changed */
+	MG_N_SIGN_ON_TRUSTED_RUNNER,
 	MG_NEXT_ACTION_COUNT
 };
 /* "rebuild_same_workload_evidence", ...; NULL for an out-of-range value. */

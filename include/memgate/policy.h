@@ -46,6 +46,14 @@ typedef struct mg_policy {
 	bool fail_on_set;           /* gate.fail_on was given */
 	bool fail_on[MG_VERDICT_COUNT]; /* default: reject and tune */
 	mg_pos fail_on_pos;
+	bool provenance_set;        /* the policy has a provenance: section */
+	mg_pos provenance_pos;
+	char *allowed_signers;      /* provenance.allowed_signers: a repository path */
+	mg_pos allowed_signers_pos;
+	char *sig_namespace;        /* provenance.namespace, default "memgate" */
+	mg_pos sig_namespace_pos;
+	bool sig_required;          /* provenance.require, default true */
+	mg_pos sig_required_pos;
 	bool waivers_set;           /* the policy has a waivers: section (maybe empty) */
 	mg_policy_waiver *waivers;  /* waiver_count entries, in the order written */
 	size_t waiver_count;

@@ -44,6 +44,8 @@ ISSUES = (
     'report_hash_mismatch', 'schema_version_mismatch', 'semantic_id_mismatch',
     'approved_result_missing', 'approved_result_hash_mismatch',
     'measured_commit_missing', 'measured_commit_unknown', 'evidence_stale',
+    'signature_missing', 'signature_malformed', 'signature_invalid',
+    'signature_namespace_mismatch', 'signer_unknown', 'signer_outside_validity',
     'handoff_not_ready', 'workload_missing', 'workload_mismatch',
     'hardware_missing', 'hardware_mismatch', 'model_mismatch', 'dtype_mismatch',
     'amp_dtype_mismatch', 'batch_size_mismatch', 'seq_len_mismatch',

@@ -1,0 +1,365 @@
+#!/usr/bin/env python3
+"""memgate's SSH signature verdicts against the real ssh-keygen.
+
+    tests/diff/sshsig.py SSHSIG_CHECK SEED [-n CASES] [--keep DIR]
+
+SSHSIG_CHECK is build/tests/sshsig-check (libmemgate's verdict, one case a
+line).  Keys are made once per run with ssh-keygen (every type memgate
+verifies, plus an RSA 1024-bit key), signatures once per key, hash and
+namespace; each random case then picks a signature, an allowed-signers file
+(principal patterns, namespaces=, valid-after/valid-before around the day
+judged, comments, removed signers), a day, a namespace and a mutation (a
+bit flipped anywhere in the message, in the armored text or in the blob,
+the armor cut short, re-wrapped or with CRLF line ends, text after it, the
+message with CRLF, a key nobody listed).
+
+The oracle is `ssh-keygen -Y verify -f ALLOWED -I NAME -n NS -s SIG
+-Overify-time=DAY` (TZ=UTC), with NAME each concrete name the lines that
+list the signing key stand for: memgate must accept exactly when one of
+them does, and name the principals of a line whose name verifies.
+
+memgate is stricter than ssh-keygen in these cases only, which the test
+counts apart and requires memgate to refuse with a message naming why:
+  rsa1024        an RSA key shorter than 2048 bits (signature or signer line)
+  cert-authority a `cert-authority` line in the allowed signers
+  unknown-option an option ssh-keygen does not know (it skips the line)
+Prints "sshsig-diff: N passed, N failed (M stricter, as listed)".
+"""
+import argparse
+import base64
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+KEYS = [  # name, ssh-keygen -t, -b
+    ("ed25519", "ed25519", None),
+    ("ed25519b", "ed25519", None),
+    ("p256", "ecdsa", "256"),
+    ("p384", "ecdsa", "384"),
+    ("p521", "ecdsa", "521"),
+    ("rsa2048", "rsa", "2048"),
+    ("rsa3072", "rsa", "3072"),
+]
+STRANGER = ("stranger", "ed25519", None)
+SHORT_RSA = ("rsa1024", "rsa", "1024")
+NAMESPACES = ["memgate", "memgate", "memgate", "git", "file", "memgate-release"]
+NS_OPTIONS = ["memgate", "memgate,git", "mem*", "git", "!memgate,*", "*", "file,memgate-*",
+              "memgat?"]
+MUTATIONS = ["none"] * 6 + ["msg_flip", "armor_flip", "blob_flip", "truncate", "rewrap",
+                            "crlf", "trailing", "msg_crlf", "stranger", "removed",
+                            "wrong_ns"]
+ENV = dict(os.environ, TZ="UTC", LC_ALL="C")
+
+
+def run(args, stdin=None):
+    with open(stdin, "rb") if stdin else open(os.devnull, "rb") as f:
+        p = subprocess.run(args, stdin=f, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           env=ENV)
+    return p.returncode, p.stdout.decode("utf-8", "replace")
+
+
+def keygen(d, spec):
+    name, t, b = spec
+    path = os.path.join(d, name)
+    args = ["ssh-keygen", "-q", "-t", t, "-N", "", "-C", name, "-f", path]
+    if b:
+        args[4:4] = ["-b", b]
+    if run(args)[0] != 0:
+        sys.exit("sshsig-diff: ssh-keygen cannot make a %s key" % name)
+    with open(path + ".pub") as f:
+        kt, k64 = f.read().split()[:2]
+    return {"name": name, "path": path, "pub": "%s %s" % (kt, k64)}
+
+
+def sign(d, key, hashalg, ns, msg, tag):
+    path = os.path.join(d, "m-%s" % tag)
+    with open(path, "wb") as f:
+        f.write(msg)
+    args = ["ssh-keygen", "-q", "-Y", "sign", "-n", ns, "-f", key["path"]]
+    if hashalg == "sha256":
+        args += ["-O", "hashalg=sha256"]
+    if run(args + [path])[0] != 0:
+        sys.exit("sshsig-diff: ssh-keygen cannot sign with %s" % key["name"])
+    with open(path + ".sig", "rb") as f:
+        sig = f.read()
+    return sig
+
+
+def random_message(rng):
+    kind = rng.randrange(4)
+    if kind == 0:
+        return b'{"source": {"path": "bench/report.json", "sha256": "%s"}}\n' % (
+            "".join(rng.choice("0123456789abcdef") for _ in range(64)).encode())
+    if kind == 1:
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(0, 300)))
+    if kind == 2:
+        return b""
+    return ("line %d\n" % rng.randrange(1000)).encode() * rng.randrange(1, 40)
+
+
+def armor(blob, width=70):
+    b64 = base64.b64encode(blob).decode()
+    lines = [b64[i:i + width] for i in range(0, len(b64), width)]
+    return ("-----BEGIN SSH SIGNATURE-----\n" + "\n".join(lines) +
+            "\n-----END SSH SIGNATURE-----\n").encode()
+
+
+def dearmor(sig):
+    body = sig.decode().split("\n")[1:-2]
+    return base64.b64decode("".join(body))
+
+
+def day_text(days):
+    import datetime
+    d = datetime.date(1970, 1, 1) + datetime.timedelta(days=days)
+    return d.strftime("%Y-%m-%d"), d.strftime("%Y%m%d")
+
+
+def time_option(rng, today):
+    """A valid-after/valid-before value near the day judged."""
+    off = rng.choice([-400, -30, -1, 0, 0, 1, 30, 400]) + rng.choice([0, 0, rng.randrange(-5, 6)])
+    _, ymd = day_text(today + off)
+    form = rng.randrange(4)
+    if form == 0:
+        return ymd
+    if form == 1:
+        return ymd + "Z"
+    if form == 2:
+        return ymd + "%02d%02d" % (rng.randrange(24), rng.randrange(60))
+    return ymd + "%02d%02d%02dZ" % (rng.randrange(24), rng.randrange(60), rng.randrange(60))
+
+
+def principals(rng, i):
+    """(principals field, a concrete name it stands for)."""
+    name = "ci%d@gpu" % i
+    return rng.choice([
+        (name, name),
+        (name + ",other@x", name),
+        ("*%d@gpu" % i, name),
+        ("ci?%d@gpu" % i, "cix%d@gpu" % i),
+        ("!bad@gpu,ci%d@*" % i, name),
+        ('"%s"' % name, name),
+    ])
+
+
+def signer_line(rng, key, today, i):
+    field, name = principals(rng, i)
+    opts = []
+    if rng.random() < 0.5:
+        opts.append('namespaces="%s"' % rng.choice(NS_OPTIONS))
+    after = before = None
+    if rng.random() < 0.35:
+        after = time_option(rng, today)
+    if rng.random() < 0.35:
+        before = time_option(rng, today)
+    if after and before and before <= after:
+        after, before = before, after
+    if after and before and (after[:8] == before[:8] or after == before):
+        before = None
+    if after:
+        opts.append('valid-after="%s"' % after)
+    if before:
+        opts.append('valid-before="%s"' % before)
+    if opts and rng.random() < 0.2:  # option names are case-insensitive
+        opts = [o.split("=", 1)[0].upper() + "=" + o.split("=", 1)[1] for o in opts]
+    rng.shuffle(opts)
+    line = field + (" " + ",".join(opts) if opts else "") + " " + key["pub"]
+    if rng.random() < 0.3:
+        line += " comment %d" % i
+    return line, name
+
+
+def allowed_file(rng, keys, today, drop=None, extra=None):
+    lines, names = [], {}
+    order = list(keys)
+    rng.shuffle(order)
+    for i, key in enumerate(order):
+        if key["name"] == drop or rng.random() < 0.1:
+            continue
+        for _ in range(2 if rng.random() < 0.15 else 1):
+            n = len(lines)
+            line, name = signer_line(rng, key, today, 100 * i + n)
+            lines.append(line)
+            names.setdefault(key["name"], []).append(name)
+        if rng.random() < 0.2:
+            lines.append(rng.choice(["", "# rotated 2026", "   ", "\t# a comment"]))
+    if extra:
+        lines.insert(rng.randrange(len(lines) + 1), extra)
+    return "\n".join(lines) + "\n", names
+
+
+def mutate(rng, kind, sig, msg):
+    if kind == "msg_flip":
+        if not msg:
+            return sig, b"x"
+        m = bytearray(msg)
+        i = rng.randrange(len(m))
+        m[i] ^= 1 << rng.randrange(8)
+        return sig, bytes(m)
+    if kind == "armor_flip":
+        s = bytearray(sig)
+        i = rng.randrange(len(s))
+        s[i] = rng.choice([s[i] ^ (1 << rng.randrange(8)), ord(rng.choice("AZaz09+/= \n-"))])
+        return bytes(s), msg
+    if kind == "blob_flip":
+        b = bytearray(dearmor(sig))
+        i = rng.randrange(len(b))
+        b[i] ^= 1 << rng.randrange(8)
+        return armor(bytes(b)), msg
+    if kind == "truncate":
+        return sig[:rng.randrange(len(sig))], msg
+    if kind == "rewrap":
+        return armor(dearmor(sig), rng.choice([1, 4, 60, 64, 76, 1000])), msg
+    if kind == "crlf":
+        return sig.replace(b"\n", b"\r\n"), msg
+    if kind == "trailing":
+        return sig + rng.choice([b"junk\n", b"\n\n", b"-----BEGIN SSH SIGNATURE-----\n"]), msg
+    if kind == "msg_crlf":
+        return sig, msg.replace(b"\n", b"\r\n")
+    return sig, msg
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("check")
+    ap.add_argument("seed", type=int)
+    ap.add_argument("-n", type=int, default=1000)
+    ap.add_argument("--keep")
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    d = a.keep or tempfile.mkdtemp(prefix="memgate-sshsig.")
+    os.makedirs(d, exist_ok=True)
+    try:
+        return cases(a, rng, d)
+    finally:
+        if not a.keep:
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def make_pool(rng, d, keys, stranger, short):
+    pool = []
+    for key in keys + [stranger, short]:
+        for hashalg in ("sha512", "sha256"):
+            for ns in ("memgate", rng.choice(NAMESPACES)):
+                msg = random_message(rng)
+                sig = sign(d, key, hashalg, ns, msg, "%s-%s-%s-%d" % (key["name"], hashalg, ns,
+                                                                     len(pool)))
+                pool.append({"key": key, "ns": ns, "msg": msg, "sig": sig})
+    return pool
+
+
+def stricter_case(rng, i, keys, short, today):
+    kind = rng.choice(["rsa1024", "cert-authority", "unknown-option"])
+    if kind == "rsa1024":
+        return kind, 'short@gpu %s' % short["pub"]
+    key = rng.choice(keys)
+    if kind == "cert-authority":
+        return kind, 'ca%d@gpu cert-authority %s' % (i, key["pub"])
+    return kind, 'x%d@gpu no-touch-required %s' % (i, key["pub"])
+
+
+def cases(a, rng, d):
+    keys = [keygen(d, k) for k in KEYS]
+    stranger = keygen(d, STRANGER)
+    short = keygen(d, SHORT_RSA)
+    pool = make_pool(rng, d, keys, stranger, short)
+    todo = []
+    for i in range(a.n):
+        today = 19723 + rng.randrange(900)  # 2024-01-01 and on
+        date, ymd = day_text(today)
+        stricter = None
+        if rng.random() < 0.04:
+            stricter, extra = stricter_case(rng, i, keys, short, today)
+            cand = [p for p in pool if p["key"] is short] if stricter == "rsa1024" else \
+                [p for p in pool if p["key"] in keys]
+            entry = rng.choice(cand)
+            text, names = allowed_file(rng, keys, today, extra=extra)
+            if stricter == "rsa1024":
+                names.setdefault("rsa1024", []).append("short@gpu")
+            mutation = "none"
+        else:
+            mutation = rng.choice(MUTATIONS)
+            cand = [p for p in pool if p["key"] is not short and
+                    (p["key"] is stranger) == (mutation == "stranger")]
+            entry = rng.choice(cand)
+            drop = entry["key"]["name"] if mutation == "removed" else None
+            text, names = allowed_file(rng, keys, today, drop=drop)
+        ns = entry["ns"]
+        if mutation == "wrong_ns":
+            ns = rng.choice([n for n in NAMESPACES if n != entry["ns"]])
+        sig, msg = mutate(rng, mutation, entry["sig"], entry["msg"])
+        base = os.path.join(d, "case%04d" % i)
+        for suffix, data in ((".allowed", text.encode()), (".msg", msg), (".sig", sig)):
+            with open(base + suffix, "wb") as f:
+                f.write(data)
+        todo.append({"i": i, "base": base, "ns": ns, "date": date, "ymd": ymd,
+                     "names": names.get(entry["key"]["name"], []), "mutation": mutation,
+                     "stricter": stricter, "key": entry["key"]["name"]})
+
+    batch = "".join("%s.allowed %s %s %s.msg %s.sig\n" % (c["base"], c["ns"], c["date"],
+                                                          c["base"], c["base"]) for c in todo)
+    p = subprocess.run([a.check], input=batch.encode(), stdout=subprocess.PIPE, env=ENV)
+    verdicts = p.stdout.decode().splitlines()
+    if p.returncode != 0 or len(verdicts) != len(todo):
+        print("sshsig-diff: %s failed (exit %d, %d verdicts for %d cases)" %
+              (a.check, p.returncode, len(verdicts), len(todo)))
+        return 1
+
+    def oracle(c):
+        for name in c["names"] or ["nobody@nowhere"]:
+            rc, out = run(["ssh-keygen", "-Y", "verify", "-f", c["base"] + ".allowed", "-I", name,
+                           "-n", c["ns"], "-s", c["base"] + ".sig",
+                           "-Overify-time=" + c["ymd"]], stdin=c["base"] + ".msg")
+            if rc == 0:
+                return name
+        return None
+
+    with ThreadPoolExecutor(max_workers=4) as ex:
+        answers = list(ex.map(oracle, todo))
+
+    passed = failed = stricter = 0
+    tally = {}
+    for c, v, name in zip(todo, verdicts, answers):
+        ours = v.startswith("ok ")
+        t = tally.setdefault(c["stricter"] or c["mutation"], {})
+        word = "ok" if ours else v.split(":")[0][5:]
+        t[word] = t.get(word, 0) + 1
+        problem = None
+        if c["stricter"]:
+            if ours:
+                problem = "memgate accepts a %s case" % c["stricter"]
+            elif c["stricter"] == "rsa1024" and "2048" not in v:
+                problem = "the refusal does not name the RSA size"
+            elif c["stricter"] != "rsa1024" and c["stricter"].split("-")[0] not in v:
+                problem = "the refusal does not name '%s'" % c["stricter"]
+            else:
+                stricter += 1
+        elif ours != (name is not None):
+            problem = "memgate says %r, ssh-keygen %s" % (
+                v, "verifies for %s" % name if name else "refuses")
+        elif ours:
+            got = v[3:]
+            lines = [l for l in open(c["base"] + ".allowed").read().splitlines()
+                     if got and (l.startswith(got + " ") or l.startswith('"%s" ' % got))]
+            if not lines:
+                problem = "memgate names principals %r, no line has them" % got
+        if problem:
+            failed += 1
+            print("mismatch case %d (%s, key %s, ns %s, %s): %s" % (
+                c["i"], c["mutation"], c["key"], c["ns"], c["date"], problem))
+            print("  files: %s.{allowed,msg,sig} (kept with --keep DIR)" % c["base"])
+        else:
+            passed += 1
+    for kind in sorted(tally):
+        print("  %-15s %s" % (kind, ", ".join("%s %d" % kv for kv in sorted(tally[kind].items()))))
+    print("sshsig-diff: %d passed, %d failed (%d stricter, as listed)" % (passed, failed,
+                                                                            stricter))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
