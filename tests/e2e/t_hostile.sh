@@ -10,6 +10,8 @@
 #   - the Actions runner would execute nothing in stdout or stderr but
 #     memgate's own annotations;
 #   - the environment (a secret in it) reaches no file and no output;
+#   - a later step that echoes every step output the Action set would run
+#     no workflow command;
 #   - memgate's peak memory stays under 128 MiB;
 #   - a decision record written stays within 6 x the report + 4 MiB;
 #   - with 'outdir DIR' in the entry's expect file, the outputs go under DIR
@@ -158,6 +160,15 @@ for entry in "$FIX"/hostile/*/; do
 		expect_code "$want" "$name: the Action's check step on $ev"
 		cat "$T/out" "$T/err" >>"$T/log"
 		expect_runner_safe "$T/log" "$name: $ev: the Action's steps run nothing but annotations"
+		# a later step that echoes every output runs no command at all
+		awk 'd != "" { if ($0 == d) d = ""; else print; next }
+		     index($0, "<<") { d = substr($0, index($0, "<<") + 2); next }
+		     { sub(/^[^=]*=/, ""); print }' "$T/gh-output" >"$T/echoed"
+		if [ -z "$(runner_commands "$T/echoed")" ]; then
+			ok "$name: $ev: echoing every step output runs no command"
+		else
+			not_ok "$name: $ev: echoing every step output runs no command" "$(runner_commands "$T/echoed" | head -3)"
+		fi
 		no_secret "$name: $ev: the Action leaks no environment" "$ws" "$T/gh-output" "$T/gh-summary"
 	done
 	expect_marks_empty "$name: the Action runs nothing the repository supplies"

@@ -24,8 +24,9 @@ for lit in NaN Infinity -Infinity nan; do
 	expect_no_file "$T/x.json" "nothing written for $lit"
 done
 
-# Numbers that are read but cannot be used: the candidate is invalid (step 5).
-for v in 1e999 -1e999 '"9450.76"' true false '[9450.76]' '{"mb": 1}'; do
+# Numbers that are read but cannot be used: the candidate is invalid (step 5),
+# and so is a peak that is not above 0 (issue 19: -5000 was feasible).
+for v in 1e999 -1e999 '"9450.76"' true false '[9450.76]' '{"mb": 1}' -5000 0 -0 1e-999; do
 	with_peak "bad$(echo "$v" | tr -c 'a-z0-9' _)" "$v"
 	mg check -C "$repo" --format json
 	expect_code 1 "peak $v is evaluated"
@@ -38,11 +39,27 @@ with_peak null null
 mg check -C "$repo" --format json
 expect_field evaluations.1.reasons '["missing_or_non_numeric_metric"]'
 
-# Readings that are numbers: -0, a huge integer (beyond 2^53, read as the
-# nearest double), an exponent form.
-with_peak negzero -0
+# The finding says what the value is and what it must be, at the value.
+with_peak negative -5000
+mg check -C "$repo" --format github
+expect_out "::error file=$REPORT_PATH,line=64,col=25,title=memgate%3A missing_or_non_numeric_metric (checkpoint)::checkpoint: peak_memory_mb is -5000, not a positive number" \
+	"a negative peak is an evidence issue at its line"
+# samples/s must be above 0 and eval loss 0 or above, wherever they are read.
+make_gate_repo "$T/rates" "$E/real-flat-11200.yml" "$FLAT"
+repo=$T/rates
+sed -i -e 's/"samples_per_s": 1.761/"samples_per_s": 0/' \
+	-e '/"name": "offload"/,/eval_loss/s/"eval_loss": 12.356503/"eval_loss": -0.5/' "$repo/$REPORT_PATH"
+write_manifest "$repo"
+commit_all "$repo" rates
 mg check -C "$repo" --format json
-expect_field evaluations.1.peak_memory_mb -0
+expect_field evaluations.1.status '"invalid"'
+expect_field evaluations.2.status '"invalid"'
+mg check -C "$repo" --format github
+expect_out "checkpoint: samples_per_s is 0, not a positive number" "a throughput of 0 is an evidence issue"
+expect_out "offload: eval_loss is -0.5, not a non-negative number" "a negative eval loss is an evidence issue"
+
+# Readings that are numbers: a huge integer (beyond 2^53, read as the
+# nearest double), an exponent form.
 with_peak huge 9007199254740993
 mg check -C "$repo" --format json
 expect_field evaluations.1.status '"rejected"'
