@@ -453,6 +453,10 @@ static int search(mg_tip *tip, struct tipper *tp, const struct knob *k, double x
 		}
 		if ((error = probe(&changed, tip, tp, k, x, err)) < 0)
 			break;
+		if (changed) {
+			tip->bound = b;
+			tip->side = x == b ? MG_TIP_AT : up ? MG_TIP_ABOVE : MG_TIP_BELOW;
+		}
 	}
 	return error;
 }

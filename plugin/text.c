@@ -881,9 +881,9 @@ static void put_tips(mg_buf *out, const mg_insight *in)
 	for (i = 0; i < in->tip_count && i < TEXT_MAX_TIPS; i++) {
 		mg_buf_puts(out, "  ");
 		mg_format_knob(out, &in->tips[i]);
-		mg_buf_puts(out, ": lower ");
+		mg_buf_puts(out, ": lower: ");
 		mg_format_tip(out, &in->tips[i].down, put_winner);
-		mg_buf_puts(out, "; higher ");
+		mg_buf_puts(out, "; higher: ");
 		mg_format_tip(out, &in->tips[i].up, put_winner);
 		mg_buf_putc(out, '\n');
 	}

@@ -52,7 +52,7 @@ fi
 mg check -C "$b"
 expect_code 1 "text: exit 1"
 expect_out "selected: s000785-ckpt-attn-off-none-mb1-z2-bf16" "text: the selected candidate"
-expect_out "  memory_cap_mb 11200: lower not searched: one decision costs more than the search limit allows (MG_INSIGHT_MAX_WORK); higher no change" \
+expect_out "  memory_cap_mb 11200: lower: not searched: one decision costs more than the search limit allows (MG_INSIGHT_MAX_WORK); higher: no change" \
 	"text: a tipping point past the search limit says it was not searched"
 expect_out "candidates: 1000; shown: the selected one and the next 5 best by rank (memgate check --format json lists every one)" \
 	"text: says what it shows and where the rest is"
