@@ -60,20 +60,25 @@ unsigned mg_insight_noise(mg_noise *out, const mg_rules *rules, const mg_evidenc
 
 /* ---- tipping points ---- */
 
-/* Full decisions re-run per knob and direction before the search gives up
- * (limit_reached). */
+/* Full decisions re-run per knob and direction at most (limit_reached past
+ * it); above the breakpoints of any report within the report limits that
+ * MG_INSIGHT_MAX_WORK lets be searched exactly. */
 #ifndef MG_INSIGHT_MAX_PROBES   /* raise: make EXTRA_CFLAGS=-DMG_INSIGHT_MAX_PROBES=N */
-#define MG_INSIGHT_MAX_PROBES 32
+#define MG_INSIGHT_MAX_PROBES 4096
 #endif
 /* Candidate evaluations (candidates x (1 + scenarios) per re-run decision)
- * that all tipping-point searches share: each direction of each knob gets
- * an equal part, at most MG_INSIGHT_MAX_PROBES decisions, and none when
- * one decision costs more than its part.  The default keeps the searches
- * to a few milliseconds, so that a sweep costs what deciding it costs
- * (README "Scale: strategy sweeps"); a sweep's tipping points say
- * limit_reached unless the limit is raised. */
+ * that all tipping-point searches share, counted for the worst case: each
+ * direction of each knob may re-run as many decisions as it has breakpoints
+ * beyond the current value, up to one common level chosen so that the sum
+ * stays within this limit; a direction with more breakpoints than the level
+ * says limit_reached.  So a check with k knobs, n candidates, s scenarios
+ * and up to n breakpoints per threshold (3n with evidence.noise: tune) is
+ * searched exactly whenever k x n x n x (1 + s) <= the limit: about 440
+ * candidates with the five base thresholds and no grid, about 60 with
+ * the five and a 2x3x3 grid (18 scenarios, 8 more knobs).  The default keeps the searches to about 10 ms, so that
+ * a sweep costs what deciding it costs (README "Scale: strategy sweeps"). */
 #ifndef MG_INSIGHT_MAX_WORK   /* raise: make EXTRA_CFLAGS=-DMG_INSIGHT_MAX_WORK=N */
-#define MG_INSIGHT_MAX_WORK 200000ULL
+#define MG_INSIGHT_MAX_WORK 1000000ULL
 #endif
 /* Candidate comparisons the trade-off front may take before it is given up. */
 #ifndef MG_INSIGHT_MAX_FRONT_WORK   /* raise: make EXTRA_CFLAGS=-DMG_INSIGHT_MAX_FRONT_WORK=N */
@@ -135,8 +140,8 @@ typedef struct mg_insight {
  * pre_issues).  Each tipping point re-runs the whole decision (sensitivity
  * included) with one threshold -- or one grid axis value -- changed, at
  * the candidates' own and derived values (and the noise bands' ends with
- * evidence.noise: tune), nearest first, up to MG_INSIGHT_MAX_PROBES per
- * direction.  Values outside the threshold's valid range are not tried.
+ * evidence.noise: tune), nearest first, up to the level MG_INSIGHT_MAX_WORK
+ * allows per direction.  Values outside the threshold's valid range are not tried.
  * On success *out is the caller's.
  */
 int mg_insight_compute(mg_insight **out, const mg_rules *rules, const mg_evidence *ev,
