@@ -27,11 +27,12 @@ enum section { SEC_ROOT, SEC_IDENTITY, SEC_BUDGET, SEC_QUALITY, SEC_EVIDENCE,
 	       SEC_SENSITIVITY, SEC_GATE, SEC_OVERRIDE, SEC_WAIVER, SEC_COUNT };
 
 enum { K_VERSION, K_MANIFEST, K_REPORT, K_IDENTITY, K_BUDGET, K_QUALITY,
-       K_EVIDENCE, K_RANK_BY, K_SENSITIVITY, K_GATE, K_WAIVERS, K_COUNT };
+       K_EVIDENCE, K_RANK_BY, K_SENSITIVITY, K_GATE, K_WAIVERS, K_WAIVERS_WARN_DAYS,
+       K_COUNT };
 
 static const char *const root_keys[] = {
 	"version", "manifest", "report", "identity", "budget", "quality",
-	"evidence", "rank_by", "sensitivity", "gate", "waivers", NULL
+	"evidence", "rank_by", "sensitivity", "gate", "waivers", "waivers_warn_days", NULL
 };
 /* In the order of enum mg_ident. */
 static const char *const identity_keys[] = {
@@ -873,6 +874,22 @@ static int walk_waivers(walk *w, const mg_yaml_node *seq)
 	return error;
 }
 
+/* waivers_warn_days: an integer from 0 to MG_POLICY_MAX_WARN_DAYS. */
+static int walk_warn_days(walk *w, const mg_yaml_node *n)
+{
+	double days = 0;
+	int error;
+
+	w->p->waivers_warn_days_pos = n->pos;
+	if ((error = get_int(&days, w, n, "waivers_warn_days", 0)) < 0)
+		return error;
+	if (days > MG_POLICY_MAX_WARN_DAYS)
+		return mg_error_at(w->err, w->path, n->pos, "'waivers_warn_days' must be at most %d, "
+				   "got '%.40s'", MG_POLICY_MAX_WARN_DAYS, n->text);
+	w->p->waivers_warn_days = (int)days;
+	return 0;
+}
+
 /* Dispatch one top-level key's value.  0 or MG_ERROR. */
 static int walk_top(walk *w, int key, const mg_yaml_node *v)
 {
@@ -889,6 +906,7 @@ static int walk_top(walk *w, int key, const mg_yaml_node *v)
 	case K_RANK_BY: return walk_rank_by(w, v);
 	case K_SENSITIVITY: return walk_sensitivity(w, v);
 	case K_WAIVERS: return walk_waivers(w, v);
+	case K_WAIVERS_WARN_DAYS: return walk_warn_days(w, v);
 	default: return walk_gate(w, v);
 	}
 }
@@ -948,6 +966,7 @@ static mg_policy *policy_new(const char *path)
 	p->rules.rank_by = MG_RANK_PEAK_MEMORY;
 	p->fail_on[MG_REJECT] = true;
 	p->fail_on[MG_TUNE] = true;
+	p->waivers_warn_days = MG_POLICY_WARN_DAYS;
 	return p;
 }
 

@@ -739,7 +739,8 @@ static void put_changes(struct render *x)
 		put_change_value(out, &c->before);
 		mg_buf_puts(out, " | ");
 		put_change_value(out, &c->after);
-		mg_buf_printf(out, " | %s%s |\n", c->effect == MG_CHANGE_LOOSENS ?
+		mg_buf_printf(out, " | %s%s |\n", c->effect == MG_CHANGE_LOOSENS ||
+			      c->effect == MG_CHANGE_EXPIRED ?
 			      "\xe2\x9a\xa0\xef\xb8\x8f " : "", mg_check_effect_name(c->effect));
 	}
 }
@@ -894,7 +895,13 @@ static void put_waivers(struct render *x)
 		put_code(out, mg_reason_name(v->reason));
 		mg_buf_puts(out, " | ");
 		put_md(out, v->owner);
-		mg_buf_printf(out, " | %s | %s | ", v->expires, status[r->waivers[i].status]);
+		mg_buf_printf(out, " | %s | %s", v->expires, status[r->waivers[i].status]);
+		if (r->waivers[i].expiring && !r->waivers[i].days_left)
+			mg_buf_puts(out, ", expires today");
+		else if (r->waivers[i].expiring)
+			mg_buf_printf(out, ", expires in %d day%s", r->waivers[i].days_left,
+				      r->waivers[i].days_left == 1 ? "" : "s");
+		mg_buf_puts(out, " | ");
 		put_md(out, v->justification);
 		mg_buf_puts(out, " |\n");
 	}

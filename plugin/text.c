@@ -708,9 +708,13 @@ static void put_changes(mg_buf *out, const mg_check_result *r)
 		put_change_value(out, &c->before);
 		mg_buf_puts(out, " at the policy revision, is ");
 		put_change_value(out, &c->after);
-		mg_buf_printf(out, " at the evidence revision (%s the %s)\n",
-			      mg_check_effect_name(c->effect),
-			      c->effect == MG_CHANGE_ALTERS ? "policy" : "budget");
+		if (c->effect == MG_CHANGE_EXPIRED)
+			mg_buf_printf(out, " at the evidence revision (expired: that date has "
+				      "passed, today is %s; it waives nothing)\n", r->today);
+		else
+			mg_buf_printf(out, " at the evidence revision (%s the %s)\n",
+				      mg_check_effect_name(c->effect),
+				      c->effect == MG_CHANGE_ALTERS ? "policy" : "budget");
 	}
 }
 
@@ -856,6 +860,13 @@ static void put_waivers(mg_buf *out, const mg_check_result *r)
 	for (i = 0; i < r->waiver_count; i++) {
 		mg_check_waiver_message(&line, r, i);
 		mg_buf_puts(out, r->waivers[i].status == MG_WAIVER_APPLIED ? "  " : "  warning: ");
+		put_safe(out, line.ptr);
+		mg_buf_putc(out, '\n');
+		mg_buf_free(&line);
+		if (!r->waivers[i].expiring)
+			continue;
+		mg_check_waiver_expiring_message(&line, r, i);
+		mg_buf_puts(out, "  notice: ");
 		put_safe(out, line.ptr);
 		mg_buf_putc(out, '\n');
 		mg_buf_free(&line);

@@ -42,6 +42,9 @@ typedef struct mg_policy {
 	bool waivers_set;           /* the policy has a waivers: section (maybe empty) */
 	mg_policy_waiver *waivers;  /* waiver_count entries, in the order written */
 	size_t waiver_count;
+	int waivers_warn_days;      /* a waiver this close to its expiry gets a notice
+				       (default MG_POLICY_WARN_DAYS; 0: none) */
+	mg_pos waivers_warn_days_pos;
 } mg_policy;
 
 /* Limits on what a policy may hold. */
@@ -60,6 +63,10 @@ typedef struct mg_policy {
 #ifndef MG_POLICY_MAX_WAIVERS   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_WAIVERS=N */
 #define MG_POLICY_MAX_WAIVERS      256
 #endif
+#ifndef MG_POLICY_MAX_WARN_DAYS   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_WARN_DAYS=N */
+#define MG_POLICY_MAX_WARN_DAYS    3660   /* waivers_warn_days: ten years */
+#endif
+#define MG_POLICY_WARN_DAYS        14     /* waivers_warn_days when the policy omits it */
 #ifndef MG_POLICY_MAX_NODES   /* raise: make EXTRA_CFLAGS=-DMG_POLICY_MAX_NODES=N */
 #define MG_POLICY_MAX_NODES        65536  /* scalars, mappings and sequences */
 #endif
