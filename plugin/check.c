@@ -1365,6 +1365,21 @@ static int compare_base(struct run *run, mg_error *err)
 	return MG_OK;
 }
 
+static bool same_input(const mg_input_ref *a, const mg_input_ref *b)
+{
+	return a->read == b->read && (!a->read || !strcmp(a->blob, b->blob));
+}
+
+/* res->evidence_unchanged: see check.h. */
+static void judge_unchanged(mg_check_result *res)
+{
+	const mg_check_result *b = res->base ? res->base->result : NULL;
+
+	res->evidence_unchanged = b && !res->change_count &&
+		same_input(&res->report_ref, &b->report_ref) &&
+		same_input(&res->manifest_ref, &b->manifest_ref);
+}
+
 static int run_check(struct run *run, mg_error *err)
 {
 	const mg_check_options *opt = run->opt;
@@ -1382,7 +1397,10 @@ static int run_check(struct run *run, mg_error *err)
 	mg_error_clear(err);
 	if ((error = decide(run, err)) < 0)
 		return error;
-	return compare_base(run, err);
+	if ((error = compare_base(run, err)) < 0)
+		return error;
+	judge_unchanged(res);
+	return MG_OK;
 }
 
 int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *err)

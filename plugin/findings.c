@@ -748,6 +748,12 @@ static size_t selected_index(const mg_decision *d)
 	return evaluation_named(d, d->selected ? d->selected : d->best);
 }
 
+bool mg_finding_quiet(const mg_check_result *r, const mg_finding *f)
+{
+	return r->evidence_unchanged && f->candidate < r->decision->base.count &&
+		f->candidate != selected_index(r->decision);
+}
+
 /* Reorder f->list by rank, keeping the order within a rank. */
 static void sort_by_rank(struct findings *f)
 {

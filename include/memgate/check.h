@@ -141,6 +141,10 @@ typedef struct mg_check_result {
 	mg_policy_change *changes;  /* policy at --rev vs --policy-rev */
 	size_t change_count;
 	mg_check_base *base;        /* --base, NULL when not compared */
+	bool evidence_unchanged;    /* compared with a base that decided from the very
+				       same report and manifest blobs, and the change
+				       alters no key of the policy (README "What is
+				       annotated when") */
 	/* --require-approved (the decision says whether it was compared) */
 	char *approved_decision;    /* what the approved record says */
 	char *approved_selected;
