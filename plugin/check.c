@@ -2,6 +2,7 @@
  * memgate check: gather the inputs, verify them, decide.
  * See include/memgate/check.h.
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -406,6 +407,7 @@ const char *mg_check_effect_name(enum mg_change_effect e)
 	switch (e) {
 	case MG_CHANGE_TIGHTENS: return "tightens";
 	case MG_CHANGE_LOOSENS: return "loosens";
+	case MG_CHANGE_EXPIRED: return "expired";
 	default: return "changes";
 	}
 }
@@ -678,6 +680,9 @@ static void diff_rest(mg_check_result *res, const mg_policy *base, const mg_poli
 		   first_pos(head->grid_pos, head->rules.grid_count));
 	add_change(res, "gate.fail_on", verdicts_value(base->fail_on), verdicts_value(head->fail_on),
 		   fail_on_effect(base->fail_on, head->fail_on), head->fail_on_pos);
+	add_change(res, "waivers_warn_days", number_value(true, base->waivers_warn_days),
+		   number_value(true, head->waivers_warn_days), MG_CHANGE_ALTERS,
+		   head->waivers_warn_days_pos);
 }
 
 /* A waiver's side of a change: its expiry date (borrowed from the policy
@@ -698,16 +703,21 @@ static const mg_policy_waiver *same_waiver(const mg_policy *p, const mg_policy_w
 	return NULL;
 }
 
-/* Added or extended loosens the gate; removed or shortened tightens it. */
+/* Added or extended loosens the gate; removed or shortened tightens it;
+ * added or extended to a date already past (res->today) waives nothing. */
 static void waiver_change(mg_check_result *res, const mg_policy_waiver *key,
 			  const mg_policy_waiver *before, const mg_policy_waiver *after)
 {
 	char k[sizeof(((mg_policy_change *)0)->key)];
 	bool loosens = !before || (after && after->expires_ymd > before->expires_ymd);
+	enum mg_change_effect effect = loosens ? MG_CHANGE_LOOSENS : MG_CHANGE_TIGHTENS;
+	int today = 0;
 
+	mg_policy_parse_date(&today, res->today, strlen(res->today));
+	if (loosens && after->expires_ymd < today)
+		effect = MG_CHANGE_EXPIRED;
 	snprintf(k, sizeof(k), "waivers[%s].%s", key->candidate, mg_reason_name(key->reason));
-	add_change(res, k, waiver_value(before), waiver_value(after),
-		   loosens ? MG_CHANGE_LOOSENS : MG_CHANGE_TIGHTENS,
+	add_change(res, k, waiver_value(before), waiver_value(after), effect,
 		   after ? after->pos : (mg_pos){ 0, 0 });
 }
 
@@ -1386,6 +1396,19 @@ static int set_today(mg_check_result *res, const char *today, mg_error *err)
 	return MG_OK;
 }
 
+/* Days since 0000-03-01 of a date year * 10000 + month * 100 + day
+ * (the proleptic Gregorian calendar): differences count days. */
+static int day_number(int ymd)
+{
+	int y = ymd / 10000, m = ymd / 100 % 100, d = ymd % 100;
+
+	if (m <= 2) {
+		y--;
+		m += 12;
+	}
+	return 365 * y + y / 4 - y / 100 + y / 400 + (153 * (m - 3) + 2) / 5 + d - 1;
+}
+
 /* The policy's waivers in force today (not expired), for the decision
  * core; sets res->waivers' expired ones.  A malloc'd array of *n. */
 static mg_waiver *waivers_in_force(size_t *n, mg_check_result *res)
@@ -1405,6 +1428,9 @@ static mg_waiver *waivers_in_force(size_t *n, mg_check_result *res)
 			res->waivers[i].status = MG_WAIVER_EXPIRED;
 			continue;
 		}
+		res->waivers[i].days_left = day_number(p->waivers[i].expires_ymd) - day_number(today);
+		res->waivers[i].expiring = p->waivers_warn_days > 0 &&
+			res->waivers[i].days_left <= p->waivers_warn_days;
 		active[*n].candidate = p->waivers[i].candidate;
 		active[(*n)++].reason = p->waivers[i].reason;
 	}
@@ -1523,6 +1549,22 @@ void mg_check_waiver_message(mg_buf *out, const mg_check_result *r, size_t i)
 	}
 }
 
+void mg_check_waiver_expiring_message(mg_buf *out, const mg_check_result *r, size_t i)
+{
+	const mg_waiver_state *w = &r->waivers[i];
+	const mg_policy_waiver *v = w->waiver;
+
+	assert(w->expiring);
+	mg_buf_printf(out, "waiver for '%s' (%s, owner %s) expires on %s, ", v->candidate,
+		      mg_reason_name(v->reason), v->owner, v->expires);
+	if (w->days_left == 0)
+		mg_buf_puts(out, "today");
+	else
+		mg_buf_printf(out, "in %d day%s", w->days_left, w->days_left == 1 ? "" : "s");
+	mg_buf_printf(out, " (waivers_warn_days %d; today is %s): fix the cause, or renew it in "
+		      "the policy of the base branch", r->policy->waivers_warn_days, r->today);
+}
+
 /* The core refuses only sensitivity too large to evaluate: point at it. */
 static int blame_sensitivity(const mg_policy *p, mg_error *err)
 {
@@ -1613,6 +1655,21 @@ static int compare_base(struct run *run, mg_error *err)
 	return MG_OK;
 }
 
+static bool same_input(const mg_input_ref *a, const mg_input_ref *b)
+{
+	return a->read == b->read && (!a->read || !strcmp(a->blob, b->blob));
+}
+
+/* res->evidence_unchanged: see check.h. */
+static void judge_unchanged(mg_check_result *res)
+{
+	const mg_check_result *b = res->base ? res->base->result : NULL;
+
+	res->evidence_unchanged = b && !res->change_count &&
+		same_input(&res->report_ref, &b->report_ref) &&
+		same_input(&res->manifest_ref, &b->manifest_ref);
+}
+
 static int run_check(struct run *run, mg_error *err)
 {
 	const mg_check_options *opt = run->opt;
@@ -1630,7 +1687,10 @@ static int run_check(struct run *run, mg_error *err)
 	mg_error_clear(err);
 	if ((error = decide(run, err)) < 0)
 		return error;
-	return compare_base(run, err);
+	if ((error = compare_base(run, err)) < 0)
+		return error;
+	judge_unchanged(res);
+	return MG_OK;
 }
 
 int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *err)

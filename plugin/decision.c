@@ -244,6 +244,10 @@ static const mg_code codes[] = {
 	{ "margin_within_measurement_noise", S,
 	  "With evidence.noise: tune, a check of the selected candidate is within the noise of its runs: some runs pass it and some fail.",
 	  "Collect more repeats of the selected candidate so that its margin is larger than the noise between runs." },
+	/* the check's own, added later */
+	{ "waiver_expiring", N,
+	  "A waiver in force expires within the policy's waivers_warn_days.",
+	  "Fix the cause before the expiry date, or renew the waiver (a new expiry date) in the policy of the base branch." },
 };
 #undef E
 #undef H
@@ -253,7 +257,7 @@ static const mg_code codes[] = {
 #undef N
 
 #define CODE_COUNT (sizeof(codes) / sizeof(codes[0]))
-_Static_assert(MG_REASON_COUNT == 13 && MG_ISSUE_COUNT == 28 && CODE_COUNT == 13 + 28 + 10,
+_Static_assert(MG_REASON_COUNT == 13 && MG_ISSUE_COUNT == 28 && CODE_COUNT == 13 + 28 + 11,
 	       "codes[] holds the reasons, then the issues, in enum order");
 
 static const char *const outcome_names[MG_OUTCOME_COUNT] = {

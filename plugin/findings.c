@@ -779,18 +779,25 @@ static void change_findings(struct findings *f)
 		mg_check_change_text(&value, &c->after);
 		put_safe(&f->msg, value.ptr);
 		mg_buf_free(&value);
-		mg_buf_printf(&f->msg, " in this change: it %s the %s once merged",
-			      mg_check_effect_name(c->effect),
-			      c->effect == MG_CHANGE_ALTERS ? "policy" : "budget");
+		if (c->effect == MG_CHANGE_EXPIRED)
+			mg_buf_printf(&f->msg, " in this change: that date has passed (today is %s), "
+				      "so the waiver is expired and waives nothing once merged",
+				      f->r->today);
+		else
+			mg_buf_printf(&f->msg, " in this change: it %s the %s once merged",
+				      mg_check_effect_name(c->effect),
+				      c->effect == MG_CHANGE_ALTERS ? "policy" : "budget");
 		f->subject = c->key;
-		add_weighted(f, c->effect == MG_CHANGE_LOOSENS ? MG_FINDING_WARNING : MG_FINDING_NOTE,
+		add_weighted(f, c->effect == MG_CHANGE_LOOSENS || c->effect == MG_CHANGE_EXPIRED ?
+			     MG_FINDING_WARNING : MG_FINDING_NOTE,
 			     MG_FINDING_RANK_WARNING, "policy_change", policy_file(f->r), c->pos, NO_CANDIDATE);
 	}
 	mg_buf_free(&value);
 }
 
 /* Each waiver of the policy: a notice when it applied, a warning at its
- * line when it matches nothing, at its expires: when it expired. */
+ * line when it matches nothing, at its expires: when it expired; and a
+ * notice at its expires: when it expires within waivers_warn_days. */
 static void waiver_findings(struct findings *f)
 {
 	/* "waiver_" and mg_check_waiver_status_name: static, as codes are */
@@ -818,6 +825,14 @@ static void waiver_findings(struct findings *f)
 		    codes[w->status], policy_file(r), pos,
 		    w->status == MG_WAIVER_APPLIED ? evaluation_named(f->d, v->candidate) : NO_CANDIDATE);
 		mg_buf_free(&line);
+		if (w->expiring) {
+			mg_check_waiver_expiring_message(&line, r, i);
+			put_safe(&f->msg, line.ptr);
+			f->subject = subject.ptr;
+			add(f, MG_FINDING_RANK_WAIVER, "waiver_expiring", policy_file(r), v->expires_pos,
+			    NO_CANDIDATE);
+			mg_buf_free(&line);
+		}
 		mg_buf_free(&subject);
 	}
 }
@@ -826,6 +841,12 @@ static void waiver_findings(struct findings *f)
 static size_t selected_index(const mg_decision *d)
 {
 	return evaluation_named(d, d->selected ? d->selected : d->best);
+}
+
+bool mg_finding_quiet(const mg_check_result *r, const mg_finding *f)
+{
+	return r->evidence_unchanged && f->candidate < r->decision->base.count &&
+		f->candidate != selected_index(r->decision);
 }
 
 /* Reorder f->list by rank, keeping the order within a rank. */

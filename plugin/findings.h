@@ -79,6 +79,16 @@ bool mg_finding_self_comparison(const mg_check_result *r, const mg_evaluation *e
 			       enum mg_reason reason);
 void mg_findings_free(mg_finding *findings, size_t count);
 
+/*
+ * Is f a finding to keep out of annotations and SARIF errors?  True when
+ * the change leaves the evidence and the policy as the base had them
+ * (r->evidence_unchanged) and f is about a candidate other than the
+ * selected one (else the best): the same marks would otherwise appear on
+ * every pull request, code-only ones included.  Such findings stay in the
+ * log, the job summary, JUnit and the record.
+ */
+bool mg_finding_quiet(const mg_check_result *r, const mg_finding *f);
+
 #define MG_FINDING_FINGERPRINT_SIZE 65   /* 64 hex digits and a NUL */
 
 /*

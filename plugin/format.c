@@ -338,6 +338,12 @@ void mg_format_knob(mg_buf *out, const mg_tipping *tp)
 	mg_format_threshold(out, tp->value);
 }
 
+static const char *const side_words[] = {
+	[MG_TIP_AT] = "at",
+	[MG_TIP_BELOW] = "below",
+	[MG_TIP_ABOVE] = "above",
+};
+
 void mg_format_tip(mg_buf *out, const mg_tip *t,
 		   void (*put_name)(mg_buf *out, const char *name))
 {
@@ -356,9 +362,9 @@ void mg_format_tip(mg_buf *out, const mg_tip *t,
 			mg_buf_puts(out, "no change");
 		return;
 	}
-	mg_format_exact(&exact, t->value);
-	mg_format_value(&rounded, t->value, NULL);
-	mg_buf_printf(out, "at %s", rounded.ptr);
+	mg_format_exact(&exact, t->bound);
+	mg_format_value(&rounded, t->bound, NULL);
+	mg_buf_printf(out, "%s %s", side_words[t->side], rounded.ptr);
 	if (strcmp(exact.ptr, rounded.ptr))
 		mg_buf_printf(out, " (exact %s)", exact.ptr);
 	mg_buf_printf(out, ": %s (%s), selected ", mg_verdict_name(t->verdict), t->reason);

@@ -64,9 +64,11 @@ void mg_format_overrides(mg_buf *out, const mg_budget *ov);
 void mg_format_knob(mg_buf *out, const mg_tipping *tp);
 
 /* One direction of a tipping point: "at 331.98 (exact 331.97999999999956):
- * accept (selection_stable_across_thresholds), selected checkpoint", or
- * "no change" / "no change within the nearest 32 values (search limit)".
- * Names are written with `put_name`. */
+ * accept (selection_stable_across_thresholds), selected checkpoint" when
+ * the value itself changes the outcome, "below 9450.76: ..." / "above
+ * 1.761: ..." when only values strictly beyond it do (the value itself
+ * keeps the current outcome), or "no change" / "no change within the
+ * nearest 32 values (search limit)".  Names are written with `put_name`. */
 void mg_format_tip(mg_buf *out, const mg_tip *t,
 		   void (*put_name)(mg_buf *out, const char *name));
 

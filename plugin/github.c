@@ -165,7 +165,8 @@ static void put_annotations(mg_buf *out, const struct annotated *a, size_t count
 		total[decision]++;
 		shown[decision]++;
 		for (k = 0; k < a[i].count; k++)
-			total[level_of(&a[i].findings[k], r->passed)]++;
+			if (!mg_finding_quiet(r, &a[i].findings[k]))
+				total[level_of(&a[i].findings[k], r->passed)]++;
 	}
 	for (lv = 0; lv < LEVEL_COUNT; lv++)
 		room[lv] = total[lv] > MG_GITHUB_MAX_ANNOTATIONS ? MG_GITHUB_MAX_ANNOTATIONS - 1
@@ -176,7 +177,7 @@ static void put_annotations(mg_buf *out, const struct annotated *a, size_t count
 				const mg_finding *f = &a[i].findings[k];
 				enum level level;
 
-				if ((int)f->rank != rank)
+				if ((int)f->rank != rank || mg_finding_quiet(a[i].item->result, f))
 					continue;
 				level = level_of(f, a[i].item->result->passed);
 				if (shown[level] < room[level]) {

@@ -453,6 +453,10 @@ static int search(mg_tip *tip, struct tipper *tp, const struct knob *k, double x
 		}
 		if ((error = probe(&changed, tip, tp, k, x, err)) < 0)
 			break;
+		if (changed) {
+			tip->bound = b;
+			tip->side = x == b ? MG_TIP_AT : up ? MG_TIP_ABOVE : MG_TIP_BELOW;
+		}
 	}
 	return error;
 }
@@ -516,14 +520,63 @@ static size_t list_knobs(struct knob *k, const mg_rules *rules)
 	return n;
 }
 
-/* Decisions each direction may re-run: an equal part of MG_INSIGHT_MAX_WORK. */
-static size_t probe_limit(size_t knobs, size_t candidates, size_t scenarios)
+/* The breakpoints search() may try in one direction: those beyond x0 at
+ * which the threshold still accepts the value probed. */
+static size_t count_tries(const struct knob *k, double x0, const struct points *p, bool up)
 {
-	unsigned long long cost = (unsigned long long)(candidates ? candidates : 1) *
-		((unsigned long long)scenarios + 1);
-	unsigned long long each = MG_INSIGHT_MAX_WORK / (2ULL * (knobs ? knobs : 1)) / cost;
+	bool ceiling = mg_threshold_def_of(k->t)->ceiling;
+	size_t i, n = 0;
 
-	return each > MG_INSIGHT_MAX_PROBES ? MG_INSIGHT_MAX_PROBES : (size_t)each;
+	for (i = 0; i < p->n; i++)
+		if (beyond(p->v[i], x0, up, ceiling) &&
+		    mg_threshold_accepts(k->t, probe_at(p->v[i], up, ceiling)))
+			n++;
+	return n;
+}
+
+static int size_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Decisions each direction may re-run: the highest level L such that every
+ * direction re-running min(its breakpoints, L) decisions, each costing
+ * `cost` candidate evaluations, stays within MG_INSIGHT_MAX_WORK (and L at
+ * most MG_INSIGHT_MAX_PROBES).  A direction with no more breakpoints than L
+ * is searched exactly, so when they all fit every one is.  0 when one
+ * decision per direction does not fit.
+ */
+static size_t probe_level(struct tipper *tp, const struct knob *knobs, size_t n,
+			  const mg_screening *all, unsigned long long cost)
+{
+	unsigned long long budget = MG_INSIGHT_MAX_WORK / cost, step, left;
+	size_t *need = mg_xcalloc(n ? 2 * n : 1, sizeof(*need));
+	size_t i, level = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct points *p = points_of(tp, knobs[i].t, all);
+		double x0 = knobs[i].axis < 0 ? tp->rules->budget.value[knobs[i].t] :
+			tp->rules->grid[knobs[i].axis].values[knobs[i].value_index];
+
+		need[2 * i] = count_tries(&knobs[i], x0, p, false);
+		need[2 * i + 1] = count_tries(&knobs[i], x0, p, true);
+	}
+	qsort(need, 2 * n, sizeof(*need), size_cmp);
+	for (i = 0; i < 2 * n && level < MG_INSIGHT_MAX_PROBES; i++) {
+		left = 2 * n - i;               /* directions needing more than level */
+		step = need[i] - level;
+		if (step > budget / left) {
+			level += (size_t)(budget / left);
+			break;
+		}
+		budget -= step * left;
+		level = need[i];
+	}
+	free(need);
+	return level > MG_INSIGHT_MAX_PROBES ? MG_INSIGHT_MAX_PROBES : level;
 }
 
 static int find_tips(mg_insight *in, const mg_rules *rules, const mg_evidence *ev,
@@ -537,6 +590,7 @@ static int find_tips(mg_insight *in, const mg_rules *rules, const mg_evidence *e
 	mg_screening all;
 	struct knob *knobs;
 	size_t n = MG_THRESHOLD_COUNT, a, max_values = 1, i;
+	unsigned long long cost;
 	int error = MG_OK;
 
 	for (a = 0; a < rules->grid_count; a++) {
@@ -551,11 +605,15 @@ static int find_tips(mg_insight *in, const mg_rules *rules, const mg_evidence *e
 	}
 	knobs = mg_xcalloc(n, sizeof(*knobs));
 	n = list_knobs(knobs, rules);
-	tp.probe_limit = probe_limit(n, ev->candidate_count, d->scenario_count);
+	cost = (unsigned long long)(ev->candidate_count ? ev->candidate_count : 1) *
+		((unsigned long long)d->scenario_count + 1);
+	tp.probe_limit = cost <= MG_INSIGHT_MAX_WORK;     /* sorts the points */
 	tp.grid = mg_xcalloc(rules->grid_count ? rules->grid_count : 1, sizeof(*tp.grid));
 	tp.values = mg_xcalloc(max_values, sizeof(*tp.values));
 	memset(&open, 0, sizeof(open));
 	mg_screen(&all, rules, ev, &open);
+	if (tp.probe_limit)
+		tp.probe_limit = probe_level(&tp, knobs, n, &all, cost);
 	in->tips = mg_xcalloc(n ? n : 1, sizeof(*in->tips));
 	for (i = 0; i < n && error == MG_OK; i++)
 		error = tip_knob(&in->tips[in->tip_count++], &tp, &knobs[i], &all, err);

@@ -27,11 +27,13 @@ enum section { SEC_ROOT, SEC_IDENTITY, SEC_BUDGET, SEC_QUALITY, SEC_EVIDENCE,
 	       SEC_SENSITIVITY, SEC_GATE, SEC_OVERRIDE, SEC_WAIVER, SEC_PROVENANCE, SEC_COUNT };
 
 enum { K_VERSION, K_MANIFEST, K_REPORT, K_IDENTITY, K_BUDGET, K_QUALITY,
-       K_EVIDENCE, K_RANK_BY, K_SENSITIVITY, K_GATE, K_WAIVERS, K_PROVENANCE, K_COUNT };
+       K_EVIDENCE, K_RANK_BY, K_SENSITIVITY, K_GATE, K_WAIVERS, K_WAIVERS_WARN_DAYS,
+       K_PROVENANCE, K_COUNT };
 
 static const char *const root_keys[] = {
 	"version", "manifest", "report", "identity", "budget", "quality",
-	"evidence", "rank_by", "sensitivity", "gate", "waivers", "provenance", NULL
+	"evidence", "rank_by", "sensitivity", "gate", "waivers", "waivers_warn_days",
+	"provenance", NULL
 };
 /* In the order of enum mg_ident. */
 static const char *const identity_keys[] = {
@@ -967,6 +969,22 @@ done:
 	return error;
 }
 
+/* waivers_warn_days: an integer from 0 to MG_POLICY_MAX_WARN_DAYS. */
+static int walk_warn_days(walk *w, const mg_yaml_node *n)
+{
+	double days = 0;
+	int error;
+
+	w->p->waivers_warn_days_pos = n->pos;
+	if ((error = get_int(&days, w, n, "waivers_warn_days", 0)) < 0)
+		return error;
+	if (days > MG_POLICY_MAX_WARN_DAYS)
+		return mg_error_at(w->err, w->path, n->pos, "'waivers_warn_days' must be at most %d, "
+				   "got '%.40s'", MG_POLICY_MAX_WARN_DAYS, n->text);
+	w->p->waivers_warn_days = (int)days;
+	return 0;
+}
+
 /* Dispatch one top-level key's value.  0 or MG_ERROR. */
 static int walk_top(walk *w, int key, const mg_yaml_node *v)
 {
@@ -984,6 +1002,7 @@ static int walk_top(walk *w, int key, const mg_yaml_node *v)
 	case K_SENSITIVITY: return walk_sensitivity(w, v);
 	case K_WAIVERS: return walk_waivers(w, v);
 	case K_PROVENANCE: return walk_provenance(w, v);
+	case K_WAIVERS_WARN_DAYS: return walk_warn_days(w, v);
 	default: return walk_gate(w, v);
 	}
 }
@@ -1048,6 +1067,7 @@ static mg_policy *policy_new(const char *path)
 	p->fail_on[MG_TUNE] = true;
 	p->sig_namespace = mg_xstrdup("memgate");
 	p->sig_required = true;
+	p->waivers_warn_days = MG_POLICY_WARN_DAYS;
 	return p;
 }
 

@@ -812,6 +812,8 @@ static void render_waivers(cJSON *root, const mg_check_result *r)
 		add(w, "owner", new_string(v->owner));
 		add(w, "expires", new_string(v->expires));
 		add(w, "status", new_string(mg_check_waiver_status_name(r->waivers[i].status)));
+		if (r->waivers[i].expiring)
+			add(w, "expires_in_days", cJSON_CreateNumber(r->waivers[i].days_left));
 	}
 }
 
@@ -1111,13 +1113,14 @@ static void drop_key(cJSON *object, const char *key)
  * (inputs.rev, inputs.<x>.rev), the manifest and approved result (pinning a
  * record into the manifest changes both, and a later release check would
  * otherwise never re-record the same decision), the approved-record check
- * the warnings (about the working tree, not the evidence) and the version
+ * the warnings (about the working tree, not the evidence), the waivers'
+ * judging date and days to expiry, and the version
  * of memgate that wrote it (an upgrade that decides the same is no change).
  */
 static void drop_revs(cJSON *root)
 {
 	cJSON *inputs = cJSON_GetObjectItemCaseSensitive(root, "inputs");
-	cJSON *child, *waivers;
+	cJSON *child, *waivers, *entries, *entry;
 
 	drop_key(root, "memgate_version");
 	drop_key(root, "warnings");
@@ -1128,6 +1131,10 @@ static void drop_revs(cJSON *root)
 	if (cJSON_IsObject(waivers)) {
 		drop_key(waivers, "today");
 		drop_key(waivers, "today_from");
+		entries = cJSON_GetObjectItemCaseSensitive(waivers, "entries");
+		cJSON_ArrayForEach(entry, entries)
+			if (cJSON_IsObject(entry))
+				drop_key(entry, "expires_in_days");
 	}
 	if (!cJSON_IsObject(inputs))
 		return;

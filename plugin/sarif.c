@@ -150,7 +150,8 @@ static void put_result(void *ctx, const mg_check_result *r, const mg_finding *f,
 {
 	struct results *all = ctx;
 	const mg_code *code = mg_code_find(f->code);
-	enum level l = level_of(code ? code->kind : MG_KIND_EVIDENCE);
+	enum level l = mg_finding_quiet(r, f) ? LEVEL_NOTE :
+		level_of(code ? code->kind : MG_KIND_EVIDENCE);
 	cJSON *result, *fp, *props;
 	const char *file;
 	char line_hash[40];

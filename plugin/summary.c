@@ -545,13 +545,27 @@ static void put_chart_number(mg_buf *out, double v)
 	mg_buf_printf(out, "%.3f", v);
 }
 
-/* One xychart: bars of metric m per candidate, the threshold as a line. */
+/* The y-axis of a chart: the range of the values and the threshold, a
+ * tenth of it added on each side (never below 0), so that a difference of
+ * 332 MB between 9,448 and 9,782 MB shows as one. */
+static void chart_range(double *lo, double *hi, double min, double max)
+{
+	double pad = (max - min) / 10;
+
+	if (!(pad > 0))
+		pad = max > 0 ? max / 10 : 1;
+	*lo = min - pad < 0 ? 0 : min - pad;
+	*hi = max + pad;
+}
+
+/* One xychart: bars of metric m per candidate, labelled with the
+ * candidate's number in the candidates table, the threshold as a line. */
 static void put_chart(mg_buf *out, const struct render *x, const size_t *idx, size_t n,
 		      enum mg_metric_id m, const char *title, bool has_limit, double limit)
 {
 	const mg_screening *s = &x->d->base;
 	size_t i, k = 0, shown[SUMMARY_ROWS];
-	double top = has_limit ? limit : 0;
+	double top = has_limit ? limit : 0, bottom = has_limit ? limit : INFINITY, lo, hi;
 	const char *sep = "";
 
 	for (i = 0; i < n; i++) {
@@ -561,22 +575,31 @@ static void put_chart(mg_buf *out, const struct render *x, const size_t *idx, si
 			shown[k++] = idx[i];
 			if (e->value[m] > top)
 				top = e->value[m];
+			if (e->value[m] < bottom)
+				bottom = e->value[m];
 		}
 	}
 	if (!k || !(top > 0) || !(top < 1e12))
 		return;
+	chart_range(&lo, &hi, bottom, top);
 	mg_buf_printf(out, "\n```mermaid\nxychart-beta\n    title \"%s\"\n    x-axis [", title);
 	for (i = 0; i < k; i++) {
 		const char *name = s->evaluations[shown[i]].name;
 
-		mg_buf_printf(out, "%s\"%zu ", sep, i + 1);
+		mg_buf_printf(out, "%s\"%zu ", sep, shown[i] + 1);
 		if (name)
 			mg_escape_mermaid_label(out, name, strlen(name), CHART_LABEL);
 		mg_buf_putc(out, '"');
 		sep = ", ";
 	}
-	mg_buf_printf(out, "]\n    y-axis \"%s\" 0 --> ", mg_metric_name(m));
-	put_chart_number(out, top * 1.1);
+	mg_buf_printf(out, "]\n    y-axis \"%s, ", mg_metric_name(m));
+	put_chart_number(out, lo);
+	mg_buf_puts(out, " to ");
+	put_chart_number(out, hi);
+	mg_buf_puts(out, "\" ");
+	put_chart_number(out, lo);
+	mg_buf_puts(out, " --> ");
+	put_chart_number(out, hi);
 	mg_buf_puts(out, "\n    bar [");
 	for (sep = "", i = 0; i < k; i++, sep = ", ") {
 		mg_buf_puts(out, sep);
@@ -599,8 +622,9 @@ static void put_charts(struct render *x)
 	const mg_budget *b = &x->d->budget;
 	size_t idx[SUMMARY_ROWS], n = pick(x, idx);
 
-	mg_buf_puts(&x->out, "\n### Chart\n\nBars: each candidate's value (numbered as "
-		    "listed); line: the threshold.\n");
+	mg_buf_puts(&x->out, "\n### Chart\n\nBars: each candidate's value, numbered as in the "
+		    "candidates table; line: the threshold. The axis spans the values and the "
+		    "threshold (its range is in the axis title), not from 0.\n");
 	put_chart(&x->out, x, idx, n, MG_M_PEAK, "Peak memory (MB) against memory_cap_mb",
 		  true, b->value[MG_MEMORY_CAP_MB]);
 	put_chart(&x->out, x, idx, n, MG_M_SAMPLES, "Samples per second against min_samples_per_s",
@@ -743,7 +767,8 @@ static void put_changes(struct render *x)
 		put_change_value(out, &c->before);
 		mg_buf_puts(out, " | ");
 		put_change_value(out, &c->after);
-		mg_buf_printf(out, " | %s%s |\n", c->effect == MG_CHANGE_LOOSENS ?
+		mg_buf_printf(out, " | %s%s |\n", c->effect == MG_CHANGE_LOOSENS ||
+			      c->effect == MG_CHANGE_EXPIRED ?
 			      "\xe2\x9a\xa0\xef\xb8\x8f " : "", mg_check_effect_name(c->effect));
 	}
 }
@@ -900,7 +925,13 @@ static void put_waivers(struct render *x)
 		put_code(out, mg_reason_name(v->reason));
 		mg_buf_puts(out, " | ");
 		put_md(out, v->owner);
-		mg_buf_printf(out, " | %s | %s | ", v->expires, status[r->waivers[i].status]);
+		mg_buf_printf(out, " | %s | %s", v->expires, status[r->waivers[i].status]);
+		if (r->waivers[i].expiring && !r->waivers[i].days_left)
+			mg_buf_puts(out, ", expires today");
+		else if (r->waivers[i].expiring)
+			mg_buf_printf(out, ", expires in %d day%s", r->waivers[i].days_left,
+				      r->waivers[i].days_left == 1 ? "" : "s");
+		mg_buf_puts(out, " | ");
 		put_md(out, v->justification);
 		mg_buf_puts(out, " |\n");
 	}

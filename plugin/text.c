@@ -705,9 +705,13 @@ static void put_changes(mg_buf *out, const mg_check_result *r)
 		put_change_value(out, &c->before);
 		mg_buf_puts(out, " at the policy revision, is ");
 		put_change_value(out, &c->after);
-		mg_buf_printf(out, " at the evidence revision (%s the %s)\n",
-			      mg_check_effect_name(c->effect),
-			      c->effect == MG_CHANGE_ALTERS ? "policy" : "budget");
+		if (c->effect == MG_CHANGE_EXPIRED)
+			mg_buf_printf(out, " at the evidence revision (expired: that date has "
+				      "passed, today is %s; it waives nothing)\n", r->today);
+		else
+			mg_buf_printf(out, " at the evidence revision (%s the %s)\n",
+				      mg_check_effect_name(c->effect),
+				      c->effect == MG_CHANGE_ALTERS ? "policy" : "budget");
 	}
 }
 
@@ -856,6 +860,13 @@ static void put_waivers(mg_buf *out, const mg_check_result *r)
 		put_safe(out, line.ptr);
 		mg_buf_putc(out, '\n');
 		mg_buf_free(&line);
+		if (!r->waivers[i].expiring)
+			continue;
+		mg_check_waiver_expiring_message(&line, r, i);
+		mg_buf_puts(out, "  notice: ");
+		put_safe(out, line.ptr);
+		mg_buf_putc(out, '\n');
+		mg_buf_free(&line);
 	}
 }
 
@@ -878,9 +889,9 @@ static void put_tips(mg_buf *out, const mg_insight *in)
 	for (i = 0; i < in->tip_count && i < TEXT_MAX_TIPS; i++) {
 		mg_buf_puts(out, "  ");
 		mg_format_knob(out, &in->tips[i]);
-		mg_buf_puts(out, ": lower ");
+		mg_buf_puts(out, ": lower: ");
 		mg_format_tip(out, &in->tips[i].down, put_winner);
-		mg_buf_puts(out, "; higher ");
+		mg_buf_puts(out, "; higher: ");
 		mg_format_tip(out, &in->tips[i].up, put_winner);
 		mg_buf_putc(out, '\n');
 	}

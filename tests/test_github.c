@@ -1645,9 +1645,9 @@ Test(github, waivers_are_a_notice_when_applied_and_warnings_otherwise)
 		  { 50, 5 }, { 50, 16 }, { 51, 13 }, { 54, 14 } },
 	};
 	mg_waiver_state s[3] = {
-		{ &w[0], MG_WAIVER_APPLIED, true },
-		{ &w[1], MG_WAIVER_UNMATCHED, false },
-		{ &w[2], MG_WAIVER_EXPIRED, true },
+		{ &w[0], MG_WAIVER_APPLIED, true, false, 0 },
+		{ &w[1], MG_WAIVER_UNMATCHED, false, false, 0 },
+		{ &w[2], MG_WAIVER_EXPIRED, true, false, 0 },
 	};
 	gh_run *run;
 	size_t notices, warnings;

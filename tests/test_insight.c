@@ -4,6 +4,7 @@
 #include "helpers.h"
 #include "memgate/decision.h"
 #include "memgate/insight.h"
+#include "../plugin/format.h"
 
 #define MAX_CANDS 8
 
@@ -414,4 +415,149 @@ Test(insight, evidence_that_does_not_apply_has_no_tipping_points)
 	cr_assert_eq(in->tip_count, 0);
 	mg_insight_free(in);
 	mg_decision_free(d);
+}
+
+/* ---- the words of a tipping point against the decision itself ---- */
+
+static void put_raw_name(mg_buf *out, const char *name)
+{
+	mg_buf_puts(out, name);
+}
+
+/* Decide with the tipping point's knob at x; restores the knob. */
+static mg_decision *decide_at(const mg_tipping *tp, double x)
+{
+	double *slot = tp->axis < 0 ? &fx.rules.budget.value[tp->threshold] :
+		&((double *)fx.grid[tp->axis].values)[tp->value_index];
+	double saved = *slot;
+	mg_decision *d;
+
+	*slot = x;
+	d = decide();
+	*slot = saved;
+	return d;
+}
+
+static bool same_outcome(const mg_decision *a, const mg_decision *b)
+{
+	return a->verdict == b->verdict && a->reason == b->reason &&
+		!a->selected == !b->selected &&
+		(!a->selected || !strcmp(a->selected, b->selected));
+}
+
+/* Reads "WORD X (exact Y): ..." as the word and the exact value. */
+static void parse_tip(const char *text, char word[8], double *x)
+{
+	const char *exact = strstr(text, "(exact ");
+	int n = 0;
+
+	cr_assert_eq(sscanf(text, "%7s %n", word, &n), 1, "%s", text);
+	*x = strtod(exact ? exact + 7 : text + n, NULL);
+}
+
+/*
+ * Every found tip, as written: "at X" -- X changes the outcome, the double
+ * next to it on the current side does not; "below X" / "above X" -- X keeps
+ * the outcome, the next double beyond it changes it, to the outcome written.
+ */
+static void expect_words_agree(const mg_decision *now, const mg_insight *in)
+{
+	size_t i, dir, checked = 0;
+
+	for (i = 0; i < in->tip_count; i++)
+		for (dir = 0; dir < 2; dir++) {
+			const mg_tipping *tp = &in->tips[i];
+			const mg_tip *t = dir ? &tp->up : &tp->down;
+			mg_buf text = MG_BUF_INIT;
+			mg_decision *inside, *outside;
+			double x, in_x, out_x;
+			char word[8];
+
+			if (!t->found)
+				continue;
+			mg_format_tip(&text, t, put_raw_name);
+			parse_tip(text.ptr, word, &x);
+			if (!strcmp(word, "at")) {
+				in_x = nextafter(x, dir ? -INFINITY : INFINITY);
+				out_x = x;
+			} else {
+				cr_assert_str_eq(word, dir ? "above" : "below", "%s", text.ptr);
+				in_x = x;
+				out_x = nextafter(x, dir ? INFINITY : -INFINITY);
+			}
+			inside = decide_at(tp, in_x);
+			outside = decide_at(tp, out_x);
+			cr_expect(same_outcome(inside, now), "%s %s: %.17g keeps the outcome",
+				  mg_threshold_name(tp->threshold), text.ptr, in_x);
+			cr_expect_not(same_outcome(outside, now), "%s %s: %.17g changes it",
+				      mg_threshold_name(tp->threshold), text.ptr, out_x);
+			cr_expect_eq(outside->verdict, t->verdict, "%s", text.ptr);
+			cr_expect_str_eq(mg_outcome_name(outside->reason), t->reason, "%s", text.ptr);
+			mg_decision_free(inside);
+			mg_decision_free(outside);
+			mg_buf_free(&text);
+			checked++;
+		}
+	cr_assert_gt(checked, 0);
+}
+
+static void expect_words_agree_here(void)
+{
+	mg_decision *d = decide();
+	mg_insight *in = insight(d);
+
+	expect_words_agree(d, in);
+	mg_insight_free(in);
+	mg_decision_free(d);
+}
+
+Test(insight, tipping_words_agree_with_the_decision_on_the_real_report)
+{
+	real_report();
+	expect_words_agree_here();
+	fx.rules.budget.value[MG_MIN_MEMORY_SAVING_MB] = 300;   /* accept: other tips */
+	expect_words_agree_here();
+	budget(MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT, 30);
+	expect_words_agree_here();
+}
+
+Test(insight, tipping_words_agree_on_grid_values_and_the_relative_ceiling)
+{
+	real_report();
+	fx.rules.budget.value[MG_MIN_MEMORY_SAVING_MB] = 300;
+	fx.grid[0].threshold = MG_MIN_SAMPLES_PER_S;
+	fx.grid[0].values = fx.axis_values[0];
+	fx.axis_values[0][0] = 1.0;
+	fx.axis_values[0][1] = 1.5;
+	fx.grid[0].count = 2;
+	fx.grid[1].threshold = MG_MEMORY_CAP_MB;
+	fx.grid[1].values = fx.axis_values[1];
+	fx.axis_values[1][0] = 9500;
+	fx.axis_values[1][1] = 9452;
+	fx.grid[1].count = 2;
+	fx.rules.grid_count = 2;
+	expect_words_agree_here();
+
+	fx_init();
+	measured("baseline", 10000, 2.0, 10.0);
+	measured("a", 9000, 2.0, 10.3);
+	budget(MG_MEMORY_CAP_MB, 20000);
+	budget(MG_MAX_RELATIVE_EVAL_LOSS, 0.05);
+	expect_words_agree_here();
+}
+
+Test(insight, tipping_words_agree_on_noise_band_ends)
+{
+	mg_candidate *c;
+
+	fx_init();
+	measured("baseline", 9800, 2.0, 12.3);
+	c = measured("checkpoint", 9300, 1.8, 12.3);
+	runs(c, MG_M_PEAK, 9150, 9450);
+	runs(c, MG_M_SAMPLES, 1.7, 1.9);
+	budget(MG_MEMORY_CAP_MB, 11200);
+	budget(MG_MIN_SAMPLES_PER_S, 1.0);
+	budget(MG_MIN_MEMORY_SAVING_MB, 400);
+	fx.rules.noise = MG_NOISE_TUNE;
+	expect_words_agree_here();
 }

@@ -373,7 +373,8 @@ Test(policy, rejects_unknown_key_listing_known_keys)
 {
 	expect_error(FIXTURE("unknown-key-no-suggestion.yml"), 8, 1,
 		     "unknown key 'colour' (expected one of: version, manifest, report, "
-		     "identity, budget, quality, evidence, rank_by, sensitivity, gate, waivers, provenance)");
+		     "identity, budget, quality, evidence, rank_by, sensitivity, gate, waivers, "
+		     "waivers_warn_days, provenance)");
 }
 
 Test(policy, rejects_misplaced_key_naming_its_section)
@@ -992,6 +993,25 @@ Test(policy, reads_waivers_with_every_field_and_position)
 	cr_assert_null(p->rules.waivers);
 	cr_assert_eq(p->rules.waiver_count, 0);
 	mg_policy_free(p);
+}
+
+Test(policy, waivers_warn_days_defaults_to_14_and_is_read)
+{
+	mg_policy *p = parse_fixture(FIXTURE("waivers.yml"));
+
+	cr_assert_eq(p->waivers_warn_days, 14);
+	cr_assert_eq(MG_POLICY_WARN_DAYS, 14);
+	mg_policy_free(p);
+	p = parse_fixture(FIXTURE("waivers-warn-days.yml"));
+	cr_assert_eq(p->waivers_warn_days, 30);
+	expect_pos(p->waivers_warn_days_pos, 5, 20, "waivers_warn_days");
+	mg_policy_free(p);
+}
+
+Test(policy, refuses_negative_waivers_warn_days)
+{
+	expect_error(FIXTURE("waivers-warn-days-negative.yml"), 5, 20,
+		     "'waivers_warn_days' must be at least 0, got '-3'");
 }
 
 Test(policy, refuses_waiver_of_an_evidence_issue)

@@ -614,7 +614,12 @@ Test(summary, real_report_gives_a_well_formed_summary)
 	expect_has(md, "| min\\_memory\\_saving\\_mb 512 | at 331\\.98 \\(exact 331\\.97999999999956\\)\\: "
 		   "tune \\(selection\\_is\\_threshold\\_sensitive\\)\\, selected checkpoint | no change |\n");
 	expect_has(md, "```mermaid\nxychart-beta\n    title \"Peak memory (MB) against memory_cap_mb\"\n"
-		   "    x-axis [\"1 baseline\", \"2 checkpoint\", \"3 hybrid\", \"4 offload\"]\n");
+		   "    x-axis [\"1 baseline\", \"2 checkpoint\", \"4 hybrid\", \"3 offload\"]\n"
+		   /* the table's numbers; the axis spans the values and the cap, not from 0 */
+		   "    y-axis \"peak_memory_mb, 9273.163 to 11375.167\" 9273.163 --> 11375.167\n");
+	expect_has(md, "| 3 | offload | rejected |");
+	expect_has(md, "| 4 | hybrid | rejected |");
+	expect_has(md, "    y-axis \"samples_per_s, 0.385 to 2.157\" 0.385 --> 2.157\n");
 	expect_has(md, "## memgate: tune \xe2\x80\x94 \xe2\x9d\x8c failed\n");
 	expect_has(md, "| 2 | checkpoint (selected) | rejected | 9450.76 \xe2\x9c\x85 +1749.24 | "
 		   "1.761 \xe2\x9c\x85 +0.761 | 12.356503 \xe2\x9c\x85 +0.24713006 | "

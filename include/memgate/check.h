@@ -95,9 +95,11 @@ typedef struct mg_change_value {
 enum mg_change_effect {
 	MG_CHANGE_TIGHTENS,  /* the proposed value makes the gate stricter */
 	MG_CHANGE_LOOSENS,   /* ... more lenient (a check or pin removed, a limit relaxed) */
-	MG_CHANGE_ALTERS     /* neither, or both (a different pin, baseline, rank_by) */
+	MG_CHANGE_ALTERS,    /* neither, or both (a different pin, baseline, rank_by) */
+	MG_CHANGE_EXPIRED    /* a waiver added or extended to a date already past: it
+				waives nothing */
 };
-/* "tightens", "loosens", "changes". */
+/* "tightens", "loosens", "changes", "expired". */
 const char *mg_check_effect_name(enum mg_change_effect e);
 
 /* A key whose value differs between the policy that decides (at
@@ -141,6 +143,9 @@ typedef struct mg_waiver_state {
 	const mg_policy_waiver *waiver;  /* borrowed from the result's policy */
 	enum mg_waiver_status status;
 	bool candidate_found;            /* the report has a candidate of that name */
+	bool expiring;                   /* in force, and expires within the policy's
+					    waivers_warn_days */
+	int days_left;                   /* days from today to its expiry (in force) */
 } mg_waiver_state;
 
 typedef struct mg_check_result {
@@ -165,6 +170,10 @@ typedef struct mg_check_result {
 	mg_policy_change *changes;  /* policy at --rev vs --policy-rev */
 	size_t change_count;
 	mg_check_base *base;        /* --base, NULL when not compared */
+	bool evidence_unchanged;    /* compared with a base that decided from the very
+				       same report and manifest blobs, and the change
+				       alters no key of the policy (README "What is
+				       annotated when") */
 	/* --require-approved (the decision says whether it was compared) */
 	char *approved_decision;    /* what the approved record says */
 	char *approved_selected;
@@ -228,6 +237,11 @@ typedef struct mg_manifest_options {
  * appended as it is: the caller escapes the line for its destination.
  */
 void mg_check_waiver_message(mg_buf *out, const mg_check_result *r, size_t i);
+
+/* One line about waiver i of r when it is expiring (mg_waiver_state): its
+ * expiry date, the days left and the policy's waivers_warn_days.  Untrusted
+ * text is appended as it is, as above. */
+void mg_check_waiver_expiring_message(mg_buf *out, const mg_check_result *r, size_t i);
 
 /* Whether `name` is the name of a policy file: .memgate.yml or *.memgate.yml. */
 bool mg_check_is_policy_name(const char *name);

@@ -64,12 +64,23 @@ unsigned mg_insight_noise(mg_noise *out, const mg_rules *rules, const mg_evidenc
 /* The searches' bounds, MG_INSIGHT_MAX_PROBES, MG_INSIGHT_MAX_WORK and
  * MG_INSIGHT_MAX_FRONT_WORK: limits.h. */
 
+/* Where a tip's outcome starts, relative to its breakpoint `bound`: at it
+ * (the bound itself changes the outcome), or only strictly below or above
+ * it (the bound itself still keeps the current outcome). */
+enum mg_tip_side {
+	MG_TIP_AT,
+	MG_TIP_BELOW,
+	MG_TIP_ABOVE
+};
+
 typedef struct mg_tip {
 	bool found;                  /* the outcome changes at `value` */
 	bool limit_reached;          /* not found within `probe_limit` decisions */
 	size_t probe_limit;          /* decisions this direction could re-run */
 	size_t probes;               /* decisions re-run in this direction */
 	double value;                /* the nearest value with another outcome */
+	double bound;                /* the breakpoint: value, or its neighbour double */
+	enum mg_tip_side side;       /* at, below or above bound */
 	enum mg_verdict verdict;     /* the outcome there */
 	const char *reason;
 	const char *next_action;
@@ -108,8 +119,8 @@ typedef struct mg_insight {
  * pre_issues).  Each tipping point re-runs the whole decision (sensitivity
  * included) with one threshold -- or one grid axis value -- changed, at
  * the candidates' own and derived values (and the noise bands' ends with
- * evidence.noise: tune), nearest first, up to MG_INSIGHT_MAX_PROBES per
- * direction.  Values outside the threshold's valid range are not tried.
+ * evidence.noise: tune), nearest first, up to the level MG_INSIGHT_MAX_WORK
+ * allows per direction.  Values outside the threshold's valid range are not tried.
  * On success *out is the caller's.
  */
 int mg_insight_compute(mg_insight **out, const mg_rules *rules, const mg_evidence *ev,

@@ -85,6 +85,11 @@
 #define MG_POLICY_MAX_INPUTS 256
 #endif
 
+/* waivers_warn_days at most: ten years (also the policy schema's maximum). */
+#ifndef MG_POLICY_MAX_WARN_DAYS
+#define MG_POLICY_MAX_WARN_DAYS 3660
+#endif
+
 /* YAML values (scalars, mappings and sequences) in a policy: bounds the
  * memory a policy can make memgate use, aliases refused. */
 #ifndef MG_POLICY_MAX_NODES
@@ -129,21 +134,27 @@
 
 /* ---- insight (tipping points, the trade-off front) ---- */
 
-/* Full decisions re-run per knob and direction before the search gives up
- * (limit_reached). */
+/* Full decisions re-run per knob and direction at most (limit_reached past
+ * it); above the breakpoints of any report within the report limits that
+ * MG_INSIGHT_MAX_WORK lets be searched exactly. */
 #ifndef MG_INSIGHT_MAX_PROBES
-#define MG_INSIGHT_MAX_PROBES 32
+#define MG_INSIGHT_MAX_PROBES 4096
 #endif
 
 /* Candidate evaluations (candidates x (1 + scenarios) per re-run decision)
- * that all tipping-point searches share: each direction of each knob gets
- * an equal part, at most MG_INSIGHT_MAX_PROBES decisions, and none when
- * one decision costs more than its part.  The default keeps the searches
- * to a few milliseconds, so that a sweep costs what deciding it costs
- * (README "Scale: strategy sweeps"); a sweep's tipping points say
- * limit_reached unless the limit is raised. */
+ * that all tipping-point searches share, counted for the worst case: each
+ * direction of each knob may re-run as many decisions as it has breakpoints
+ * beyond the current value, up to one common level chosen so that the sum
+ * stays within this limit; a direction with more breakpoints than the level
+ * says limit_reached.  So a check with k knobs, n candidates, s scenarios
+ * and up to n breakpoints per threshold (3n with evidence.noise: tune) is
+ * searched exactly whenever k x n x n x (1 + s) <= the limit: about 440
+ * candidates with the five base thresholds and no grid, about 60 with the
+ * five and a 2x3x3 grid (18 scenarios, 8 more knobs).  The default keeps the
+ * searches to about 10 ms, so that a sweep costs what deciding it costs
+ * (README "Scale: strategy sweeps"). */
 #ifndef MG_INSIGHT_MAX_WORK
-#define MG_INSIGHT_MAX_WORK 200000ULL
+#define MG_INSIGHT_MAX_WORK 1000000ULL
 #endif
 
 /* Candidate comparisons the trade-off front may take before it is given up. */

@@ -57,9 +57,14 @@ typedef struct mg_policy {
 	bool waivers_set;           /* the policy has a waivers: section (maybe empty) */
 	mg_policy_waiver *waivers;  /* waiver_count entries, in the order written */
 	size_t waiver_count;
+	int waivers_warn_days;      /* a waiver this close to its expiry gets a notice
+				       (default MG_POLICY_WARN_DAYS; 0: none) */
+	mg_pos waivers_warn_days_pos;
 } mg_policy;
 
 /* Limits on what a policy may hold (MG_POLICY_MAX_*): limits.h. */
+/* waivers_warn_days when the policy omits it. */
+#define MG_POLICY_WARN_DAYS 14
 
 /*
  * Parse `len` bytes of `text` (need not be NUL-terminated) read from `path`.

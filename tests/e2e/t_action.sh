@@ -184,7 +184,10 @@ for m in 'MEMGATE_DIR: ${{ inputs.working-directory }}' \
 	 'MEMGATE_REQUIRE_APPROVED: ${{ inputs.require-approved }}' \
 	 'MEMGATE_SUMMARY: ${{ inputs.summary }}' \
 	 'MEMGATE_ALL: ${{ inputs.all }}' \
-	 'MEMGATE_SARIF: ${{ inputs.sarif }}'; do
+	 'MEMGATE_SARIF: ${{ inputs.sarif }}' \
+	 'MEMGATE_JSON: ${{ inputs.json }}' \
+	 'MEMGATE_JUNIT: ${{ inputs.junit }}' \
+	 'MEMGATE_CODEQUALITY: ${{ inputs.codequality }}'; do
 	if grep -qxF "        $m" "$ACTION"; then ok "env: $m"; else not_ok "env: $m" "not in action.yml"; fi
 done
 for o in decision reason next-action selected-candidate passed error policies; do
@@ -249,6 +252,7 @@ run_step() {
 		MEMGATE_POLICY_REV= MEMGATE_EVENT=pull_request MEMGATE_PR_BASE= \
 		MEMGATE_MERGE_GROUP_BASE= MEMGATE_PUSH_BEFORE= MEMGATE_FAIL_ON= \
 		MEMGATE_REQUIRE_APPROVED=false MEMGATE_SUMMARY=true MEMGATE_ALL=false MEMGATE_SARIF= \
+		MEMGATE_JSON= MEMGATE_JUNIT= MEMGATE_CODEQUALITY= \
 		"$@" bash --noprofile --norc -eo pipefail "$T/step-$id.sh") >"$T/out" 2>"$T/err"
 	code=$?
 }
@@ -336,6 +340,27 @@ expect_field policies.1.policy '"models/b/train.memgate.yml"'
 if [ -s "$repo/gate.sarif" ]; then ok "check: the sarif input writes the SARIF log"; else not_ok "check: the sarif input writes the SARIF log"; fi
 if grep -q '^policies<<' "$T/github-output"; then ok "check: all sets the policies output"; else not_ok "check: all sets the policies output"; fi
 rm -f "$repo/gate.sarif"
+
+# json, junit, codequality: the other report files, relative to the
+# repository root (even with a working-directory below it), in the same
+# output transaction as sarif: all of them or none.
+mkdir -p "$repo/sub" "$repo/out"
+run_step check "$repo" MEMGATE_DIR=sub MEMGATE_SARIF=out/gate.sarif MEMGATE_JSON=out/record.json \
+	MEMGATE_JUNIT=out/junit.xml MEMGATE_CODEQUALITY=out/cq.json
+expect_code 1 "check: json, junit and codequality inputs"
+expect_args "check -C $repo --rev HEAD --policy .memgate.yml --format github --sarif out/gate.sarif --json out/record.json --junit out/junit.xml --codequality out/cq.json --summary $T/summary.md" \
+	"check: the inputs become --json, --junit and --codequality"
+for f in gate.sarif record.json junit.xml cq.json; do
+	if [ -s "$repo/out/$f" ]; then ok "check: writes out/$f at the repository root"; else not_ok "check: writes out/$f at the repository root"; fi
+done
+expect_field decision '"tune"' "$repo/out/record.json"
+if grep -q '<testcase ' "$repo/out/junit.xml"; then ok "check: junit has test cases"; else not_ok "check: junit has test cases"; fi
+if [ "$(head -c1 "$repo/out/cq.json")" = "[" ]; then ok "check: codequality is a JSON array"; else not_ok "check: codequality is a JSON array"; fi
+rm -rf "$repo/out" "$repo/sub"
+run_step check "$repo" MEMGATE_JUNIT=no-such-dir/junit.xml MEMGATE_JSON=record.json
+expect_code 2 "check: an output that cannot be written fails the step"
+expect_no_file "$repo/record.json" "check: and no other output is written (one transaction)"
+
 run_step check "$repo" MEMGATE_ALL=yes
 expect_code 2 "check: all must be true or false"
 expect_out "::error::memgate: input 'all' must be true or false" "check: says so as an annotation"

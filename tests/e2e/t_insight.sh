@@ -41,7 +41,7 @@ expect_field evaluations.0.throughput_free '"free"'
 expect_field evaluations.1.noise null
 expect_field insight.noise.candidates_with_runs 0
 mg check -C "$T/real"
-expect_out "min_memory_saving_mb 512: lower at 331.98 (exact 331.97999999999956): accept (selection_stable_across_thresholds), selected checkpoint; higher no change" "text: the worked example's tipping point"
+expect_out "min_memory_saving_mb 512: lower: at 331.98 (exact 331.97999999999956): accept (selection_stable_across_thresholds), selected checkpoint; higher: no change" "text: the worked example's tipping point"
 expect_out "noise: no candidate has runs (single measurements): no noise bands" "text: no runs, no bands"
 expect_out "hybrid dominated by checkpoint" "text: the dominated candidate names its dominator"
 expect_out "checkpoint 26.8931 MB per 1% throughput" "text: exchange rate"

@@ -272,4 +272,44 @@ mg record -C "$repo" --base base --out "$T/rec.json"
 expect_code 1 "record with --base"
 expect_err "unchanged" "the comparison does not change the record's identity"
 
+
+# ---- a code-only pull request: unselected candidates are not annotated ----
+# The base and the head decide from the same report and manifest blobs with
+# the same policy: only the decision and the selected candidate's findings
+# are annotated; the others stay in the log, the summary and the record,
+# and SARIF reports them as notes, not errors.
+make_gate_repo "$T/quiet" "$E/real-flat-11200.yml" "$FLAT"
+repo=$T/quiet
+g -C "$repo" tag base
+mkdir -p "$repo/src"
+echo 'int main(void) { return 0; }' >"$repo/src/train.c"
+commit_all "$repo" "code only"
+gh_check check -C "$repo" --policy-rev base --format github --sarif "$T/quiet.sarif" --json "$T/quiet.json"
+expect_code 1 "code-only pull request: tune fails the gate"
+expect_out "::warning file=.memgate.yml,line=$(line_of "$repo/.memgate.yml" 'min_memory_saving_mb'),col=25,title=memgate%3A memory_saving_below_floor (checkpoint)::" \
+	"code-only: the selected candidate's finding is annotated"
+for name in baseline offload hybrid; do
+	if grep -q "^::.*title=memgate%3A [a-z_]* ($name)::" "$T/out"; then
+		not_ok "code-only: no annotation about unselected $name" "$(grep "($name)::" "$T/out")"
+	else
+		ok "code-only: no annotation about unselected $name"
+	fi
+done
+expect_out "offload: samples/s 0.533 < min_samples_per_s 1" "code-only: the log still lists unselected candidates' findings"
+expect_file_has "$T/gh_summary" "offload" "code-only: the job summary still shows offload"
+expect_file_has "$T/quiet.json" '"samples_per_s_below_floor"' "code-only: the record keeps offload's reasons"
+errors=$(awk '/"results"/ { r = 1 } r && /"level":\t"error"/ { n++ } END { print n + 0 }' "$T/quiet.sarif")
+if [ "$errors" = 0 ]; then ok "code-only: no SARIF error result"; else not_ok "code-only: no SARIF error result" "$errors errors"; fi
+expect_file_has "$T/quiet.sarif" '"candidate":	"offload"' "code-only: SARIF still lists offload's finding (as a note)"
+
+# A pull request that changes the report: every finding is annotated again.
+sed -i 's/"peak_memory_mb": 9454.64/"peak_memory_mb": 9454.65/' "$repo/benchmarks/results/76_real_gpu_memory.json"
+write_manifest "$repo"
+commit_all "$repo" "new evidence"
+gh_check check -C "$repo" --policy-rev base --format github --sarif "$T/changed.sarif"
+expect_code 1 "changed evidence: tune fails the gate"
+expect_out "title=memgate%3A samples_per_s_below_floor (offload)::" "changed evidence: unselected candidates are annotated"
+errors=$(awk '/"results"/ { r = 1 } r && /"level":\t"error"/ { n++ } END { print n + 0 }' "$T/changed.sarif")
+if [ "$errors" -gt 0 ]; then ok "changed evidence: SARIF errors again ($errors)"; else not_ok "changed evidence: SARIF errors again"; fi
+
 finish

@@ -52,8 +52,8 @@ fi
 mg check -C "$b"
 expect_code 1 "text: exit 1"
 expect_out "selected: s000785-ckpt-attn-off-none-mb1-z2-bf16" "text: the selected candidate"
-expect_out "  memory_cap_mb 11200: lower not searched: one decision costs more than the search limit allows (MG_INSIGHT_MAX_WORK); higher no change" \
-	"text: a tipping point past the search limit says it was not searched"
+expect_out "  memory_cap_mb 11200: lower: no change within the nearest 2 values (search limit); higher: no change" \
+	"text: a tipping point past the search limit says how far it searched"
 expect_out "candidates: 1000; shown: the selected one and the next 5 best by rank (memgate check --format json lists every one)" \
 	"text: says what it shows and where the rest is"
 expect_out "  status: 294 feasible, 685 rejected, 16 oom, 5 excluded" "text: counts per status"
@@ -72,6 +72,29 @@ expect_out "more findings (memgate check --format json lists every evaluation; -
 	"github: the log lists the first findings and counts the rest"
 lines=$(wc -l <"$T/out")
 if [ "$lines" -lt 200 ]; then ok "github: a log of $lines lines"; else not_ok "github: a short log" "$lines lines"; fi
+
+# A report of 49 candidates with 3 runs each and a one-value grid: every
+# tipping point is exact at the default limit (README "Beyond pass/fail").
+e=$T/e
+sweep "$e" 49 1x1x1
+mg check -C "$e" --format json
+expect_code 1 "49 candidates: decided"
+if grep -q '"limit_reached":[[:space:]]*true' "$T/out"; then
+	not_ok "49 candidates: no tipping point reaches the search limit" "$(grep -c '"limit_reached":[[:space:]]*true' "$T/out") directions do"
+else
+	ok "49 candidates: no tipping point reaches the search limit"
+fi
+expect_field insight.tipping_points.5.threshold '"memory_cap_mb"'
+expect_field insight.tipping_points.5.lower.found false
+expect_field insight.tipping_points.5.lower.decisions_run 48
+mg check -C "$e"
+if grep -q 'search limit' "$T/out"; then
+	not_ok "49 candidates: the text names no search limit" "$(grep 'search limit' "$T/out")"
+else
+	ok "49 candidates: the text names no search limit"
+fi
+expect_out "  sensitivity.grid memory_cap_mb[0] 11200: lower: no change; higher: no change" \
+	"text: 49 candidates: the grid cap searched to the end"
 
 c=$T/c
 sweep "$c" 300 4x5x5

@@ -146,6 +146,53 @@ mg check -C "$T/two" --today 2027-02-01
 expect_out "warning: waiver for 'checkpoint' (memory_saving_below_floor, owner @perf-team) expired on 2027-01-31 and is ignored (today is 2027-02-01)" \
 	"text: the expired waiver is a warning"
 
+# --- a waiver close to its expiry gets a notice --------------------------
+
+# waivers_warn_days defaults to 14: 2027-01-17 is 14 days before the
+# expiry (a notice), 2027-01-16 is 15 (none).
+mg check -C "$T/two" --today 2027-01-16 --format github
+expect_code 0 "--today 2027-01-16: the waivers are in force"
+if grep -q 'waiver_expiring' "$T/out"; then not_ok "15 days before the expiry: no notice" "$(grep waiver_expiring "$T/out")"
+else ok "15 days before the expiry: no notice"; fi
+mg check -C "$T/two" --today 2027-01-17 --format github
+expect_out "::notice file=.memgate.yml,line=$expires,col=14,title=memgate%3A waiver_expiring::waiver for 'checkpoint' (memory_saving_below_floor, owner @perf-team) expires on 2027-01-31, in 14 days (waivers_warn_days 14; today is 2027-01-17): fix the cause, or renew it in the policy of the base branch" \
+	"github: a notice annotation at expires: 14 days before"
+mg check -C "$T/two" --today 2027-01-31
+expect_code 0 "--today 2027-01-31: still in force on its last day"
+expect_out "  notice: waiver for 'checkpoint' (memory_saving_below_floor, owner @perf-team) expires on 2027-01-31, today (waivers_warn_days 14; today is 2027-01-31)" \
+	"text: the notice on the last day"
+mg check -C "$T/two" --today 2027-01-30 --format json --summary "$T/sum.md"
+expect_field waivers.entries.0.status '"applied"'
+expect_field waivers.entries.0.expires_in_days 1
+if grep -q '| 2027-01-31 | .* applied, expires in 1 day |' "$T/sum.md"; then ok "summary: the status says it expires in 1 day"
+else not_ok "summary: the status says it expires in 1 day" "$(grep 2027-01-31 "$T/sum.md")"; fi
+mg check -C "$T/two" --today 2027-01-16 --format json
+expect_field waivers.entries.0.expires_in_days '<missing>'
+
+# waivers_warn_days: 30 widens the window, 0 turns the notice off.
+cp -r "$T/two" "$T/warn30"
+sed -i '/^waivers:/i waivers_warn_days: 30' "$T/warn30/.memgate.yml"
+commit_all "$T/warn30" "warn 30 days ahead"
+mg check -C "$T/warn30" --today 2027-01-01
+expect_out "expires on 2027-01-31, in 30 days (waivers_warn_days 30; today is 2027-01-01)" "waivers_warn_days 30: a notice 30 days before"
+sed -i 's/^waivers_warn_days: 30/waivers_warn_days: 0/' "$T/warn30/.memgate.yml"
+commit_all "$T/warn30" "no notice"
+mg check -C "$T/warn30" --today 2027-01-31 --format github
+expect_code 0 "waivers_warn_days 0: decided"
+if grep -q 'waiver_expiring' "$T/out"; then not_ok "waivers_warn_days 0: no notice, even on the last day"
+else ok "waivers_warn_days 0: no notice, even on the last day"; fi
+for bad in "-1|'waivers_warn_days' must be at least 0, got '-1'" \
+	   "3661|'waivers_warn_days' must be at most 3660, got '3661'" \
+	   "two weeks|'waivers_warn_days': expected an integer" \
+	   "1.5|'waivers_warn_days': expected an integer"; do
+	sed -i "s/^waivers_warn_days: .*/waivers_warn_days: ${bad%%|*}/" "$T/warn30/.memgate.yml"
+	commit_all "$T/warn30" "bad warn days"
+	mg check -C "$T/warn30" --today 2027-01-01 --json "$T/never.json"
+	expect_code 2 "waivers_warn_days ${bad%%|*} is refused"
+	expect_err ".memgate.yml:$(line_of "$T/warn30" "waivers_warn_days"):20: ${bad#*|}" "waivers_warn_days ${bad%%|*}: the message names the position"
+	expect_no_file "$T/never.json" "waivers_warn_days ${bad%%|*}: nothing is written"
+done
+
 # Without --today, the clock's date in UTC (the waivers expire in 2027 or
 # later; this test assumes the machine's clock is before then or after).
 mg check -C "$T/two" --format json
@@ -219,6 +266,23 @@ expect_field policy_changes.0.effect '"loosens"'
 mg check -C "$T/pr" --policy-rev "$base" --today 2026-06-01
 expect_out "policy change: waivers[checkpoint].memory_saving_below_floor was unset at the policy revision, is '2027-01-31' at the evidence revision (loosens the budget)" \
 	"text: an added waiver loosens the budget"
+
+# A waiver added with an expiry already past is expired, not a loosening.
+demo_repo "$T/late"
+base=$(g -C "$T/late" rev-parse HEAD)
+cat "$T/one.yml" >>"$T/late/.memgate.yml"
+commit_all "$T/late" "waive with a date already past"
+mg check -C "$T/late" --policy-rev "$base" --today 2027-03-01 --format json
+expect_field policy_changes.0.after '"2027-01-31"'
+expect_field policy_changes.0.effect '"expired"'
+mg check -C "$T/late" --policy-rev "$base" --today 2027-03-01
+expect_out "policy change: waivers[checkpoint].memory_saving_below_floor was unset at the policy revision, is '2027-01-31' at the evidence revision (expired: that date has passed, today is 2027-03-01; it waives nothing)" \
+	"text: an added waiver already expired is called expired"
+if grep -q 'loosen' "$T/out"; then not_ok "text: the expired waiver is not called loosening" "$(grep loosen "$T/out")"
+else ok "text: the expired waiver is not called loosening"; fi
+mg check -C "$T/late" --policy-rev "$base" --today 2027-03-01 --format github
+expect_out "::warning file=.memgate.yml,line=$(line_of "$T/late" "- candidate: checkpoint"),col=5,title=memgate%3A policy_change::waivers[checkpoint].memory_saving_below_floor is unset in the policy that decides (the policy revision), '2027-01-31' in this change: that date has passed (today is 2027-03-01), so the waiver is expired and waives nothing once merged" \
+	"github: the annotation says expired"
 
 # Extended and removed waivers.
 base=$(g -C "$T/two" rev-parse HEAD)
