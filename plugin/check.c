@@ -39,17 +39,39 @@ struct run {
 static void add_warning(mg_check_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void add_warning(mg_check_result *res, const char *fmt, ...)
+static void add_warning_v(mg_check_result *res, const char *file, const char *fmt, va_list ap)
 {
 	mg_buf b = MG_BUF_INIT;
+	size_t n = res->warning_count;
+
+	mg_buf_vprintf(&b, fmt, ap);
+	res->warnings = mg_xrealloc(res->warnings, (n + 1) * sizeof(*res->warnings));
+	res->warning_files = mg_xrealloc(res->warning_files, (n + 1) * sizeof(*res->warning_files));
+	res->warnings[n] = mg_buf_detach(&b, NULL);
+	res->warning_files[n] = file ? mg_xstrdup(file) : NULL;
+	res->warning_count++;
+}
+
+static void add_warning(mg_check_result *res, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	mg_buf_vprintf(&b, fmt, ap);
+	add_warning_v(res, NULL, fmt, ap);
 	va_end(ap);
-	res->warnings = mg_xrealloc(res->warnings,
-				    (res->warning_count + 1) * sizeof(*res->warnings));
-	res->warnings[res->warning_count++] = mg_buf_detach(&b, NULL);
+}
+
+/* A warning about the file `file` (annotated there). */
+static void add_warning_at(mg_check_result *res, const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add_warning_at(mg_check_result *res, const char *file, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_warning_v(res, file, fmt, ap);
+	va_end(ap);
 }
 
 static void add_note(mg_check_result *res, const char *fmt, ...)
@@ -906,6 +928,43 @@ static int adopt_policy(struct run *run, mg_error *err)
 }
 
 /*
+ * The policy at the policy revision does not parse (err says why).  It
+ * cannot decide anything, and it must not lock the repository: every
+ * change, the one that fixes it included, would fail.  So the policy this
+ * change proposes decides, loudly (a warning at the policy, in the log and
+ * the job summary).  When that one does not parse either, the error names
+ * both.
+ */
+static int repair_policy(struct run *run, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	char base_msg[sizeof(err->file) + sizeof(err->message) + 64];
+	struct short_id pol = short_id(res->policy_rev), ev = short_id(res->rev);
+	char head_msg[sizeof(base_msg)];
+	int error;
+
+	mg_error_format(err, base_msg, sizeof(base_msg));
+	mg_error_clear(err);
+	error = load_policy_at(&res->policy, run, res->rev, &res->policy_ref, err);
+	if (error == MG_ENOTFOUND)
+		return mg_error_set(err, policy_path_of(run), 0, 0,
+				    "the policy at %s (the policy revision) cannot be read: %s; "
+				    "and the change deletes it", pol.hex, base_msg);
+	if (error < 0) {
+		mg_error_format(err, head_msg, sizeof(head_msg));
+		return mg_error_set(err, err->file[0] ? err->file : policy_path_of(run),
+				    err->line, err->column,
+				    "neither policy can be read: at %s (the policy revision): %s; "
+				    "at %s (this change): %s", pol.hex, base_msg, ev.hex, head_msg);
+	}
+	add_warning_at(res, policy_path_of(run),
+		       "the policy at %s (the policy revision) cannot be read (%s), so the policy "
+		       "this change proposes (at %s) decides: reviewers, check it as you would a "
+		       "new policy", pol.hex, base_msg, ev.hex);
+	return MG_OK;
+}
+
+/*
  * Read the policy at --policy-rev; when that is another commit than --rev,
  * also read the policy at --rev, which the change proposes: it must be a
  * valid policy too (after the merge it decides), and what it alters is
@@ -926,6 +985,8 @@ static int load_policies(struct run *run, mg_error *err)
 		return adopt_policy(run, err);
 	if (error == MG_ENOTFOUND && !run->base_run && !res->worktree)
 		return policy_missing(run, err);
+	if (error < 0 && two && error != MG_ENOTFOUND)
+		return repair_policy(run, err);
 	if (error < 0)
 		return two ? policy_context(err, "that decides (the policy revision)", res->policy_rev)
 			   : error;
@@ -1391,6 +1452,7 @@ static void release_result(mg_check_result *r)
 	mg_manifest_free(r->manifest);
 	mg_policy_free(r->policy);
 	mg_policy_free(r->head_policy);
+	free_strings(r->warning_files, r->warning_count);
 	free_strings(r->warnings, r->warning_count);
 	free_strings(r->notes, r->note_count);
 	free(r->changes);
@@ -1517,6 +1579,8 @@ done:
 	free(prefix);
 	free(path);
 	/* the warnings and notes are the caller's; the rest goes with res */
+	free_strings(res.warning_files, res.warning_count);
+	res.warning_files = NULL;
 	*warnings = res.warnings;
 	*warning_count = res.warning_count;
 	*notes = res.notes;

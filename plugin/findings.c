@@ -655,8 +655,8 @@ static void warning_findings(struct findings *f)
 	for (i = 0; i < f->r->warning_count; i++) {
 		put_safe(&f->msg, f->r->warnings[i]);
 		f->subject = f->r->warnings[i];
-		add(f, MG_FINDING_RANK_WARNING, "warning", NULL, no_pos(),
-		    NO_CANDIDATE);
+		add(f, MG_FINDING_RANK_WARNING, "warning",
+		    f->r->warning_files ? f->r->warning_files[i] : NULL, no_pos(), NO_CANDIDATE);
 	}
 }
 

@@ -667,52 +667,61 @@ static void queue_set_error_outputs(mg_outputs *outs, const struct cli *cli,
 			    MG_OUTPUT_RUNNER);
 }
 
-/* Print a warning line on stderr, escaped. */
-static void warn(const char *fmt, const char *arg)
+/*
+ * Merge the sorted lists a and b (byte order, no duplicates within one)
+ * into a sorted list without duplicates; takes the strings of both.
+ */
+static void merge_lists(char ***out, size_t *n, char **a, size_t na, char **b, size_t nb)
 {
-	mg_buf line = MG_BUF_INIT, safe = MG_BUF_INIT;
+	char **all = mg_xcalloc(na + nb + 1, sizeof(*all));
+	size_t i = 0, j = 0, k = 0;
+	int c;
 
-	mg_buf_printf(&line, fmt, arg);
-	mg_escape_text(&safe, line.ptr, line.len);
-	fprintf(stderr, "memgate: warning: %s\n", safe.ptr);
-	mg_buf_free(&line);
-	mg_buf_free(&safe);
-}
-
-/* --all with a policy revision: the policies that only the evidence
- * revision has are not gated (the policy revision decides); say so. */
-static void warn_new_policies(const struct cli *cli, char **base, size_t n)
-{
-	char **head = NULL;
-	size_t count = 0, i, j;
-	mg_error ignored;
-
-	if (!cli->opt.policy_rev || cli->opt.worktree ||
-	    mg_check_list(&head, &count, cli->opt.dir, cli->opt.rev, &ignored) < 0)
-		return;
-	for (i = 0; i < count; i++) {
-		for (j = 0; j < n && strcmp(base[j], head[i]); j++)
-			;
-		if (j == n)
-			warn("'%s' is not at the policy revision, so it is not gated here "
-			     "(it is once merged)", head[i]);
+	while (i < na || j < nb) {
+		c = i == na ? 1 : j == nb ? -1 : strcmp(a[i], b[j]);
+		if (c > 0) {
+			all[k++] = b[j++];
+			continue;
+		}
+		all[k++] = a[i++];
+		if (c == 0)
+			free(b[j++]);
 	}
-	mg_check_list_free(head, count);
+	free(a);
+	free(b);
+	*out = all;
+	*n = k;
 }
 
-/* The policies of --all: every policy file at the policy revision. */
+/*
+ * The policies of --all: every policy file at the policy revision and,
+ * with --policy-rev, every one the change adds, which is gated here with
+ * its own budget (adoption: mg_check_run says so in a note); a change
+ * cannot loosen the budget of a policy the policy revision has.
+ */
 static int list_all(char ***paths, size_t *count, const struct cli *cli, mg_error *err)
 {
 	const char *rev = cli->opt.worktree ? "HEAD" :
 			  cli->opt.policy_rev ? cli->opt.policy_rev : cli->opt.rev;
+	char **head = NULL;
+	size_t n = 0;
 
 	if (mg_check_list(paths, count, cli->opt.dir, rev, err) < 0)
 		return MG_ERROR;
+	if (cli->opt.policy_rev && !cli->opt.worktree) {
+		if (mg_check_list(&head, &n, cli->opt.dir, cli->opt.rev, err) < 0)
+			return MG_ERROR;
+		merge_lists(paths, count, *paths, *count, head, n);
+	}
+	if (!*count && cli->opt.policy_rev && !cli->opt.worktree)
+		return mg_error_set(err, NULL, 0, 0,
+				    "--all: no policy file (.memgate.yml or *.memgate.yml) is committed "
+				    "at '%s' (--policy-rev) nor at '%s'", cli->opt.policy_rev,
+				    cli->opt.rev ? cli->opt.rev : "HEAD");
 	if (!*count)
 		return mg_error_set(err, NULL, 0, 0,
 				    "--all: no policy file (.memgate.yml or *.memgate.yml) is committed at '%s'",
 				    rev ? rev : "HEAD");
-	warn_new_policies(cli, *paths, *count);
 	return MG_OK;
 }
 

@@ -130,6 +130,8 @@ typedef struct mg_check_result {
 	bool fail_on[MG_VERDICT_COUNT];  /* effective: --fail-on, else policy */
 	bool passed;                /* verdict not in fail_on */
 	char **warnings;            /* human sentences, one line each */
+	char **warning_files;       /* per warning: the repository file it is
+				       about (annotated there), or NULL */
 	size_t warning_count;
 	char **notes;               /* things to know that need no action (adoption) */
 	size_t note_count;

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Monorepos through their whole life (issue 23): a model added, fixed,
+# retired and renamed in pull requests of a two-model monorepo built with
+# the real git, gated through the CLI and the Action's step scripts as
+# action.yml runs them (all: true).
+. "$(dirname "$0")/lib.sh"
+
+LLAMA=models/llama-7b/.memgate.yml
+QWEN=models/qwen-0.5b/.memgate.yml
+MISTRAL=models/mistral-7b/.memgate.yml
+
+# add_model DIR NAME: models/NAME with its own policy (the demo's budget
+# with a saving floor its report meets: accept), report and manifest.
+add_model() {
+	local dir=$1 m=$2
+	mkdir -p "$dir/models/$m/bench"
+	cp "$FIX/reports/76_real_gpu_memory.flat.json" "$dir/models/$m/bench/76_report.json"
+	sed -e "s|^manifest: .*|manifest: models/$m/bench/75_input_manifest.json|" \
+	    -e 's|min_memory_saving_mb: 512|min_memory_saving_mb: 300|' \
+	    -e '/^  grid:/,/^    min_samples_per_s:/d' \
+		"$FIX/demo/memgate.yml" >"$dir/models/$m/.memgate.yml"
+	"$MEMGATE" manifest -C "$dir" --worktree --report "models/$m/bench/76_report.json" \
+		--out "$dir/models/$m/bench/75_input_manifest.json" >/dev/null 2>&1
+}
+
+# make_life_repo DIR: models/llama-7b and models/qwen-0.5b on main.
+make_life_repo() {
+	g init -q "$1"
+	add_model "$1" llama-7b
+	add_model "$1" qwen-0.5b
+	echo "two models" >"$1/README.md"
+	commit_all "$1" "two models"
+}
+
+# pr DIR: start a pull request branch from main; BASE is main's commit.
+pr() {
+	g -C "$1" checkout -q -B "pr-$RANDOM" main
+	BASE=$(g -C "$1" rev-parse main)
+}
+
+# gate DIR [VAR=VALUE...]: the Action's check step with all: true on the
+# pull request (the policy from its base).
+gate() {
+	local dir=$1
+	shift
+	: >"$T/gh-output"
+	: >"$T/gh-summary"
+	action_step check "$dir" MEMGATE_ALL=true MEMGATE_POLICY_REV="$BASE" "$@"
+}
+expect_summary() {
+	if grep -qF -- "$1" "$T/gh-summary"; then ok "$2"; else not_ok "$2" "summary lacks: $1" "$(head -c 3000 "$T/gh-summary")"; fi
+}
+expect_output() {
+	if grep -qF -- "$1" "$T/gh-output"; then ok "$2"; else not_ok "$2" "GITHUB_OUTPUT lacks: $1"; fi
+}
+
+R=$T/life
+make_life_repo "$R"
+
+mg check -C "$R" --all
+expect_code 0 "the monorepo: both models pass"
+
+# --- 1. a policy added in a pull request ------------------------------------
+
+pr "$R"
+add_model "$R" mistral-7b
+commit_all "$R" "add mistral"
+gate "$R"
+expect_code 0 "a new model's policy is gated in its own pull request and passes"
+expect_out "::notice title=memgate%3A note::adopting memgate: the policy revision ${BASE:0:7} has no '$MISTRAL', so the policy this change adds" \
+	"a notice says its own budget decides"
+expect_summary "models\\/mistral\\-7b\\/\\.memgate\\.yml" "the new policy is a row of the job summary"
+expect_output '"policy":"models/mistral-7b/.memgate.yml","decision":"accept"' "and of the policies output"
+
+# its own budget decides: one its evidence misses fails the pull request
+sed -i 's|min_memory_saving_mb: 300|min_memory_saving_mb: 100000|' "$R/$MISTRAL"
+commit_all "$R" "too strict a floor"
+gate "$R"
+expect_code 1 "the new policy's own budget fails its own pull request"
+
+# a typo in the new policy fails its pull request, at its line
+sed -i 's|^budget:|budgt:|' "$R/$MISTRAL"
+commit_all "$R" "typo"
+line=$(grep -n '^budgt:' "$R/$MISTRAL" | cut -d: -f1)
+gate "$R"
+expect_code 2 "a new policy that does not parse fails its pull request"
+expect_out "::error file=$MISTRAL,line=$line," "annotated at its line"
+mg check -C "$R" --all --policy-rev "$BASE"
+expect_code 2 "the CLI: the same"
+expect_out "$MISTRAL:$line:" "the CLI names the file and line"
+
+# --- the fix after a broken merge ---------------------------------------------
+
+g -C "$R" checkout -q main
+g -C "$R" merge -q --no-ff -m "merged by an admin" "$(g -C "$R" rev-parse --abbrev-ref '@{-1}')" 2>/dev/null
+pr "$R"
+sed -i 's|^budgt:|budget:|; s|min_memory_saving_mb: 100000|min_memory_saving_mb: 300|' "$R/$MISTRAL"
+commit_all "$R" "fix the typo"
+gate "$R"
+expect_code 0 "the pull request that fixes a broken base policy passes"
+expect_out "::warning file=$MISTRAL,title=memgate%3A warning::the policy at ${BASE:0:7} (the policy revision) cannot be read ($MISTRAL:$line:1: unknown key 'budgt'" \
+	"a warning at the policy says the base's policy cannot be read"
+expect_summary "so the policy this change proposes" "and a line in the job summary"
+mg check -C "$R" --policy "$MISTRAL" --policy-rev "$BASE"
+expect_code 0 "one --policy: the same repair"
+expect_out "the policy this change proposes (at" "the text says so"
+
+# neither parses: the error names both
+sed -i 's|^identity:|identty:|' "$R/$MISTRAL"
+commit_all "$R" "another typo"
+gate "$R"
+expect_code 2 "neither the base's nor the change's policy parses"
+expect_out "neither policy can be read" "the error names both"
+expect_out "budgt" "the base's error"
+expect_out "identty" "and the change's"
+g -C "$R" checkout -q main
+g -C "$R" reset -q --hard HEAD~1   # forget the broken merge
+
+# --- adoption under all: true --------------------------------------------------
+
+A=$T/adopt
+g init -q "$A"
+echo "no gate yet" >"$A/README.md"
+commit_all "$A" "before memgate"
+pr "$A"
+add_model "$A" llama-7b
+add_model "$A" qwen-0.5b
+commit_all "$A" "adopt memgate"
+gate "$A"
+expect_code 0 "adoption with all: true when the base has no policy at all"
+expect_out "::notice title=memgate%3A note::adopting memgate: the policy revision ${BASE:0:7} has no '$LLAMA'" "a notice per adopted policy (llama)"
+expect_out "::notice title=memgate%3A note::adopting memgate: the policy revision ${BASE:0:7} has no '$QWEN'" "a notice per adopted policy (qwen)"
+g -C "$A" checkout -q main
+gate "$A" MEMGATE_POLICY_REV="$BASE"
+expect_code 2 "no policy at either revision"
+expect_out "nor at 'HEAD'" "the error names both revisions"
+
+finish
