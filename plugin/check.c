@@ -402,10 +402,9 @@ done:
 	return error;
 }
 
-static int load_policy_at(mg_policy **out, struct run *run, const char *commit,
-			  mg_input_ref *ref, mg_error *err)
+static int load_policy_from(mg_policy **out, struct run *run, const char *commit,
+			    const char *path, mg_input_ref *ref, mg_error *err)
 {
-	const char *path = run->policy_path;
 	mg_blob blob = { 0 };
 	int error;
 
@@ -417,6 +416,12 @@ static int load_policy_at(mg_policy **out, struct run *run, const char *commit,
 done:
 	mg_blob_release(&blob);
 	return error;
+}
+
+static int load_policy_at(mg_policy **out, struct run *run, const char *commit,
+			  mg_input_ref *ref, mg_error *err)
+{
+	return load_policy_from(out, run, commit, run->policy_path, ref, err);
 }
 
 /* ---- policy changes ---- */
@@ -907,9 +912,100 @@ static int policy_missing(struct run *run, mg_error *err)
 	return MG_ERROR;
 }
 
+static int adopt_new_policy(struct run *run, mg_error *err);
+
+/*
+ * The path the change moved the policy from, when git's rename detection
+ * (mg_repo_diff) pairs the policy at --rev with a policy file of the policy
+ * revision: *from is the caller's, NULL when the policy was not moved.
+ * The change's renames are kept in *renames (*count of them) to follow the
+ * policy's evidence.
+ */
+static int moved_from(char **from, mg_repo_change **renames, size_t *count, struct run *run,
+		      mg_error *err)
+{
+	const char *path = run->policy_path, *slash;
+	size_t i;
+	int error;
+
+	*from = NULL;
+	if ((error = mg_repo_diff(renames, count, run->repo, run->res->policy_rev,
+				  run->res->rev, err)) < 0)
+		return error;
+	for (i = 0; i < *count; i++) {
+		const mg_repo_change *c = &(*renames)[i];
+
+		if (!c->old_path || !c->new_path || strcmp(c->new_path, path) ||
+		    !strcmp(c->old_path, path))
+			continue;
+		slash = strrchr(c->old_path, '/');
+		if (mg_check_is_policy_name(slash ? slash + 1 : c->old_path))
+			*from = mg_xstrdup(c->old_path);
+	}
+	return MG_OK;
+}
+
+/* `*path`, when the change renamed it, becomes its new name. */
+static void follow_rename(char **path, const mg_repo_change *renames, size_t count)
+{
+	size_t i;
+
+	for (i = 0; *path && i < count; i++)
+		if (renames[i].old_path && renames[i].new_path &&
+		    !strcmp(renames[i].old_path, *path)) {
+			free(*path);
+			*path = mg_xstrdup(renames[i].new_path);
+			return;
+		}
+}
+
+/*
+ * The change moved the policy from `from` (a model folder renamed, say):
+ * the base's policy at its old place decides, its evidence paths followed
+ * through the change's renames, so moving a model neither escapes its
+ * budget nor loses its base comparison.
+ */
+static int follow_policy(struct run *run, const char *from, const mg_repo_change *renames,
+			 size_t count, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	int error;
+
+	mg_error_clear(err);
+	error = load_policy_from(&res->policy, run, res->policy_rev, from, &res->policy_ref, err);
+	if (error < 0)
+		return policy_context(err, "that decides (the policy revision)", res->policy_rev);
+	follow_rename(&res->policy->manifest, renames, count);
+	follow_rename(&res->policy->report, renames, count);
+	add_note(res, "the change moves '%s' to '%s' (git's rename detection): the policy at %s "
+		 "decides at its new place", from, run->policy_path, short_id(res->policy_rev).hex);
+	return MG_OK;
+}
+
 /* Adoption: the policy revision has no policy at all, so the one this
- * change adds decides, and a note says so. */
+ * change adds decides, and a note says so.  A policy the change moved is
+ * not adopted: the base's decides (follow_policy). */
 static int adopt_policy(struct run *run, mg_error *err)
+{
+	mg_repo_change *renames = NULL;
+	size_t count = 0;
+	char *from = NULL;
+	int error;
+
+	if ((error = moved_from(&from, &renames, &count, run, err)) < 0)
+		goto done;
+	if (from) {
+		error = follow_policy(run, from, renames, count, err);
+		goto done;
+	}
+	error = adopt_new_policy(run, err);
+done:
+	free(from);
+	mg_repo_changes_free(renames, count);
+	return error;
+}
+
+static int adopt_new_policy(struct run *run, mg_error *err)
 {
 	mg_check_result *res = run->res;
 	int error;
@@ -981,8 +1077,13 @@ static int load_policies(struct run *run, mg_error *err)
 	if ((error = find_policy(run, err)) < 0)
 		return error;
 	error = load_policy_at(&res->policy, run, res->policy_rev, &res->policy_ref, err);
-	if (error == MG_ENOTFOUND && two)
-		return adopt_policy(run, err);
+	if (error == MG_ENOTFOUND && two) {
+		if ((error = adopt_policy(run, err)) < 0)
+			return error;
+		if (!strcmp(res->policy_ref.path, run->policy_path))
+			return MG_OK;   /* adopted: the change's own policy decides */
+		/* moved: the proposed policy at its new place is read as any */
+	}
 	if (error == MG_ENOTFOUND && !run->base_run && !res->worktree)
 		return policy_missing(run, err);
 	if (error < 0 && two && error != MG_ENOTFOUND)
@@ -1362,6 +1463,11 @@ static int compare_base(struct run *run, mg_error *err)
 	}
 	sub.rev = b->rev;
 	sub.policy_rev = res->policy_ref.commit[0] ? res->policy_ref.commit : res->policy_rev;
+	if (res->policy_ref.path) {
+		/* where the deciding policy was read: a moved policy's old place */
+		sub.policy_path = res->policy_ref.path;
+		sub.policy_from_root = true;
+	}
 	sub.base = NULL;
 	sub.require_approved = false;
 	base.opt = &sub;

@@ -12,6 +12,7 @@
 #include "memgate/escape.h"
 #include "format.h"
 #include "memgate/github.h"
+#include "memgate/plan.h"
 #include "memgate/text.h"
 
 static void put_safe(mg_buf *out, const char *s)
@@ -417,5 +418,25 @@ char *mg_github_outputs_error(const mg_error *err, const char *token)
 	put_output(&out, "selected-candidate", "", token);
 	put_output(&out, "passed", "false", token);
 	put_output(&out, "error", msg, token);
+	return mg_buf_detach(&out, NULL);
+}
+
+/* ---- check --all's plan ---- */
+
+char *mg_github_render_plan(const mg_plan *plan)
+{
+	mg_buf out = MG_BUF_INIT, msg = MG_BUF_INIT;
+	size_t i;
+
+	assert(plan);
+	mg_buf_puts(&out, "");
+	for (i = 0; i < plan->count; i++) {
+		if (plan->entries[i].kind != MG_PLAN_RETIRED)
+			continue;
+		put_safe(&msg, plan->entries[i].message);
+		put_annotation(&out, LEVEL_WARNING, plan->entries[i].policy, no_pos(),
+			       "memgate: policy retired", msg.ptr);
+		mg_buf_free(&msg);
+	}
 	return mg_buf_detach(&out, NULL);
 }

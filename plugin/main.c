@@ -466,6 +466,7 @@ static int record_source(void *ctx, mg_sink sink, void *sink_ctx)
 struct item_set {
 	const mg_check_item *items;
 	size_t count;
+	const mg_plan *plan;       /* check --all's, else NULL */
 };
 
 static int record_set_source(void *ctx, mg_sink sink, void *sink_ctx)
@@ -618,6 +619,20 @@ static void queue_set_inputs(mg_outputs *outs, const char *path, const mg_check_
 	mg_buf_free(&all);
 }
 
+/* The job summary of a set: what the plan retires, then the table and
+ * each policy's summary.  Malloc'd. */
+static char *set_summary(const struct item_set *set)
+{
+	char *plan = set->plan ? mg_summary_render_plan(set->plan) : mg_xstrdup("");
+	char *table = mg_summary_render_set(set->items, set->count);
+	mg_buf out = MG_BUF_INIT;
+
+	mg_buf_printf(&out, "%s%s", plan, table);
+	free(plan);
+	free(table);
+	return mg_buf_detach(&out, NULL);
+}
+
 /* Queue every output of a set (only when every policy was decided). */
 static void queue_set_outputs(mg_outputs *outs, const struct cli *cli,
 			      struct item_set *set, const char *token)
@@ -631,8 +646,7 @@ static void queue_set_outputs(mg_outputs *outs, const struct cli *cli,
 	if (cli->json_path)
 		mg_outputs_add_source(outs, cli->json_path, record_set_source, set);
 	if (summary)
-		queue_owned(outs, summary, mg_summary_render_set(items, count),
-			    summary_mode(summary, runner_summary));
+		queue_owned(outs, summary, set_summary(set), summary_mode(summary, runner_summary));
 	if (cli->junit_path)
 		queue_owned(outs, cli->junit_path, mg_junit_render_set(items, count),
 			    MG_OUTPUT_REPLACE);
@@ -650,8 +664,10 @@ static void queue_set_outputs(mg_outputs *outs, const struct cli *cli,
  * errors) and the step outputs of the first error (decision=error).
  */
 static void queue_set_error_outputs(mg_outputs *outs, const struct cli *cli,
-				    const mg_check_item *items, size_t count, const char *token)
+				    const struct item_set *set, const char *token)
 {
+	const mg_check_item *items = set->items;
+	size_t count = set->count;
 	const char *runner_summary = env("GITHUB_STEP_SUMMARY");
 	const char *summary = !cli->summary_path || (runner_summary &&
 			      !strcmp(cli->summary_path, runner_summary)) ? runner_summary : NULL;
@@ -661,68 +677,48 @@ static void queue_set_error_outputs(mg_outputs *outs, const struct cli *cli,
 	for (i = 0; i < count && items[i].result; i++)
 		;
 	if (summary)
-		queue_owned(outs, summary, mg_summary_render_set(items, count), MG_OUTPUT_RUNNER);
+		queue_owned(outs, summary, set_summary(set), MG_OUTPUT_RUNNER);
 	if (gh_output && *token && i < count)
 		queue_owned(outs, gh_output, mg_github_outputs_error(&items[i].error, token),
 			    MG_OUTPUT_RUNNER);
 }
 
-/*
- * Merge the sorted lists a and b (byte order, no duplicates within one)
- * into a sorted list without duplicates; takes the strings of both.
- */
-static void merge_lists(char ***out, size_t *n, char **a, size_t na, char **b, size_t nb)
+/* The plan's retired policies, on stderr (text and json formats). */
+static void print_plan(const mg_plan *plan)
 {
-	char **all = mg_xcalloc(na + nb + 1, sizeof(*all));
-	size_t i = 0, j = 0, k = 0;
-	int c;
+	mg_buf safe = MG_BUF_INIT;
+	size_t i;
 
-	while (i < na || j < nb) {
-		c = i == na ? 1 : j == nb ? -1 : strcmp(a[i], b[j]);
-		if (c > 0) {
-			all[k++] = b[j++];
+	for (i = 0; plan && i < plan->count; i++) {
+		if (plan->entries[i].kind != MG_PLAN_RETIRED)
 			continue;
-		}
-		all[k++] = a[i++];
-		if (c == 0)
-			free(b[j++]);
+		mg_buf_puts(&safe, "memgate: warning: ");
+		mg_escape_text(&safe, plan->entries[i].message, strlen(plan->entries[i].message));
+		mg_buf_putc(&safe, '\n');
 	}
-	free(a);
-	free(b);
-	*out = all;
-	*n = k;
+	if (safe.len)
+		fputs(safe.ptr, stderr);
+	mg_buf_free(&safe);
 }
 
-/*
- * The policies of --all: every policy file at the policy revision and,
- * with --policy-rev, every one the change adds, which is gated here with
- * its own budget (adoption: mg_check_run says so in a note); a change
- * cannot loosen the budget of a policy the policy revision has.
- */
-static int list_all(char ***paths, size_t *count, const struct cli *cli, mg_error *err)
+/* The items of --all: every policy of the plan that is gated, or fails
+ * (a deleted policy whose evidence stays); borrowed from the plan. */
+static size_t plan_items(mg_check_item *items, const mg_plan *plan)
 {
-	const char *rev = cli->opt.worktree ? "HEAD" :
-			  cli->opt.policy_rev ? cli->opt.policy_rev : cli->opt.rev;
-	char **head = NULL;
-	size_t n = 0;
+	size_t i, n = 0;
 
-	if (mg_check_list(paths, count, cli->opt.dir, rev, err) < 0)
-		return MG_ERROR;
-	if (cli->opt.policy_rev && !cli->opt.worktree) {
-		if (mg_check_list(&head, &n, cli->opt.dir, cli->opt.rev, err) < 0)
-			return MG_ERROR;
-		merge_lists(paths, count, *paths, *count, head, n);
+	for (i = 0; i < plan->count; i++) {
+		const mg_plan_entry *e = &plan->entries[i];
+
+		if (e->kind == MG_PLAN_RETIRED)
+			continue;
+		items[n].policy = e->policy;
+		mg_error_clear(&items[n].error);
+		if (e->kind == MG_PLAN_DELETED)
+			mg_error_set(&items[n].error, e->policy, 0, 0, "%s", e->message);
+		n++;
 	}
-	if (!*count && cli->opt.policy_rev && !cli->opt.worktree)
-		return mg_error_set(err, NULL, 0, 0,
-				    "--all: no policy file (.memgate.yml or *.memgate.yml) is committed "
-				    "at '%s' (--policy-rev) nor at '%s'", cli->opt.policy_rev,
-				    cli->opt.rev ? cli->opt.rev : "HEAD");
-	if (!*count)
-		return mg_error_set(err, NULL, 0, 0,
-				    "--all: no policy file (.memgate.yml or *.memgate.yml) is committed at '%s'",
-				    rev ? rev : "HEAD");
-	return MG_OK;
+	return n;
 }
 
 /* Gate each policy; returns the worst exit status. */
@@ -731,40 +727,42 @@ static int cmd_check_set(struct cli *cli, const char *token)
 	mg_check_item *items = NULL;
 	mg_outputs *outs = mg_outputs_new();
 	struct item_set set;
-	char **listed = NULL, *shown = NULL;
-	const char *const *names = cli->policies;
-	size_t count = cli->policy_count, listed_count = 0, i;
+	mg_plan *plan = NULL;
+	char *shown = NULL, *notes = NULL;
+	size_t count = cli->policy_count, i;
 	mg_check_options opt;
 	mg_error err;
 	int code = EXIT_ERROR, st;
 
 	mg_error_clear(&err);
-	if (cli->all) {
-		if (list_all(&listed, &listed_count, cli, &err) < 0) {
-			code = fail_check(cli, &err, token);
-			goto done;
-		}
-		names = (const char *const *)listed;
-		count = listed_count;
+	if (cli->all && mg_plan_all(&plan, &cli->opt, &err) < 0) {
+		code = fail_check(cli, &err, token);
+		goto done;
 	}
-	items = mg_xcalloc(count, sizeof(*items));
+	items = mg_xcalloc(plan ? plan->count : count, sizeof(*items));
+	if (plan)
+		count = plan_items(items, plan);
+	for (i = 0; !plan && i < count; i++)
+		items[i].policy = cli->policies[i];
 	code = EXIT_PASS;
 	for (i = 0; i < count; i++) {
 		opt = cli->opt;
-		opt.policy_path = names[i];
+		opt.policy_path = items[i].policy;
 		opt.policy_from_root = cli->all;
-		items[i].policy = names[i];
-		if (mg_check_run(&items[i].result, &opt, &items[i].error) < 0)
+		if (items[i].error.message[0])
+			fail(&items[i].error);   /* a deleted policy: the plan says why */
+		else if (mg_check_run(&items[i].result, &opt, &items[i].error) < 0)
 			fail(&items[i].error);
 		if ((st = mg_check_item_status(&items[i])) > code)
 			code = st;
 	}
 	set.items = items;
 	set.count = count;
+	set.plan = plan;
 	if (code != EXIT_ERROR)
 		queue_set_outputs(outs, cli, &set, token);
 	else
-		queue_set_error_outputs(outs, cli, items, count, token);
+		queue_set_error_outputs(outs, cli, &set, token);
 	if (mg_outputs_commit(outs, &err) < 0) {
 		code = fail(&err);
 		goto done;
@@ -775,17 +773,25 @@ static int cmd_check_set(struct cli *cli, const char *token)
 		for (i = 0; i < count; i++)
 			if (items[i].result)
 				print_warnings(items[i].result);
-	} else {
-		shown = cli->format == FORMAT_GITHUB ? mg_github_render_set(items, count, token)
-						     : mg_text_render_set(items, count);
+		print_plan(plan);
+	} else if (cli->format == FORMAT_GITHUB) {
+		notes = plan ? mg_github_render_plan(plan) : NULL;
+		shown = mg_github_render_set(items, count, token);
+		if (notes)
+			fputs(notes, stdout);
 		fputs(shown, stdout);
+	} else {
+		shown = mg_text_render_set(items, count);
+		fputs(shown, stdout);
+		print_plan(plan);
 	}
 done:
 	for (i = 0; items && i < count; i++)
 		mg_check_result_free(items[i].result);
 	free(items);
-	mg_check_list_free(listed, listed_count);
+	mg_plan_free(plan);
 	free(shown);
+	free(notes);
 	mg_outputs_free(outs);
 	return code;
 }

@@ -116,6 +116,71 @@ expect_out "identty" "and the change's"
 g -C "$R" checkout -q main
 g -C "$R" reset -q --hard HEAD~1   # forget the broken merge
 
+# --- 2. retiring and renaming ----------------------------------------------------
+
+pr "$R"
+g -C "$R" rm -q -r models/qwen-0.5b
+g -C "$R" commit -q -m "retire qwen"
+gate "$R"
+expect_code 0 "retiring a model with its evidence passes"
+expect_out "::warning file=$QWEN,title=memgate%3A policy retired::'$QWEN' is retired: the change deletes it with its evidence ('models/qwen-0.5b/bench/75_input_manifest.json'); reviewers, confirm that the model is retired" \
+	"a warning annotation names the retired policy"
+expect_summary "**Retired:** \\'models\\/qwen" "a line in the job summary"
+expect_output '"policy":"models/llama-7b/.memgate.yml"' "the policies output lists the gated policy"
+mg check -C "$R" --all --policy-rev "$BASE"
+expect_code 0 "the CLI: retiring passes"
+expect_err "memgate: warning: '$QWEN' is retired" "and names it on stderr"
+mg check -C "$R" --all --policy-rev "$BASE" --format json
+expect_field policies.1.policy '<missing>'
+
+pr "$R"
+g -C "$R" rm -q "$QWEN"
+sed -i 's|"peak_memory_mb": 9450.76|"peak_memory_mb": 9450.77|' "$R/models/qwen-0.5b/bench/76_report.json"
+commit_all "$R" "delete qwen's policy, change its report"
+gate "$R"
+expect_code 2 "deleting only a policy whose report changed fails"
+expect_out "::error file=$QWEN,title=memgate%3A could not decide $QWEN::$QWEN: the change deletes the policy '$QWEN' but not the evidence it gates ('models/qwen-0.5b/bench/75_input_manifest.json' is still at" \
+	"an error at the policy says what to do"
+expect_out "to retire the model, delete its evidence with it" "naming the way out"
+expect_summary "could not decide" "the job summary names the failure"
+
+pr "$R"
+g -C "$R" rm -q "$QWEN"
+commit_all "$R" "delete qwen's policy only"
+gate "$R"
+expect_code 2 "deleting only a policy whose evidence stays the same fails too"
+
+# a whole model folder renamed: followed by git's rename detection
+pr "$R"
+g -C "$R" mv models/qwen-0.5b models/qwen2-0.5b
+sed -i 's|models/qwen-0.5b/|models/qwen2-0.5b/|' "$R/models/qwen2-0.5b/.memgate.yml"
+"$MEMGATE" manifest -C "$R" --worktree --report models/qwen2-0.5b/bench/76_report.json \
+	--out "$R/models/qwen2-0.5b/bench/75_input_manifest.json" --force >/dev/null 2>&1
+commit_all "$R" "rename qwen"
+gate "$R"
+expect_code 0 "a renamed model folder passes"
+expect_out "the change moves '$QWEN' to 'models/qwen2-0.5b/.memgate.yml' (git's rename detection): the policy at ${BASE:0:7} decides at its new place" \
+	"a notice says the base's policy follows it"
+mg check -C "$R" --all --policy-rev "$BASE" --format json
+expect_code 0 "the CLI: the rename passes"
+expect_field policies.1.policy '"models/qwen2-0.5b/.memgate.yml"'
+expect_field policies.1.record.inputs.policy.path "\"$QWEN\""
+expect_field policies.1.record.inputs.policy.rev "\"$BASE\""
+expect_field policies.1.record.base.decision '"accept"'
+expect_field policies.2.policy '<missing>'
+mg check -C "$R" --policy models/qwen2-0.5b/.memgate.yml --policy-rev "$BASE" --format json
+expect_code 0 "one --policy: the moved policy is followed too"
+expect_field inputs.policy.path "\"$QWEN\""
+
+# a rename that loosens the moved policy is still gated by the base's budget
+sed -i 's|min_memory_saving_mb: 300|min_memory_saving_mb: 0|' "$R/models/qwen2-0.5b/.memgate.yml"
+commit_all "$R" "loosen the moved policy"
+mg check -C "$R" --all --policy-rev "$BASE" --format json
+expect_field policies.1.record.policy_changes.0.key '"budget.min_memory_saving_mb"'
+expect_field policies.1.record.policy_changes.0.effect '"loosens"'
+expect_field policies.1.record.decision '"accept"'
+g -C "$R" checkout -q main
+
 # --- adoption under all: true --------------------------------------------------
 
 A=$T/adopt
@@ -130,8 +195,10 @@ gate "$A"
 expect_code 0 "adoption with all: true when the base has no policy at all"
 expect_out "::notice title=memgate%3A note::adopting memgate: the policy revision ${BASE:0:7} has no '$LLAMA'" "a notice per adopted policy (llama)"
 expect_out "::notice title=memgate%3A note::adopting memgate: the policy revision ${BASE:0:7} has no '$QWEN'" "a notice per adopted policy (qwen)"
-g -C "$A" checkout -q main
-gate "$A" MEMGATE_POLICY_REV="$BASE"
+pr "$A"
+echo "still no gate" >>"$A/README.md"
+commit_all "$A" "docs only"
+gate "$A"
 expect_code 2 "no policy at either revision"
 expect_out "nor at 'HEAD'" "the error names both revisions"
 
