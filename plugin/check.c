@@ -152,6 +152,36 @@ static void warn_uncommitted(struct run *run, const char *path, const char *comm
 }
 
 /*
+ * `path`, named in the file `from` and missing at `commit`, may have been
+ * written relative to from's folder: when that path exists, a sentence that
+ * says so in hint (n bytes), else "".  Returns hint.
+ */
+static const char *relative_hint(char *hint, size_t n, struct run *run, const char *commit,
+				 const char *path, const char *from)
+{
+	const char *slash = strrchr(from, '/');
+	mg_buf joined = MG_BUF_INIT;
+	mg_blob blob = { 0 };
+	mg_error ignored;
+	int rc;
+
+	hint[0] = '\0';
+	if (!slash)
+		return hint;
+	mg_buf_printf(&joined, "%.*s/%s", (int)(slash - from), from, path);
+	if (run->res->worktree)
+		rc = mg_repo_read_worktree(&blob, run->repo, joined.ptr, run->max_bytes, &ignored);
+	else
+		rc = mg_repo_read(&blob, run->repo, commit, joined.ptr, run->max_bytes, &ignored);
+	if (rc == 0)
+		snprintf(hint, n, "; paths in '%s' are relative to the repository root, "
+			 "not to its folder: did you mean '%s'? (that file exists)", from, joined.ptr);
+	mg_blob_release(&blob);
+	mg_buf_free(&joined);
+	return hint;
+}
+
+/*
  * Read one input at `commit` (or from the working tree), filling `ref`.
  * `from`/`pos` say where the path was named (the policy's manifest: key, the
  * manifest's source.path), so that a refusal points at that line.
@@ -160,7 +190,7 @@ static int read_input(mg_blob *blob, struct run *run, mg_input_ref *ref,
 		      const char *commit, const char *path, const char *from,
 		      mg_pos pos, bool warn, mg_error *err)
 {
-	char msg[sizeof(err->message)];
+	char msg[sizeof(err->message)], hint[sizeof(err->message)];
 	int error;
 
 	if (mg_path_check(path, err) < 0) {
@@ -174,7 +204,8 @@ static int read_input(mg_blob *blob, struct run *run, mg_input_ref *ref,
 	if (error < 0) {
 		if (from && !err->file[0]) {
 			snprintf(msg, sizeof(msg), "%s", err->message);
-			mg_error_at(err, from, pos, "%s", msg);
+			mg_error_at(err, from, pos, "%s%s", msg,
+				    relative_hint(hint, sizeof(hint), run, commit, path, from));
 		}
 		return error;
 	}
@@ -367,7 +398,7 @@ static bool policy_exists(struct run *run, const char *path)
 static int find_policy(struct run *run, mg_error *err)
 {
 	const mg_check_options *opt = run->opt;
-	char *prefix = NULL, *slash;
+	char *prefix = NULL, *slash, *uncommitted = NULL;
 	mg_buf path = MG_BUF_INIT;
 	int error;
 
@@ -387,6 +418,9 @@ static int find_policy(struct run *run, mg_error *err)
 			run->policy_path = mg_buf_detach(&path, NULL);
 			goto done;
 		}
+		if (!uncommitted && !run->res->worktree &&
+		    mg_repo_uncommitted_hint(run->repo, path.ptr))
+			uncommitted = mg_buf_detach(&path, NULL);
 		mg_buf_free(&path);
 		prefix[strlen(prefix) - 1] = '\0';   /* "models/a/" -> "models/" */
 		slash = strrchr(prefix, '/');
@@ -395,10 +429,18 @@ static int find_policy(struct run *run, mg_error *err)
 		else
 			prefix[0] = '\0';
 	}
-	run->policy_path = mg_xstrdup(DEFAULT_POLICY);
+	/* none committed on the way up: the nearest one the user wrote but
+	 * did not commit is the one to name (policy_missing says so) */
+	if (uncommitted && !policy_exists(run, DEFAULT_POLICY)) {
+		run->policy_path = uncommitted;
+		uncommitted = NULL;
+	} else {
+		run->policy_path = mg_xstrdup(DEFAULT_POLICY);
+	}
 done:
 	mg_buf_free(&path);
 	free(prefix);
+	free(uncommitted);
 	return error;
 }
 
@@ -893,22 +935,42 @@ static int policy_missing(struct run *run, mg_error *err)
 	const char *path = policy_path_of(run);
 	struct short_id pol = short_id(res->policy_rev), ev = short_id(res->rev);
 	struct short_id head = short_id(run->head);
-	mg_buf hint = MG_BUF_INIT;
+	const char *uncommitted = mg_repo_uncommitted_hint(run->repo, path);
+	mg_buf hint = MG_BUF_INIT, cli = MG_BUF_INIT;
+
+	if (!res->cwd_prefix && res->root)
+		mg_buf_puts(&cli, path);   /* for git -C <root> */
+	else
+		mg_check_cli_path(&cli, res, path);
 
 	if (strcmp(res->rev, res->policy_rev))
 		mg_buf_printf(&hint, "; the evidence revision %s has none either", ev.hex);
 	if (run->head[0] && strcmp(run->head, res->policy_rev) && strcmp(run->head, res->rev))
 		mg_buf_printf(&hint, commit_has(run, run->head, path) ? "; HEAD (%s) has it"
 					: "; HEAD (%s) has none either", head.hex);
-	if (strstr(err->message, "exists in the working tree"))
+	if (uncommitted && strstr(uncommitted, "git add")) {
+		/* "it is untracked[ and ignored by .gitignore]: git add[ -f] it, ..." */
+		mg_buf_printf(&hint, "; %.*s: run 'git ", (int)strcspn(uncommitted, ":"), uncommitted);
+		if (!res->cwd_prefix && res->root)
+			mg_buf_printf(&hint, "-C %s ", res->root);
+		mg_buf_printf(&hint, "add %s%s', then commit", strstr(uncommitted, "add -f") ? "-f " : "",
+			      cli.ptr);
+	} else if (uncommitted) {
+		mg_buf_printf(&hint, "; %s", uncommitted);
+	} else if (strstr(err->message, "exists in the working tree")) {
 		mg_buf_puts(&hint, "; it exists in the working tree but is not committed");
-	if (!run->opt->policy_path)
+	}
+	if (!run->opt->policy_path && !uncommitted)
 		mg_buf_puts(&hint, "; no .memgate.yml here or above: 'memgate list' shows the "
 			    "repository's policies, 'memgate check --all' gates them all");
+	else
+		mg_buf_puts(&hint, "; 'memgate list' shows the repository's committed policies, "
+			    "'memgate check --all' gates them all");
 	mg_error_set(err, NULL, 0, 0, "no policy '%s' at %s, the policy revision%s%s%s", path,
 		     pol.hex, run->opt->policy_rev ? " (--policy-rev)" : "",
 		     run->head[0] && !strcmp(run->head, res->policy_rev) ? " (HEAD)" : "", hint.ptr);
 	mg_buf_free(&hint);
+	mg_buf_free(&cli);
 	return MG_ERROR;
 }
 
@@ -1490,6 +1552,52 @@ static int compare_base(struct run *run, mg_error *err)
 	return MG_OK;
 }
 
+/* Fill res->root and res->cwd_prefix (check.h); failures leave them NULL. */
+static void locate_cwd(struct run *run)
+{
+	mg_check_result *res = run->res;
+	const char *workdir = mg_repo_workdir(run->repo);
+	char *cwd = realpath(".", NULL);
+	size_t n;
+
+	if (workdir)
+		res->root = realpath(workdir, NULL);
+	if (!res->root || !cwd)
+		goto done;
+	n = strlen(res->root);
+	if (!strcmp(cwd, res->root)) {
+		res->cwd_prefix = mg_xstrdup("");
+	} else if (!strncmp(cwd, res->root, n) && cwd[n] == '/') {
+		mg_buf b = MG_BUF_INIT;
+
+		mg_buf_printf(&b, "%s/", cwd + n + 1);
+		res->cwd_prefix = mg_buf_detach(&b, NULL);
+	}
+done:
+	free(cwd);
+}
+
+void mg_check_cli_path(mg_buf *out, const mg_check_result *r, const char *path)
+{
+	const char *p = r->cwd_prefix, *q = path, *rest;
+	size_t common = 0, i;
+
+	if (!p) {
+		if (r->root)
+			mg_buf_printf(out, "%s/", r->root);
+		mg_buf_puts(out, path);
+		return;
+	}
+	/* the longest common run of whole directories */
+	for (i = 0; p[i] && p[i] == q[i]; i++)
+		if (p[i] == '/')
+			common = i + 1;
+	for (rest = p + common; *rest; rest++)
+		if (*rest == '/')
+			mg_buf_puts(out, "../");
+	mg_buf_puts(out, path + common);
+}
+
 static int run_check(struct run *run, mg_error *err)
 {
 	const mg_check_options *opt = run->opt;
@@ -1498,6 +1606,7 @@ static int run_check(struct run *run, mg_error *err)
 
 	if ((error = mg_repo_open(&run->repo, opt->dir, err)) < 0)
 		return error;
+	locate_cwd(run);
 	if ((error = resolve_revs(run, err)) < 0)
 		return error;
 	if ((error = set_today(res, opt->today, err)) < 0)
@@ -1564,6 +1673,8 @@ static void release_result(mg_check_result *r)
 	free(r->changes);
 	free(r->approved_decision);
 	free(r->approved_selected);
+	free(r->cwd_prefix);
+	free(r->root);
 	if (r->base) {
 		mg_check_result_free(r->base->result);
 		free(r->base->error);

@@ -144,6 +144,11 @@ typedef struct mg_check_result {
 	const char *approved_hint;  /* approved_result_missing: why (static text from
 				       mg_repo_uncommitted_hint, e.g. "it is untracked:
 				       git add it, then commit"), or NULL */
+	/* where memgate ran, for commands the output tells users to paste */
+	char *cwd_prefix;           /* the current directory in the work tree:
+				       "models/a/", "" at its root; NULL when
+				       outside it (or in a bare repository) */
+	char *root;                 /* the work tree's real path, NULL when bare */
 	/* waivers, judged on `today` */
 	char today[11];             /* YYYY-MM-DD */
 	bool today_given;           /* from --today, else the clock's date in UTC */
@@ -188,6 +193,14 @@ typedef struct mg_manifest_options {
  * appended as it is: the caller escapes the line for its destination.
  */
 void mg_check_waiver_message(mg_buf *out, const mg_check_result *r, size_t i);
+
+/*
+ * Append `path` (a repository path) as a command pasted in the current
+ * directory names it: relative to r->cwd_prefix ("bench/76.json",
+ * "../llm-b/x.json"), else r->root joined with it, else as it is.  Raw
+ * text: the caller escapes it for its destination.
+ */
+void mg_check_cli_path(mg_buf *out, const mg_check_result *r, const char *path);
 
 /* Whether `name` is the name of a policy file: .memgate.yml or *.memgate.yml. */
 bool mg_check_is_policy_name(const char *name);

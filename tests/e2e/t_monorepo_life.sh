@@ -181,6 +181,61 @@ expect_field policies.1.record.policy_changes.0.effect '"loosens"'
 expect_field policies.1.record.decision '"accept"'
 g -C "$R" checkout -q main
 
+# --- 3. messages that work from anywhere ---------------------------------------
+
+# mg_in DIR ARGS...: run memgate in DIR, as mg does.
+mg_in() {
+	local dir=$1
+	shift
+	(cd "$dir" && ${MEMGATE_WRAP:-} "$MEMGATE" "$@") >"$T/out" 2>"$T/err"
+	code=$?
+}
+
+Q=$R/models/qwen-0.5b
+pr "$R"
+sed -i 's|"peak_memory_mb": 9450.76|"peak_memory_mb": 9450.77|' "$Q/bench/76_report.json"
+commit_all "$R" "a new measurement"
+mg_in "$Q" check
+expect_code 1 "a report that no longer matches its manifest"
+expect_out "pin it with 'memgate manifest --report bench/76_report.json --out bench/75_input_manifest.json --force'" \
+	"from the model's folder the fix command names paths from there"
+fix=$(sed -n "s/.*pin it with 'memgate \(manifest [^']*\)'.*/\1/p" "$T/out" | head -n 1)
+# shellcheck disable=SC2086  # the command as a user pastes it
+(cd "$Q" && "$MEMGATE" $fix) >/dev/null 2>&1
+commit_all "$R" "pin the new measurement"
+mg_in "$Q" check
+expect_code 0 "the fix command, run as pasted in the model's folder, fixes it"
+mg_in "$R/models" check --policy qwen-0.5b/.memgate.yml
+expect_code 0 "and from the folder above"
+
+# an uncommitted policy is named as such, with the git add to run
+mkdir -p "$R/models/phi-2"
+cp "$R/$QWEN" "$R/models/phi-2/.memgate.yml"
+mg_in "$R/models/phi-2" check
+expect_code 2 "a policy written but not committed"
+expect_err "no policy 'models/phi-2/.memgate.yml' at" "names the policy beside it"
+expect_err "it is untracked: run 'git add .memgate.yml', then commit" "with the git add to run from there"
+expect_err "'memgate list' shows the repository's committed policies" "and the memgate list hint"
+mg_in "$R/models/phi-2" check --policy .memgate.yml
+expect_code 2 "--policy: the same"
+expect_err "it is untracked: run 'git add .memgate.yml', then commit" "--policy: untracked, with the git add"
+expect_err "'memgate list' shows the repository's committed policies" "--policy keeps the memgate list hint"
+g -C "$R" add models/phi-2
+mg_in "$R/models/phi-2" check
+expect_err "it is staged but not committed: commit it" "a staged policy: commit it"
+g -C "$R" rm -q -r --cached models/phi-2
+rm -rf "$R/models/phi-2"
+
+# a path written relative to the policy's folder
+sed -i 's|^manifest: models/qwen-0.5b/|manifest: |' "$R/$QWEN"
+commit_all "$R" "a manifest path relative to the policy"
+mg_in "$Q" check
+expect_code 2 "a path relative to the policy's folder is not found"
+expect_err "$QWEN:5:11: cannot read 'bench/75_input_manifest.json' at" "at the policy's line"
+expect_err "paths in '$QWEN' are relative to the repository root, not to its folder: did you mean 'models/qwen-0.5b/bench/75_input_manifest.json'? (that file exists)" \
+	"says paths are from the root, and which one exists"
+g -C "$R" checkout -q main
+
 # --- adoption under all: true --------------------------------------------------
 
 A=$T/adopt
