@@ -1086,7 +1086,8 @@ static int adopt_new_policy(struct run *run, mg_error *err)
 }
 
 /*
- * The policy at the policy revision does not parse (err says why).  It
+ * The policy at the policy revision was read but does not parse (err says
+ * why; one that cannot be read at all, too large say, stays an error).  It
  * cannot decide anything, and it must not lock the repository: every
  * change, the one that fixes it included, would fail.  So the policy this
  * change proposes decides, loudly (a warning at the policy, in the log and
@@ -1148,8 +1149,8 @@ static int load_policies(struct run *run, mg_error *err)
 	}
 	if (error == MG_ENOTFOUND && !run->base_run && !res->worktree)
 		return policy_missing(run, err);
-	if (error < 0 && two && error != MG_ENOTFOUND)
-		return repair_policy(run, err);
+	if (error < 0 && two && res->policy_ref.read)
+		return repair_policy(run, err);   /* read, but it does not parse */
 	if (error < 0)
 		return two ? policy_context(err, "that decides (the policy revision)", res->policy_rev)
 			   : error;
