@@ -236,6 +236,21 @@ expect_err "paths in '$QWEN' are relative to the repository root, not to its fol
 	"says paths are from the root, and which one exists"
 g -C "$R" checkout -q main
 
+# a submodule as the Action's working directory is refused, not gated as
+# the superproject
+SUPER=$T/ws
+g init -q "$SUPER"
+g -C "$SUPER" -c protocol.file.allow=always submodule --quiet add "$R" vendor/models 2>/dev/null
+commit_all "$SUPER" "a submodule"
+BASE=$(g -C "$SUPER" rev-parse HEAD)
+gate "$SUPER" MEMGATE_DIR=vendor/models
+expect_code 2 "the Action with working-directory in a submodule"
+expect_out "::error::memgate: input 'working-directory' ('vendor/models') is inside a submodule ('vendor/models'), not a checkout of its own" \
+	"is refused with a message"
+mg_in "$SUPER/vendor/models" check --all
+expect_code 0 "the CLI in a submodule gates it as its own repository"
+expect_out "memgate: 2 policies: 2 passed" "its own policies"
+
 # --- adoption under all: true --------------------------------------------------
 
 A=$T/adopt
