@@ -251,6 +251,52 @@ mg_in "$SUPER/vendor/models" check --all
 expect_code 0 "the CLI in a submodule gates it as its own repository"
 expect_out "memgate: 2 policies: 2 passed" "its own policies"
 
+# --- 4. the release gate with --all ----------------------------------------------
+
+# approve DIR MODEL: record the model's decision and pin it in its manifest.
+approve() {
+	local dir=$1 m=$2 rec=models/$2/bench/75_approved.json man=models/$2/bench/75_input_manifest.json
+	"$MEMGATE" record -C "$dir" --policy "models/$m/.memgate.yml" --out "$dir/$rec" >/dev/null 2>&1
+	cat >"$dir/$man" <<JSON
+{
+  "source": { "path": "models/$m/bench/76_report.json", "sha256": "$(sha256sum "$dir/models/$m/bench/76_report.json" | cut -d' ' -f1)" },
+  "approved_result": { "path": "$rec", "sha256": "$(sha256sum "$dir/$rec" | cut -d' ' -f1)" }
+}
+JSON
+}
+release() {
+	(cd "$R" && MEMGATE=$MEMGATE "$SRC/actions/release-gate" "$@") >"$T/out" 2>"$T/err"
+	code=$?
+}
+approve "$R" llama-7b
+approve "$R" qwen-0.5b
+commit_all "$R" "approve both models"
+g -C "$R" tag v1.0
+release v1.0 --fail-on reject --all
+expect_code 0 "release-gate --all: every policy holds its approved decision"
+expect_err "release-gate: 'v1.0' $LLAMA passes: accept (selection_stable_across_thresholds), selected checkpoint, as approved" \
+	"a verdict line per policy (llama)"
+expect_err "release-gate: 'v1.0' $QWEN passes: accept (selection_stable_across_thresholds), selected checkpoint, as approved" \
+	"a verdict line per policy (qwen)"
+expect_err "release-gate: 'v1.0' passes: 2 policies: 2 passed, 0 failed, 0 could not be decided" "and the combined one"
+expect_no_err "passes:  ()" "no blank verdict"
+
+# a tag whose approved decision has drifted for one model
+sed -i 's|min_memory_saving_mb: 300|min_memory_saving_mb: 5000|' "$R/$QWEN"
+commit_all "$R" "a stricter qwen budget"
+g -C "$R" tag v1.1
+release v1.1 --fail-on reject --all
+expect_code 1 "release-gate --all: one model's approved decision drifted"
+expect_err "release-gate: 'v1.1' $QWEN fails: decision_drift: approved accept, selected checkpoint; the evidence now decides" \
+	"the drifted policy's verdict"
+expect_err "release-gate: 'v1.1' $LLAMA passes:" "the other still passes"
+expect_err "release-gate: 'v1.1' fails: 2 policies: 1 passed, 1 failed, 0 could not be decided; the gate fails on it" \
+	"the combined verdict fails"
+release v1.0 --fail-on reject
+expect_code 2 "without --all at the root there is no policy to gate"
+expect_err "release-gate: 'v1.0' cannot be decided" "the single verdict as before"
+g -C "$R" reset -q --hard v1.0
+
 # --- adoption under all: true --------------------------------------------------
 
 A=$T/adopt
