@@ -297,6 +297,62 @@ expect_code 2 "without --all at the root there is no policy to gate"
 expect_err "release-gate: 'v1.0' cannot be decided" "the single verdict as before"
 g -C "$R" reset -q --hard v1.0
 
+# --- 4. the pre-push hook gates every policy memgate list finds -------------------
+
+hpush() {
+	MEMGATE=$MEMGATE g -C "$R" push "$@" >"$T/out" 2>"$T/err"
+	code=$?
+}
+g init -q --bare "$T/remote.git"
+g -C "$R" remote add origin "$T/remote.git"
+cp "$SRC/actions/pre-push" "$R/.git/hooks/pre-push"
+chmod +x "$R/.git/hooks/pre-push"
+hpush origin main
+expect_code 0 "the hook: the monorepo's main passes"
+g -C "$R" remote set-head origin main
+
+# a memory regression in one model, its manifest re-pinned
+g -C "$R" checkout -q -b regression main
+sed -i 's|"peak_memory_mb": 9450.76|"peak_memory_mb": 12000.5|' "$Q/bench/76_report.json"
+"$MEMGATE" manifest -C "$R" --worktree --report models/qwen-0.5b/bench/76_report.json \
+	--out "$Q/bench/75_input_manifest.json" --force >/dev/null 2>&1
+commit_all "$R" "qwen regresses"
+hpush origin regression
+expect_code 1 "the hook refuses a push with a memory regression in one model"
+expect_err "memgate pre-push: 'refs/heads/regression' ($(g -C "$R" rev-parse --short HEAD)) fails the gate of '$QWEN'; the push is refused" \
+	"naming the model's policy"
+expect_no_err "fails the gate of '$LLAMA'" "the other model is not named"
+
+# a branch that changes only the other model is not refused for qwen's
+g -C "$R" checkout -q -b llama-docs main
+echo "notes" >"$R/models/llama-7b/NOTES.md"
+commit_all "$R" "llama notes"
+hpush origin llama-docs
+expect_code 0 "a push that touches no failing policy's inputs passes"
+
+# a tag whose approved decision drifted, and one that holds it
+hpush origin v1.1
+expect_code 1 "the hook refuses a tag whose approved decision drifted"
+expect_err "fails the release gate (memgate check --require-approved --fail-on reject) of '$QWEN'" \
+	"with the release rule, naming the policy"
+hpush origin v1.0
+expect_code 0 "a tag that holds every policy's approved decision is pushed"
+
+# retiring a model passes with a line; deleting only its policy does not
+g -C "$R" checkout -q -b retire main
+g -C "$R" rm -q -r models/qwen-0.5b
+commit_all "$R" "retire qwen"
+hpush origin retire
+expect_code 0 "the hook: retiring a model with its evidence passes"
+expect_err "'$QWEN' is deleted with its evidence (a model retired or moved)" "and says so"
+g -C "$R" checkout -q -b drop-policy main
+g -C "$R" rm -q "$QWEN"
+commit_all "$R" "drop qwen's policy"
+hpush origin drop-policy
+expect_code 1 "the hook: deleting only a policy is refused"
+expect_err "the push deletes the policy '$QWEN' but not the evidence it gates" "and says why"
+g -C "$R" checkout -q main
+
 # --- adoption under all: true --------------------------------------------------
 
 A=$T/adopt
