@@ -36,6 +36,7 @@ struct cli {
 	const char *sarif_path;
 	const char *codequality_path;
 	bool all;                  /* --all */
+	bool changed;              /* --changed: with --all, only changed policies */
 	const char *policies[MAX_POLICIES];  /* every --policy, in order */
 	size_t policy_count;
 	const char *out_path;      /* record, manifest */
@@ -45,10 +46,10 @@ struct cli {
 };
 
 static const char usage_check[] =
-"usage: memgate check [-C DIR] [--rev REV] [--policy PATH]... [--all] [--policy-rev REV]\n"
-"                     [--base REV] [--worktree] [--format text|json|github] [--json FILE]\n"
-"                     [--summary FILE] [--junit FILE] [--sarif FILE] [--codequality FILE]\n"
-"                     [--inputs FILE] [--fail-on LIST] [--require-approved]\n"
+"usage: memgate check [-C DIR] [--rev REV] [--policy PATH]... [--all [--changed]]\n"
+"                     [--policy-rev REV] [--base REV] [--worktree] [--format text|json|github]\n"
+"                     [--json FILE] [--summary FILE] [--junit FILE] [--sarif FILE]\n"
+"                     [--codequality FILE] [--inputs FILE] [--fail-on LIST] [--require-approved]\n"
 "                     [--today YYYY-MM-DD] [--max-input-mb N]\n"
 "\n"
 "Gate the committed evidence against the budget policy.\n"
@@ -58,6 +59,8 @@ static const char usage_check[] =
 "  --policy PATH      the policy, relative to DIR (default: the nearest .memgate.yml in\n"
 "                     DIR or above it); repeat it to gate several policies\n"
 "  --all              gate every policy file of the repository (see memgate list)\n"
+"  --changed          with --all: gate only the policies whose inputs changed between\n"
+"                     --policy-rev and --rev (large monorepos)\n"
 "  --policy-rev REV   read the policy from REV (default: --rev); on a pull request, the base\n"
 "  --base REV         compare with the decision and values of the evidence at REV\n"
 "                     (default: --policy-rev when given)\n"
@@ -208,7 +211,7 @@ enum {
 	OPT_REV = 256, OPT_POLICY, OPT_POLICY_REV, OPT_WORKTREE, OPT_FORMAT, OPT_JSON,
 	OPT_FAIL_ON, OPT_REQUIRE_APPROVED, OPT_MAX_INPUT, OPT_OUT, OPT_REPORT,
 	OPT_SEMANTIC_ID, OPT_FORCE, OPT_HELP, OPT_SUMMARY, OPT_JUNIT, OPT_BASE, OPT_SARIF,
-	OPT_CODEQUALITY, OPT_ALL, OPT_TODAY, OPT_INPUTS
+	OPT_CODEQUALITY, OPT_ALL, OPT_TODAY, OPT_INPUTS, OPT_CHANGED
 };
 
 static const struct option check_options[] = {
@@ -224,6 +227,7 @@ static const struct option check_options[] = {
 	{ "sarif", required_argument, NULL, OPT_SARIF },
 	{ "codequality", required_argument, NULL, OPT_CODEQUALITY },
 	{ "all", no_argument, NULL, OPT_ALL },
+	{ "changed", no_argument, NULL, OPT_CHANGED },
 	{ "today", required_argument, NULL, OPT_TODAY },
 	{ "inputs", required_argument, NULL, OPT_INPUTS },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
@@ -268,6 +272,7 @@ static int apply_option(struct cli *cli, int c, const char *arg)
 		cli->opt.policy_path = arg;
 		break;
 	case OPT_ALL: cli->all = true; break;
+	case OPT_CHANGED: cli->changed = true; break;
 	case OPT_TODAY: cli->opt.today = arg; break;
 	case OPT_SARIF: cli->sarif_path = arg; break;
 	case OPT_CODEQUALITY: cli->codequality_path = arg; break;
@@ -652,7 +657,7 @@ static void queue_set_outputs(mg_outputs *outs, const struct cli *cli,
 			    MG_OUTPUT_REPLACE);
 	if (cli->inputs_path)
 		queue_set_inputs(outs, cli->inputs_path, items, count);
-	if (gh_output)
+	if (gh_output && count)   /* --changed may leave none to gate */
 		queue_owned(outs, gh_output, mg_github_outputs_set(items, count, token),
 			    MG_OUTPUT_RUNNER);
 	queue_reports(outs, cli, items, count);
@@ -690,6 +695,11 @@ static void print_plan(const mg_plan *plan)
 	size_t i;
 
 	for (i = 0; plan && i < plan->count; i++) {
+		if (plan->entries[i].kind == MG_PLAN_UNCHANGED) {
+			mg_buf_puts(&safe, "memgate: unchanged, not gated: ");
+			mg_escape_text(&safe, plan->entries[i].policy, strlen(plan->entries[i].policy));
+			mg_buf_putc(&safe, '\n');
+		}
 		if (plan->entries[i].kind != MG_PLAN_RETIRED)
 			continue;
 		mg_buf_puts(&safe, "memgate: warning: ");
@@ -710,7 +720,7 @@ static size_t plan_items(mg_check_item *items, const mg_plan *plan)
 	for (i = 0; i < plan->count; i++) {
 		const mg_plan_entry *e = &plan->entries[i];
 
-		if (e->kind == MG_PLAN_RETIRED)
+		if (e->kind == MG_PLAN_RETIRED || e->kind == MG_PLAN_UNCHANGED)
 			continue;
 		items[n].policy = e->policy;
 		mg_error_clear(&items[n].error);
@@ -735,7 +745,7 @@ static int cmd_check_set(struct cli *cli, const char *token)
 	int code = EXIT_ERROR, st;
 
 	mg_error_clear(&err);
-	if (cli->all && mg_plan_all(&plan, &cli->opt, &err) < 0) {
+	if (cli->all && mg_plan_all(&plan, &cli->opt, cli->changed, &err) < 0) {
 		code = fail_check(cli, &err, token);
 		goto done;
 	}
@@ -997,6 +1007,8 @@ int main(int argc, char **argv)
 			return usage_error(cmd, "%s", "--out belongs to 'memgate record'");
 		if (cli.all && cli.policy_count)
 			return usage_error(cmd, "%s", "--all gates every policy: give it without --policy");
+		if (cli.changed && !cli.all)
+			return usage_error(cmd, "%s", "--changed selects among --all's policies: give --all");
 		if (record && (cli.all || cli.policy_count > 1))
 			return usage_error(cmd, "%s", "record writes one policy's record: give one --policy");
 		return cmd_check(&cli, record);

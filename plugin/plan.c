@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "memgate/buf.h"
+#include "memgate/manifest.h"
 #include "memgate/plan.h"
 #include "memgate/policy.h"
 #include "git.h"
@@ -17,6 +18,7 @@ struct plan_run {
 	char policy_rev[MG_GIT_OID_HEX];
 	mg_repo_change *changes;   /* policy revision -> rev, renames paired */
 	size_t change_count;
+	bool changed;              /* --changed: only policies whose inputs changed */
 	mg_plan *plan;
 };
 
@@ -124,6 +126,66 @@ done:
 	free(evidence);
 }
 
+/* Does the change touch `path` (on either side)? */
+static bool touched(const struct plan_run *x, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < x->change_count; i++)
+		if ((x->changes[i].old_path && !strcmp(x->changes[i].old_path, path)) ||
+		    (x->changes[i].new_path && !strcmp(x->changes[i].new_path, path)))
+			return true;
+	return false;
+}
+
+/*
+ * --changed: did any input of `policy` change between the policy revision
+ * and --rev?  The inputs are the policy, the manifest or report its
+ * policy-revision copy names, and the report and approved result the
+ * manifest names.  Anything that cannot be read counts as changed (the
+ * check then says what is wrong).
+ *
+ * Hook: an input the policy or manifest names (allowed signers, evidence
+ * inputs) joins the list here, with a touched() test of its own.
+ */
+static bool inputs_changed(struct plan_run *x, const char *policy)
+{
+	mg_policy *p = NULL;
+	mg_manifest *m = NULL;
+	mg_blob blob = { 0 };
+	mg_error ignored;
+	bool changed = true;
+
+	if (touched(x, policy))
+		goto done;
+	if (mg_repo_read(&blob, x->repo, x->policy_rev, policy, 0, &ignored) < 0 ||
+	    mg_policy_parse(&p, policy, blob.data, blob.len, &ignored) < 0)
+		goto done;
+	mg_blob_release(&blob);
+	if (!p->manifest) {
+		changed = touched(x, p->report);
+		goto done;
+	}
+	if (touched(x, p->manifest) ||
+	    mg_repo_read(&blob, x->repo, x->rev, p->manifest, 0, &ignored) < 0 ||
+	    mg_manifest_parse(&m, p->manifest, blob.data, blob.len, &ignored) < 0)
+		goto done;
+	changed = touched(x, m->source_path) || (m->has_approved && touched(x, m->approved_path));
+done:
+	mg_manifest_free(m);
+	mg_policy_free(p);
+	mg_blob_release(&blob);
+	return changed;
+}
+
+/* A policy at both revisions: gated, or (--changed) unchanged. */
+static void plan_kept(struct plan_run *x, const char *policy)
+{
+	bool gate = !x->changed || inputs_changed(x, policy);
+
+	add_entry(x->plan, mg_xstrdup(policy), gate ? MG_PLAN_GATE : MG_PLAN_UNCHANGED, NULL);
+}
+
 /* Both sorted lists, each path once, classified. */
 static void plan_merge(struct plan_run *x, char **base, size_t nb, char **head, size_t nh)
 {
@@ -137,7 +199,7 @@ static void plan_merge(struct plan_run *x, char **base, size_t nb, char **head, 
 		else if (c > 0)
 			add_entry(x->plan, mg_xstrdup(head[j++]), MG_PLAN_GATE, NULL);
 		else {
-			add_entry(x->plan, mg_xstrdup(base[i++]), MG_PLAN_GATE, NULL);
+			plan_kept(x, base[i++]);
 			j++;
 		}
 	}
@@ -163,6 +225,7 @@ static int plan_revisions(struct plan_run *x, mg_error *err)
 				  err)) < 0)
 		goto done;
 	if (!strcmp(x->rev, x->policy_rev)) {
+		x->changed = false;   /* nothing to compare with: gate them all */
 		plan_merge(x, base, nb, base, nb);
 		goto done;
 	}
@@ -184,7 +247,7 @@ done:
 	return error;
 }
 
-int mg_plan_all(mg_plan **out, const mg_check_options *opt, mg_error *err)
+int mg_plan_all(mg_plan **out, const mg_check_options *opt, bool changed, mg_error *err)
 {
 	struct plan_run x = { 0 };
 	const char *rev = opt->worktree ? "HEAD" : opt->rev ? opt->rev : "HEAD";
@@ -192,6 +255,7 @@ int mg_plan_all(mg_plan **out, const mg_check_options *opt, mg_error *err)
 
 	*out = NULL;
 	x.opt = opt;
+	x.changed = changed;
 	x.plan = mg_xcalloc(1, sizeof(*x.plan));
 	if ((error = mg_repo_open(&x.repo, opt->dir, err)) < 0)
 		goto done;

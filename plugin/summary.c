@@ -1101,10 +1101,21 @@ char *mg_summary_render_set(const mg_check_item *items, size_t count)
 char *mg_summary_render_plan(const mg_plan *plan)
 {
 	mg_buf out = MG_BUF_INIT;
-	size_t i;
+	size_t i, unchanged = 0;
 
 	assert(plan);
 	mg_buf_puts(&out, "");
+	for (i = 0; i < plan->count; i++)
+		if (plan->entries[i].kind == MG_PLAN_UNCHANGED)
+			unchanged++;
+	if (unchanged)
+		mg_buf_printf(&out, "**Unchanged, not gated (%zu):** ", unchanged);
+	for (i = 0; unchanged && i < plan->count; i++) {
+		if (plan->entries[i].kind != MG_PLAN_UNCHANGED)
+			continue;
+		put_md(&out, plan->entries[i].policy);
+		mg_buf_puts(&out, --unchanged ? ", " : "\n\n");
+	}
 	for (i = 0; i < plan->count; i++) {
 		if (plan->entries[i].kind != MG_PLAN_RETIRED)
 			continue;

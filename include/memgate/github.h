@@ -73,7 +73,8 @@ char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char
 
 /*
  * check --all: a ::warning at each policy the change retires (mg_plan),
- * for reviewers to confirm.  Returns a malloc'd string for stdout ("" when
+ * for reviewers to confirm, and with --changed one ::notice naming the
+ * policies left unchanged, not gated.  Returns a malloc'd string for stdout ("" when
  * none).
  */
 char *mg_github_render_plan(const mg_plan *plan);

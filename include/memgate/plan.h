@@ -20,7 +20,8 @@
 enum mg_plan_kind {
 	MG_PLAN_GATE,      /* gated: mg_check_run with this policy */
 	MG_PLAN_RETIRED,   /* the change deletes it with its evidence: a warning */
-	MG_PLAN_DELETED    /* the change deletes it, not its evidence: exit 2 */
+	MG_PLAN_DELETED,   /* the change deletes it, not its evidence: exit 2 */
+	MG_PLAN_UNCHANGED  /* --changed: none of its inputs changed: listed, not gated */
 };
 
 typedef struct mg_plan_entry {
@@ -43,8 +44,15 @@ typedef struct mg_plan {
  * --rev those at --rev too, classified as above.  A revision with no
  * policy at either is MG_ERROR (exit 2) with a message naming both.  *out
  * is the caller's: mg_plan_free.
+ *
+ * With `changed` (check --all --changed), a policy of both revisions none
+ * of whose inputs changed between them (its policy, the manifest or report
+ * it names, the manifest's report and approved result: one tree diff, the
+ * policy and manifest parsed, no report read) is MG_PLAN_UNCHANGED.
+ * Without a policy revision other than --rev nothing is compared and every
+ * policy is gated.
  */
-int mg_plan_all(mg_plan **out, const mg_check_options *opt, mg_error *err);
+int mg_plan_all(mg_plan **out, const mg_check_options *opt, bool changed, mg_error *err);
 void mg_plan_free(mg_plan *plan);
 
 #endif

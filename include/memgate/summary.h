@@ -30,8 +30,9 @@ char *mg_summary_render_error(const mg_error *err);
  * all of it within MG_SUMMARY_MAX bytes. */
 char *mg_summary_render_set(const mg_check_item *items, size_t count);
 
-/* check --all: a quoted warning line per policy the change retires
- * (mg_plan), to go before the set's summary.  Malloc'd, "" when none. */
+/* check --all: the policies --changed left unchanged (one line), then a
+ * quoted warning line per policy the change retires (mg_plan), to go
+ * before the set's summary.  Malloc'd, "" when none. */
 char *mg_summary_render_plan(const mg_plan *plan);
 
 #endif

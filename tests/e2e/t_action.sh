@@ -184,6 +184,7 @@ for m in 'MEMGATE_DIR: ${{ inputs.working-directory }}' \
 	 'MEMGATE_REQUIRE_APPROVED: ${{ inputs.require-approved }}' \
 	 'MEMGATE_SUMMARY: ${{ inputs.summary }}' \
 	 'MEMGATE_ALL: ${{ inputs.all }}' \
+	 'MEMGATE_CHANGED: ${{ inputs.changed }}' \
 	 'MEMGATE_SARIF: ${{ inputs.sarif }}'; do
 	if grep -qxF "        $m" "$ACTION"; then ok "env: $m"; else not_ok "env: $m" "not in action.yml"; fi
 done

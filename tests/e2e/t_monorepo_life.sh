@@ -353,6 +353,55 @@ expect_code 1 "the hook: deleting only a policy is refused"
 expect_err "the push deletes the policy '$QWEN' but not the evidence it gates" "and says why"
 g -C "$R" checkout -q main
 
+# --- 5. check --all --changed -------------------------------------------------------
+
+add_model "$R" phi-2
+commit_all "$R" "a third model"
+g -C "$R" checkout -q -b tweak main
+BASE=$(g -C "$R" rev-parse main)
+sed -i 's|min_samples_per_s: 1.0|min_samples_per_s: 1.1|' "$R/$QWEN"
+commit_all "$R" "tighten qwen"
+mg check -C "$R" --all --changed --policy-rev "$BASE" --json "$T/changed.json"
+expect_code 0 "--all --changed"
+expect_out "memgate: 1 policy: 1 passed" "gates only the changed policy"
+expect_err "memgate: unchanged, not gated: $LLAMA" "lists the others as unchanged (llama)"
+expect_err "memgate: unchanged, not gated: models/phi-2/.memgate.yml" "lists the others as unchanged (phi-2)"
+mg check -C "$R" --all --policy-rev "$BASE" --json "$T/all.json"
+expect_code 0 "--all on the same change"
+a=$("$JSONGET" "$T/all.json" policies.2.record)
+c=$("$JSONGET" "$T/changed.json" policies.0.record)
+if [ -n "$c" ] && [ "$a" = "$c" ]; then ok "--changed agrees with --all on the policy it gates"; else not_ok "--changed agrees with --all" "$a" "$c"; fi
+expect_field policies.0.policy "\"$QWEN\"" "$T/changed.json"
+
+# each input counts: the report (through the manifest), the approved result
+g -C "$R" checkout -q -b report-only main
+sed -i 's|"peak_memory_mb": 9450.76|"peak_memory_mb": 9450.66|' "$R/models/phi-2/bench/76_report.json"
+commit_all "$R" "phi's report changes, its manifest not"
+mg check -C "$R" --all --changed --policy-rev "$BASE" --format json
+expect_code 1 "a changed report alone is gated (and fails its pinned hash)"
+expect_field policies.0.policy '"models/phi-2/.memgate.yml"'
+expect_field policies.1.policy '<missing>'
+g -C "$R" checkout -q -b approved-only main
+echo " " >>"$R/models/llama-7b/bench/75_approved.json"
+commit_all "$R" "llama's approved record edited"
+mg check -C "$R" --all --changed --policy-rev "$BASE" --format json
+expect_field policies.0.policy "\"$LLAMA\""
+expect_field policies.1.policy '<missing>'
+
+# the Action's input
+g -C "$R" checkout -q tweak
+gate "$R" MEMGATE_CHANGED=true
+expect_code 0 "the Action: changed: true with all: true"
+expect_out "::notice title=memgate%3A 2 policies unchanged%2C not gated::$LLAMA, models/phi-2/.memgate.yml" \
+	"a notice lists the unchanged policies"
+expect_summary "**Unchanged, not gated (2):**" "so does the job summary"
+gate "$R" MEMGATE_CHANGED=true MEMGATE_ALL=false
+expect_code 2 "changed: true without all"
+expect_out "::error::memgate: input 'changed' needs all: 'true'" "is refused"
+mg check -C "$R" --changed
+expect_code 2 "--changed without --all is a usage error"
+g -C "$R" checkout -q main
+
 # --- adoption under all: true --------------------------------------------------
 
 A=$T/adopt
