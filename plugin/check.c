@@ -1620,6 +1620,16 @@ static int run_check(struct run *run, mg_error *err)
 	return compare_base(run, err);
 }
 
+int mg_check_begin(mg_error *err)
+{
+	return mg_git_hold(err);
+}
+
+void mg_check_end(void)
+{
+	mg_git_release();
+}
+
 int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *err)
 {
 	struct run run = { 0 };

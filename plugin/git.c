@@ -1147,3 +1147,15 @@ void mg_repo_changes_free(mg_repo_change *list, size_t count)
 	}
 	free(list);
 }
+
+int mg_git_hold(mg_error *err)
+{
+	if (git_libgit2_init() < 0)
+		return mg_error_set(err, NULL, 0, 0, "cannot initialize libgit2: %s", git_message());
+	return MG_OK;
+}
+
+void mg_git_release(void)
+{
+	git_libgit2_shutdown();
+}

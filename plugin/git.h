@@ -146,6 +146,15 @@ int mg_repo_diff(mg_repo_change **out, size_t *count, mg_repo *repo, const char 
 		 const char *to_hex, mg_error *err);
 void mg_repo_changes_free(mg_repo_change *list, size_t count);
 
+/*
+ * Keep libgit2 initialised between mg_git_hold and mg_git_release, so that
+ * many mg_repo_open/mg_repo_free pairs (check --all) do not each
+ * initialise it anew: its TLS backend loads the system's certificates on
+ * every initialisation.  Returns 0 or MG_ERROR.
+ */
+int mg_git_hold(mg_error *err);
+void mg_git_release(void);
+
 /* Is this blob a Git LFS pointer?  Fills oid (64 hex + NUL) and size when it is. */
 bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[MG_GIT_LFS_OID_HEX],
 			    unsigned long long *lfs_size);

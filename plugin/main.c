@@ -739,12 +739,18 @@ static int cmd_check_set(struct cli *cli, const char *token)
 	struct item_set set;
 	mg_plan *plan = NULL;
 	char *shown = NULL, *notes = NULL;
+	bool began = false;
 	size_t count = cli->policy_count, i;
 	mg_check_options opt;
 	mg_error err;
 	int code = EXIT_ERROR, st;
 
 	mg_error_clear(&err);
+	if (mg_check_begin(&err) < 0) {
+		code = fail_check(cli, &err, token);
+		goto done;
+	}
+	began = true;
 	if (cli->all && mg_plan_all(&plan, &cli->opt, cli->changed, &err) < 0) {
 		code = fail_check(cli, &err, token);
 		goto done;
@@ -803,6 +809,8 @@ done:
 	free(shown);
 	free(notes);
 	mg_outputs_free(outs);
+	if (began)
+		mg_check_end();
 	return code;
 }
 

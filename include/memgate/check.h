@@ -167,6 +167,14 @@ typedef struct mg_check_item {
 int mg_check_item_status(const mg_check_item *item);
 
 /*
+ * Bracket many checks in one process (check --all): the libraries stay
+ * initialised in between instead of being set up for each check.  Returns
+ * 0 or MG_ERROR; every successful mg_check_begin needs one mg_check_end.
+ */
+int mg_check_begin(mg_error *err);
+void mg_check_end(void);
+
+/*
  * Run the check.  Returns 0 with *out filled (the decision may be any
  * verdict), or MG_ERROR (exit 2) with err naming the input, line and column.
  */
