@@ -7,9 +7,11 @@
 #   - mg_checkout_top finds the checkout from the working-directory input,
 #     on the path as written (never resolving symlinks first): the
 #     directory must lie inside $GITHUB_WORKSPACE, the checkout is the
-#     nearest directory at or above it that holds a real .git directory,
-#     and the directory must resolve inside that checkout and the checkout
-#     to itself; a symlink that leads anywhere else is refused.  A commit cannot contain a path
+#     nearest directory at or above it that holds a real .git directory (a
+#     submodule, whose .git is a file, is refused: its checkout is not the
+#     submodule's repository), and the directory must resolve inside that
+#     checkout and the checkout to itself; a symlink that leads anywhere
+#     else is refused.  A commit cannot contain a path
 #     named .git (git refuses it), so a repository planted as plain files
 #     (ml/HEAD, ml/objects/, ml/config) is never taken for the checkout.
 #   - mg_git runs git with GIT_DIR and GIT_WORK_TREE set to that checkout
@@ -61,6 +63,13 @@ mg_checkout_top() {
 	esac
 	d=$logical
 	while [ ! -d "$d/.git" ] || [ -L "$d/.git" ]; do
+		if [ -f "$d/.git" ] && [ ! -L "$d/.git" ]; then
+			# a submodule's work tree (.git is a file git wrote): the
+			# checkout above it is another repository, whose policy
+			# would be gated without a word
+			mg_fail "input 'working-directory' ('${MEMGATE_DIR:-.}') is inside a submodule ('${d#"$ws"/}'), not a checkout of its own: memgate gates a checkout, not a submodule of it; check the submodule's repository out on its own (actions/checkout with repository: and path:) and point working-directory there"
+			return 1
+		fi
 		if [ "$d" = "$ws" ] || [ -z "$d" ]; then
 			mg_fail "no checkout (a directory holding .git) at or above '${MEMGATE_DIR:-.}' in the workspace; check the repository out with actions/checkout first"
 			return 1

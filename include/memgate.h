@@ -21,6 +21,7 @@
 #include "memgate/junit.h"
 #include "memgate/manifest.h"
 #include "memgate/output.h"
+#include "memgate/plan.h"
 #include "memgate/policy.h"
 #include "memgate/record.h"
 #include "memgate/report.h"

@@ -2,6 +2,9 @@
  * memgate check: gather the inputs, verify them, decide.
  * See include/memgate/check.h.
  */
+/* realpath() is an X/Open (XSI) function in POSIX.1-2008: ask for it by its
+ * standard's name (every Unix has it), not by _DEFAULT_SOURCE. */
+#define _XOPEN_SOURCE 700
 #include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,17 +45,39 @@ struct run {
 static void add_warning(mg_check_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void add_warning(mg_check_result *res, const char *fmt, ...)
+static void add_warning_v(mg_check_result *res, const char *file, const char *fmt, va_list ap)
 {
 	mg_buf b = MG_BUF_INIT;
+	size_t n = res->warning_count;
+
+	mg_buf_vprintf(&b, fmt, ap);
+	res->warnings = mg_xrealloc(res->warnings, (n + 1) * sizeof(*res->warnings));
+	res->warning_files = mg_xrealloc(res->warning_files, (n + 1) * sizeof(*res->warning_files));
+	res->warnings[n] = mg_buf_detach(&b, NULL);
+	res->warning_files[n] = file ? mg_xstrdup(file) : NULL;
+	res->warning_count++;
+}
+
+static void add_warning(mg_check_result *res, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	mg_buf_vprintf(&b, fmt, ap);
+	add_warning_v(res, NULL, fmt, ap);
 	va_end(ap);
-	res->warnings = mg_xrealloc(res->warnings,
-				    (res->warning_count + 1) * sizeof(*res->warnings));
-	res->warnings[res->warning_count++] = mg_buf_detach(&b, NULL);
+}
+
+/* A warning about the file `file` (annotated there). */
+static void add_warning_at(mg_check_result *res, const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add_warning_at(mg_check_result *res, const char *file, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_warning_v(res, file, fmt, ap);
+	va_end(ap);
 }
 
 static void add_note(mg_check_result *res, const char *fmt, ...)
@@ -133,6 +158,36 @@ static void warn_uncommitted(struct run *run, const char *path, const char *comm
 }
 
 /*
+ * `path`, named in the file `from` and missing at `commit`, may have been
+ * written relative to from's folder: when that path exists, a sentence that
+ * says so in hint (n bytes), else "".  Returns hint.
+ */
+static const char *relative_hint(char *hint, size_t n, struct run *run, const char *commit,
+				 const char *path, const char *from)
+{
+	const char *slash = strrchr(from, '/');
+	mg_buf joined = MG_BUF_INIT;
+	mg_blob blob = { 0 };
+	mg_error ignored;
+	int rc;
+
+	hint[0] = '\0';
+	if (!slash)
+		return hint;
+	mg_buf_printf(&joined, "%.*s/%s", (int)(slash - from), from, path);
+	if (run->res->worktree)
+		rc = mg_repo_read_worktree(&blob, run->repo, joined.ptr, run->max_bytes, &ignored);
+	else
+		rc = mg_repo_read(&blob, run->repo, commit, joined.ptr, run->max_bytes, &ignored);
+	if (rc == 0)
+		snprintf(hint, n, "; paths in '%s' are relative to the repository root, "
+			 "not to its folder: did you mean '%s'? (that file exists)", from, joined.ptr);
+	mg_blob_release(&blob);
+	mg_buf_free(&joined);
+	return hint;
+}
+
+/*
  * Read one input at `commit` (or from the working tree), filling `ref`.
  * `from`/`pos` say where the path was named (the policy's manifest: key, the
  * manifest's source.path), so that a refusal points at that line.
@@ -141,7 +196,7 @@ static int read_input(mg_blob *blob, struct run *run, mg_input_ref *ref,
 		      const char *commit, const char *path, const char *from,
 		      mg_pos pos, bool warn, mg_error *err)
 {
-	char msg[sizeof(err->message)];
+	char msg[sizeof(err->message)], hint[sizeof(err->message)];
 	int error;
 
 	if (mg_path_check(path, err) < 0) {
@@ -155,7 +210,8 @@ static int read_input(mg_blob *blob, struct run *run, mg_input_ref *ref,
 	if (error < 0) {
 		if (from && !err->file[0]) {
 			snprintf(msg, sizeof(msg), "%s", err->message);
-			mg_error_at(err, from, pos, "%s", msg);
+			mg_error_at(err, from, pos, "%s%s", msg,
+				    relative_hint(hint, sizeof(hint), run, commit, path, from));
 		}
 		return error;
 	}
@@ -348,7 +404,7 @@ static bool policy_exists(struct run *run, const char *path)
 static int find_policy(struct run *run, mg_error *err)
 {
 	const mg_check_options *opt = run->opt;
-	char *prefix = NULL, *slash;
+	char *prefix = NULL, *slash, *uncommitted = NULL;
 	mg_buf path = MG_BUF_INIT;
 	int error;
 
@@ -368,6 +424,9 @@ static int find_policy(struct run *run, mg_error *err)
 			run->policy_path = mg_buf_detach(&path, NULL);
 			goto done;
 		}
+		if (!uncommitted && !run->res->worktree &&
+		    mg_repo_uncommitted_hint(run->repo, path.ptr))
+			uncommitted = mg_buf_detach(&path, NULL);
 		mg_buf_free(&path);
 		prefix[strlen(prefix) - 1] = '\0';   /* "models/a/" -> "models/" */
 		slash = strrchr(prefix, '/');
@@ -376,17 +435,24 @@ static int find_policy(struct run *run, mg_error *err)
 		else
 			prefix[0] = '\0';
 	}
-	run->policy_path = mg_xstrdup(DEFAULT_POLICY);
+	/* none committed on the way up: the nearest one the user wrote but
+	 * did not commit is the one to name (policy_missing says so) */
+	if (uncommitted && !policy_exists(run, DEFAULT_POLICY)) {
+		run->policy_path = uncommitted;
+		uncommitted = NULL;
+	} else {
+		run->policy_path = mg_xstrdup(DEFAULT_POLICY);
+	}
 done:
 	mg_buf_free(&path);
 	free(prefix);
+	free(uncommitted);
 	return error;
 }
 
-static int load_policy_at(mg_policy **out, struct run *run, const char *commit,
-			  mg_input_ref *ref, mg_error *err)
+static int load_policy_from(mg_policy **out, struct run *run, const char *commit,
+			    const char *path, mg_input_ref *ref, mg_error *err)
 {
-	const char *path = run->policy_path;
 	mg_blob blob = { 0 };
 	int error;
 
@@ -398,6 +464,12 @@ static int load_policy_at(mg_policy **out, struct run *run, const char *commit,
 done:
 	mg_blob_release(&blob);
 	return error;
+}
+
+static int load_policy_at(mg_policy **out, struct run *run, const char *commit,
+			  mg_input_ref *ref, mg_error *err)
+{
+	return load_policy_from(out, run, commit, run->policy_path, ref, err);
 }
 
 /* ---- policy changes ---- */
@@ -954,28 +1026,139 @@ static int policy_missing(struct run *run, mg_error *err)
 	const char *path = policy_path_of(run);
 	struct short_id pol = short_id(res->policy_rev), ev = short_id(res->rev);
 	struct short_id head = short_id(run->head);
-	mg_buf hint = MG_BUF_INIT;
+	const char *uncommitted = mg_repo_uncommitted_hint(run->repo, path);
+	mg_buf hint = MG_BUF_INIT, cli = MG_BUF_INIT;
+
+	if (!res->cwd_prefix && res->root)
+		mg_buf_puts(&cli, path);   /* for git -C <root> */
+	else
+		mg_check_cli_path(&cli, res, path);
 
 	if (strcmp(res->rev, res->policy_rev))
 		mg_buf_printf(&hint, "; the evidence revision %s has none either", ev.hex);
 	if (run->head[0] && strcmp(run->head, res->policy_rev) && strcmp(run->head, res->rev))
 		mg_buf_printf(&hint, commit_has(run, run->head, path) ? "; HEAD (%s) has it"
 					: "; HEAD (%s) has none either", head.hex);
-	if (strstr(err->message, "exists in the working tree"))
+	if (uncommitted && strstr(uncommitted, "git add")) {
+		/* "it is untracked[ and ignored by .gitignore]: git add[ -f] it, ..." */
+		mg_buf_printf(&hint, "; %.*s: run 'git ", (int)strcspn(uncommitted, ":"), uncommitted);
+		if (!res->cwd_prefix && res->root)
+			mg_buf_printf(&hint, "-C %s ", res->root);
+		mg_buf_printf(&hint, "add %s%s', then commit", strstr(uncommitted, "add -f") ? "-f " : "",
+			      cli.ptr);
+	} else if (uncommitted) {
+		mg_buf_printf(&hint, "; %s", uncommitted);
+	} else if (strstr(err->message, "exists in the working tree")) {
 		mg_buf_puts(&hint, "; it exists in the working tree but is not committed");
-	if (!run->opt->policy_path)
+	}
+	if (!run->opt->policy_path && !uncommitted)
 		mg_buf_puts(&hint, "; no .memgate.yml here or above: 'memgate list' shows the "
 			    "repository's policies, 'memgate check --all' gates them all");
+	else
+		mg_buf_puts(&hint, "; 'memgate list' shows the repository's committed policies, "
+			    "'memgate check --all' gates them all");
 	mg_error_set(err, NULL, 0, 0, "no policy '%s' at %s, the policy revision%s%s%s", path,
 		     pol.hex, run->opt->policy_rev ? " (--policy-rev)" : "",
 		     run->head[0] && !strcmp(run->head, res->policy_rev) ? " (HEAD)" : "", hint.ptr);
 	mg_buf_free(&hint);
+	mg_buf_free(&cli);
 	return MG_ERROR;
 }
 
+static int adopt_new_policy(struct run *run, mg_error *err);
+
+/*
+ * The path the change moved the policy from, when git's rename detection
+ * (mg_repo_diff) pairs the policy at --rev with a policy file of the policy
+ * revision: *from is the caller's, NULL when the policy was not moved.
+ * The change's renames are kept in *renames (*count of them) to follow the
+ * policy's evidence.
+ */
+static int moved_from(char **from, mg_repo_change **renames, size_t *count, struct run *run,
+		      mg_error *err)
+{
+	const char *path = run->policy_path, *slash;
+	size_t i;
+	int error;
+
+	*from = NULL;
+	if ((error = mg_repo_diff(renames, count, run->repo, run->res->policy_rev,
+				  run->res->rev, err)) < 0)
+		return error;
+	for (i = 0; i < *count; i++) {
+		const mg_repo_change *c = &(*renames)[i];
+
+		if (!c->old_path || !c->new_path || strcmp(c->new_path, path) ||
+		    !strcmp(c->old_path, path))
+			continue;
+		slash = strrchr(c->old_path, '/');
+		if (mg_check_is_policy_name(slash ? slash + 1 : c->old_path))
+			*from = mg_xstrdup(c->old_path);
+	}
+	return MG_OK;
+}
+
+/* `*path`, when the change renamed it, becomes its new name. */
+static void follow_rename(char **path, const mg_repo_change *renames, size_t count)
+{
+	size_t i;
+
+	for (i = 0; *path && i < count; i++)
+		if (renames[i].old_path && renames[i].new_path &&
+		    !strcmp(renames[i].old_path, *path)) {
+			free(*path);
+			*path = mg_xstrdup(renames[i].new_path);
+			return;
+		}
+}
+
+/*
+ * The change moved the policy from `from` (a model folder renamed, say):
+ * the base's policy at its old place decides, its evidence paths followed
+ * through the change's renames, so moving a model neither escapes its
+ * budget nor loses its base comparison.
+ */
+static int follow_policy(struct run *run, const char *from, const mg_repo_change *renames,
+			 size_t count, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	int error;
+
+	mg_error_clear(err);
+	error = load_policy_from(&res->policy, run, res->policy_rev, from, &res->policy_ref, err);
+	if (error < 0)
+		return policy_context(err, "that decides (the policy revision)", res->policy_rev);
+	follow_rename(&res->policy->manifest, renames, count);
+	follow_rename(&res->policy->report, renames, count);
+	add_note(res, "the change moves '%s' to '%s' (git's rename detection): the policy at %s "
+		 "decides at its new place", from, run->policy_path, short_id(res->policy_rev).hex);
+	return MG_OK;
+}
+
 /* Adoption: the policy revision has no policy at all, so the one this
- * change adds decides, and a note says so. */
+ * change adds decides, and a note says so.  A policy the change moved is
+ * not adopted: the base's decides (follow_policy). */
 static int adopt_policy(struct run *run, mg_error *err)
+{
+	mg_repo_change *renames = NULL;
+	size_t count = 0;
+	char *from = NULL;
+	int error;
+
+	if ((error = moved_from(&from, &renames, &count, run, err)) < 0)
+		goto done;
+	if (from) {
+		error = follow_policy(run, from, renames, count, err);
+		goto done;
+	}
+	error = adopt_new_policy(run, err);
+done:
+	free(from);
+	mg_repo_changes_free(renames, count);
+	return error;
+}
+
+static int adopt_new_policy(struct run *run, mg_error *err)
 {
 	mg_check_result *res = run->res;
 	int error;
@@ -990,6 +1173,44 @@ static int adopt_policy(struct run *run, mg_error *err)
 		 "change adds (at %s) decides; once it is merged, changes are gated by the "
 		 "policy of their base", short_id(res->policy_rev).hex, policy_path_of(run),
 		 short_id(res->rev).hex);
+	return MG_OK;
+}
+
+/*
+ * The policy at the policy revision was read but does not parse (err says
+ * why; one that cannot be read at all, too large say, stays an error).  It
+ * cannot decide anything, and it must not lock the repository: every
+ * change, the one that fixes it included, would fail.  So the policy this
+ * change proposes decides, loudly (a warning at the policy, in the log and
+ * the job summary).  When that one does not parse either, the error names
+ * both.
+ */
+static int repair_policy(struct run *run, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	char base_msg[sizeof(err->file) + sizeof(err->message) + 64];
+	struct short_id pol = short_id(res->policy_rev), ev = short_id(res->rev);
+	char head_msg[sizeof(base_msg)];
+	int error;
+
+	mg_error_format(err, base_msg, sizeof(base_msg));
+	mg_error_clear(err);
+	error = load_policy_at(&res->policy, run, res->rev, &res->policy_ref, err);
+	if (error == MG_ENOTFOUND)
+		return mg_error_set(err, policy_path_of(run), 0, 0,
+				    "the policy at %s (the policy revision) cannot be read: %s; "
+				    "and the change deletes it", pol.hex, base_msg);
+	if (error < 0) {
+		mg_error_format(err, head_msg, sizeof(head_msg));
+		return mg_error_set(err, err->file[0] ? err->file : policy_path_of(run),
+				    err->line, err->column,
+				    "neither policy can be read: at %s (the policy revision): %s; "
+				    "at %s (this change): %s", pol.hex, base_msg, ev.hex, head_msg);
+	}
+	add_warning_at(res, policy_path_of(run),
+		       "the policy at %s (the policy revision) cannot be read (%s), so the policy "
+		       "this change proposes (at %s) decides: reviewers, check it as you would a "
+		       "new policy", pol.hex, base_msg, ev.hex);
 	return MG_OK;
 }
 
@@ -1010,10 +1231,17 @@ static int load_policies(struct run *run, mg_error *err)
 	if ((error = find_policy(run, err)) < 0)
 		return error;
 	error = load_policy_at(&res->policy, run, res->policy_rev, &res->policy_ref, err);
-	if (error == MG_ENOTFOUND && two)
-		return adopt_policy(run, err);
+	if (error == MG_ENOTFOUND && two) {
+		if ((error = adopt_policy(run, err)) < 0)
+			return error;
+		if (!strcmp(res->policy_ref.path, run->policy_path))
+			return MG_OK;   /* adopted: the change's own policy decides */
+		/* moved: the proposed policy at its new place is read as any */
+	}
 	if (error == MG_ENOTFOUND && !run->base_run && !res->worktree)
 		return policy_missing(run, err);
+	if (error < 0 && two && res->policy_ref.read)
+		return repair_policy(run, err);   /* read, but it does not parse */
 	if (error < 0)
 		return two ? policy_context(err, "that decides (the policy revision)", res->policy_rev)
 			   : error;
@@ -1633,6 +1861,11 @@ static int compare_base(struct run *run, mg_error *err)
 	}
 	sub.rev = b->rev;
 	sub.policy_rev = res->policy_ref.commit[0] ? res->policy_ref.commit : res->policy_rev;
+	if (res->policy_ref.path) {
+		/* where the deciding policy was read: a moved policy's old place */
+		sub.policy_path = res->policy_ref.path;
+		sub.policy_from_root = true;
+	}
 	sub.base = NULL;
 	sub.require_approved = false;
 	base.opt = &sub;
@@ -1670,6 +1903,52 @@ static void judge_unchanged(mg_check_result *res)
 		same_input(&res->manifest_ref, &b->manifest_ref);
 }
 
+/* Fill res->root and res->cwd_prefix (check.h); failures leave them NULL. */
+static void locate_cwd(struct run *run)
+{
+	mg_check_result *res = run->res;
+	const char *workdir = mg_repo_workdir(run->repo);
+	char *cwd = realpath(".", NULL);
+	size_t n;
+
+	if (workdir)
+		res->root = realpath(workdir, NULL);
+	if (!res->root || !cwd)
+		goto done;
+	n = strlen(res->root);
+	if (!strcmp(cwd, res->root)) {
+		res->cwd_prefix = mg_xstrdup("");
+	} else if (!strncmp(cwd, res->root, n) && cwd[n] == '/') {
+		mg_buf b = MG_BUF_INIT;
+
+		mg_buf_printf(&b, "%s/", cwd + n + 1);
+		res->cwd_prefix = mg_buf_detach(&b, NULL);
+	}
+done:
+	free(cwd);
+}
+
+void mg_check_cli_path(mg_buf *out, const mg_check_result *r, const char *path)
+{
+	const char *p = r->cwd_prefix, *q = path, *rest;
+	size_t common = 0, i;
+
+	if (!p) {
+		if (r->root)
+			mg_buf_printf(out, "%s/", r->root);
+		mg_buf_puts(out, path);
+		return;
+	}
+	/* the longest common run of whole directories */
+	for (i = 0; p[i] && p[i] == q[i]; i++)
+		if (p[i] == '/')
+			common = i + 1;
+	for (rest = p + common; *rest; rest++)
+		if (*rest == '/')
+			mg_buf_puts(out, "../");
+	mg_buf_puts(out, path + common);
+}
+
 static int run_check(struct run *run, mg_error *err)
 {
 	const mg_check_options *opt = run->opt;
@@ -1678,6 +1957,7 @@ static int run_check(struct run *run, mg_error *err)
 
 	if ((error = mg_repo_open(&run->repo, opt->dir, err)) < 0)
 		return error;
+	locate_cwd(run);
 	if ((error = resolve_revs(run, err)) < 0)
 		return error;
 	if ((error = set_today(res, opt->today, err)) < 0)
@@ -1691,6 +1971,16 @@ static int run_check(struct run *run, mg_error *err)
 		return error;
 	judge_unchanged(res);
 	return MG_OK;
+}
+
+int mg_check_begin(mg_error *err)
+{
+	return mg_git_hold(err);
+}
+
+void mg_check_end(void)
+{
+	mg_git_release();
 }
 
 int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *err)
@@ -1746,12 +2036,15 @@ static void release_result(mg_check_result *r)
 	mg_manifest_free(r->manifest);
 	mg_policy_free(r->policy);
 	mg_policy_free(r->head_policy);
+	free_strings(r->warning_files, r->warning_count);
 	free_strings(r->warnings, r->warning_count);
 	free_strings(r->notes, r->note_count);
 	free_strings(r->stale_paths, r->stale_count);
 	free(r->changes);
 	free(r->approved_decision);
 	free(r->approved_selected);
+	free(r->cwd_prefix);
+	free(r->root);
 	if (r->base) {
 		mg_check_result_free(r->base->result);
 		free(r->base->error);
@@ -1882,6 +2175,8 @@ done:
 	free(prefix);
 	free(path);
 	/* the warnings and notes are the caller's; the rest goes with res */
+	free_strings(res.warning_files, res.warning_count);
+	res.warning_files = NULL;
 	*warnings = res.warnings;
 	*warning_count = res.warning_count;
 	*notes = res.notes;

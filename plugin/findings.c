@@ -222,6 +222,32 @@ static void approved_missing(struct findings *f)
 
 /* The issues found in the manifest's pins (README, "How memgate decides",
  * 1.: the first five). */
+/* "[-C ROOT ]--report R --out M", with paths that work where memgate ran. */
+static void put_fix_command(mg_buf *msg, const mg_check_result *r)
+{
+	mg_buf path = MG_BUF_INIT;
+
+	if (!r->cwd_prefix && r->root) {
+		mg_buf_puts(&path, "-C ");
+		mg_buf_puts(&path, r->root);
+		mg_buf_puts(&path, " --report ");
+		mg_buf_puts(&path, report_file(r) ? report_file(r) : "PATH");
+	} else {
+		mg_buf_puts(&path, "--report ");
+		if (report_file(r))
+			mg_check_cli_path(&path, r, report_file(r));
+		else
+			mg_buf_puts(&path, "PATH");
+	}
+	mg_buf_puts(&path, " --out ");
+	if (manifest_file(r))
+		mg_check_cli_path(&path, r, manifest_file(r));
+	else
+		mg_buf_puts(&path, "MANIFEST");
+	put_safe(msg, path.ptr);
+	mg_buf_free(&path);
+}
+
 static void manifest_issue(struct findings *f, enum mg_issue issue)
 {
 	const mg_check_result *r = f->r;
@@ -238,10 +264,8 @@ static void manifest_issue(struct findings *f, enum mg_issue issue)
 		put_hash_mismatch(&f->msg, "report", report_file(r), r->report_ref.sha256,
 				  m->source_sha256);
 		mg_buf_puts(&f->msg, "; if this report is the one to gate, pin it with "
-			    "'memgate manifest --report ");
-		put_safe(&f->msg, report_file(r) ? report_file(r) : "PATH");
-		mg_buf_puts(&f->msg, " --out ");
-		put_safe(&f->msg, manifest_file(r) ? manifest_file(r) : "MANIFEST");
+			    "'memgate manifest ");
+		put_fix_command(&f->msg, r);
 		mg_buf_puts(&f->msg, " --force' and commit the manifest");
 		pos = m->source_sha256_pos;
 	} else if (issue == MG_ISSUE_SCHEMA_VERSION_MISMATCH && r->report) {
@@ -745,8 +769,8 @@ static void warning_findings(struct findings *f)
 	for (i = 0; i < f->r->warning_count; i++) {
 		put_safe(&f->msg, f->r->warnings[i]);
 		f->subject = f->r->warnings[i];
-		add(f, MG_FINDING_RANK_WARNING, "warning", NULL, no_pos(),
-		    NO_CANDIDATE);
+		add(f, MG_FINDING_RANK_WARNING, "warning",
+		    f->r->warning_files ? f->r->warning_files[i] : NULL, no_pos(), NO_CANDIDATE);
 	}
 }
 

@@ -1212,3 +1212,79 @@ bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[MG_GIT_LF
 		*lfs_size = size;
 	return true;
 }
+
+/* ---- what changed between two commits ---- */
+
+static void add_change(mg_repo_change **list, size_t *n, const git_diff_delta *d)
+{
+	mg_repo_change *c;
+
+	*list = mg_xrealloc(*list, (*n + 1) * sizeof(**list));
+	c = &(*list)[(*n)++];
+	c->old_path = d->status == GIT_DELTA_ADDED ? NULL : mg_xstrdup(d->old_file.path);
+	c->new_path = d->status == GIT_DELTA_DELETED ? NULL : mg_xstrdup(d->new_file.path);
+}
+
+int mg_repo_diff(mg_repo_change **out, size_t *count, mg_repo *repo, const char *from_hex,
+		 const char *to_hex, mg_error *err)
+{
+	git_diff_options opts;
+	git_diff_find_options find;
+	git_tree *from = NULL, *to = NULL;
+	git_diff *diff = NULL;
+	mg_repo_change *list = NULL;
+	size_t i, n = 0;
+	int rc;
+
+	assert(out && count && repo && from_hex && to_hex);
+	*out = NULL;
+	*count = 0;
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
+	if ((rc = lookup_tree(&from, repo, from_hex, "the tree", err)) < 0 ||
+	    (rc = lookup_tree(&to, repo, to_hex, "the tree", err)) < 0)
+		goto done;
+	/* renames come from libgit2's similarity detection, as git's own */
+	find.flags = GIT_DIFF_FIND_RENAMES;
+	if (git_diff_tree_to_tree(&diff, repo->git, from, to, &opts) < 0 ||
+	    git_diff_find_similar(diff, &find) < 0) {
+		rc = mg_error_set(err, NULL, 0, 0, "cannot compare %.*s with %.*s: %s",
+				  SHORT_ID_LEN, from_hex, SHORT_ID_LEN, to_hex, git_message());
+		goto done;
+	}
+	for (i = 0; i < git_diff_num_deltas(diff); i++)
+		add_change(&list, &n, git_diff_get_delta(diff, i));
+	*out = list;
+	*count = n;
+	list = NULL;
+	rc = MG_OK;
+done:
+	git_diff_free(diff);
+	git_tree_free(from);
+	git_tree_free(to);
+	mg_repo_changes_free(list, n);
+	return rc;
+}
+
+void mg_repo_changes_free(mg_repo_change *list, size_t count)
+{
+	size_t i;
+
+	for (i = 0; list && i < count; i++) {
+		free(list[i].old_path);
+		free(list[i].new_path);
+	}
+	free(list);
+}
+
+int mg_git_hold(mg_error *err)
+{
+	if (git_libgit2_init() < 0)
+		return mg_error_set(err, NULL, 0, 0, "cannot initialize libgit2: %s", git_message());
+	return MG_OK;
+}
+
+void mg_git_release(void)
+{
+	git_libgit2_shutdown();
+}

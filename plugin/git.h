@@ -143,6 +143,34 @@ int mg_repo_changed_paths(char ***paths, size_t *count, size_t *total, mg_repo *
 			  const char *from_hex, const char *to_hex,
 			  char *const *pathspecs, size_t n, size_t max, mg_error *err);
 
+/* One path that differs between two commits: old_path NULL when added,
+ * new_path NULL when deleted, both (maybe equal) when modified or renamed. */
+typedef struct mg_repo_change {
+	char *old_path;
+	char *new_path;
+} mg_repo_change;
+
+/*
+ * Every path that differs between the trees of commits `from_hex` and
+ * `to_hex`, renames paired by libgit2's rename detection
+ * (git_diff_find_similar, git's default 50% similarity), in libgit2's
+ * order.  Identical subtrees are skipped by id, so the cost follows the
+ * size of the change, not of the tree.  *out is the caller's:
+ * mg_repo_changes_free.  Returns 0 or MG_ERROR.
+ */
+int mg_repo_diff(mg_repo_change **out, size_t *count, mg_repo *repo, const char *from_hex,
+		 const char *to_hex, mg_error *err);
+void mg_repo_changes_free(mg_repo_change *list, size_t count);
+
+/*
+ * Keep libgit2 initialised between mg_git_hold and mg_git_release, so that
+ * many mg_repo_open/mg_repo_free pairs (check --all) do not each
+ * initialise it anew: its TLS backend loads the system's certificates on
+ * every initialisation.  Returns 0 or MG_ERROR.
+ */
+int mg_git_hold(mg_error *err);
+void mg_git_release(void);
+
 /* Is this blob a Git LFS pointer?  Fills oid (64 hex + NUL) and size when it is. */
 bool mg_blob_is_lfs_pointer(const char *data, size_t len, char lfs_oid[MG_GIT_LFS_OID_HEX],
 			    unsigned long long *lfs_size);

@@ -12,6 +12,7 @@
 #include "memgate/escape.h"
 #include "format.h"
 #include "memgate/github.h"
+#include "memgate/plan.h"
 #include "memgate/text.h"
 
 static void put_safe(mg_buf *out, const char *s)
@@ -432,5 +433,37 @@ char *mg_github_outputs_error(const mg_error *err, const char *token)
 	put_output(&out, "selected-candidate", "", token);
 	put_output(&out, "passed", "false", token);
 	put_output(&out, "error", msg, token);
+	return mg_buf_detach(&out, NULL);
+}
+
+/* ---- check --all's plan ---- */
+
+char *mg_github_render_plan(const mg_plan *plan)
+{
+	mg_buf out = MG_BUF_INIT, msg = MG_BUF_INIT, retired = MG_BUF_INIT;
+	size_t i, unchanged = 0;
+	char title[96];
+
+	assert(plan);
+	mg_buf_puts(&out, "");
+	for (i = 0; i < plan->count; i++) {
+		if (plan->entries[i].kind == MG_PLAN_UNCHANGED) {
+			put_safe(&msg, msg.len ? ", " : "");
+			put_safe(&msg, plan->entries[i].policy);
+			unchanged++;
+		}
+		if (plan->entries[i].kind != MG_PLAN_RETIRED)
+			continue;
+		put_safe(&retired, plan->entries[i].message);
+		put_annotation(&out, LEVEL_WARNING, plan->entries[i].policy, no_pos(),
+			       "memgate: policy retired", retired.ptr);
+		mg_buf_free(&retired);
+	}
+	if (unchanged) {
+		snprintf(title, sizeof(title), "memgate: %zu polic%s unchanged, not gated", unchanged,
+			 unchanged == 1 ? "y" : "ies");
+		put_annotation(&out, LEVEL_NOTICE, NULL, no_pos(), title, msg.ptr);
+	}
+	mg_buf_free(&msg);
 	return mg_buf_detach(&out, NULL);
 }

@@ -37,6 +37,7 @@ struct cli {
 	const char *sarif_path;
 	const char *codequality_path;
 	bool all;                  /* --all */
+	bool changed;              /* --changed: with --all, only changed policies */
 	const char *policies[MG_CLI_MAX_POLICIES];  /* every --policy, in order */
 	size_t policy_count;
 	const char *out_path;      /* record, manifest */
@@ -47,10 +48,10 @@ struct cli {
 };
 
 static const char usage_check[] =
-"usage: memgate check [-C DIR] [--rev REV] [--policy PATH]... [--all] [--policy-rev REV]\n"
-"                     [--base REV] [--worktree] [--format text|json|github] [--json FILE]\n"
-"                     [--summary FILE] [--junit FILE] [--sarif FILE] [--codequality FILE]\n"
-"                     [--inputs FILE] [--fail-on LIST] [--require-approved]\n"
+"usage: memgate check [-C DIR] [--rev REV] [--policy PATH]... [--all [--changed]]\n"
+"                     [--policy-rev REV] [--base REV] [--worktree] [--format text|json|github]\n"
+"                     [--json FILE] [--summary FILE] [--junit FILE] [--sarif FILE]\n"
+"                     [--codequality FILE] [--inputs FILE] [--fail-on LIST] [--require-approved]\n"
 "                     [--today YYYY-MM-DD] [--max-input-mb N]\n"
 "\n"
 "Gate the committed evidence against the budget policy.\n"
@@ -60,6 +61,8 @@ static const char usage_check[] =
 "  --policy PATH      the policy, relative to DIR (default: the nearest .memgate.yml in\n"
 "                     DIR or above it); repeat it to gate several policies\n"
 "  --all              gate every policy file of the repository (see memgate list)\n"
+"  --changed          with --all: gate only the policies whose inputs changed between\n"
+"                     --policy-rev and --rev (large monorepos)\n"
 "  --policy-rev REV   read the policy from REV (default: --rev); on a pull request, the base\n"
 "  --base REV         compare with the decision and values of the evidence at REV\n"
 "                     (default: --policy-rev when given)\n"
@@ -213,7 +216,7 @@ enum {
 	OPT_REV = 256, OPT_POLICY, OPT_POLICY_REV, OPT_WORKTREE, OPT_FORMAT, OPT_JSON,
 	OPT_FAIL_ON, OPT_REQUIRE_APPROVED, OPT_MAX_INPUT, OPT_OUT, OPT_REPORT,
 	OPT_SEMANTIC_ID, OPT_FORCE, OPT_HELP, OPT_SUMMARY, OPT_JUNIT, OPT_BASE, OPT_SARIF,
-	OPT_CODEQUALITY, OPT_ALL, OPT_TODAY, OPT_INPUTS, OPT_MEASURED_COMMIT
+	OPT_CODEQUALITY, OPT_ALL, OPT_TODAY, OPT_INPUTS, OPT_MEASURED_COMMIT, OPT_CHANGED
 };
 
 static const struct option check_options[] = {
@@ -229,6 +232,7 @@ static const struct option check_options[] = {
 	{ "sarif", required_argument, NULL, OPT_SARIF },
 	{ "codequality", required_argument, NULL, OPT_CODEQUALITY },
 	{ "all", no_argument, NULL, OPT_ALL },
+	{ "changed", no_argument, NULL, OPT_CHANGED },
 	{ "today", required_argument, NULL, OPT_TODAY },
 	{ "inputs", required_argument, NULL, OPT_INPUTS },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
@@ -275,6 +279,7 @@ static int apply_option(struct cli *cli, int c, const char *arg)
 		cli->opt.policy_path = arg;
 		break;
 	case OPT_ALL: cli->all = true; break;
+	case OPT_CHANGED: cli->changed = true; break;
 	case OPT_TODAY: cli->opt.today = arg; break;
 	case OPT_SARIF: cli->sarif_path = arg; break;
 	case OPT_CODEQUALITY: cli->codequality_path = arg; break;
@@ -474,6 +479,7 @@ static int record_source(void *ctx, mg_sink sink, void *sink_ctx)
 struct item_set {
 	const mg_check_item *items;
 	size_t count;
+	const mg_plan *plan;       /* check --all's, else NULL */
 };
 
 static int record_set_source(void *ctx, mg_sink sink, void *sink_ctx)
@@ -626,6 +632,20 @@ static void queue_set_inputs(mg_outputs *outs, const char *path, const mg_check_
 	mg_buf_free(&all);
 }
 
+/* The job summary of a set: what the plan retires, then the table and
+ * each policy's summary.  Malloc'd. */
+static char *set_summary(const struct item_set *set)
+{
+	char *plan = set->plan ? mg_summary_render_plan(set->plan) : mg_xstrdup("");
+	char *table = mg_summary_render_set(set->items, set->count);
+	mg_buf out = MG_BUF_INIT;
+
+	mg_buf_printf(&out, "%s%s", plan, table);
+	free(plan);
+	free(table);
+	return mg_buf_detach(&out, NULL);
+}
+
 /* Queue every output of a set (only when every policy was decided). */
 static void queue_set_outputs(mg_outputs *outs, const struct cli *cli,
 			      struct item_set *set, const char *token)
@@ -639,14 +659,13 @@ static void queue_set_outputs(mg_outputs *outs, const struct cli *cli,
 	if (cli->json_path)
 		mg_outputs_add_source(outs, cli->json_path, record_set_source, set);
 	if (summary)
-		queue_owned(outs, summary, mg_summary_render_set(items, count),
-			    summary_mode(summary, runner_summary));
+		queue_owned(outs, summary, set_summary(set), summary_mode(summary, runner_summary));
 	if (cli->junit_path)
 		queue_owned(outs, cli->junit_path, mg_junit_render_set(items, count),
 			    MG_OUTPUT_REPLACE);
 	if (cli->inputs_path)
 		queue_set_inputs(outs, cli->inputs_path, items, count);
-	if (gh_output)
+	if (gh_output && count)   /* --changed may leave none to gate */
 		queue_owned(outs, gh_output, mg_github_outputs_set(items, count, token),
 			    MG_OUTPUT_RUNNER);
 	queue_reports(outs, cli, items, count);
@@ -658,8 +677,10 @@ static void queue_set_outputs(mg_outputs *outs, const struct cli *cli,
  * errors) and the step outputs of the first error (decision=error).
  */
 static void queue_set_error_outputs(mg_outputs *outs, const struct cli *cli,
-				    const mg_check_item *items, size_t count, const char *token)
+				    const struct item_set *set, const char *token)
 {
+	const mg_check_item *items = set->items;
+	size_t count = set->count;
 	const char *runner_summary = env("GITHUB_STEP_SUMMARY");
 	const char *summary = !cli->summary_path || (runner_summary &&
 			      !strcmp(cli->summary_path, runner_summary)) ? runner_summary : NULL;
@@ -669,59 +690,53 @@ static void queue_set_error_outputs(mg_outputs *outs, const struct cli *cli,
 	for (i = 0; i < count && items[i].result; i++)
 		;
 	if (summary)
-		queue_owned(outs, summary, mg_summary_render_set(items, count), MG_OUTPUT_RUNNER);
+		queue_owned(outs, summary, set_summary(set), MG_OUTPUT_RUNNER);
 	if (gh_output && *token && i < count)
 		queue_owned(outs, gh_output, mg_github_outputs_error(&items[i].error, token),
 			    MG_OUTPUT_RUNNER);
 }
 
-/* Print a warning line on stderr, escaped. */
-static void warn(const char *fmt, const char *arg)
+/* The plan's retired policies, on stderr (text and json formats). */
+static void print_plan(const mg_plan *plan)
 {
-	mg_buf line = MG_BUF_INIT, safe = MG_BUF_INIT;
+	mg_buf safe = MG_BUF_INIT;
+	size_t i;
 
-	mg_buf_printf(&line, fmt, arg);
-	mg_escape_text(&safe, line.ptr, line.len);
-	fprintf(stderr, "memgate: warning: %s\n", safe.ptr);
-	mg_buf_free(&line);
+	for (i = 0; plan && i < plan->count; i++) {
+		if (plan->entries[i].kind == MG_PLAN_UNCHANGED) {
+			mg_buf_puts(&safe, "memgate: unchanged, not gated: ");
+			mg_escape_text(&safe, plan->entries[i].policy, strlen(plan->entries[i].policy));
+			mg_buf_putc(&safe, '\n');
+		}
+		if (plan->entries[i].kind != MG_PLAN_RETIRED)
+			continue;
+		mg_buf_puts(&safe, "memgate: warning: ");
+		mg_escape_text(&safe, plan->entries[i].message, strlen(plan->entries[i].message));
+		mg_buf_putc(&safe, '\n');
+	}
+	if (safe.len)
+		fputs(safe.ptr, stderr);
 	mg_buf_free(&safe);
 }
 
-/* --all with a policy revision: the policies that only the evidence
- * revision has are not gated (the policy revision decides); say so. */
-static void warn_new_policies(const struct cli *cli, char **base, size_t n)
+/* The items of --all: every policy of the plan that is gated, or fails
+ * (a deleted policy whose evidence stays); borrowed from the plan. */
+static size_t plan_items(mg_check_item *items, const mg_plan *plan)
 {
-	char **head = NULL;
-	size_t count = 0, i, j;
-	mg_error ignored;
+	size_t i, n = 0;
 
-	if (!cli->opt.policy_rev || cli->opt.worktree ||
-	    mg_check_list(&head, &count, cli->opt.dir, cli->opt.rev, &ignored) < 0)
-		return;
-	for (i = 0; i < count; i++) {
-		for (j = 0; j < n && strcmp(base[j], head[i]); j++)
-			;
-		if (j == n)
-			warn("'%s' is not at the policy revision, so it is not gated here "
-			     "(it is once merged)", head[i]);
+	for (i = 0; i < plan->count; i++) {
+		const mg_plan_entry *e = &plan->entries[i];
+
+		if (e->kind == MG_PLAN_RETIRED || e->kind == MG_PLAN_UNCHANGED)
+			continue;
+		items[n].policy = e->policy;
+		mg_error_clear(&items[n].error);
+		if (e->kind == MG_PLAN_DELETED)
+			mg_error_set(&items[n].error, e->policy, 0, 0, "%s", e->message);
+		n++;
 	}
-	mg_check_list_free(head, count);
-}
-
-/* The policies of --all: every policy file at the policy revision. */
-static int list_all(char ***paths, size_t *count, const struct cli *cli, mg_error *err)
-{
-	const char *rev = cli->opt.worktree ? "HEAD" :
-			  cli->opt.policy_rev ? cli->opt.policy_rev : cli->opt.rev;
-
-	if (mg_check_list(paths, count, cli->opt.dir, rev, err) < 0)
-		return MG_ERROR;
-	if (!*count)
-		return mg_error_set(err, NULL, 0, 0,
-				    "--all: no policy file (.memgate.yml or *.memgate.yml) is committed at '%s'",
-				    rev ? rev : "HEAD");
-	warn_new_policies(cli, *paths, *count);
-	return MG_OK;
+	return n;
 }
 
 /* Gate each policy; returns the worst exit status. */
@@ -730,40 +745,48 @@ static int cmd_check_set(struct cli *cli, const char *token)
 	mg_check_item *items = NULL;
 	mg_outputs *outs = mg_outputs_new();
 	struct item_set set;
-	char **listed = NULL, *shown = NULL;
-	const char *const *names = cli->policies;
-	size_t count = cli->policy_count, listed_count = 0, i;
+	mg_plan *plan = NULL;
+	char *shown = NULL, *notes = NULL;
+	bool began = false;
+	size_t count = cli->policy_count, i;
 	mg_check_options opt;
 	mg_error err;
 	int code = EXIT_ERROR, st;
 
 	mg_error_clear(&err);
-	if (cli->all) {
-		if (list_all(&listed, &listed_count, cli, &err) < 0) {
-			code = fail_check(cli, &err, token);
-			goto done;
-		}
-		names = (const char *const *)listed;
-		count = listed_count;
+	if (mg_check_begin(&err) < 0) {
+		code = fail_check(cli, &err, token);
+		goto done;
 	}
-	items = mg_xcalloc(count, sizeof(*items));
+	began = true;
+	if (cli->all && mg_plan_all(&plan, &cli->opt, cli->changed, &err) < 0) {
+		code = fail_check(cli, &err, token);
+		goto done;
+	}
+	items = mg_xcalloc(plan ? plan->count : count, sizeof(*items));
+	if (plan)
+		count = plan_items(items, plan);
+	for (i = 0; !plan && i < count; i++)
+		items[i].policy = cli->policies[i];
 	code = EXIT_PASS;
 	for (i = 0; i < count; i++) {
 		opt = cli->opt;
-		opt.policy_path = names[i];
+		opt.policy_path = items[i].policy;
 		opt.policy_from_root = cli->all;
-		items[i].policy = names[i];
-		if (mg_check_run(&items[i].result, &opt, &items[i].error) < 0)
+		if (items[i].error.message[0])
+			fail(&items[i].error);   /* a deleted policy: the plan says why */
+		else if (mg_check_run(&items[i].result, &opt, &items[i].error) < 0)
 			fail(&items[i].error);
 		if ((st = mg_check_item_status(&items[i])) > code)
 			code = st;
 	}
 	set.items = items;
 	set.count = count;
+	set.plan = plan;
 	if (code != EXIT_ERROR)
 		queue_set_outputs(outs, cli, &set, token);
 	else
-		queue_set_error_outputs(outs, cli, items, count, token);
+		queue_set_error_outputs(outs, cli, &set, token);
 	if (mg_outputs_commit(outs, &err) < 0) {
 		code = fail(&err);
 		goto done;
@@ -774,18 +797,28 @@ static int cmd_check_set(struct cli *cli, const char *token)
 		for (i = 0; i < count; i++)
 			if (items[i].result)
 				print_warnings(items[i].result);
-	} else {
-		shown = cli->format == FORMAT_GITHUB ? mg_github_render_set(items, count, token)
-						     : mg_text_render_set(items, count);
+		print_plan(plan);
+	} else if (cli->format == FORMAT_GITHUB) {
+		notes = plan ? mg_github_render_plan(plan) : NULL;
+		shown = mg_github_render_set(items, count, token);
+		if (notes)
+			fputs(notes, stdout);
 		fputs(shown, stdout);
+	} else {
+		shown = mg_text_render_set(items, count);
+		fputs(shown, stdout);
+		print_plan(plan);
 	}
 done:
 	for (i = 0; items && i < count; i++)
 		mg_check_result_free(items[i].result);
 	free(items);
-	mg_check_list_free(listed, listed_count);
+	mg_plan_free(plan);
 	free(shown);
+	free(notes);
 	mg_outputs_free(outs);
+	if (began)
+		mg_check_end();
 	return code;
 }
 
@@ -991,6 +1024,8 @@ int main(int argc, char **argv)
 			return usage_error(cmd, "%s", "--out belongs to 'memgate record'");
 		if (cli.all && cli.policy_count)
 			return usage_error(cmd, "%s", "--all gates every policy: give it without --policy");
+		if (cli.changed && !cli.all)
+			return usage_error(cmd, "%s", "--changed selects among --all's policies: give --all");
 		if (record && (cli.all || cli.policy_count > 1))
 			return usage_error(cmd, "%s", "record writes one policy's record: give one --policy");
 		return cmd_check(&cli, record);

@@ -10,6 +10,7 @@
 #include "format.h"
 #include "memgate/insight.h"
 #include "memgate/summary.h"
+#include "memgate/plan.h"
 
 #define BIT(r) (1u << (r))
 #define FEASIBLE_NAMES 5   /* names listed in a scenario's feasible-set cell */
@@ -1139,6 +1140,34 @@ char *mg_summary_render_set(const mg_check_item *items, size_t count)
 		one = render_summary(items[i].result, share > 256 ? share - 256 : share);
 		mg_buf_puts(&out, one);
 		free(one);
+	}
+	return mg_buf_detach(&out, NULL);
+}
+
+char *mg_summary_render_plan(const mg_plan *plan)
+{
+	mg_buf out = MG_BUF_INIT;
+	size_t i, unchanged = 0;
+
+	assert(plan);
+	mg_buf_puts(&out, "");
+	for (i = 0; i < plan->count; i++)
+		if (plan->entries[i].kind == MG_PLAN_UNCHANGED)
+			unchanged++;
+	if (unchanged)
+		mg_buf_printf(&out, "**Unchanged, not gated (%zu):** ", unchanged);
+	for (i = 0; unchanged && i < plan->count; i++) {
+		if (plan->entries[i].kind != MG_PLAN_UNCHANGED)
+			continue;
+		put_md(&out, plan->entries[i].policy);
+		mg_buf_puts(&out, --unchanged ? ", " : "\n\n");
+	}
+	for (i = 0; i < plan->count; i++) {
+		if (plan->entries[i].kind != MG_PLAN_RETIRED)
+			continue;
+		mg_buf_puts(&out, "> \xe2\x9a\xa0\xef\xb8\x8f **Retired:** ");
+		put_md(&out, plan->entries[i].message);
+		mg_buf_puts(&out, "\n\n");
 	}
 	return mg_buf_detach(&out, NULL);
 }

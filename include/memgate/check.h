@@ -164,6 +164,8 @@ typedef struct mg_check_result {
 	bool fail_on[MG_VERDICT_COUNT];  /* effective: --fail-on, else policy */
 	bool passed;                /* verdict not in fail_on */
 	char **warnings;            /* human sentences, one line each */
+	char **warning_files;       /* per warning: the repository file it is
+				       about (annotated there), or NULL */
 	size_t warning_count;
 	char **notes;               /* things to know that need no action (adoption) */
 	size_t note_count;
@@ -180,6 +182,11 @@ typedef struct mg_check_result {
 	const char *approved_hint;  /* approved_result_missing: why (static text from
 				       mg_repo_uncommitted_hint, e.g. "it is untracked:
 				       git add it, then commit"), or NULL */
+	/* where memgate ran, for commands the output tells users to paste */
+	char *cwd_prefix;           /* the current directory in the work tree:
+				       "models/a/", "" at its root; NULL when
+				       outside it (or in a bare repository) */
+	char *root;                 /* the work tree's real path, NULL when bare */
 	/* waivers, judged on `today` */
 	char today[11];             /* YYYY-MM-DD */
 	bool today_given;           /* from --today, else the clock's date in UTC */
@@ -207,6 +214,14 @@ typedef struct mg_check_item {
 
 /* The exit status of one item: 0 passes, 1 fails the gate, 2 not decided. */
 int mg_check_item_status(const mg_check_item *item);
+
+/*
+ * Bracket many checks in one process (check --all): the libraries stay
+ * initialised in between instead of being set up for each check.  Returns
+ * 0 or MG_ERROR; every successful mg_check_begin needs one mg_check_end.
+ */
+int mg_check_begin(mg_error *err);
+void mg_check_end(void);
 
 /*
  * Run the check.  Returns 0 with *out filled (the decision may be any
@@ -242,6 +257,14 @@ void mg_check_waiver_message(mg_buf *out, const mg_check_result *r, size_t i);
  * expiry date, the days left and the policy's waivers_warn_days.  Untrusted
  * text is appended as it is, as above. */
 void mg_check_waiver_expiring_message(mg_buf *out, const mg_check_result *r, size_t i);
+
+/*
+ * Append `path` (a repository path) as a command pasted in the current
+ * directory names it: relative to r->cwd_prefix ("bench/76.json",
+ * "../llm-b/x.json"), else r->root joined with it, else as it is.  Raw
+ * text: the caller escapes it for its destination.
+ */
+void mg_check_cli_path(mg_buf *out, const mg_check_result *r, const char *path);
 
 /* Whether `name` is the name of a policy file: .memgate.yml or *.memgate.yml. */
 bool mg_check_is_policy_name(const char *name);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include "buf.h"
 #include "check.h"
+#include "plan.h"
 
 #include "limits.h"   /* memgate's (this directory): MG_GITHUB_MAX_ANNOTATIONS */
 
@@ -69,5 +70,13 @@ char *mg_github_render_set(const mg_check_item *items, size_t count, const char 
  * passed}).  Only called when every policy was decided.
  */
 char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char *token);
+
+/*
+ * check --all: a ::warning at each policy the change retires (mg_plan),
+ * for reviewers to confirm, and with --changed one ::notice naming the
+ * policies left unchanged, not gated.  Returns a malloc'd string for stdout ("" when
+ * none).
+ */
+char *mg_github_render_plan(const mg_plan *plan);
 
 #endif

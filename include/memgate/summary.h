@@ -15,6 +15,7 @@
  * blobs, SHA-256).  Returns a malloc'd string to append.
  */
 #include "check.h"
+#include "plan.h"
 
 #include "limits.h"   /* memgate's (this directory): MG_SUMMARY_MAX */
 
@@ -38,5 +39,10 @@ char *mg_summary_render_error(const mg_error *err);
  * reason, selected candidate, gate), then each decided policy's summary,
  * all of it within MG_SUMMARY_MAX bytes. */
 char *mg_summary_render_set(const mg_check_item *items, size_t count);
+
+/* check --all: the policies --changed left unchanged (one line), then a
+ * quoted warning line per policy the change retires (mg_plan), to go
+ * before the set's summary.  Malloc'd, "" when none. */
+char *mg_summary_render_plan(const mg_plan *plan);
 
 #endif

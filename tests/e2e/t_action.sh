@@ -184,6 +184,7 @@ for m in 'MEMGATE_DIR: ${{ inputs.working-directory }}' \
 	 'MEMGATE_REQUIRE_APPROVED: ${{ inputs.require-approved }}' \
 	 'MEMGATE_SUMMARY: ${{ inputs.summary }}' \
 	 'MEMGATE_ALL: ${{ inputs.all }}' \
+	 'MEMGATE_CHANGED: ${{ inputs.changed }}' \
 	 'MEMGATE_SARIF: ${{ inputs.sarif }}' \
 	 'MEMGATE_JSON: ${{ inputs.json }}' \
 	 'MEMGATE_JUNIT: ${{ inputs.junit }}' \

@@ -168,8 +168,11 @@ expect_out "the report has no amp_dtype (read from config.amp_dtype); the policy
 	"text says the report lacks a pinned field"
 expect_out "report '$REPORT_PATH' has SHA-256 $(sha_of "$repo/$REPORT_PATH"); the manifest pins $(sha_of "$FLAT")" \
 	"text shows both hashes"
+expect_out "pin it with 'memgate manifest -C $(cd -P "$repo" && pwd -P) --report $REPORT_PATH --out $(cd -P "$repo" && pwd -P)/$MANIFEST_PATH --force'" \
+	"text says how to regenerate the manifest, with paths that work from outside the repository"
+(cd "$repo" && "$MEMGATE" check) >"$T/out" 2>"$T/err"
 expect_out "pin it with 'memgate manifest --report $REPORT_PATH --out $MANIFEST_PATH --force'" \
-	"text says how to regenerate the manifest"
+	"from its top level, the paths from the root"
 expect_out "$MANIFEST_PATH:4:15: report" "the hash detail points at the manifest line"
 if grep -q "nothing" "$T/out"; then not_ok "no 'nothing' for a missing value"; else ok "no 'nothing' for a missing value"; fi
 

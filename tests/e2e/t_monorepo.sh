@@ -171,13 +171,13 @@ cp "$mono/$B" "$mono/models/llm-d/.memgate.yml"
 commit_all "$mono" "a new model"
 mg check -C "$mono" --all --policy-rev "$base" --format json
 expect_code 1 "--all --policy-rev: the base commit's policies are gated"
-expect_field policies.2.policy '<missing>'
-expect_err "memgate: warning: 'models/llm-d/.memgate.yml' is not at the policy revision, so it is not gated here (it is once merged)" \
-	"a policy new in the change is named"
+expect_field policies.0.policy "\"$A\""
+expect_field policies.2.policy '"models/llm-d/.memgate.yml"'
+expect_field policies.2.record.notes.0 "\"adopting memgate: the policy revision ${base:0:7} has no 'models/llm-d/.memgate.yml', so the policy this change adds (at $(g -C "$mono" rev-parse --short=7 HEAD)) decides; once it is merged, changes are gated by the policy of their base\""
 mg check -C "$mono" --all --format json
 expect_field policies.2.policy '"models/llm-d/.memgate.yml"'
 mg check -C "$mono" --all --rev "$base" --policy-rev "$base" --format json
-expect_no_err "not at the policy revision" "no warning when both revisions have the same policies"
+expect_field policies.2.policy '<missing>'
 g -C "$T" init -q empty-repo
 g -C "$T/empty-repo" commit -q --allow-empty -m empty
 mg check -C "$T/empty-repo" --all

@@ -1,0 +1,103 @@
+/*
+ * The monorepo benchmark's floor: what any tool that gates many committed
+ * policies with these libraries pays before it decides anything.
+ *
+ *   floor-many DIR LIST    libgit2 init, open DIR once, then for each line
+ *                          "REV:PATH" of LIST read that blob and parse it:
+ *                          YAML (libyaml, every event) for a .yml path,
+ *                          else its SHA-256 (OpenSSL) and cJSON_Parse
+ *
+ * LIST names the blobs memgate reads for the same run (tests/bench/run
+ * writes it).  Linked with every library memgate links.  Prints a count so
+ * that no work is optimised away.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <git2.h>
+#include <openssl/evp.h>
+#include <yaml.h>
+
+/* Parse YAML to its end; the number of events, -1 on an error. */
+static long parse_yaml(const char *data, size_t len)
+{
+	yaml_parser_t parser;
+	yaml_event_t event;
+	long events = 0;
+	int done = 0;
+
+	if (!yaml_parser_initialize(&parser))
+		return -1;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
+	while (!done) {
+		if (!yaml_parser_parse(&parser, &event)) {
+			events = -1;
+			break;
+		}
+		done = event.type == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&event);
+		events++;
+	}
+	yaml_parser_delete(&parser);
+	return events;
+}
+
+static long parse_json(const char *data, size_t len)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int md_len = 0;
+	cJSON *root;
+	long n;
+
+	if (!EVP_Digest(data, len, md, &md_len, EVP_sha256(), NULL))
+		return -1;
+	if (!(root = cJSON_ParseWithLength(data, len)))
+		return -1;
+	n = cJSON_GetArraySize(root) + md[0];
+	cJSON_Delete(root);
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	git_repository *repo = NULL;
+	char spec[4096];
+	long total = 0, n;
+	FILE *list;
+
+	if (argc != 3 || !(list = fopen(argv[2], "r"))) {
+		fprintf(stderr, "usage: %s DIR LIST\n", argv[0]);
+		return 2;
+	}
+	git_libgit2_init();
+	if (git_repository_open_ext(&repo, argv[1], 0, NULL) < 0) {
+		fprintf(stderr, "%s: cannot open %s\n", argv[0], argv[1]);
+		return 1;
+	}
+	while (fgets(spec, sizeof(spec), list)) {
+		git_object *obj = NULL;
+		const char *data;
+		size_t len;
+
+		spec[strcspn(spec, "\n")] = '\0';
+		if (git_revparse_single(&obj, repo, spec) < 0 || git_object_type(obj) != GIT_OBJECT_BLOB) {
+			fprintf(stderr, "%s: cannot read %s\n", argv[0], spec);
+			return 1;
+		}
+		data = git_blob_rawcontent((git_blob *)obj);
+		len = (size_t)git_blob_rawsize((git_blob *)obj);
+		n = strstr(spec, ".yml") ? parse_yaml(data, len) : parse_json(data, len);
+		git_object_free(obj);
+		if (n < 0) {
+			fprintf(stderr, "%s: cannot parse %s\n", argv[0], spec);
+			return 1;
+		}
+		total += n;
+	}
+	fclose(list);
+	printf("%ld\n", total);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	return 0;
+}
