@@ -296,7 +296,7 @@ portable:
 	@echo "portable: memgate builds with $(PORTABLE_CC) -std=c11 -D_POSIX_C_SOURCE=200809L"
 
 clean:
-	rm -rf build build-asan build-fuzz build-portable memgate
+	rm -rf build build-asan build-fuzz build-portable build-arm64 memgate
 
 # Fuzzing (libFuzzer, clang)
 #

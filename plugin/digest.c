@@ -18,7 +18,7 @@
 #include "digest.h"
 #include "memgate/error.h"
 
-#if OPENSSL_VERSION_MAJOR == 3 && !defined(OPENSSL_NO_DEPRECATED_3_0)
+#if defined(OPENSSL_VERSION_MAJOR) && OPENSSL_VERSION_MAJOR == 3 && !defined(OPENSSL_NO_DEPRECATED_3_0)
 #define USE_SHA256_FUNCTIONS 1
 #else
 #define USE_SHA256_FUNCTIONS 0
