@@ -85,7 +85,7 @@ int main(void)
 	put_list("thresholds", threshold, MG_THRESHOLD_COUNT, NULL);
 	put_list("noise_modes", noise, MG_NOISE_MODE_COUNT, NULL);
 	put_list("waiver_statuses", waiver, MG_WAIVER_STATUS_COUNT, NULL);
-	put_list("change_effects", effect, MG_CHANGE_ALTERS + 1, NULL);
+	put_list("change_effects", effect, MG_CHANGE_EFFECT_COUNT, NULL);
 	codes = mg_codes(&n);
 	printf("  \"codes\": [");
 	for (i = 0; i < n; i++) {

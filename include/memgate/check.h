@@ -96,8 +96,9 @@ enum mg_change_effect {
 	MG_CHANGE_TIGHTENS,  /* the proposed value makes the gate stricter */
 	MG_CHANGE_LOOSENS,   /* ... more lenient (a check or pin removed, a limit relaxed) */
 	MG_CHANGE_ALTERS,    /* neither, or both (a different pin, baseline, rank_by) */
-	MG_CHANGE_EXPIRED    /* a waiver added or extended to a date already past: it
+	MG_CHANGE_EXPIRED,   /* a waiver added or extended to a date already past: it
 				waives nothing */
+	MG_CHANGE_EFFECT_COUNT
 };
 /* "tightens", "loosens", "changes", "expired". */
 const char *mg_check_effect_name(enum mg_change_effect e);
@@ -200,10 +201,8 @@ typedef struct mg_check_result {
 	bool measured_shallow;      /* measured_commit_unknown in a shallow clone */
 } mg_check_result;
 
-/* How many changed paths of evidence.inputs a result names. */
-#ifndef MG_CHECK_MAX_STALE   /* raise: make EXTRA_CFLAGS=-DMG_CHECK_MAX_STALE=N */
-#define MG_CHECK_MAX_STALE 100
-#endif
+/* How many changed paths of evidence.inputs a result names: MG_CHECK_MAX_STALE,
+ * limits.h. */
 
 /* One policy of check --all or of a repeated --policy. */
 typedef struct mg_check_item {

@@ -17,9 +17,7 @@
 /* Issues at most, the most important first (as SARIF's results): past it,
  * one last issue, check_name findings_omitted, says how many were left out.
  * So the file stays within a constant size, whatever the report holds. */
-#ifndef MG_CODEQUALITY_MAX_ISSUES
-#define MG_CODEQUALITY_MAX_ISSUES 5000
-#endif
+#include "limits.h"  /* memgate's: MG_CODEQUALITY_MAX_ISSUES */
 /* The limit in force (tests lower it). */
 extern size_t mg_codequality_max_issues;
 

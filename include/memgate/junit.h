@@ -34,9 +34,7 @@
  * omitted, says how many were left out) and at most as many finding lines
  * in one case's text (then a line says how many more), so the file stays
  * within a constant size whatever the report holds. */
-#ifndef MG_JUNIT_MAX_ITEMS
-#define MG_JUNIT_MAX_ITEMS 5000
-#endif
+#include "limits.h"  /* memgate's: MG_JUNIT_MAX_ITEMS */
 /* The limit in force (tests lower it). */
 extern size_t mg_junit_max_items;
 

@@ -162,6 +162,25 @@
 #define MG_INSIGHT_MAX_FRONT_WORK 200000000ULL
 #endif
 
+/* Changed paths of evidence.inputs a result names (all are counted): the
+ * first hundred are enough to see what changed, and the record stays small. */
+#ifndef MG_CHECK_MAX_STALE
+#define MG_CHECK_MAX_STALE 100
+#endif
+
+/* ---- signed evidence ---- */
+
+/* Bytes of an armored SSH signature: ssh-keygen's largest (RSA 16384) is
+ * about 3 KiB; anything larger is not a signature. */
+#ifndef MG_SSHSIG_MAX_BYTES
+#define MG_SSHSIG_MAX_BYTES (64 * 1024)
+#endif
+
+/* Bytes of an allowed-signers file: thousands of keys fit. */
+#ifndef MG_SIGNERS_MAX_BYTES
+#define MG_SIGNERS_MAX_BYTES (1024 * 1024)
+#endif
+
 /* ---- outputs (the CI platforms' own limits) ---- */
 
 /* Annotations per level per step: GitHub shows 10 of each. */
@@ -179,6 +198,19 @@
  * of a run and rejects a file with more than 25,000. */
 #ifndef MG_SARIF_MAX_RESULTS
 #define MG_SARIF_MAX_RESULTS 5000
+#endif
+
+/* JUnit candidate cases (then one skipped case says how many were left
+ * out), and finding lines in one case's text: bounded like the record, so
+ * the file stays within a constant size whatever the report holds. */
+#ifndef MG_JUNIT_MAX_ITEMS
+#define MG_JUNIT_MAX_ITEMS 5000
+#endif
+
+/* Code Quality issues, the most important first (as SARIF's results); past
+ * it, one last issue (findings_omitted) says how many were left out. */
+#ifndef MG_CODEQUALITY_MAX_ISSUES
+#define MG_CODEQUALITY_MAX_ISSUES 5000
 #endif
 
 /* ---- the command line ---- */

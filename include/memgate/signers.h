@@ -25,7 +25,7 @@
 
 typedef struct mg_signers mg_signers;
 
-#define MG_SIGNERS_MAX_BYTES (1024 * 1024)  /* an allowed-signers file */
+#include "limits.h"  /* memgate's: MG_SIGNERS_MAX_BYTES */
 
 typedef enum mg_signers_verdict {
 	MG_SIGNERS_ALLOWED,        /* a line lists the key for the namespace, valid now */

@@ -22,7 +22,7 @@
 
 typedef struct mg_sshsig mg_sshsig;
 
-#define MG_SSHSIG_MAX_BYTES (64 * 1024)  /* armored signature text */
+#include "limits.h"  /* memgate's: MG_SSHSIG_MAX_BYTES */
 
 /* Results of mg_sshsig_verify besides MG_OK; each is also a message in err. */
 #define MG_SSHSIG_ENAMESPACE -30  /* signed for another namespace */
