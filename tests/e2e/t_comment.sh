@@ -40,6 +40,21 @@ for m in "  comment:|    default: 'false'" \
 	fi
 done
 
+# The README's workflow_run recipe is a valid workflow (the validator
+# t_action.sh installs into build/, when it is there).
+VALIDATOR=$SRC/build/action-validator/node_modules/.bin/action-validator
+awk '/^# .github\/workflows\/memgate-comment.yml/ { p = 1 } p && /^```$/ { exit } p' \
+	"$SRC/README.md" >"$T/memgate-comment.yml"
+if [ ! -s "$T/memgate-comment.yml" ]; then
+	not_ok "README: the workflow_run recipe is there"
+elif [ -x "$VALIDATOR" ]; then
+	"$VALIDATOR" "$T/memgate-comment.yml" >"$T/out" 2>"$T/err"
+	code=$?
+	expect_code 0 "README: the workflow_run recipe is a valid workflow"
+else
+	ok "# SKIP the action validator is not installed (t_action.sh installs it)"
+fi
+
 # --- the stand-in API --------------------------------------------------
 
 cat >"$T/api.py" <<'PY'
@@ -93,6 +108,9 @@ class H(BaseHTTPRequestHandler):
                     assert isinstance(body, str)
                 except Exception:
                     return self.answer(422, {"message": "no body"})
+            if method == "GET" and url.path == f"/repos/{repo}/pulls/{pr}":
+                with open(f"{state_dir}/head") as f:
+                    return self.answer(200, {"number": int(pr), "head": {"sha": f.read().strip()}})
             base = f"/repos/{repo}/issues"
             if method == "GET" and url.path == f"{base}/{pr}/comments":
                 q = parse_qs(url.query)
@@ -132,6 +150,7 @@ PY
 
 mkdir -p "$T/api"
 echo normal >"$T/api/mode"
+echo 0123456789abcdef0123456789abcdef01234567 >"$T/api/head"
 timeout 300 python3 "$T/api.py" "$T/api" "$REPO" "$PR" "$TOKEN" 2>"$T/api/stderr" &
 srv=$!
 trap 'kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null; rm -rf "$T"' EXIT
@@ -315,11 +334,28 @@ echo normal >"$T/api/mode"
 
 # --- the rest of the step's cases --------------------------------------
 
+comment_step MEMGATE_PR_HEAD_SHA="$(cat "$T/api/head")"
+expect_out "memgate: updated the comment for models/llm-a/.memgate.yml on #$PR" \
+	"workflow_run: the gated head: posts"
+requests
+if [ "$(req_count POST)" = 0 ] && [ "$(req_count PATCH)" = 2 ] &&
+   head -n 1 "$T/requests" | grep -qF "\"path\": \"/repos/$REPO/pulls/$PR\""; then
+	ok "workflow_run: asks for the pull request first, then updates in place"
+else
+	not_ok "workflow_run: asks for the pull request first, then updates in place" "$(cat "$T/requests")"
+fi
+
 comment_step MEMGATE_PR=
 expect_code 0 "not a pull request"
 expect_out "memgate: not a pull request: no comment to post" "not a pull request: says so"
 comment_step MEMGATE_TOKEN=wrong
 expect_out "cannot post the pull-request comment (HTTP 401: Bad credentials)" "a refused token: says why"
+# The workflow_run recipe: the pull request's head must be the commit the
+# fork's run gated, else nothing is posted.
+comment_step MEMGATE_PR_HEAD_SHA=89abcdef0123456789abcdef0123456789abcdef
+expect_code 0 "workflow_run: another head"
+expect_out "::warning::memgate: pull request #$PR is not at 89abcdef0123456789abcdef0123456789abcdef: nothing posted" \
+	"workflow_run: another head: says so"
 comment_step MEMGATE_PR='7/../../x'
 expect_code 2 "a pull request number that is not a number"
 comment_step MEMGATE_COMMENT_FILE="$T/none.md"
