@@ -252,6 +252,19 @@ static bool listed(const struct comment *c, const mg_finding *f)
 	return f->weight < MG_FINDING_WARNING && !mg_finding_quiet(c->r, f);
 }
 
+/* A finding's marker, as its annotation's level and the job summary
+ * show it: hard findings are errors when the gate fails, else warnings;
+ * the others warnings, else notices. */
+static const char *marker(const mg_finding *f, bool passed)
+{
+	static const char error[] = "\xe2\x9d\x8c", warning[] = "\xe2\x9a\xa0\xef\xb8\x8f",
+			  notice[] = "\xe2\x84\xb9\xef\xb8\x8f";
+
+	if (f->weight == MG_FINDING_HARD)
+		return passed ? warning : error;
+	return passed ? notice : warning;
+}
+
 static void put_findings(struct comment *c)
 {
 	mg_buf *out = &c->out;
@@ -265,8 +278,7 @@ static void put_findings(struct comment *c)
 
 		if (!listed(c, f))
 			continue;
-		mg_buf_printf(out, "- %s ", f->weight == MG_FINDING_HARD ? "\xe2\x9d\x8c" :
-			      "\xe2\x9a\xa0\xef\xb8\x8f");
+		mg_buf_printf(out, "- %s ", marker(f, c->r->passed));
 		mg_format_location(out, f->file, f->pos, put_md);
 		put_md(out, f->message);
 		mg_buf_printf(out, " (`%s`)\n", f->code);

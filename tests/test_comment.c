@@ -196,3 +196,27 @@ Test(comment, one_comment_per_policy)
 	mg_check_result_free(items[1].result);
 	mg_demo_remove(dir);
 }
+
+/* A passing gate (--fail-on none): the heading says so, and findings are
+ * marked as its annotations would be (a hard limit a warning, a target a
+ * notice), not as failures. */
+Test(comment, a_passing_gate_marks_findings_softer)
+{
+	char dir[MG_DEMO_DIR_SIZE], *text;
+	mg_check_result *r;
+
+	mg_demo_repo(dir);
+	r = mg_demo_check(dir, (mg_check_options){ .fail_on_set = true });
+	cr_assert(r->passed);
+	text = mg_comment_render(r, NULL);
+	cr_expect_not_null(strstr(text, "### memgate: tune \xe2\x80\x94 \xe2\x9c\x85 gate passed\n"),
+			   "%s", text);
+	cr_expect_not_null(strstr(text, "- \xe2\x9a\xa0\xef\xb8\x8f \\.memgate\\.yml:13:22: offload"),
+			   "%s", text);
+	cr_expect_not_null(strstr(text, "- \xe2\x84\xb9\xef\xb8\x8f \\.memgate\\.yml:14:25: checkpoint"),
+			   "%s", text);
+	cr_expect_null(strstr(text, "\xe2\x9d\x8c"), "no failure mark: %s", text);
+	free(text);
+	mg_check_result_free(r);
+	mg_demo_remove(dir);
+}

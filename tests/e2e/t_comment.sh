@@ -168,8 +168,9 @@ API=http://127.0.0.1:$(cat "$T/api/port")
 seen=0
 requests() {
 	local n
-	n=$(wc -l <"$T/api/requests.log" 2>/dev/null || echo 0)
-	tail -n +"$((seen + 1))" "$T/api/requests.log" 2>/dev/null >"$T/requests"
+	touch "$T/api/requests.log"
+	n=$(wc -l <"$T/api/requests.log")
+	tail -n +"$((seen + 1))" "$T/api/requests.log" >"$T/requests"
 	seen=$n
 }
 # req_count METHOD: how many of the last requests used METHOD.
