@@ -12,6 +12,7 @@
 #include "memgate/buf.h"
 #include "memgate/check.h"
 #include "memgate/codequality.h"
+#include "memgate/comment.h"
 #include "memgate/decision.h"
 #include "memgate/error.h"
 #include "memgate/escape.h"

@@ -36,6 +36,7 @@ struct cli {
 	const char *junit_path;
 	const char *sarif_path;
 	const char *codequality_path;
+	const char *comment_path;  /* --comment */
 	bool all;                  /* --all */
 	bool changed;              /* --changed: with --all, only changed policies */
 	const char *policies[MG_CLI_MAX_POLICIES];  /* every --policy, in order */
@@ -51,8 +52,8 @@ static const char usage_check[] =
 "usage: memgate check [-C DIR] [--rev REV] [--policy PATH]... [--all [--changed]]\n"
 "                     [--policy-rev REV] [--base REV] [--worktree] [--format text|json|github]\n"
 "                     [--json FILE] [--summary FILE] [--junit FILE] [--sarif FILE]\n"
-"                     [--codequality FILE] [--inputs FILE] [--fail-on LIST] [--require-approved]\n"
-"                     [--today YYYY-MM-DD] [--max-input-mb N]\n"
+"                     [--codequality FILE] [--comment FILE] [--inputs FILE] [--fail-on LIST]\n"
+"                     [--require-approved] [--today YYYY-MM-DD] [--max-input-mb N]\n"
 "\n"
 "Gate the committed evidence against the budget policy.\n"
 "\n"
@@ -74,6 +75,8 @@ static const char usage_check[] =
 "  --junit FILE       write a JUnit XML report (GitLab, Jenkins)\n"
 "  --sarif FILE       write a SARIF 2.1.0 log (GitHub code scanning)\n"
 "  --codequality FILE write a GitLab Code Quality report\n"
+"  --comment FILE     write the short pull-request comment (Markdown, one per policy,\n"
+"                     each opened by its <!-- memgate: POLICY --> marker line)\n"
 "  --inputs FILE      write the repository paths of the inputs read, one per line\n"
 "  --fail-on LIST     decisions that fail the check, e.g. reject,tune, or none\n"
 "                     (default: the policy's gate.fail_on)\n"
@@ -216,7 +219,8 @@ enum {
 	OPT_REV = 256, OPT_POLICY, OPT_POLICY_REV, OPT_WORKTREE, OPT_FORMAT, OPT_JSON,
 	OPT_FAIL_ON, OPT_REQUIRE_APPROVED, OPT_MAX_INPUT, OPT_OUT, OPT_REPORT,
 	OPT_SEMANTIC_ID, OPT_FORCE, OPT_HELP, OPT_SUMMARY, OPT_JUNIT, OPT_BASE, OPT_SARIF,
-	OPT_CODEQUALITY, OPT_ALL, OPT_TODAY, OPT_INPUTS, OPT_MEASURED_COMMIT, OPT_CHANGED
+	OPT_CODEQUALITY, OPT_ALL, OPT_TODAY, OPT_INPUTS, OPT_MEASURED_COMMIT, OPT_CHANGED,
+	OPT_COMMENT
 };
 
 static const struct option check_options[] = {
@@ -231,6 +235,7 @@ static const struct option check_options[] = {
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "sarif", required_argument, NULL, OPT_SARIF },
 	{ "codequality", required_argument, NULL, OPT_CODEQUALITY },
+	{ "comment", required_argument, NULL, OPT_COMMENT },
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "changed", no_argument, NULL, OPT_CHANGED },
 	{ "today", required_argument, NULL, OPT_TODAY },
@@ -283,6 +288,7 @@ static int apply_option(struct cli *cli, int c, const char *arg)
 	case OPT_TODAY: cli->opt.today = arg; break;
 	case OPT_SARIF: cli->sarif_path = arg; break;
 	case OPT_CODEQUALITY: cli->codequality_path = arg; break;
+	case OPT_COMMENT: cli->comment_path = arg; break;
 	case OPT_POLICY_REV: cli->opt.policy_rev = arg; break;
 	case OPT_BASE: cli->opt.base = arg; break;
 	case OPT_WORKTREE: cli->opt.worktree = true; break;
@@ -508,11 +514,33 @@ static int stdout_written(int error)
 	return error;
 }
 
-/* Queue --sarif and --codequality for the items. */
+/* The run's page, where its job summary is, for the comment's link:
+ * GITHUB_SERVER_URL/GITHUB_REPOSITORY/actions/runs/GITHUB_RUN_ID, or NULL
+ * when one is unset.  Malloc'd. */
+static char *run_url(void)
+{
+	const char *server = env("GITHUB_SERVER_URL"), *repo = env("GITHUB_REPOSITORY");
+	const char *run = env("GITHUB_RUN_ID");
+	mg_buf url = MG_BUF_INIT;
+
+	if (!server || !repo || !run)
+		return NULL;
+	mg_buf_printf(&url, "%s/%s/actions/runs/%s", server, repo, run);
+	return mg_buf_detach(&url, NULL);
+}
+
+/* Queue --sarif, --codequality and --comment for the items. */
 static void queue_reports(mg_outputs *outs, const struct cli *cli,
 			  const mg_check_item *items, size_t count)
 {
+	char *url;
 
+	if (cli->comment_path) {
+		url = run_url();
+		queue_owned(outs, cli->comment_path, mg_comment_render_set(items, count, url),
+			    MG_OUTPUT_REPLACE);
+		free(url);
+	}
 	if (cli->sarif_path)
 		queue_owned(outs, cli->sarif_path, mg_sarif_render(items, count, MG_VERSION),
 			    MG_OUTPUT_REPLACE);

@@ -194,6 +194,18 @@
 #define MG_SUMMARY_MAX (1000 * 1024)
 #endif
 
+/* Bytes of one pull-request comment (check --comment), per policy:
+ * reviewers read it in the conversation, so it stays short; rows and
+ * findings are dropped, the rest left to the job summary, to fit. */
+#ifndef MG_COMMENT_MAX
+#define MG_COMMENT_MAX 3000
+#endif
+
+/* Findings, and candidates against the base, a comment lists at most. */
+#ifndef MG_COMMENT_ROWS
+#define MG_COMMENT_ROWS 5
+#endif
+
 /* Results in one SARIF run: GitHub's code scanning shows the first 5,000
  * of a run and rejects a file with more than 25,000. */
 #ifndef MG_SARIF_MAX_RESULTS
