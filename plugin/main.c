@@ -1012,7 +1012,7 @@ static void print_approval(const mg_approval *a, const char *out_path)
 {
 	const mg_check_result *res = a->result;
 	const mg_decision *d = res->decision;
-	mg_buf raw = MG_BUF_INIT, safe = MG_BUF_INIT;
+	mg_buf raw = MG_BUF_INIT, safe = MG_BUF_INIT, sig = MG_BUF_INIT;
 	const char *line, *end;
 
 	mg_buf_printf(&raw, "approved: %s (%s)", mg_verdict_name(d->verdict),
@@ -1039,9 +1039,10 @@ static void print_approval(const mg_approval *a, const char *out_path)
 	put_shell_word(&raw, out_path);
 	mg_buf_putc(&raw, ' ');
 	put_shell_word(&raw, a->manifest_file);
-	if (res->signature.checked) {
+	if (res->signature.checked) {   /* MANIFEST.sig, beside it */
+		mg_buf_printf(&sig, "%s.sig", a->manifest_file);
 		mg_buf_putc(&raw, ' ');
-		put_shell_word(&raw, res->signature.sig_ref.path ? res->signature.sig_ref.path : "");
+		put_shell_word(&raw, sig.ptr);
 	}
 	mg_buf_puts(&raw, "\n");
 	for (line = raw.ptr; *line; line = end + 1) {   /* each line escaped */
@@ -1052,6 +1053,7 @@ static void print_approval(const mg_approval *a, const char *out_path)
 	fputs(safe.ptr, stdout);
 	mg_buf_free(&raw);
 	mg_buf_free(&safe);
+	mg_buf_free(&sig);
 }
 
 /* memgate approve: refuse (exit 2, nothing written) or write both files. */
