@@ -262,6 +262,12 @@ if command -v ssh-keygen >/dev/null 2>&1; then
 	(cd "$srepo" && dash "$GATE" v2.0 --fail-on reject) >"$T/out" 2>"$T/err"
 	code=$?
 	expect_code 0 "the release gate accepts the signed tag"
+	approve_in "$srepo/benchmarks" --out results/v3.json --fail-on reject
+	expect_code 0 "approve from a subdirectory of a signed repository"
+	expect_out "  ssh-keygen -Y sign -n release -f KEY results/75_input_manifest.json" \
+		"the ssh-keygen line names the manifest from where memgate ran"
+	expect_out "  git add results/v3.json results/75_input_manifest.json results/75_input_manifest.json.sig" \
+		"and so does the git add, signature included"
 else
 	echo "ok - # SKIP ssh-keygen not available (actions/install-deps installs openssh-client)"
 fi
