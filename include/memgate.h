@@ -8,6 +8,7 @@
  * Private headers sit beside their sources in plugin/.
  * tests/e2e/t_layout.sh checks that this list is complete.
  */
+#include "memgate/approve.h"
 #include "memgate/approved.h"
 #include "memgate/buf.h"
 #include "memgate/check.h"

@@ -1306,6 +1306,8 @@ static int load_approved(struct run *run, mg_error *err)
 	mg_blob blob = { 0 };
 	int error;
 
+	if (run->opt->ignore_approved)
+		return MG_OK;
 	if (!m->has_approved) {
 		if (run->opt->require_approved)
 			run->pre[MG_ISSUE_APPROVED_RESULT_MISSING] = true;

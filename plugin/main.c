@@ -4,6 +4,7 @@
  *   memgate check    [input options] [output options]
  *   memgate record   [input options] --out PATH
  *   memgate manifest --report PATH [--out PATH] [--semantic-id ID] [--force]
+ *   memgate approve  --out PATH [-C DIR] [--policy PATH] [--fail-on LIST]
  *   memgate list     [--rev REV] [-C DIR] [--format json|text]
  *   memgate version
  *
@@ -120,12 +121,34 @@ static const char usage_manifest[] =
 "--measured-commit writes measured.commit, the full id of the commit whose code was\n"
 "measured (what evidence.inputs of the policy is compared with).\n";
 
+static const char usage_approve[] =
+"usage: memgate approve --out PATH [-C DIR] [--policy PATH] [--fail-on LIST]\n"
+"                       [--today YYYY-MM-DD] [--max-input-mb N]\n"
+"\n"
+"Approve the evidence committed at HEAD for a release: write its decision record\n"
+"to PATH (write-once, as memgate record) and pin it as the manifest's\n"
+"approved_result (path and SHA-256), both files or neither.  Refused (exit 2,\n"
+"nothing written) unless 'memgate check --require-approved' with the same\n"
+"--fail-on passes once both are committed: the evidence must apply, and the\n"
+"decision be neither reject nor in fail_on; also when the manifest has\n"
+"uncommitted edits.  When the policy checks signatures (provenance), prints\n"
+"the ssh-keygen line that signs the changed manifest again.\n"
+"\n"
+"  --out PATH         the record's file, inside the working tree (required)\n"
+"  --fail-on LIST     the release gate's rule, e.g. reject to approve a tune\n"
+"                     (default: the policy's gate.fail_on)\n"
+"  -C DIR, --policy PATH, --today DATE, --max-input-mb N   as for check\n"
+"  -h, --help         show this help\n"
+"\n"
+"Exit status: 0 approved, 2 refused or could not decide.\n";
+
 static const char usage_main[] =
 "usage: memgate <command> [options]\n"
 "\n"
 "  check      gate the committed evidence against the budget policy\n"
 "  record     write the decision record, write-once (release close stage)\n"
 "  manifest   make a manifest for a committed report\n"
+"  approve    record the decision and pin it in the manifest (releases)\n"
 "  list       list the policy files of the repository (monorepos)\n"
 "  version    print the version\n"
 "\n"
@@ -244,6 +267,16 @@ static const struct option check_options[] = {
 	{ "require-approved", no_argument, NULL, OPT_REQUIRE_APPROVED },
 	{ "max-input-mb", required_argument, NULL, OPT_MAX_INPUT },
 	{ "out", required_argument, NULL, OPT_OUT },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct option approve_options[] = {
+	{ "policy", required_argument, NULL, OPT_POLICY },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "today", required_argument, NULL, OPT_TODAY },
+	{ "max-input-mb", required_argument, NULL, OPT_MAX_INPUT },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 }
 };
@@ -984,6 +1017,93 @@ done:
 	return code;
 }
 
+/* `s` quoted for a POSIX shell when it holds more than [A-Za-z0-9_./@%+=:,-]. */
+static void put_shell_word(mg_buf *out, const char *s)
+{
+	const char *p;
+
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			 "_./@%+=:,-") == strlen(s)) {
+		mg_buf_puts(out, s);
+		return;
+	}
+	mg_buf_putc(out, '\'');
+	for (p = s; *p; p++)
+		mg_buf_puts(out, *p == '\'' ? "'\\''" : (char[2]){ *p, '\0' });
+	mg_buf_putc(out, '\'');
+}
+
+/* What approve did, and the commands left to run (to paste where memgate
+ * ran): sign the manifest again when the policy checks signatures, add and
+ * commit both files. */
+static void print_approval(const mg_approval *a, const char *out_path)
+{
+	const mg_check_result *res = a->result;
+	const mg_decision *d = res->decision;
+	mg_buf raw = MG_BUF_INIT, safe = MG_BUF_INIT, sig = MG_BUF_INIT;
+	const char *line, *end;
+
+	mg_buf_printf(&raw, "approved: %s (%s)", mg_verdict_name(d->verdict),
+		      mg_outcome_name(d->reason));
+	if (d->selected)
+		mg_buf_printf(&raw, ", selected %s", d->selected);
+	mg_buf_printf(&raw, ", at %.7s\n%s '%s' (sha256 %s)\n", res->rev,
+		      a->record_unchanged ? "record unchanged:" : "wrote", out_path,
+		      a->record_sha256);
+	mg_buf_printf(&raw, "%s '%s'\n", a->manifest_unchanged
+		      ? "already pinned as approved_result in" : "pinned as approved_result in",
+		      a->manifest_file);
+	if (res->signature.checked) {
+		mg_buf_printf(&raw, "the manifest changed, so its signature no longer matches; the "
+			      "policy %s signatures: sign it again with an allowed key, on the "
+			      "trusted runner:\n  ssh-keygen -Y sign -n ",
+			      res->signature.required ? "requires" : "checks");
+		put_shell_word(&raw, res->policy->sig_namespace);
+		mg_buf_puts(&raw, " -f KEY ");
+		put_shell_word(&raw, a->manifest_file);
+		mg_buf_putc(&raw, '\n');
+	}
+	mg_buf_puts(&raw, "then commit them:\n  git add ");
+	put_shell_word(&raw, out_path);
+	mg_buf_putc(&raw, ' ');
+	put_shell_word(&raw, a->manifest_file);
+	if (res->signature.checked) {   /* MANIFEST.sig, beside it */
+		mg_buf_printf(&sig, "%s.sig", a->manifest_file);
+		mg_buf_putc(&raw, ' ');
+		put_shell_word(&raw, sig.ptr);
+	}
+	mg_buf_puts(&raw, "\n");
+	for (line = raw.ptr; *line; line = end + 1) {   /* each line escaped */
+		end = strchr(line, '\n');
+		mg_escape_text(&safe, line, (size_t)(end - line));
+		mg_buf_putc(&safe, '\n');
+	}
+	fputs(safe.ptr, stdout);
+	mg_buf_free(&raw);
+	mg_buf_free(&safe);
+	mg_buf_free(&sig);
+}
+
+/* memgate approve: refuse (exit 2, nothing written) or write both files. */
+static int cmd_approve(struct cli *cli)
+{
+	mg_approve_options ao = { 0 };
+	mg_approval *a = NULL;
+	mg_error err;
+	int code;
+
+	mg_error_clear(&err);
+	ao.check = cli->opt;
+	ao.out_path = cli->out_path;
+	if (mg_approve_run(&a, &ao, &err) < 0)
+		return fail(&err);
+	print_warnings(a->result);
+	print_approval(a, cli->out_path);
+	code = EXIT_PASS;
+	mg_approve_free(a);
+	return code;
+}
+
 /* memgate list: the policy files, as JSON (a matrix) or one per line. */
 static int cmd_list(struct cli *cli)
 {
@@ -1065,6 +1185,15 @@ int main(int argc, char **argv)
 		if (!cli.report_path)
 			return usage_error(cmd, "%s", "needs --report PATH");
 		return cmd_manifest(&cli);
+	}
+	if (!strcmp(cmd, "approve")) {
+		if ((parsed = parse_args(&cli, argc - 1, argv + 1, approve_options, usage_approve)))
+			return parsed_exit(parsed);
+		if (!cli.out_path)
+			return usage_error(cmd, "%s", "needs --out PATH");
+		if (cli.policy_count > 1)
+			return usage_error(cmd, "%s", "approve writes one policy's record: give one --policy");
+		return cmd_approve(&cli);
 	}
 	if (!strcmp(cmd, "list")) {
 		if ((parsed = parse_args(&cli, argc - 1, argv + 1, list_options, usage_list)))

@@ -316,3 +316,29 @@ char *mg_manifest_render_approved(const char *source_path, const char *sha256_he
 	cJSON_Delete(root);
 	return text;
 }
+
+char *mg_manifest_set_approved(const char *text, size_t len, const char *approved_path,
+			       const char *approved_sha256)
+{
+	cJSON *root, *approved;
+	char *printed, *out = NULL;
+
+	assert(text && approved_path && approved_sha256);
+	root = cJSON_ParseWithLength(text, len);
+	if (!cJSON_IsObject(root))
+		goto done;
+	approved = cJSON_CreateObject();
+	cJSON_AddStringToObject(approved, "path", approved_path);
+	cJSON_AddStringToObject(approved, "sha256", approved_sha256);
+	if (cJSON_GetObjectItemCaseSensitive(root, "approved_result"))
+		cJSON_ReplaceItemInObjectCaseSensitive(root, "approved_result", approved);
+	else
+		cJSON_AddItemToObject(root, "approved_result", approved);
+	if (!(printed = cJSON_Print(root)))
+		abort();  /* out of memory, as in mg_xmalloc */
+	out = two_space_layout(printed);
+	cJSON_free(printed);
+done:
+	cJSON_Delete(root);
+	return out;
+}

@@ -332,6 +332,49 @@ Test(manifest, renders_the_measured_commit_before_the_approved_result)
 	free(text);
 }
 
+/* memgate approve: a manifest memgate wrote gains approved_result last,
+ * byte for byte what mg_manifest_render_approved writes. */
+Test(manifest, set_approved_adds_it_last_as_render_writes_it)
+{
+	char *plain = mg_manifest_render(REPORT_PATH, ABC_SHA256, "v1", "seed");
+	char *want = mg_manifest_render_approved(REPORT_PATH, ABC_SHA256, "v1", "seed",
+						 "a.json", ABC_SHA256, NULL);
+	char *got = mg_manifest_set_approved(plain, strlen(plain), "a.json", ABC_SHA256);
+
+	cr_expect_str_eq(got, want);
+	free(plain);
+	free(want);
+	free(got);
+}
+
+/* An existing approved_result is replaced where it stands; unknown keys stay. */
+Test(manifest, set_approved_replaces_it_in_place_and_keeps_other_keys)
+{
+	static const char in[] = "{\"approved_result\": {\"path\": \"old.json\", \"sha256\": \""
+		ABC_SHA256 "\"}, \"source\": {\"path\": \"r.json\", \"sha256\": \"" ABC_SHA256
+		"\"}, \"producer\": \"gpu-runner\"}";
+	char *got = mg_manifest_set_approved(in, sizeof(in) - 1, "new.json", ABC_SHA256);
+
+	cr_expect_str_eq(got, "{\n"
+			 "  \"approved_result\": {\n"
+			 "    \"path\": \"new.json\",\n"
+			 "    \"sha256\": \"" ABC_SHA256 "\"\n"
+			 "  },\n"
+			 "  \"source\": {\n"
+			 "    \"path\": \"r.json\",\n"
+			 "    \"sha256\": \"" ABC_SHA256 "\"\n"
+			 "  },\n"
+			 "  \"producer\": \"gpu-runner\"\n"
+			 "}\n");
+	free(got);
+}
+
+Test(manifest, set_approved_refuses_what_is_not_an_object)
+{
+	cr_expect_null(mg_manifest_set_approved("[1]", 3, "a.json", ABC_SHA256));
+	cr_expect_null(mg_manifest_set_approved("{", 1, "a.json", ABC_SHA256));
+}
+
 Test(manifest, free_accepts_null)
 {
 	mg_manifest_free(NULL);

@@ -28,6 +28,8 @@ typedef struct mg_check_options {
 				       commit; NULL = --policy-rev when given */
 	bool worktree;              /* --worktree */
 	bool require_approved;      /* --require-approved */
+	bool ignore_approved;       /* memgate approve: the manifest's approved_result
+				       is not read (it is about to be replaced) */
 	bool fail_on_set;           /* --fail-on given */
 	bool fail_on[MG_VERDICT_COUNT];
 	size_t max_input_bytes;     /* --max-input-mb, 0 = default 64 MiB */

@@ -64,4 +64,16 @@ char *mg_manifest_render_approved(const char *source_path, const char *sha256_he
 				  const char *approved_path, const char *approved_sha256,
 				  const char *measured_commit);
 
+/*
+ * The manifest `text` (`len` bytes, already read by mg_manifest_parse) with
+ * its approved_result set to {path, sha256} (memgate approve): an existing
+ * approved_result is replaced where it stands, else one is added last;
+ * every other key is kept, in its order, in the layout mg_manifest_render
+ * writes (so a manifest memgate wrote changes only there).  Returns a
+ * malloc'd NUL-terminated string ending in a newline, or NULL when `text`
+ * is not a JSON object.  The caller frees it.
+ */
+char *mg_manifest_set_approved(const char *text, size_t len, const char *approved_path,
+			       const char *approved_sha256);
+
 #endif

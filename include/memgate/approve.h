@@ -1,0 +1,45 @@
+#ifndef MEMGATE_APPROVE_H
+#define MEMGATE_APPROVE_H
+/*
+ * memgate approve (README, "Release gates"): decide the evidence committed
+ * at HEAD, write its decision record and pin it as the manifest's
+ * approved_result (path and SHA-256), in one output transaction: both
+ * files or neither.  Refused (nothing written) unless the record is one
+ * that `memgate check --require-approved` with the same --fail-on accepts
+ * once both are committed: the evidence applies, the decision is not
+ * reject and not in the gate's fail_on.  A front end above check, record,
+ * manifest and output; it does not print.
+ */
+#include <stdbool.h>
+#include "check.h"
+#include "error.h"
+
+typedef struct mg_approve_options {
+	mg_check_options check;    /* -C, --policy, --fail-on, --today, --max-input-mb;
+				      rev, policy_rev and worktree are ignored: the
+				      evidence and policy are HEAD's */
+	const char *out_path;      /* the record's file, relative to the current directory */
+} mg_approve_options;
+
+typedef struct mg_approval {
+	mg_check_result *result;   /* the decision approved (its record is the file) */
+	char *record_path;         /* the record as a repository path (approved_result.path) */
+	char record_sha256[MG_CHECK_SHA256_SIZE];
+	char *manifest_file;       /* the manifest, as a path from the current directory */
+	bool record_unchanged;     /* the file already held this record */
+	bool manifest_unchanged;   /* the working-tree manifest already pinned it */
+} mg_approval;
+
+/*
+ * Approve.  Returns 0 with *out the caller's (mg_approve_free) once both
+ * files are in place, or MG_ERROR (exit 2) with err saying why nothing was
+ * written: the check's own errors, a policy without a manifest, a bare
+ * repository, evidence that does not apply, a reject, a decision the gate
+ * fails on, an --out outside the working tree or naming an input, an --out
+ * holding another record (records are write-once), a working-tree manifest
+ * with uncommitted edits, or an output that could not be written.
+ */
+int mg_approve_run(mg_approval **out, const mg_approve_options *opt, mg_error *err);
+void mg_approve_free(mg_approval *a);
+
+#endif
