@@ -126,10 +126,9 @@ static int bad_component(const struct file *f, const char *what, const char *nam
 
 /*
  * Open the directory that holds f->path, one component at a time with
- * O_NOFOLLOW | O_DIRECTORY, from the current directory for a relative path
- * (or an absolute one inside it): so no symlink a repository commits, in
- * any parent, leads a write out of where the path says.  An absolute path
- * outside the current directory names its directory as the user gave it.  Sets f->dirfd and
+ * O_NOFOLLOW | O_DIRECTORY: from the current directory for a relative path
+ * (or an absolute one inside it), else from the root.  So no symlink, in
+ * any parent, leads a write out of where the path says.  Sets f->dirfd and
  * f->base; MG_ERROR names the component that is not a directory.
  */
 static int open_parent(struct file *f, const char *what, mg_error *err)
@@ -146,20 +145,9 @@ static int open_parent(struct file *f, const char *what, mg_error *err)
 	if (*p == '/' && getcwd(cwd, sizeof(cwd)) && strcmp(cwd, "/") &&
 	    !strncmp(p, cwd, (n = strlen(cwd))) && p[n] == '/')
 		p += n + 1;
-	if (*p == '/') {
-		/* Outside the current directory: a place the user named, not one
-		 * a repository holds (/tmp is a symlink on macOS): its directory
-		 * is opened as named; the file itself still is not followed. */
-		name = mg_xstrndup(f->path, last == f->path ? 1 : (size_t)(last - f->path));
-		fd = open(name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0) {
-			error = io_error(f, what, err);
-			goto done;
-		}
-		p = f->base;
-	} else if ((fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+	fd = open(*p == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
 		return io_error(f, what, err);
-	}
 	while (p < f->base) {
 		while (*p == '/')
 			p++;
