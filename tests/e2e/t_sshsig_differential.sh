@@ -15,6 +15,18 @@ if ! command -v python3 >/dev/null 2>&1 || ! command -v ssh-keygen >/dev/null 2>
 	exit 0
 fi
 
+# The oracle must be the ssh-keygen memgate follows (OpenSSH 9): in a Debian
+# 11 root, OpenSSH 8.4's ssh-keygen refused 116 of the 1,000 cases that 9.2
+# accepts (untouched signatures by allowed keys among them), so its verdicts
+# are not compared; memgate's own tests (test_sshsig, test_signers,
+# t_signed_evidence) still run there.
+ver=$(ssh -V 2>&1 | sed -n 's/^OpenSSH_\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+set -- $ver
+if [ -z "${1:-}" ] || [ "$1" -lt 9 ]; then
+	echo "ok - # SKIP ssh-keygen of OpenSSH ${1:-?}.${2:-?} is older than 9.0: not the oracle memgate is compared with"
+	exit 0
+fi
+
 SEED=22
 CASES=1000
 # Under valgrind (make valgrind) memgate is not what runs here; check fewer.
