@@ -23,6 +23,7 @@ counts apart and requires memgate to refuse with a message naming why:
   rsa1024        an RSA key shorter than 2048 bits (signature or signer line)
   cert-authority a `cert-authority` line in the allowed signers
   unknown-option an option ssh-keygen does not know (it skips the line)
+  crlf           armor with CRLF line ends (OpenSSH 10 reads it, 9 refuses it)
 Prints "sshsig-diff: N passed, N failed (M stricter, as listed)".
 """
 import argparse
@@ -337,6 +338,15 @@ def cases(a, rng, d):
             elif c["stricter"] != "rsa1024" and c["stricter"].split("-")[0] not in v:
                 problem = "the refusal does not name '%s'" % c["stricter"]
             else:
+                stricter += 1
+        elif c["mutation"] == "crlf":
+            # armor with CRLF line ends: OpenSSH 9 refuses it, 10 reads it;
+            # memgate refuses it, naming why, whichever the oracle is
+            if ours:
+                problem = "memgate accepts a CRLF signature"
+            elif "CRLF" not in v:
+                problem = "the refusal of a CRLF signature does not name CRLF"
+            elif name is not None:
                 stricter += 1
         elif ours != (name is not None):
             problem = "memgate says %r, ssh-keygen %s" % (
