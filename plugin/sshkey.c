@@ -244,7 +244,7 @@ int mg_sshkey_type_problem(const char *type, size_t n, char why[MG_SSHKEY_WHY])
 		snprintf(why, MG_SSHKEY_WHY, "security keys ('%.*s') are not supported: "
 			 "a runner signs with a key it holds (ssh-ed25519)", shown, type);
 	else if (equals((const unsigned char *)type, n, "ssh-dss"))
-		snprintf(why, MG_SSHKEY_WHY, "DSA keys ('ssh-dss') are not supported: "
+		snprintf(why, MG_SSHKEY_WHY, "'ssh-dss' (DSA) keys are not supported: "
 			 "use ssh-ed25519, ecdsa-sha2-nistp256/384/521 or RSA");
 	else
 		snprintf(why, MG_SSHKEY_WHY, "unsupported key type '%.*s' (memgate verifies "

@@ -186,7 +186,7 @@ Test(signers, reports_each_malformed_line_at_its_place)
 	snprintf(text, sizeof(text), "gpu@ci ssh-ed25519 %s\n", strchr(p256, ' ') + 1);
 	expect_error(text, "the key is not a 'ssh-ed25519' key", 1, 20);
 	expect_error("gpu@ci sk-ssh-ed25519@openssh.com AAAA\n", "security keys", 1, 8);
-	expect_error("gpu@ci ssh-dss AAAA\n", "DSA keys ('ssh-dss') are not supported", 1, 8);
+	expect_error("gpu@ci ssh-dss AAAA\n", "'ssh-dss' (DSA) keys are not supported", 1, 8);
 	snprintf(text, sizeof(text), "\"gpu@ci %s\n", ed);
 	expect_error(text, "no closing '\"'", 1, 1);
 	snprintf(text, sizeof(text), "gpu@ci %.30s\n", ed);
