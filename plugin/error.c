@@ -67,3 +67,19 @@ const char *mg_error_format(const mg_error *err, char *buf, size_t n)
 		snprintf(buf, n, "%s: %s", err->file, err->message);
 	return buf;
 }
+
+mg_pos mg_pos_of(const char *text, size_t len, size_t offset)
+{
+	mg_pos pos = { 1, 1 };
+	size_t i;
+
+	for (i = 0; i < offset && i < len; i++) {
+		if (text[i] == '\n') {
+			pos.line++;
+			pos.column = 1;
+		} else if ((text[i] & 0xC0) != 0x80) {
+			pos.column++;
+		}
+	}
+	return pos;
+}

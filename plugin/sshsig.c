@@ -45,23 +45,6 @@ struct parse {
 	mg_error *err;
 };
 
-/* line:column of text[off]. */
-static mg_pos pos_at(const char *text, size_t len, size_t off)
-{
-	mg_pos pos = { 1, 1 };
-	size_t i;
-
-	for (i = 0; i < off && i < len; i++) {
-		if (text[i] == '\n') {
-			pos.line++;
-			pos.column = 1;
-		} else {
-			pos.column++;
-		}
-	}
-	return pos;
-}
-
 /* The text offset of the base64 digit that encodes blob byte `at`. */
 static size_t digit_offset(const struct parse *p, size_t at)
 {
@@ -80,8 +63,9 @@ static size_t digit_offset(const struct parse *p, size_t at)
 
 static int blob_error(const struct parse *p, size_t at, const char *why)
 {
-	return mg_error_at(p->err, p->path, pos_at(p->text, p->len, digit_offset(p, at)),
-			   "invalid SSH signature: %s", why);
+	mg_pos pos = mg_pos_of(p->text, p->len, digit_offset(p, at));
+
+	return mg_error_at(p->err, p->path, pos, "invalid SSH signature: %s", why);
 }
 
 /* Find the armor; set p->body and p->body_end.  0 or MG_ERROR. */
@@ -102,7 +86,7 @@ static int dearmor(struct parse *p)
 		if (!memcmp(p->text + i, end, sizeof(end) - 1))
 			break;
 	if (i + sizeof(end) - 1 > p->len) {
-		mg_pos at = pos_at(p->text, p->len, p->len);
+		mg_pos at = mg_pos_of(p->text, p->len, p->len);
 
 		return mg_error_at(p->err, p->path, at, "the SSH signature has no '" END
 				   "' line: is it cut short?");
@@ -258,7 +242,7 @@ int mg_sshsig_parse(mg_sshsig **out, const char *path, const char *text, size_t 
 	s->path = mg_xstrdup(path);
 	if (mg_sshkey__base64(&s->blob, &s->blob_len, text + p.body, p.body_end - p.body,
 			      why, &bad) < 0) {
-		mg_error_at(err, path, pos_at(text, len, p.body + bad),
+		mg_error_at(err, path, mg_pos_of(text, len, p.body + bad),
 			    "invalid SSH signature: %s", why);
 		goto done;
 	}

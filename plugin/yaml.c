@@ -323,23 +323,6 @@ static int on_collection(loader *ld, const yaml_event_t *ev, enum mg_yaml_kind k
 	return 0;
 }
 
-/* 1-based line and column of a byte offset (columns count characters). */
-static mg_pos offset_pos(const char *text, size_t len, size_t offset)
-{
-	mg_pos pos = { 1, 1 };
-	size_t i;
-
-	for (i = 0; i < offset && i < len; i++) {
-		if (text[i] == '\n') {
-			pos.line++;
-			pos.column = 1;
-		} else if ((text[i] & 0xC0) != 0x80) {
-			pos.column++;
-		}
-	}
-	return pos;
-}
-
 /* Translate libyaml's failure into err.  Always MG_ERROR. */
 static int syntax_error(loader *ld)
 {
@@ -348,7 +331,7 @@ static int syntax_error(loader *ld)
 	mg_pos pos = mark_pos(p->problem_mark);
 
 	if (p->error == YAML_READER_ERROR)
-		pos = offset_pos(ld->text, ld->len, p->problem_offset);
+		pos = mg_pos_of(ld->text, ld->len, p->problem_offset);
 	if (p->context)
 		return mg_error_at(ld->err, ld->path, pos, "invalid yaml: %s (%s at %d:%d)",
 				   problem, p->context, (int)p->context_mark.line + 1,

@@ -42,6 +42,12 @@ int mg_error_at(mg_error *err, const char *file, mg_pos pos,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
+ * The 1-based line and column of text[offset] (an offset past len counts
+ * as len).  Columns count UTF-8 characters, as editors show them.
+ */
+mg_pos mg_pos_of(const char *text, size_t len, size_t offset);
+
+/*
  * Format as "file:line:col: message", "file:line: message", "file: message"
  * or "message".  Writes at most n bytes into buf and returns buf.
  */
