@@ -91,7 +91,7 @@ $(LIB): $(LIB_OBJS)
 $(PROG): $(BUILD)/obj/main.o $(LIB)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/%.c tests/helpers.h tests/fixture.h tests/demo-repo.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+$(BUILD)/tests/%: tests/%.c tests/helpers.h tests/approved-read.h tests/fixture.h tests/demo-repo.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CRIT_CFLAGS) -Itests -DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
 		$(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(CRIT_LIBS)

@@ -8,25 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "approved-read.h"
 #include "helpers.h"
 #include "memgate/approved.h"
 #include "memgate/buf.h"
 #include "memgate/error.h"
-
-struct approved {
-	char *decision, *selected;
-	int rc;
-	mg_error err;
-};
-
-static struct approved read_approved(const char *path, const char *text, size_t len)
-{
-	struct approved a;
-
-	mg_error_clear(&a.err);
-	a.rc = mg_approved_read(&a.decision, &a.selected, path, text, len, &a.err);
-	return a;
-}
 
 static struct approved read_fixture(const char *rel)
 {
@@ -36,18 +22,6 @@ static struct approved read_fixture(const char *rel)
 
 	free(text);
 	return a;
-}
-
-static void expect_approved(struct approved a, const char *decision, const char *selected)
-{
-	cr_assert_eq(a.rc, 0, "%s:%d:%d: %s", a.err.file, a.err.line, a.err.column, a.err.message);
-	cr_assert_str_eq(a.decision, decision);
-	if (selected)
-		cr_assert_str_eq(a.selected, selected);
-	else
-		cr_assert_null(a.selected);
-	free(a.decision);
-	free(a.selected);
 }
 
 static void expect_refused(struct approved a, const char *file, int line, int column,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fixture.h"
+#include "approved-read.h"
 #include "helpers.h"
 #include "memgate/approved.h"
 #include "memgate/escape.h"
@@ -919,33 +920,6 @@ Test(record, same_stops_at_the_given_length)
 }
 
 /* ---- the record read back as an approved record (mg_approved_read) ---- */
-
-struct approved {
-	char *decision, *selected;
-	int rc;
-	mg_error err;
-};
-
-static struct approved read_approved(const char *path, const char *text, size_t len)
-{
-	struct approved a;
-
-	mg_error_clear(&a.err);
-	a.rc = mg_approved_read(&a.decision, &a.selected, path, text, len, &a.err);
-	return a;
-}
-
-static void expect_approved(struct approved a, const char *decision, const char *selected)
-{
-	cr_assert_eq(a.rc, 0, "%s:%d:%d: %s", a.err.file, a.err.line, a.err.column, a.err.message);
-	cr_assert_str_eq(a.decision, decision);
-	if (selected)
-		cr_assert_str_eq(a.selected, selected);
-	else
-		cr_assert_null(a.selected);
-	free(a.decision);
-	free(a.selected);
-}
 
 Test(record, reads_back_its_own_record)
 {
