@@ -134,6 +134,7 @@ static int check_text(const mg_blob *blob, const char *path, mg_error *err)
  * Warn when the working-tree copy of `path` differs from HEAD's (an
  * uncommitted edit).  `oid` is the blob just read at `commit`, reused when
  * that commit is HEAD.  Failures only mean there is nothing to warn about.
+ * Not in the --base comparison: its warnings are never shown.
  */
 static void warn_uncommitted(struct run *run, const char *path, const char *commit,
 			     const char *oid)
@@ -142,7 +143,7 @@ static void warn_uncommitted(struct run *run, const char *path, const char *comm
 	bool differs = false;
 	mg_error ignored;
 
-	if (!run->head[0])
+	if (!run->head[0] || run->base_run)
 		return;
 	if (strcmp(run->head, commit)) {
 		if (mg_repo_read(&head, run->repo, run->head, path, run->max_bytes, &ignored) < 0)
@@ -1289,8 +1290,9 @@ static int load_report(struct run *run, mg_blob *blob, const char *path,
 			 "LFS store and checked against the pointer's oid", path);
 	if (!res->worktree && !lfs)
 		warn_uncommitted(run, path, res->rev, blob->oid);
-	else if (!res->worktree && run->head[0] && !strcmp(run->head, res->rev) &&
-		 worktree_sha256(wt, run, path) && strcmp(wt, res->report_ref.sha256))
+	else if (!res->worktree && !run->base_run && run->head[0] &&
+		 !strcmp(run->head, res->rev) && worktree_sha256(wt, run, path) &&
+		 strcmp(wt, res->report_ref.sha256))
 		add_warning(res, "'%s' has uncommitted changes in the working tree; "
 			    "the decision uses the version committed at %s", path,
 			    short_id(res->rev).hex);
@@ -1733,7 +1735,8 @@ static int decide_with_waivers(struct run *run, mg_error *err)
 			  &approved, 0, err);
 	if (error == MG_OK)
 		judge_waivers(res);
-	if (error == MG_OK &&
+	/* the --base comparison shows the decision only: no tipping points */
+	if (error == MG_OK && !run->base_run &&
 	    (error = mg_insight_compute(&res->insight, &rules, &res->report->evidence, run->pre,
 					res->decision, err)) == MG_OK)
 		warn_noise(res);
