@@ -10,6 +10,7 @@
 #include "memgate/buf.h"
 #include "memgate/decision.h"
 #include "memgate/insight.h"
+#include "decision_memo.h"
 
 #define BIT(r) (1u << (r))
 
@@ -1617,45 +1618,91 @@ static void sens_release(struct sens *s)
 	free(s->pos[1]);
 }
 
-static void run_scenarios(mg_decision *d, const mg_rules *rules, const mg_evidence *ev,
-			  size_t count, const int *early, const unsigned *waive,
-			  const size_t *target)
+/* s, fresh or kept by a memo: the evidence's, the waivers' and the
+ * baseline's parts; the caches start empty. */
+static void sens_init(struct sens *s, const mg_rules *rules, const mg_evidence *ev,
+		      const int *early, const unsigned *waive, const size_t *target)
 {
-	struct sens s;
+	memset(s, 0, sizeof(*s));
+	s->rules = rules;
+	s->ev = ev;
+	s->early = early;
+	s->waive = waive;
+	s->target = target;
+	s->n = ev->candidate_count;
+	s->words = (s->n + WORD_BITS - 1) / WORD_BITS;
+	s->words = s->words ? s->words : 1;
+	s->has_base = mg_find_baseline(&s->base, rules, ev);
+}
+
+/* "PREFIX[i]" into id (40 bytes): snprintf's output, at a fraction of its
+ * cost (the tipping-point search builds thousands of scenarios). */
+static void scenario_id(char *id, const char *prefix, size_t i)
+{
+	char digits[24];
+	size_t n = 0, len = strlen(prefix);
+
+	do {
+		digits[n++] = (char)('0' + i % 10);
+		i /= 10;
+	} while (i);
+	memcpy(id, prefix, len);
+	id[len++] = '[';
+	while (n)
+		id[len++] = digits[--n];
+	id[len++] = ']';
+	id[len] = '\0';
+}
+
+/* A malloc'd copy of a rank order of n candidates, NULL for none. */
+static size_t *rank_copy(const size_t *rank, size_t n)
+{
+	size_t *copy;
+
+	if (!rank)
+		return NULL;
+	copy = mg_xcalloc(n ? n : 1, sizeof(*copy));
+	memcpy(copy, rank, n * sizeof(*copy));
+	return copy;
+}
+
+/* The scenarios of d, screened with s (its caches filled as they go, kept
+ * when `kept`: a memo's, whose rank orders the decision copies). */
+static void run_scenarios(mg_decision *d, struct sens *s, size_t count, bool kept)
+{
+	const mg_rules *rules = s->rules;
 	struct storage *st = mg_xcalloc(1, sizeof(*st));
 	size_t i;
+	int v;
 
-	memset(&s, 0, sizeof(s));
-	s.rules = rules;
-	s.ev = ev;
-	s.early = early;
-	s.waive = waive;
-	s.target = target;
-	s.waiver_used = d->waiver_used;
-	s.n = ev->candidate_count;
-	s.words = (s.n + WORD_BITS - 1) / WORD_BITS;
-	s.words = s.words ? s.words : 1;
-	s.has_base = mg_find_baseline(&s.base, rules, ev);
+	s->waiver_used = d->waiver_used;
+	cache_flush(s);   /* a memo's thresholds may be another decision's */
 	d->sensitivity_storage = st;
 	d->scenarios = mg_xcalloc(count, sizeof(*d->scenarios));
 	d->scenario_count = count;
-	st->bits = mg_xcalloc(count ? count * s.words : 1, sizeof(word_t));
+	st->bits = mg_xcalloc(count ? count * s->words : 1, sizeof(word_t));
 	for (i = 0; i < count; i++) {
 		mg_scenario *sc = &d->scenarios[i];
 
 		if (i < rules->stricter_count) {
-			snprintf(sc->id, sizeof(sc->id), "stricter[%zu]", i);
+			scenario_id(sc->id, "stricter", i);
 			sc->overrides = rules->stricter[i];
 		} else {
-			snprintf(sc->id, sizeof(sc->id), "grid[%zu]", i - rules->stricter_count);
+			scenario_id(sc->id, "grid", i - rules->stricter_count);
 			grid_overrides(&sc->overrides, rules, i - rules->stricter_count);
 		}
 		apply_overrides(&sc->budget, &rules->budget, &sc->overrides);
-		run_scenario(sc, &s, st->bits + i * s.words);
+		run_scenario(sc, s, st->bits + i * s->words);
 	}
-	st->rank[0] = s.rank[0];
-	st->rank[1] = s.rank[1];
-	sens_release(&s);
+	for (v = 0; v < 2; v++)
+		st->rank[v] = kept ? rank_copy(s->rank[v], s->n) : s->rank[v];
+	for (i = 0; kept && i < count; i++)
+		d->scenarios[i].rank = st->rank[d->scenarios[i].rank == s->rank[1]];
+	s->waiver_used = NULL;
+	if (!kept) {
+		s->rank[0] = s->rank[1] = NULL;   /* the decision's now */
+		sens_release(s);
+	}
 }
 
 bool mg_scenario_next_feasible(const mg_scenario *sc, size_t *cursor, size_t *index)
@@ -1833,9 +1880,18 @@ static void check_drift(mg_decision *d, const mg_approved *a)
 	d->selected = NULL;
 }
 
-int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
-	      const bool pre_issues[MG_ISSUE_COUNT], const mg_approved *approved,
-	      size_t max_scenarios, mg_error *err)
+struct mg_decision__memo {
+	const mg_evidence *ev;
+	int *early;
+	size_t *target;
+	unsigned *waive;
+	struct sens sens;
+};
+
+/* mg_decide, through `memo` when not NULL (mg_decision__decide). */
+static int decide_with(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
+		       const bool pre_issues[MG_ISSUE_COUNT], const mg_approved *approved,
+		       size_t max_scenarios, mg_decision__memo *memo, mg_error *err)
 {
 	mg_decision *d = NULL;
 	int *early = NULL;
@@ -1853,16 +1909,26 @@ int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
 	d = mg_xcalloc(1, sizeof(*d));
 	d->budget = rules->budget;
 	find_issues(d, rules, ev, pre_issues);
-	early = early_reasons(ev);
-	target = waiver_targets(rules, ev);
-	waive = waived_reasons(rules, ev, target);
-	screen(&d->base, rules, ev, &rules->budget, false, early, waive);
+	if (!memo) {
+		early = early_reasons(ev);
+		target = waiver_targets(rules, ev);
+		waive = waived_reasons(rules, ev, target);
+	}
+	screen(&d->base, rules, ev, &rules->budget, false, memo ? memo->early : early,
+	       memo ? memo->waive : waive);
 	d->best = winner(&d->base);
 	step = decide_base(d, rules, ev, &sensitive);
 	d->sensitivity_evaluated = step >= 3;
-	mark_used_waivers(d, rules, target);
-	if (d->sensitivity_evaluated)
-		run_scenarios(d, rules, ev, count, early, waive, target);
+	mark_used_waivers(d, rules, memo ? memo->target : target);
+	if (d->sensitivity_evaluated && memo) {
+		memo->sens.rules = rules;
+		run_scenarios(d, &memo->sens, count, true);
+	} else if (d->sensitivity_evaluated) {
+		struct sens s;
+
+		sens_init(&s, rules, ev, early, waive, target);
+		run_scenarios(d, &s, count, false);
+	}
 	summarize(d);
 	if (sensitive)
 		decide_sensitivity(d);
@@ -1881,6 +1947,47 @@ done:
 	free(waive);
 	mg_decision_free(d);
 	return error;
+}
+
+int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
+	      const bool pre_issues[MG_ISSUE_COUNT], const mg_approved *approved,
+	      size_t max_scenarios, mg_error *err)
+{
+	return decide_with(out, rules, ev, pre_issues, approved, max_scenarios, NULL, err);
+}
+
+mg_decision__memo *mg_decision__memo_new(const mg_rules *rules, const mg_evidence *ev)
+{
+	mg_decision__memo *m = mg_xcalloc(1, sizeof(*m));
+
+	assert(rules && ev);
+	m->ev = ev;
+	m->early = early_reasons(ev);
+	m->target = waiver_targets(rules, ev);
+	m->waive = waived_reasons(rules, ev, m->target);
+	sens_init(&m->sens, rules, ev, m->early, m->waive, m->target);
+	return m;
+}
+
+int mg_decision__decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
+			const bool pre_issues[MG_ISSUE_COUNT], mg_decision__memo *memo,
+			mg_error *err)
+{
+	assert(memo && ev == memo->ev);
+	return decide_with(out, rules, ev, pre_issues, NULL, 0, memo, err);
+}
+
+void mg_decision__memo_free(mg_decision__memo *memo)
+{
+	if (!memo)
+		return;
+	sens_release(&memo->sens);
+	free(memo->sens.rank[0]);
+	free(memo->sens.rank[1]);
+	free(memo->early);
+	free(memo->target);
+	free(memo->waive);
+	free(memo);
 }
 
 size_t mg_decision_best(const mg_decision *d, size_t *out, size_t max)
