@@ -39,8 +39,17 @@ struct run {
 	bool pre[MG_ISSUE_COUNT];
 	char head[MG_CHECK_OID_SIZE];  /* HEAD commit, "" when unborn or with --worktree */
 	bool base_run;          /* the --base comparison: one policy, no base */
+	bool repo_held;         /* repo is held's: not freed with the run */
 	char *policy_path;      /* the policy's repository path, once found */
 };
+
+/* Between mg_check_begin and mg_check_end: the repository of the first
+ * run, kept open for the next runs on the same -C DIR (check --all). */
+static struct {
+	bool on;
+	char *dir;
+	mg_repo *repo;
+} held;
 
 static void add_warning(mg_check_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -1954,13 +1963,34 @@ void mg_check_cli_path(mg_buf *out, const mg_check_result *r, const char *path)
 	mg_buf_puts(out, path + common);
 }
 
+/* Open the repository at dir for run, or take the held one. */
+static int open_repo(struct run *run, const char *dir, mg_error *err)
+{
+	const char *key = dir ? dir : ".";
+	int error;
+
+	if (held.repo && !strcmp(held.dir, key)) {
+		run->repo = held.repo;
+		run->repo_held = true;
+		return MG_OK;
+	}
+	if ((error = mg_repo_open(&run->repo, dir, err)) < 0)
+		return error;
+	if (held.on && !held.repo) {
+		held.repo = run->repo;
+		held.dir = mg_xstrdup(key);
+		run->repo_held = true;
+	}
+	return MG_OK;
+}
+
 static int run_check(struct run *run, mg_error *err)
 {
 	const mg_check_options *opt = run->opt;
 	mg_check_result *res = run->res;
 	int error;
 
-	if ((error = mg_repo_open(&run->repo, opt->dir, err)) < 0)
+	if ((error = open_repo(run, opt->dir, err)) < 0)
 		return error;
 	locate_cwd(run);
 	if ((error = resolve_revs(run, err)) < 0)
@@ -1980,11 +2010,20 @@ static int run_check(struct run *run, mg_error *err)
 
 int mg_check_begin(mg_error *err)
 {
-	return mg_git_hold(err);
+	int error;
+
+	if ((error = mg_git_hold(err)) == MG_OK)
+		held.on = true;
+	return error;
 }
 
 void mg_check_end(void)
 {
+	mg_repo_free(held.repo);
+	free(held.dir);
+	held.repo = NULL;
+	held.dir = NULL;
+	held.on = false;
 	mg_git_release();
 }
 
@@ -1999,7 +2038,8 @@ int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *e
 	run.res->worktree = opt->worktree;
 	run.max_bytes = opt->max_input_bytes ? opt->max_input_bytes : MG_GIT_DEFAULT_MAX_INPUT;
 	error = run_check(&run, err);
-	mg_repo_free(run.repo);
+	if (!run.repo_held)
+		mg_repo_free(run.repo);
 	free(run.policy_path);
 	if (error < 0) {
 		mg_check_result_free(run.res);
