@@ -1393,6 +1393,7 @@ struct sens {
 	bool measured[1u << MG_THRESHOLD_COUNT];
 	struct pred *cache;
 	size_t cached, cache_cap;
+	size_t allocated;          /* cache entries whose bits are allocated */
 };
 
 static bool bit_get(const word_t *bits, size_t k)
@@ -1495,12 +1496,9 @@ static bool passes(const mg_evaluation *e, enum mg_threshold t, double value,
 	       !fails(&thresholds[t], e->value[thresholds[t].metric], value);
 }
 
+/* Empties the cache; its entries' bit sets stay allocated for reuse. */
 static void cache_flush(struct sens *s)
 {
-	size_t i;
-
-	for (i = 0; i < s->cached; i++)
-		free(s->cache[i].bits);
 	s->cached = 0;
 }
 
@@ -1530,11 +1528,13 @@ static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, 
 		s->cache_cap = s->cache_cap ? 2 * s->cache_cap : 16;
 		s->cache = mg_xrealloc(s->cache, s->cache_cap * sizeof(*s->cache));
 	}
+	if (s->cached == s->allocated)
+		s->cache[s->allocated++].bits = mg_xcalloc(s->words, sizeof(word_t));
 	p = &s->cache[s->cached++];
 	p->variant = v;
 	p->t = t;
 	p->value = value;
-	p->bits = mg_xcalloc(s->words, sizeof(word_t));
+	memset(p->bits, 0, s->words * sizeof(word_t));
 	for (k = 0; k < s->n; k++) {
 		size_t c = s->rank[v][k];
 
@@ -1607,8 +1607,10 @@ static void run_scenario(mg_scenario *sc, struct sens *s, word_t *bits)
 static void sens_release(struct sens *s)
 {
 	unsigned m;
+	size_t i;
 
-	cache_flush(s);
+	for (i = 0; i < s->allocated; i++)
+		free(s->cache[i].bits);
 	free(s->cache);
 	for (m = 0; m < (1u << MG_THRESHOLD_COUNT); m++)
 		free(s->eligible[m]);
