@@ -1678,7 +1678,7 @@ static void run_scenarios(mg_decision *d, struct sens *s, size_t count, bool kep
 	int v;
 
 	s->waiver_used = d->waiver_used;
-	cache_flush(s);   /* a memo's thresholds may be another decision's */
+	cache_flush(s);   /* a memo's last values would only lengthen the lookups */
 	d->sensitivity_storage = st;
 	d->scenarios = mg_xcalloc(count, sizeof(*d->scenarios));
 	d->scenario_count = count;
