@@ -39,8 +39,17 @@ struct run {
 	bool pre[MG_ISSUE_COUNT];
 	char head[MG_CHECK_OID_SIZE];  /* HEAD commit, "" when unborn or with --worktree */
 	bool base_run;          /* the --base comparison: one policy, no base */
+	bool repo_held;         /* repo is held's: not freed with the run */
 	char *policy_path;      /* the policy's repository path, once found */
 };
+
+/* Between mg_check_begin and mg_check_end: the repository of the first
+ * run, kept open for the next runs on the same -C DIR (check --all). */
+static struct {
+	bool on;
+	char *dir;
+	mg_repo *repo;
+} held;
 
 static void add_warning(mg_check_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -134,6 +143,7 @@ static int check_text(const mg_blob *blob, const char *path, mg_error *err)
  * Warn when the working-tree copy of `path` differs from HEAD's (an
  * uncommitted edit).  `oid` is the blob just read at `commit`, reused when
  * that commit is HEAD.  Failures only mean there is nothing to warn about.
+ * Not in the --base comparison: its warnings are never shown.
  */
 static void warn_uncommitted(struct run *run, const char *path, const char *commit,
 			     const char *oid)
@@ -142,7 +152,7 @@ static void warn_uncommitted(struct run *run, const char *path, const char *comm
 	bool differs = false;
 	mg_error ignored;
 
-	if (!run->head[0])
+	if (!run->head[0] || run->base_run)
 		return;
 	if (strcmp(run->head, commit)) {
 		if (mg_repo_read(&head, run->repo, run->head, path, run->max_bytes, &ignored) < 0)
@@ -1289,8 +1299,9 @@ static int load_report(struct run *run, mg_blob *blob, const char *path,
 			 "LFS store and checked against the pointer's oid", path);
 	if (!res->worktree && !lfs)
 		warn_uncommitted(run, path, res->rev, blob->oid);
-	else if (!res->worktree && run->head[0] && !strcmp(run->head, res->rev) &&
-		 worktree_sha256(wt, run, path) && strcmp(wt, res->report_ref.sha256))
+	else if (!res->worktree && !run->base_run && run->head[0] &&
+		 !strcmp(run->head, res->rev) && worktree_sha256(wt, run, path) &&
+		 strcmp(wt, res->report_ref.sha256))
 		add_warning(res, "'%s' has uncommitted changes in the working tree; "
 			    "the decision uses the version committed at %s", path,
 			    short_id(res->rev).hex);
@@ -1733,7 +1744,8 @@ static int decide_with_waivers(struct run *run, mg_error *err)
 			  &approved, 0, err);
 	if (error == MG_OK)
 		judge_waivers(res);
-	if (error == MG_OK &&
+	/* the --base comparison shows the decision only: no tipping points */
+	if (error == MG_OK && !run->base_run &&
 	    (error = mg_insight_compute(&res->insight, &rules, &res->report->evidence, run->pre,
 					res->decision, err)) == MG_OK)
 		warn_noise(res);
@@ -1951,13 +1963,34 @@ void mg_check_cli_path(mg_buf *out, const mg_check_result *r, const char *path)
 	mg_buf_puts(out, path + common);
 }
 
+/* Open the repository at dir for run, or take the held one. */
+static int open_repo(struct run *run, const char *dir, mg_error *err)
+{
+	const char *key = dir ? dir : ".";
+	int error;
+
+	if (held.repo && !strcmp(held.dir, key)) {
+		run->repo = held.repo;
+		run->repo_held = true;
+		return MG_OK;
+	}
+	if ((error = mg_repo_open(&run->repo, dir, err)) < 0)
+		return error;
+	if (held.on && !held.repo) {
+		held.repo = run->repo;
+		held.dir = mg_xstrdup(key);
+		run->repo_held = true;
+	}
+	return MG_OK;
+}
+
 static int run_check(struct run *run, mg_error *err)
 {
 	const mg_check_options *opt = run->opt;
 	mg_check_result *res = run->res;
 	int error;
 
-	if ((error = mg_repo_open(&run->repo, opt->dir, err)) < 0)
+	if ((error = open_repo(run, opt->dir, err)) < 0)
 		return error;
 	locate_cwd(run);
 	if ((error = resolve_revs(run, err)) < 0)
@@ -1977,11 +2010,20 @@ static int run_check(struct run *run, mg_error *err)
 
 int mg_check_begin(mg_error *err)
 {
-	return mg_git_hold(err);
+	int error;
+
+	if ((error = mg_git_hold(err)) == MG_OK)
+		held.on = true;
+	return error;
 }
 
 void mg_check_end(void)
 {
+	mg_repo_free(held.repo);
+	free(held.dir);
+	held.repo = NULL;
+	held.dir = NULL;
+	held.on = false;
 	mg_git_release();
 }
 
@@ -1996,7 +2038,8 @@ int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *e
 	run.res->worktree = opt->worktree;
 	run.max_bytes = opt->max_input_bytes ? opt->max_input_bytes : MG_GIT_DEFAULT_MAX_INPUT;
 	error = run_check(&run, err);
-	mg_repo_free(run.repo);
+	if (!run.repo_held)
+		mg_repo_free(run.repo);
 	free(run.policy_path);
 	if (error < 0) {
 		mg_check_result_free(run.res);

@@ -10,6 +10,7 @@
 #include "memgate/buf.h"
 #include "memgate/decision.h"
 #include "memgate/insight.h"
+#include "decision_memo.h"
 
 #define BIT(r) (1u << (r))
 
@@ -1392,6 +1393,7 @@ struct sens {
 	bool measured[1u << MG_THRESHOLD_COUNT];
 	struct pred *cache;
 	size_t cached, cache_cap;
+	size_t allocated;          /* cache entries whose bits are allocated */
 };
 
 static bool bit_get(const word_t *bits, size_t k)
@@ -1494,12 +1496,9 @@ static bool passes(const mg_evaluation *e, enum mg_threshold t, double value,
 	       !fails(&thresholds[t], e->value[thresholds[t].metric], value);
 }
 
+/* Empties the cache; its entries' bit sets stay allocated for reuse. */
 static void cache_flush(struct sens *s)
 {
-	size_t i;
-
-	for (i = 0; i < s->cached; i++)
-		free(s->cache[i].bits);
 	s->cached = 0;
 }
 
@@ -1529,11 +1528,13 @@ static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, 
 		s->cache_cap = s->cache_cap ? 2 * s->cache_cap : 16;
 		s->cache = mg_xrealloc(s->cache, s->cache_cap * sizeof(*s->cache));
 	}
+	if (s->cached == s->allocated)
+		s->cache[s->allocated++].bits = mg_xcalloc(s->words, sizeof(word_t));
 	p = &s->cache[s->cached++];
 	p->variant = v;
 	p->t = t;
 	p->value = value;
-	p->bits = mg_xcalloc(s->words, sizeof(word_t));
+	memset(p->bits, 0, s->words * sizeof(word_t));
 	for (k = 0; k < s->n; k++) {
 		size_t c = s->rank[v][k];
 
@@ -1606,8 +1607,10 @@ static void run_scenario(mg_scenario *sc, struct sens *s, word_t *bits)
 static void sens_release(struct sens *s)
 {
 	unsigned m;
+	size_t i;
 
-	cache_flush(s);
+	for (i = 0; i < s->allocated; i++)
+		free(s->cache[i].bits);
 	free(s->cache);
 	for (m = 0; m < (1u << MG_THRESHOLD_COUNT); m++)
 		free(s->eligible[m]);
@@ -1617,45 +1620,91 @@ static void sens_release(struct sens *s)
 	free(s->pos[1]);
 }
 
-static void run_scenarios(mg_decision *d, const mg_rules *rules, const mg_evidence *ev,
-			  size_t count, const int *early, const unsigned *waive,
-			  const size_t *target)
+/* s, fresh or kept by a memo: the evidence's, the waivers' and the
+ * baseline's parts; the caches start empty. */
+static void sens_init(struct sens *s, const mg_rules *rules, const mg_evidence *ev,
+		      const int *early, const unsigned *waive, const size_t *target)
 {
-	struct sens s;
+	memset(s, 0, sizeof(*s));
+	s->rules = rules;
+	s->ev = ev;
+	s->early = early;
+	s->waive = waive;
+	s->target = target;
+	s->n = ev->candidate_count;
+	s->words = (s->n + WORD_BITS - 1) / WORD_BITS;
+	s->words = s->words ? s->words : 1;
+	s->has_base = mg_find_baseline(&s->base, rules, ev);
+}
+
+/* "PREFIX[i]" into id (40 bytes): snprintf's output, at a fraction of its
+ * cost (the tipping-point search builds thousands of scenarios). */
+static void scenario_id(char *id, const char *prefix, size_t i)
+{
+	char digits[24];
+	size_t n = 0, len = strlen(prefix);
+
+	do {
+		digits[n++] = (char)('0' + i % 10);
+		i /= 10;
+	} while (i);
+	memcpy(id, prefix, len);
+	id[len++] = '[';
+	while (n)
+		id[len++] = digits[--n];
+	id[len++] = ']';
+	id[len] = '\0';
+}
+
+/* A malloc'd copy of a rank order of n candidates, NULL for none. */
+static size_t *rank_copy(const size_t *rank, size_t n)
+{
+	size_t *copy;
+
+	if (!rank)
+		return NULL;
+	copy = mg_xcalloc(n ? n : 1, sizeof(*copy));
+	memcpy(copy, rank, n * sizeof(*copy));
+	return copy;
+}
+
+/* The scenarios of d, screened with s (its caches filled as they go, kept
+ * when `kept`: a memo's, whose rank orders the decision copies). */
+static void run_scenarios(mg_decision *d, struct sens *s, size_t count, bool kept)
+{
+	const mg_rules *rules = s->rules;
 	struct storage *st = mg_xcalloc(1, sizeof(*st));
 	size_t i;
+	int v;
 
-	memset(&s, 0, sizeof(s));
-	s.rules = rules;
-	s.ev = ev;
-	s.early = early;
-	s.waive = waive;
-	s.target = target;
-	s.waiver_used = d->waiver_used;
-	s.n = ev->candidate_count;
-	s.words = (s.n + WORD_BITS - 1) / WORD_BITS;
-	s.words = s.words ? s.words : 1;
-	s.has_base = mg_find_baseline(&s.base, rules, ev);
+	s->waiver_used = d->waiver_used;
+	cache_flush(s);   /* a memo's last values would only lengthen the lookups */
 	d->sensitivity_storage = st;
 	d->scenarios = mg_xcalloc(count, sizeof(*d->scenarios));
 	d->scenario_count = count;
-	st->bits = mg_xcalloc(count ? count * s.words : 1, sizeof(word_t));
+	st->bits = mg_xcalloc(count ? count * s->words : 1, sizeof(word_t));
 	for (i = 0; i < count; i++) {
 		mg_scenario *sc = &d->scenarios[i];
 
 		if (i < rules->stricter_count) {
-			snprintf(sc->id, sizeof(sc->id), "stricter[%zu]", i);
+			scenario_id(sc->id, "stricter", i);
 			sc->overrides = rules->stricter[i];
 		} else {
-			snprintf(sc->id, sizeof(sc->id), "grid[%zu]", i - rules->stricter_count);
+			scenario_id(sc->id, "grid", i - rules->stricter_count);
 			grid_overrides(&sc->overrides, rules, i - rules->stricter_count);
 		}
 		apply_overrides(&sc->budget, &rules->budget, &sc->overrides);
-		run_scenario(sc, &s, st->bits + i * s.words);
+		run_scenario(sc, s, st->bits + i * s->words);
 	}
-	st->rank[0] = s.rank[0];
-	st->rank[1] = s.rank[1];
-	sens_release(&s);
+	for (v = 0; v < 2; v++)
+		st->rank[v] = kept ? rank_copy(s->rank[v], s->n) : s->rank[v];
+	for (i = 0; kept && i < count; i++)
+		d->scenarios[i].rank = st->rank[d->scenarios[i].rank == s->rank[1]];
+	s->waiver_used = NULL;
+	if (!kept) {
+		s->rank[0] = s->rank[1] = NULL;   /* the decision's now */
+		sens_release(s);
+	}
 }
 
 bool mg_scenario_next_feasible(const mg_scenario *sc, size_t *cursor, size_t *index)
@@ -1833,9 +1882,18 @@ static void check_drift(mg_decision *d, const mg_approved *a)
 	d->selected = NULL;
 }
 
-int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
-	      const bool pre_issues[MG_ISSUE_COUNT], const mg_approved *approved,
-	      size_t max_scenarios, mg_error *err)
+struct mg_decision__memo {
+	const mg_evidence *ev;
+	int *early;
+	size_t *target;
+	unsigned *waive;
+	struct sens sens;
+};
+
+/* mg_decide, through `memo` when not NULL (mg_decision__decide). */
+static int decide_with(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
+		       const bool pre_issues[MG_ISSUE_COUNT], const mg_approved *approved,
+		       size_t max_scenarios, mg_decision__memo *memo, mg_error *err)
 {
 	mg_decision *d = NULL;
 	int *early = NULL;
@@ -1853,16 +1911,26 @@ int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
 	d = mg_xcalloc(1, sizeof(*d));
 	d->budget = rules->budget;
 	find_issues(d, rules, ev, pre_issues);
-	early = early_reasons(ev);
-	target = waiver_targets(rules, ev);
-	waive = waived_reasons(rules, ev, target);
-	screen(&d->base, rules, ev, &rules->budget, false, early, waive);
+	if (!memo) {
+		early = early_reasons(ev);
+		target = waiver_targets(rules, ev);
+		waive = waived_reasons(rules, ev, target);
+	}
+	screen(&d->base, rules, ev, &rules->budget, false, memo ? memo->early : early,
+	       memo ? memo->waive : waive);
 	d->best = winner(&d->base);
 	step = decide_base(d, rules, ev, &sensitive);
 	d->sensitivity_evaluated = step >= 3;
-	mark_used_waivers(d, rules, target);
-	if (d->sensitivity_evaluated)
-		run_scenarios(d, rules, ev, count, early, waive, target);
+	mark_used_waivers(d, rules, memo ? memo->target : target);
+	if (d->sensitivity_evaluated && memo) {
+		memo->sens.rules = rules;
+		run_scenarios(d, &memo->sens, count, true);
+	} else if (d->sensitivity_evaluated) {
+		struct sens s;
+
+		sens_init(&s, rules, ev, early, waive, target);
+		run_scenarios(d, &s, count, false);
+	}
 	summarize(d);
 	if (sensitive)
 		decide_sensitivity(d);
@@ -1881,6 +1949,47 @@ done:
 	free(waive);
 	mg_decision_free(d);
 	return error;
+}
+
+int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
+	      const bool pre_issues[MG_ISSUE_COUNT], const mg_approved *approved,
+	      size_t max_scenarios, mg_error *err)
+{
+	return decide_with(out, rules, ev, pre_issues, approved, max_scenarios, NULL, err);
+}
+
+mg_decision__memo *mg_decision__memo_new(const mg_rules *rules, const mg_evidence *ev)
+{
+	mg_decision__memo *m = mg_xcalloc(1, sizeof(*m));
+
+	assert(rules && ev);
+	m->ev = ev;
+	m->early = early_reasons(ev);
+	m->target = waiver_targets(rules, ev);
+	m->waive = waived_reasons(rules, ev, m->target);
+	sens_init(&m->sens, rules, ev, m->early, m->waive, m->target);
+	return m;
+}
+
+int mg_decision__decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
+			const bool pre_issues[MG_ISSUE_COUNT], mg_decision__memo *memo,
+			mg_error *err)
+{
+	assert(memo && ev == memo->ev);
+	return decide_with(out, rules, ev, pre_issues, NULL, 0, memo, err);
+}
+
+void mg_decision__memo_free(mg_decision__memo *memo)
+{
+	if (!memo)
+		return;
+	sens_release(&memo->sens);
+	free(memo->sens.rank[0]);
+	free(memo->sens.rank[1]);
+	free(memo->early);
+	free(memo->target);
+	free(memo->waive);
+	free(memo);
 }
 
 size_t mg_decision_best(const mg_decision *d, size_t *out, size_t max)

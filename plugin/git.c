@@ -59,6 +59,7 @@ struct mg_repo {
 };
 
 #define SHORT_ID_LEN 7
+#define TREE_CACHE_LIMIT ((size_t)1 << 20)   /* trees up to about 30,000 entries */
 #define LIMIT_HINT "(raise it with --max-input-mb)"
 #define REGULAR_ONLY "(memgate reads regular files only)"
 
@@ -247,6 +248,13 @@ int mg_repo_open(mg_repo **out, const char *dir, mg_error *err)
 #if HAVE_OWNER_VALIDATION
 	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
 #endif
+	/*
+	 * Every input is found by its path from the root tree.  A monorepo's
+	 * models/ folder of a few hundred entries is larger than libgit2's
+	 * default cache limit for trees (4 KiB), so it was read, inflated and
+	 * hashed again for every input of every policy (check --all).
+	 */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, TREE_CACHE_LIMIT);
 	if (uses_sha256(where)) {
 		rc = sha256_error(where, err);
 		goto done;

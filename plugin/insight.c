@@ -7,6 +7,7 @@
 
 #include "memgate/buf.h"
 #include "memgate/insight.h"
+#include "decision_memo.h"
 
 /* ---- exchange rate ---- */
 
@@ -335,6 +336,7 @@ struct tipper {
 	const mg_rules *rules;
 	const mg_evidence *ev;
 	const bool *pre;
+	mg_decision__memo *memo;   /* what every probe's decision shares */
 	mg_grid_axis *grid;        /* a copy of the axes, for grid knobs */
 	double *values;            /* a copy of one axis's values */
 	size_t probe_limit;        /* decisions per direction */
@@ -365,7 +367,7 @@ static int probe(bool *changed, mg_tip *tip, struct tipper *tp, const struct kno
 		tp->grid[k->axis].values = tp->values;
 		r.grid = tp->grid;
 	}
-	if ((error = mg_decide(&d, &r, tp->ev, tp->pre, NULL, 0, err)) < 0)
+	if ((error = mg_decision__decide(&d, &r, tp->ev, tp->pre, tp->memo, err)) < 0)
 		return error;
 	tip->probes++;
 	if (d->verdict != tp->verdict || d->reason != tp->reason ||
@@ -615,8 +617,10 @@ static int find_tips(mg_insight *in, const mg_rules *rules, const mg_evidence *e
 	if (tp.probe_limit)
 		tp.probe_limit = probe_level(&tp, knobs, n, &all, cost);
 	in->tips = mg_xcalloc(n ? n : 1, sizeof(*in->tips));
+	tp.memo = mg_decision__memo_new(rules, ev);
 	for (i = 0; i < n && error == MG_OK; i++)
 		error = tip_knob(&in->tips[in->tip_count++], &tp, &knobs[i], &all, err);
+	mg_decision__memo_free(tp.memo);
 	mg_screening_release(&all);
 	for (i = 0; i < MG_THRESHOLD_COUNT; i++)
 		free(tp.points[i].v);

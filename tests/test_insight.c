@@ -4,6 +4,7 @@
 #include "helpers.h"
 #include "memgate/decision.h"
 #include "memgate/insight.h"
+#include "../plugin/decision_memo.h"
 #include "../plugin/format.h"
 
 #define MAX_CANDS 8
@@ -560,4 +561,89 @@ Test(insight, tipping_words_agree_on_noise_band_ends)
 	budget(MG_MIN_MEMORY_SAVING_MB, 400);
 	fx.rules.noise = MG_NOISE_TUNE;
 	expect_words_agree_here();
+}
+
+/* ---- the tipping-point search's shared work ---- */
+
+/* d and e agree on everything a decision says, scenario by scenario. */
+static void expect_same_decision(const mg_decision *d, const mg_decision *e, double x)
+{
+	size_t i, k;
+
+	cr_expect(same_outcome(d, e), "at %.17g", x);
+	cr_expect_eq(d->next_action, e->next_action, "at %.17g", x);
+	cr_assert_eq(d->scenario_count, e->scenario_count, "at %.17g", x);
+	cr_expect_eq(d->waiver_count, e->waiver_count);
+	for (i = 0; i < d->waiver_count; i++)
+		cr_expect_eq(d->waiver_used[i], e->waiver_used[i], "waiver %zu at %.17g", i, x);
+	for (i = 0; i < d->scenario_count; i++) {
+		const mg_scenario *a = &d->scenarios[i], *b = &e->scenarios[i];
+
+		cr_expect_str_eq(a->id, b->id);
+		cr_expect(!a->best == !b->best && (!a->best || !strcmp(a->best, b->best)),
+			  "%s at %.17g", a->id, x);
+		cr_expect_eq(a->feasible_count, b->feasible_count, "%s at %.17g", a->id, x);
+		cr_assert_eq(a->count, b->count);
+		for (k = 0; k < a->count; k++)
+			cr_expect_eq(a->rank[k], b->rank[k], "%s rank %zu at %.17g", a->id, k, x);
+		for (k = 0; k < (a->count + 63) / 64; k++)
+			cr_expect_eq(a->feasible[k], b->feasible[k], "%s at %.17g", a->id, x);
+	}
+}
+
+Test(insight, decisions_through_a_memo_equal_mg_decide)
+{
+	static const enum mg_threshold ts[] = {
+		MG_MEMORY_CAP_MB, MG_MIN_SAMPLES_PER_S, MG_MIN_MEMORY_SAVING_MB,
+		MG_MIN_THROUGHPUT_RATIO, MG_MAX_RELATIVE_EVAL_LOSS,
+	};
+	static const double xs[][6] = {
+		{ 9000, 9449, 9451, 9500, 11200, 20000 },
+		{ 0.5, 0.533, 1.0, 1.276, 1.761, 3 },
+		{ 0, 300, 328, 332, 512, 2000 },
+		{ 0.2, 0.27, 0.6, 0.70, 0.9, 1.1 },
+		{ 0, 0.001, 0.02, 0.5, 1, 2 },
+	};
+	mg_waiver w[] = { { "offload", MG_R_THROUGHPUT_BELOW_FLOOR } };
+	mg_decision__memo *memo;
+	size_t t, j, with_scenarios = 0;
+
+	real_report();
+	fx.rules.waivers = w;
+	fx.rules.waiver_count = 1;
+	fx.stricter[0].set[MG_MIN_MEMORY_SAVING_MB] = true;
+	fx.stricter[0].value[MG_MIN_MEMORY_SAVING_MB] = 320;
+	fx.rules.stricter_count = 1;
+	fx.grid[0].threshold = MG_MIN_SAMPLES_PER_S;
+	fx.grid[0].values = fx.axis_values[0];
+	fx.axis_values[0][0] = 1.0;
+	fx.axis_values[0][1] = 1.5;
+	fx.grid[0].count = 2;
+	fx.grid[1].threshold = MG_MEMORY_CAP_MB;
+	fx.grid[1].values = fx.axis_values[1];
+	fx.axis_values[1][0] = 9500;
+	fx.axis_values[1][1] = 9452;
+	fx.grid[1].count = 2;
+	fx.rules.grid_count = 2;
+	memo = mg_decision__memo_new(&fx.rules, &fx.ev);
+	for (t = 0; t < sizeof(ts) / sizeof(ts[0]); t++)
+		for (j = 0; j < 6; j++) {
+			double saved = fx.rules.budget.value[ts[t]], axis = fx.axis_values[1][1];
+			mg_decision *d, *e = NULL;
+			mg_error err;
+
+			fx.rules.budget.value[ts[t]] = xs[t][j];
+			fx.axis_values[1][1] = 9440 + 2 * (double)j;   /* a grid knob too */
+			d = decide();
+			cr_assert_eq(mg_decision__decide(&e, &fx.rules, &fx.ev, NULL, memo, &err), 0,
+				     "%s", err.message);
+			expect_same_decision(d, e, xs[t][j]);
+			with_scenarios += d->scenario_count > 0;
+			mg_decision_free(d);
+			mg_decision_free(e);
+			fx.rules.budget.value[ts[t]] = saved;
+			fx.axis_values[1][1] = axis;
+		}
+	mg_decision__memo_free(memo);
+	cr_assert_gt(with_scenarios, 10);
 }

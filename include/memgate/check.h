@@ -218,7 +218,9 @@ int mg_check_item_status(const mg_check_item *item);
 
 /*
  * Bracket many checks in one process (check --all): the libraries stay
- * initialised in between instead of being set up for each check.  Returns
+ * initialised in between instead of being set up for each check, and the
+ * repository the first check opens stays open for the next ones on the
+ * same -C DIR (mg_check_end closes it).  Returns
  * 0 or MG_ERROR; every successful mg_check_begin needs one mg_check_end.
  */
 int mg_check_begin(mg_error *err);
