@@ -92,6 +92,8 @@ static void put_checks_run(mg_buf *out, const mg_budget *b)
 
 	mg_buf_puts(out, "- **Checks run:** ");
 	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		if (mg_threshold_def_of((enum mg_threshold)t)->vs_base != MG_VS_NONE)
+			continue;   /* regression: its own section */
 		if (!b->set[t]) {
 			unset++;
 			continue;
@@ -107,7 +109,7 @@ static void put_checks_run(mg_buf *out, const mg_budget *b)
 	if (unset)
 		mg_buf_puts(out, "; **not set:** ");
 	for (sep = "", t = 0; t < MG_THRESHOLD_COUNT; t++) {
-		if (b->set[t])
+		if (b->set[t] || mg_threshold_def_of((enum mg_threshold)t)->vs_base != MG_VS_NONE)
 			continue;
 		mg_buf_puts(out, sep);
 		put_code(out, mg_threshold_name((enum mg_threshold)t));

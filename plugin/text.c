@@ -283,6 +283,8 @@ static void put_checks_line(mg_buf *out, const mg_budget *b)
 
 	mg_buf_puts(out, "checks: ");
 	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		if (mg_threshold_def_of((enum mg_threshold)t)->vs_base != MG_VS_NONE)
+			continue;   /* regression: its own line */
 		if (!b->set[t]) {
 			unset++;
 			continue;
@@ -296,7 +298,7 @@ static void put_checks_line(mg_buf *out, const mg_budget *b)
 	if (unset)
 		mg_buf_puts(out, "; not set: ");
 	for (sep = "", t = 0; t < MG_THRESHOLD_COUNT; t++)
-		if (!b->set[t])
+		if (!b->set[t] && mg_threshold_def_of((enum mg_threshold)t)->vs_base == MG_VS_NONE)
 			put_list(out, mg_threshold_name((enum mg_threshold)t), &sep);
 	mg_buf_putc(out, '\n');
 }
