@@ -231,6 +231,72 @@ expect_code 2 "a regression allowance is not a sensitivity scenario"
 expect_err "memgate: error: .memgate.yml:11:9: 'max_peak_increase_pct' belongs under 'regression', not under 'sensitivity.stricter[0]'" \
 	"names where it belongs"
 
+# --- the pull-request view leads with what changed ---------------------------
+
+# The base selected checkpoint; its peak grew past the saving floor, so
+# hybrid wins now: every output names checkpoint, the candidate that
+# regressed, and points at its peak in the head's report.
+pr_repo "$repo" 52110 60000 -- 69500 60000 -- "max_peak_increase_pct: 5"
+peak_line=$(grep -n '"name": "checkpoint"' "$repo/$REPORT_PATH" | cut -d: -f1)
+peak_col=$(grep '"name": "checkpoint"' "$repo/$REPORT_PATH" | awk '{ print index($0, "69500") }')
+mg check -C "$repo" --policy-rev main --summary "$T/summary.md" --junit "$T/junit.xml" \
+	--sarif "$T/sarif.json"
+expect_code 1 "views: the regression fails the gate"
+expect_out "regression against the base $(g -C "$repo" rev-parse --short=12 main): 1 beyond max_peak_increase_pct 5 (covers selected; decision tune)" \
+	"text: the regression line follows the evidence line"
+expect_out "  $REPORT_PATH:$peak_line:$peak_col: checkpoint: peak increase 33.3717 % (52110 -> 69500 MB) > max_peak_increase_pct 5 against the base [peak_memory_regressed]" \
+	"text: names the candidate and the report line of its peak"
+if [ "$(sed -n 6p "$T/out" | cut -c1-27)" = "regression against the base" ]; then
+	ok "text: the regression comes before the candidates table"
+else
+	not_ok "text: the regression comes before the candidates table"
+fi
+first=$(grep -n '^### ' "$T/summary.md" | head -n 2 | cut -d: -f2- | tr '\n' '|')
+if [ "$first" = "### Regressions against the base|### Against the base|" ]; then
+	ok "summary: opens with the regressions and the base-vs-head change"
+else
+	not_ok "summary: opens with the regressions and the base-vs-head change" "sections: $first"
+fi
+if grep -qF '| checkpoint | `peak_memory_regressed` | 52110 MB | 69500 MB |' "$T/summary.md"; then
+	ok "summary: the regression's row names checkpoint"
+else
+	not_ok "summary: the regression's row names checkpoint" "$(head -n 30 "$T/summary.md")"
+fi
+tips=$(grep -n '^### Tipping points' "$T/summary.md" | cut -d: -f1)
+base_at=$(grep -n '^### Against the base' "$T/summary.md" | cut -d: -f1)
+if [ -n "$tips" ] && [ "$base_at" -lt "$tips" ]; then
+	ok "summary: tipping points below the change"
+else
+	not_ok "summary: tipping points below the change" "base at $base_at, tips at $tips"
+fi
+if grep -q '<testcase classname="memgate.candidates" name="checkpoint"' "$T/junit.xml" &&
+   grep -A1 '<testcase classname="memgate.candidates" name="checkpoint"' "$T/junit.xml" |
+	grep -qF '<failure message="peak_memory_regressed, memory_saving_below_floor" type="regressed">'; then
+	ok "JUnit: checkpoint's case fails with the regression"
+else
+	not_ok "JUnit: checkpoint's case fails with the regression" "$(cat "$T/junit.xml")"
+fi
+if grep -A1 '<testcase classname="memgate.candidates" name="hybrid"' "$T/junit.xml" | grep -q '<failure'; then
+	not_ok "JUnit: the new winner does not fail"
+else
+	ok "JUnit: the new winner does not fail"
+fi
+sarif=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["runs"][0]["results"][0]
+loc = r["locations"][0]["physicalLocation"]
+print(r["ruleId"], loc["artifactLocation"]["uri"], loc["region"]["startLine"],
+      loc["region"]["startColumn"], r["message"]["text"].split(":")[0])' "$T/sarif.json")
+if [ "$sarif" = "peak_memory_regressed $REPORT_PATH $peak_line $peak_col checkpoint" ]; then
+	ok "SARIF: the first result is the regression at the peak's line"
+else
+	not_ok "SARIF: the first result is the regression at the peak's line" "got: $sarif"
+fi
+mg check -C "$repo" --policy-rev main --format github
+expect_out "::warning file=$REPORT_PATH,line=$peak_line,col=$peak_col,title=memgate%3A peak_memory_regressed (checkpoint)::checkpoint: peak increase 33.3717 %25 (52110 -> 69500 MB) > max_peak_increase_pct 5 against the base" \
+	"annotation: at the regressed value's line in the head's report"
+
 # --- the GitHub Action's check step -------------------------------------------
 
 pr_repo "$repo" 52110 -- 55800 -- "max_peak_increase_pct: 5"
