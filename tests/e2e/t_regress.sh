@@ -310,4 +310,18 @@ base=$(g -C "$repo" rev-parse main)
 action_step check "$repo" MEMGATE_POLICY_REV="$base"
 expect_code 0 "Action: under 10 % it passes"
 
+# A depth-1 checkout of the pull request (actions/checkout's default): the
+# resolve step fetches the base, whose report the check compares with.
+up=$T/upstream
+pr_repo "$up" 52110 -- 55800 -- "max_peak_increase_pct: 5"
+base=$(g -C "$up" rev-parse main)
+rm -rf "$T/pr"
+g clone -q --depth=1 --branch pr "file://$up" "$T/pr" 2>"$T/err"
+action_step resolve "$T/pr" GITHUB_SERVER_URL="file://$T" GITHUB_REPOSITORY=upstream \
+	MEMGATE_PR_BASE="$base"
+expect_code 0 "Action, depth 1: resolve fetches the base"
+action_step check "$T/pr" MEMGATE_POLICY_REV="$base"
+expect_code 1 "Action, depth 1: the regression against the fetched base fails"
+expect_out "memgate: tune (peak_memory_regressed)" "Action, depth 1: the decision"
+
 finish
