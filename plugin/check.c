@@ -40,6 +40,7 @@ struct run {
 	char head[MG_CHECK_OID_SIZE];  /* HEAD commit, "" when unborn or with --worktree */
 	bool base_run;          /* the --base comparison: one policy, no base */
 	bool repo_held;         /* repo is held's: not freed with the run */
+	bool base_compared;     /* compare_base has run (early, for regression:) */
 	char *policy_path;      /* the policy's repository path, once found */
 };
 
@@ -1725,6 +1726,32 @@ static void warn_noise(mg_check_result *res)
 	mg_buf_free(&name);
 }
 
+static int compare_base(struct run *run, mg_error *err);
+
+/*
+ * regression: the base revision's evidence and the candidate its decision
+ * selected (compare_base, run before this decision); without a base to
+ * compare with, a warning says that nothing was compared.
+ */
+static void regression_base(mg_regression *rg, struct run *run)
+{
+	mg_check_result *res = run->res;
+	const mg_check_result *b = res->base ? res->base->result : NULL;
+
+	if (run->base_run || !mg_regression_active(rg))
+		return;
+	if (b && b->report) {
+		rg->base = &b->report->evidence;
+		rg->base_selected = b->decision ? b->decision->selected : NULL;
+	} else if (res->base) {
+		add_warning(res, "regression: nothing compared: the base %.7s does not decide: %s",
+			    res->base->rev, res->base->error ? res->base->error : "no report");
+	} else if (!res->worktree && !run->opt->base && !run->opt->policy_rev) {
+		add_warning(res, "regression: nothing compared: no base revision (give --base REV "
+			    "or --policy-rev REV)");
+	}
+}
+
 /* mg_decide with the waivers in force today. */
 static int decide_with_waivers(struct run *run, mg_error *err)
 {
@@ -1735,6 +1762,7 @@ static int decide_with_waivers(struct run *run, mg_error *err)
 	size_t n;
 	int error;
 
+	regression_base(&rules.regression, run);
 	active = waivers_in_force(&n, res);
 	rules.waivers = active;
 	rules.waiver_count = n;
@@ -1835,6 +1863,10 @@ static int decide(struct run *run, mg_error *err)
 		return error;
 	if ((error = check_measured(run, err)) < 0)
 		return error;
+	/* regression: compares with the base, so the base decides first */
+	if (!run->base_run && mg_regression_active(&res->policy->rules.regression) &&
+	    (error = compare_base(run, err)) < 0)
+		return error;
 	if ((error = decide_with_waivers(run, err)) < 0)
 		return blame_sensitivity(res->policy, err);
 	memcpy(res->fail_on, opt->fail_on_set ? opt->fail_on : res->policy->fail_on,
@@ -1861,8 +1893,9 @@ static int compare_base(struct run *run, mg_error *err)
 	mg_error berr;
 	char msg[sizeof(err->message)];
 
-	if (!want || res->worktree)
+	if (!want || res->worktree || run->base_compared)
 		return MG_OK;
+	run->base_compared = true;
 	b = mg_xcalloc(1, sizeof(*b));
 	if (mg_repo_resolve(b->rev, run->repo, want, err) < 0) {
 		free(b);

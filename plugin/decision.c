@@ -23,28 +23,41 @@
 static const mg_threshold_def thresholds[MG_THRESHOLD_COUNT] = {
 	[MG_MEMORY_CAP_MB] = { "memory_cap_mb", "budget", MG_M_PEAK,
 		MG_R_MEMORY_OVER_BUDGET, HARD, CEILING, MG_RANGE_POSITIVE,
-		"peak", "peak", " MB" },
+		"peak", "peak", " MB", MG_VS_NONE },
 	[MG_MIN_SAMPLES_PER_S] = { "min_samples_per_s", "budget", MG_M_SAMPLES,
 		MG_R_SAMPLES_PER_S_BELOW_FLOOR, HARD, FLOOR, MG_RANGE_NON_NEGATIVE,
-		"samples/s", "samples/s", "" },
+		"samples/s", "samples/s", "", MG_VS_NONE },
 	[MG_MIN_MEMORY_SAVING_MB] = { "min_memory_saving_mb", "budget", MG_M_SAVING,
 		MG_R_MEMORY_SAVING_BELOW_FLOOR, TARGET, FLOOR, MG_RANGE_NON_NEGATIVE,
-		"memory saving", "saving", " MB" },
+		"memory saving", "saving", " MB", MG_VS_NONE },
 	[MG_MIN_THROUGHPUT_RATIO] = { "min_throughput_ratio", "budget", MG_M_RATIO,
 		MG_R_THROUGHPUT_BELOW_FLOOR, TARGET, FLOOR, MG_RANGE_FRACTION,
-		"throughput ratio", "ratio", "" },
+		"throughput ratio", "ratio", "", MG_VS_NONE },
 	[MG_MAX_EVAL_LOSS] = { "max_eval_loss", "quality", MG_M_EVAL_LOSS,
 		MG_R_QUALITY_OVER_FLOOR, HARD, CEILING, MG_RANGE_NON_NEGATIVE,
-		"eval_loss", "eval_loss", "" },
+		"eval_loss", "eval_loss", "", MG_VS_NONE },
 	[MG_MAX_RELATIVE_EVAL_LOSS] = { "max_relative_eval_loss", "quality", MG_M_EVAL_LOSS,
 		MG_R_QUALITY_OVER_FLOOR, HARD, CEILING, MG_RANGE_NON_NEGATIVE,
-		"eval_loss", "eval_loss", "" },
+		"eval_loss", "eval_loss", "", MG_VS_NONE },
 	[MG_MAX_QUALITY_DELTA] = { "max_quality_delta", "quality", MG_M_DELTA,
 		MG_R_QUALITY_DELTA_OVER_LIMIT, TARGET, CEILING, MG_RANGE_NON_NEGATIVE,
-		"quality delta", "delta", "" },
+		"quality delta", "delta", "", MG_VS_NONE },
 	[MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT] = { "min_mb_saved_per_pct_throughput", "budget",
 		MG_M_RATE, MG_R_TRADE_OFF_BELOW_FLOOR, TARGET, FLOOR, MG_RANGE_NON_NEGATIVE,
-		"MB saved per 1% throughput lost", "MB/%", "" },
+		"MB saved per 1% throughput lost", "MB/%", "", MG_VS_NONE },
+	/* regression: the change from the same candidate at the base */
+	[MG_MAX_PEAK_INCREASE_MB] = { "max_peak_increase_mb", "regression", MG_M_PEAK,
+		MG_R_PEAK_MEMORY_REGRESSED, TARGET, CEILING, MG_RANGE_NON_NEGATIVE,
+		"peak increase", "peak +", " MB", MG_VS_RISE },
+	[MG_MAX_PEAK_INCREASE_PCT] = { "max_peak_increase_pct", "regression", MG_M_PEAK,
+		MG_R_PEAK_MEMORY_REGRESSED, TARGET, CEILING, MG_RANGE_NON_NEGATIVE,
+		"peak increase", "peak +%", " %", MG_VS_RISE_PCT },
+	[MG_MAX_THROUGHPUT_DROP_PCT] = { "max_throughput_drop_pct", "regression", MG_M_SAMPLES,
+		MG_R_THROUGHPUT_REGRESSED, TARGET, CEILING, MG_RANGE_NON_NEGATIVE,
+		"samples/s drop", "samples/s -%", " %", MG_VS_DROP_PCT },
+	[MG_MAX_EVAL_LOSS_INCREASE] = { "max_eval_loss_increase", "regression", MG_M_EVAL_LOSS,
+		MG_R_EVAL_LOSS_REGRESSED, TARGET, CEILING, MG_RANGE_NON_NEGATIVE,
+		"eval_loss increase", "eval_loss +", "", MG_VS_RISE },
 };
 #undef CEILING
 #undef FLOOR
@@ -249,6 +262,17 @@ static const mg_code codes[] = {
 	{ "waiver_expiring", N,
 	  "A waiver in force expires within the policy's waivers_warn_days.",
 	  "Fix the cause before the expiry date, or renew the waiver (a new expiry date) in the policy of the base branch." },
+	/* the regressions' reasons, added later (appended: SARIF's ruleIndex is this
+	 * order, and the codes before them keep theirs) */
+	{ "peak_memory_regressed", G,
+	  "The candidate's peak memory rose above the base revision's by more than regression.max_peak_increase_mb or regression.max_peak_increase_pct allows.",
+	  "Find the change that raised the peak and undo or rework it; the allowance itself is changed only in the policy of the base branch." },
+	{ "throughput_regressed", G,
+	  "The candidate's samples/s fell below the base revision's by more than regression.max_throughput_drop_pct allows.",
+	  "Find the change that slowed the candidate and undo or rework it; the allowance itself is changed only in the policy of the base branch." },
+	{ "eval_loss_regressed", G,
+	  "The candidate's eval loss rose above the base revision's by more than regression.max_eval_loss_increase allows.",
+	  "Find the change that cost quality and undo or rework it; the allowance itself is changed only in the policy of the base branch." },
 };
 #undef E
 #undef H
@@ -258,8 +282,11 @@ static const mg_code codes[] = {
 #undef N
 
 #define CODE_COUNT (sizeof(codes) / sizeof(codes[0]))
-_Static_assert(MG_REASON_COUNT == 13 && MG_ISSUE_COUNT == 28 && CODE_COUNT == 13 + 28 + 11,
-	       "codes[] holds the reasons, then the issues, in enum order");
+/* The regression reasons' codes close the table. */
+#define REGRESSION_CODES (MG_REASON_COUNT - 1 - MG_R_CHECK_LAST)
+_Static_assert(MG_REASON_COUNT == 16 && MG_ISSUE_COUNT == 28 && CODE_COUNT == 16 + 28 + 11,
+	       "codes[] holds the reasons up to the step-7 ones, the issues, in enum order, "
+	       "then the others, the regression reasons last");
 
 static const char *const outcome_names[MG_OUTCOME_COUNT] = {
 	"evidence_not_applicable", "baseline_missing_or_invalid",
@@ -267,7 +294,8 @@ static const char *const outcome_names[MG_OUTCOME_COUNT] = {
 	"memory_saving_below_meaningful_threshold", "throughput_loss_exceeds_budget",
 	"baseline_still_best_under_current_budget", "selection_is_threshold_sensitive",
 	"selection_stable_across_thresholds", "decision_drift", "trade_off_below_floor",
-	"margin_within_measurement_noise",
+	"margin_within_measurement_noise", "peak_memory_regressed", "throughput_regressed",
+	"eval_loss_regressed",
 };
 
 static const char *const next_action_names[MG_NEXT_ACTION_COUNT] = {
@@ -278,7 +306,7 @@ static const char *const next_action_names[MG_NEXT_ACTION_COUNT] = {
 	"send_to_regression_acceptance", "re_approve_or_restore_evidence",
 	"record_and_pin_approved_result", "restore_or_reapprove_approved_result",
 	"rebalance_memory_and_throughput", "collect_more_repeats", "measure_again",
-	"sign_on_trusted_runner",
+	"sign_on_trusted_runner", "fix_regression_against_base",
 };
 
 /* Each outcome's verdict and next action: the decision table of README
@@ -304,6 +332,15 @@ static const struct {
 	[MG_O_DECISION_DRIFT] = { MG_REJECT, MG_N_RE_APPROVE_OR_RESTORE_EVIDENCE },
 	[MG_O_TRADE_OFF_BELOW_FLOOR] = { MG_TUNE, MG_N_REBALANCE_MEMORY_AND_THROUGHPUT },
 	[MG_O_MARGIN_WITHIN_MEASUREMENT_NOISE] = { MG_TUNE, MG_N_COLLECT_MORE_REPEATS },
+	/* tune, or reject with regression.decision: reject */
+	[MG_O_PEAK_MEMORY_REGRESSED] = { MG_TUNE, MG_N_FIX_REGRESSION_AGAINST_BASE },
+	[MG_O_THROUGHPUT_REGRESSED] = { MG_TUNE, MG_N_FIX_REGRESSION_AGAINST_BASE },
+	[MG_O_EVAL_LOSS_REGRESSED] = { MG_TUNE, MG_N_FIX_REGRESSION_AGAINST_BASE },
+};
+
+static const char *const covers_names[MG_COVERS_COUNT] = {
+	[MG_COVERS_SELECTED] = "selected",
+	[MG_COVERS_ALL] = "all",
 };
 
 static const char *const verdict_names[MG_VERDICT_COUNT] = {
@@ -456,12 +493,16 @@ const mg_code *mg_code_find(const char *name)
 
 const mg_code *mg_reason_code(enum mg_reason r)
 {
-	return (int)r >= 0 && r < MG_REASON_COUNT ? &codes[r] : NULL;
+	if ((int)r < 0 || r >= MG_REASON_COUNT)
+		return NULL;
+	if (MG_REASON_IS_REGRESSION(r))
+		return &codes[CODE_COUNT - REGRESSION_CODES + (size_t)(r - MG_R_CHECK_LAST - 1)];
+	return &codes[r];
 }
 
 const mg_code *mg_issue_code(enum mg_issue i)
 {
-	return (int)i >= 0 && i < MG_ISSUE_COUNT ? &codes[MG_REASON_COUNT + i] : NULL;
+	return (int)i >= 0 && i < MG_ISSUE_COUNT ? &codes[MG_R_CHECK_LAST + 1 + i] : NULL;
 }
 
 const char *mg_issue_name(enum mg_issue i)
@@ -488,14 +529,14 @@ int mg_reason_from_name(const char *name)
 	int r;
 
 	for (r = 0; name && r < MG_REASON_COUNT; r++)
-		if (!strcmp(codes[r].name, name))
+		if (!strcmp(mg_reason_code((enum mg_reason)r)->name, name))
 			return r;
 	return -1;
 }
 
 bool mg_reason_waivable(enum mg_reason r)
 {
-	return r >= MG_R_MEMORY_OVER_BUDGET && r < MG_REASON_COUNT;
+	return r >= MG_R_MEMORY_OVER_BUDGET && r <= MG_R_CHECK_LAST;
 }
 
 /* Does value v fail threshold def at `limit` (NaN never does)? */
@@ -560,6 +601,26 @@ const char *mg_noise_mode_name(enum mg_noise_mode m)
 int mg_noise_mode_from_name(const char *name)
 {
 	return table_find(noise_mode_names, MG_NOISE_MODE_COUNT, name);
+}
+
+const char *mg_covers_name(enum mg_covers c)
+{
+	return table_get(covers_names, MG_COVERS_COUNT, (int)c);
+}
+
+int mg_covers_from_name(const char *name)
+{
+	return table_find(covers_names, MG_COVERS_COUNT, name);
+}
+
+bool mg_regression_active(const mg_regression *r)
+{
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (r->limits.set[t])
+			return true;
+	return false;
 }
 
 const char *mg_check_operator(const mg_threshold_def *c, bool fails, bool math)
@@ -1813,6 +1874,151 @@ static void mark_used_waivers(mg_decision *d, const mg_rules *rules, const size_
 	}
 }
 
+/* ---- regressions against the base (README, "Regressions") ---- */
+
+/* The first candidate of ev named `name`, or NULL. */
+static const mg_candidate *first_named(const mg_evidence *ev, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < ev->candidate_count; i++)
+		if (ev->candidates[i].name && !strcmp(ev->candidates[i].name, name))
+			return &ev->candidates[i];
+	return NULL;
+}
+
+/* The change of def's metric from b (the base) to h in def's unit, and with
+ * runs on both sides its band (interval arithmetic over the runs' ranges,
+ * as evidence.noise derives its bands); false when it cannot be had. */
+static bool change_of(double *v, mg_band *band, const mg_threshold_def *def,
+		      const mg_candidate *b, const mg_candidate *h)
+{
+	enum mg_metric_id m = def->metric;
+	double bv, hv, bmin, bmax, hmin, hmax;
+
+	if (!has_number(b, m) || !has_number(h, m))
+		return false;
+	bv = b->metric[m].value;
+	hv = h->metric[m].value;
+	if (def->vs_base != MG_VS_RISE && !(bv > 0))
+		return false;
+	bmin = b->run_min[m];
+	bmax = b->run_max[m];
+	hmin = h->run_min[m];
+	hmax = h->run_max[m];
+	band->known = b->run_band[m] && h->run_band[m] && (def->vs_base == MG_VS_RISE || bmin > 0);
+	switch (def->vs_base) {
+	case MG_VS_RISE:
+		*v = hv - bv;
+		band->min = hmin - bmax;
+		band->max = hmax - bmin;
+		break;
+	case MG_VS_RISE_PCT:
+		*v = (hv - bv) / bv * 100.0;
+		band->min = (hmin / bmax - 1.0) * 100.0;
+		band->max = (hmax / bmin - 1.0) * 100.0;
+		break;
+	default:
+		*v = (bv - hv) / bv * 100.0;
+		band->min = (1.0 - hmax / bmin) * 100.0;
+		band->max = (1.0 - hmin / bmax) * 100.0;
+		break;
+	}
+	return isfinite(*v);
+}
+
+/* Compares evaluation i with its namesake at the base, adding what counts. */
+static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_evidence *ev,
+			      size_t i)
+{
+	const mg_regression *rg = &rules->regression;
+	const mg_evaluation *e = &d->base.evaluations[i];
+	const mg_candidate *h = &ev->candidates[e->index], *b;
+	mg_band band;
+	double v;
+	int t;
+
+	if (!e->name || !*e->name || first_named(ev, e->name) != h ||
+	    !(b = first_named(rg->base, e->name)))
+		return;
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		const mg_threshold_def *def = &thresholds[t];
+		mg_regressed *r;
+
+		if (!rg->limits.set[t] || !change_of(&v, &band, def, b, h) ||
+		    !fails(def, v, rg->limits.value[t]))
+			continue;
+		if (band.known && mg_insight_within(&band, rg->limits.value[t], def->ceiling)) {
+			d->regression_within_noise++;
+			continue;
+		}
+		d->regressed = mg_xrealloc(d->regressed,
+					   (d->regressed_count + 1) * sizeof(*d->regressed));
+		r = &d->regressed[d->regressed_count++];
+		r->index = i;
+		r->name = e->name;
+		r->threshold = (enum mg_threshold)t;
+		r->base = b->metric[def->metric].value;
+		r->head = h->metric[def->metric].value;
+		r->change = v;
+		r->limit = rg->limits.value[t];
+		r->runs = band.known;
+	}
+}
+
+/* The evaluation named `name` (by pointer, else by text), or SIZE_MAX. */
+static size_t evaluation_named(const mg_decision *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < d->base.count; i++)
+		if (d->base.evaluations[i].name == name)
+			return i;
+	for (i = 0; name && i < d->base.count; i++)
+		if (d->base.evaluations[i].name && !strcmp(d->base.evaluations[i].name, name))
+			return i;
+	return SIZE_MAX;
+}
+
+/*
+ * After the budget has decided: compare the covered candidates with the
+ * base (the one selected now, the one the base selected, then with covers:
+ * all every other in report order).  A regression that counts decides
+ * (tune, or reject with regression.decision: reject) unless the budget
+ * already decided more strictly; it names the candidate that regressed.
+ */
+static void decide_regression(mg_decision *d, const mg_rules *rules, const mg_evidence *ev)
+{
+	const mg_regression *rg = &rules->regression;
+	size_t first[2], i, k;
+	bool *seen;
+	enum mg_verdict verdict = rg->reject ? MG_REJECT : MG_TUNE;
+
+	if (!mg_regression_active(rg) || !rg->base || !d->applicable ||
+	    d->reason == MG_O_BASELINE_MISSING_OR_INVALID)
+		return;
+	d->regression_checked = true;
+	seen = mg_xcalloc(d->base.count + 1, sizeof(*seen));
+	first[0] = evaluation_named(d, d->selected);
+	first[1] = evaluation_named(d, rg->base_selected);
+	for (k = 0; k < 2; k++)
+		if (first[k] != SIZE_MAX && !seen[first[k]]) {
+			seen[first[k]] = true;
+			regress_candidate(d, rules, ev, first[k]);
+		}
+	for (i = 0; rg->covers == MG_COVERS_ALL && i < d->base.count; i++)
+		if (!seen[i])
+			regress_candidate(d, rules, ev, i);
+	free(seen);
+	if (!d->regressed_count || verdict < d->verdict)
+		return;
+	conclude(d, (enum mg_outcome)(MG_O_PEAK_MEMORY_REGRESSED +
+				      (thresholds[d->regressed[0].threshold].reason -
+				       MG_R_PEAK_MEMORY_REGRESSED)));
+	d->verdict = verdict;
+	d->selected = d->regressed[0].name;
+}
+
 /* ---- mg_decide ---- */
 
 /*
@@ -1937,6 +2143,7 @@ static int decide_with(mg_decision **out, const mg_rules *rules, const mg_eviden
 	if (d->verdict == MG_ACCEPT && rules->noise == MG_NOISE_TUNE && d->base.feasible_count &&
 	    mg_insight_noise(NULL, rules, ev, &d->base, d->base.feasible[0]))
 		conclude(d, MG_O_MARGIN_WITHIN_MEASUREMENT_NOISE);
+	decide_regression(d, rules, ev);
 	issue_next_action(d);
 	signature_next_action(d);
 	if (approved)
@@ -2029,5 +2236,6 @@ void mg_decision_free(mg_decision *d)
 	}
 	free(d->scenarios);
 	free(d->waiver_used);
+	free(d->regressed);
 	free(d);
 }

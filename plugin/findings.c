@@ -861,6 +861,52 @@ static void waiver_findings(struct findings *f)
 	}
 }
 
+/* The unit a metric's values are written in. */
+static const char *metric_unit(enum mg_metric_id m)
+{
+	return m == MG_M_PEAK ? " MB" : "";
+}
+
+/*
+ * "checkpoint: peak increase 7.08 % (52110 -> 55800 MB) > max_peak_increase_pct 5
+ * against the base": one per regression that counts (README, "Regressions"),
+ * at the regressed value's line in the head's report.  The first names the
+ * selected candidate, so it leads.
+ */
+static void regression_findings(struct findings *f)
+{
+	const mg_decision *d = f->d;
+	const mg_policy *p = f->r->policy;
+	size_t k;
+
+	for (k = 0; k < d->regressed_count; k++) {
+		const mg_regressed *g = &d->regressed[k];
+		const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
+		const mg_evaluation *e = &d->base.evaluations[g->index];
+		const mg_candidate *c = candidate_of(f, e);
+		mg_pos pos = c ? c->pos : no_pos();
+		const char *unit = metric_unit(def->metric);
+
+		if (c && c->metric[def->metric].pos.line > 0)
+			pos = c->metric[def->metric].pos;
+		f->subject = e->name;
+		mg_format_name(&f->msg, e->name);
+		mg_buf_printf(&f->msg, ": %s ", def->label);
+		mg_format_value(&f->msg, g->change, &g->limit);
+		mg_buf_printf(&f->msg, "%s (", def->unit);
+		mg_format_value(&f->msg, g->base, NULL);
+		mg_buf_puts(&f->msg, " -> ");
+		mg_format_value(&f->msg, g->head, NULL);
+		mg_buf_printf(&f->msg, "%s) > %s ", unit, def->key);
+		mg_format_threshold(&f->msg, g->limit);
+		mg_buf_puts(&f->msg, g->runs ? " against the base, beyond both runs' noise" :
+			    " against the base");
+		add_weighted(f, p && p->rules.regression.reject ? MG_FINDING_HARD : MG_FINDING_SOFT,
+			     g->index == f->selected ? MG_FINDING_RANK_SELECTED : MG_FINDING_RANK_HARD,
+			     mg_reason_name(def->reason), report_file(f->r), pos, g->index);
+	}
+}
+
 /* The evaluation of the selected candidate (else the base winner), or NO_CANDIDATE. */
 static size_t selected_index(const mg_decision *d)
 {
@@ -901,6 +947,7 @@ void mg_findings(mg_finding **out, size_t *count, const mg_check_result *r)
 	mg_buf_init(&f.msg);
 	issue_findings(&f);
 	drift_finding(&f);
+	regression_findings(&f);
 	candidate_findings(&f);
 	baseline_finding(&f);
 	sensitivity_findings(&f);

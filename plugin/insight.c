@@ -80,8 +80,7 @@ static void derived_bands(mg_noise *n, const mg_candidate *c, const mg_candidate
 	}
 }
 
-/* Does threshold value x lie inside band b: some runs pass, some fail? */
-static bool inside(const mg_band *b, double x, bool ceiling)
+bool mg_insight_within(const mg_band *b, double x, bool ceiling)
 {
 	if (!b->known)
 		return false;
@@ -115,11 +114,11 @@ unsigned mg_insight_noise(mg_noise *out, const mg_rules *rules, const mg_evidenc
 		const mg_threshold_def *def = mg_threshold_def_of((enum mg_threshold)t);
 
 		if (def->reason != MG_R_QUALITY_OVER_FLOOR && b->set[t] &&
-		    inside(&n.band[def->metric], b->value[t], def->ceiling))
+		    mg_insight_within(&n.band[def->metric], b->value[t], def->ceiling))
 			n.within |= 1u << t;
 	}
 	if (s->quality_ceiling_from >= 0 && s->quality_ceiling_known &&
-	    inside(&n.band[MG_M_EVAL_LOSS], s->quality_ceiling, true))
+	    mg_insight_within(&n.band[MG_M_EVAL_LOSS], s->quality_ceiling, true))
 		n.within |= 1u << s->quality_ceiling_from;
 	if (out)
 		*out = n;

@@ -307,6 +307,23 @@ static unsigned finding_reasons(const struct junit *j, const mg_evaluation *e)
 	return reasons;
 }
 
+/* The reasons of evaluation i's regressions that count (README, "Regressions"). */
+static unsigned regressed_reasons(const struct junit *j, size_t i)
+{
+	unsigned reasons = 0;
+	size_t k;
+
+	for (k = 0; k < j->d->regressed_count; k++)
+		if (j->d->regressed[k].index == i)
+			reasons |= BIT(mg_threshold_def_of(j->d->regressed[k].threshold)->reason);
+	return reasons;
+}
+
+static bool is_regression(enum mg_outcome o)
+{
+	return o >= MG_O_PEAK_MEMORY_REGRESSED && o <= MG_O_EVAL_LOSS_REGRESSED;
+}
+
 static bool is_baseline(const struct junit *j, const mg_evaluation *e)
 {
 	const mg_policy *p = j->r->policy;
@@ -323,13 +340,15 @@ static bool is_selected(const struct junit *j, const mg_evaluation *e)
  * Does candidate e's case fail?  Only when the gate fails, and only for the
  * candidates behind its reason: the one a `tune` diagnosis names, every
  * candidate when none meets the base budget, the baseline when it is what
- * is missing.  (Other reasons fail the evidence, sensitivity or decision
+ * is missing, each candidate that regressed when a regression decides.  (Other reasons fail the evidence, sensitivity or decision
  * case.)
  */
-static bool candidate_fails(const struct junit *j, const mg_evaluation *e)
+static bool candidate_fails(const struct junit *j, const mg_evaluation *e, size_t i)
 {
 	enum mg_outcome reason = j->d->reason;
 
+	if (!j->r->passed && is_regression(reason))
+		return regressed_reasons(j, i) != 0;   /* every candidate that regressed */
 	if (j->r->passed || e->status == MG_STATUS_FEASIBLE || !finding_reasons(j, e))
 		return false;
 	if (reason == MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET)
@@ -361,15 +380,20 @@ static void candidate_case(struct junit *j, size_t i, const char *name)
 {
 	const mg_evaluation *e = &j->d->base.evaluations[i];
 	mg_buf message = MG_BUF_INIT, text = MG_BUF_INIT;
-	unsigned reasons = finding_reasons(j, e);
+	unsigned regressed = regressed_reasons(j, i);
+	unsigned reasons = finding_reasons(j, e) | regressed;
 	size_t k;
 
 	open_case(j, "memgate.candidates", name, report_file(j->r));
 	for (k = j->first[i]; k < j->first[i + 1]; k++)
 		put_finding_line(&text, &j->findings[j->by_candidate[k]]);
-	put_reason_names(&message, reasons);
-	if (candidate_fails(j, e)) {
-		put_failure(j, mg_status_name(e->status), message.ptr, text.ptr);
+	put_reason_names(&message, regressed);   /* a regression leads */
+	if (regressed && (reasons & ~regressed))
+		mg_buf_puts(&message, ", ");
+	put_reason_names(&message, reasons & ~regressed);
+	if (candidate_fails(j, e, i)) {
+		put_failure(j, regressed ? "regressed" : mg_status_name(e->status), message.ptr,
+			    text.ptr);
 		mg_buf_free(&text);
 	} else if (!is_selected(j, e) && e->status != MG_STATUS_FEASIBLE && reasons) {
 		mg_buf_free(&message);

@@ -24,16 +24,16 @@
 /* Keys: sections, suggestions, duplicates                            */
 
 enum section { SEC_ROOT, SEC_IDENTITY, SEC_BUDGET, SEC_QUALITY, SEC_EVIDENCE,
-	       SEC_SENSITIVITY, SEC_GATE, SEC_OVERRIDE, SEC_WAIVER, SEC_PROVENANCE, SEC_COUNT };
+	       SEC_SENSITIVITY, SEC_GATE, SEC_REGRESSION, SEC_OVERRIDE, SEC_WAIVER, SEC_PROVENANCE, SEC_COUNT };
 
 enum { K_VERSION, K_MANIFEST, K_REPORT, K_IDENTITY, K_BUDGET, K_QUALITY,
        K_EVIDENCE, K_RANK_BY, K_SENSITIVITY, K_GATE, K_WAIVERS, K_WAIVERS_WARN_DAYS,
-       K_PROVENANCE, K_COUNT };
+       K_PROVENANCE, K_REGRESSION, K_COUNT };
 
 static const char *const root_keys[] = {
 	"version", "manifest", "report", "identity", "budget", "quality",
 	"evidence", "rank_by", "sensitivity", "gate", "waivers", "waivers_warn_days",
-	"provenance", NULL
+	"provenance", "regression", NULL
 };
 /* In the order of enum mg_ident. */
 static const char *const identity_keys[] = {
@@ -46,6 +46,9 @@ static const char *const gate_keys[] = { "fail_on", NULL };
 enum { P_ALLOWED_SIGNERS, P_NAMESPACE, P_REQUIRE };
 static const char *const provenance_keys[] = { "allowed_signers", "namespace", "require", NULL };
 enum { W_CANDIDATE, W_REASON, W_JUSTIFICATION, W_OWNER, W_EXPIRES, W_COUNT };
+/* regression's keys besides its thresholds, in this order after them */
+enum { R_COVERS, R_DECISION, R_COUNT };
+static const char *const regression_keys[] = { "covers", "decision", NULL };
 static const char *const waiver_keys[] = {
 	"candidate", "reason", "justification", "owner", "expires", NULL
 };
@@ -58,26 +61,33 @@ _Static_assert(MG_ID_COUNT == 8 && MG_ID_OPTIMIZER == 7,
 static const struct {
 	const char *name;            /* how a message names the section */
 	const char *const *keys;     /* NULL-terminated, or NULL for thresholds */
-	const char *thresholds;      /* with keys NULL: their section, "" for all */
+	const char *thresholds;      /* with keys NULL: their section, "" for all
+					but the regression's (a scenario's) */
+	const char *const *extra;    /* with keys NULL: keys after the thresholds */
 } sections[SEC_COUNT] = {
-	[SEC_ROOT] = { "", root_keys, NULL },
-	[SEC_IDENTITY] = { "identity", identity_keys, NULL },
-	[SEC_BUDGET] = { "budget", NULL, "budget" },
-	[SEC_QUALITY] = { "quality", NULL, "quality" },
-	[SEC_EVIDENCE] = { "evidence", evidence_keys, NULL },
-	[SEC_SENSITIVITY] = { "sensitivity", sensitivity_keys, NULL },
-	[SEC_GATE] = { "gate", gate_keys, NULL },
-	[SEC_OVERRIDE] = { "", NULL, "" },
-	[SEC_WAIVER] = { "waivers[]", waiver_keys, NULL },
-	[SEC_PROVENANCE] = { "provenance", provenance_keys, NULL },
+	[SEC_ROOT] = { "", root_keys, NULL, NULL },
+	[SEC_IDENTITY] = { "identity", identity_keys, NULL, NULL },
+	[SEC_BUDGET] = { "budget", NULL, "budget", NULL },
+	[SEC_QUALITY] = { "quality", NULL, "quality", NULL },
+	[SEC_EVIDENCE] = { "evidence", evidence_keys, NULL, NULL },
+	[SEC_SENSITIVITY] = { "sensitivity", sensitivity_keys, NULL, NULL },
+	[SEC_GATE] = { "gate", gate_keys, NULL, NULL },
+	[SEC_REGRESSION] = { "regression", NULL, "regression", regression_keys },
+	[SEC_OVERRIDE] = { "", NULL, "", NULL },
+	[SEC_WAIVER] = { "waivers[]", waiver_keys, NULL, NULL },
+	[SEC_PROVENANCE] = { "provenance", provenance_keys, NULL, NULL },
 };
 
+/* Room for a threshold section's keys: its thresholds and extra keys. */
+#define KEYS_MAX (MG_THRESHOLD_COUNT + R_COUNT)
+
 /* A section's keys, NULL-terminated; a threshold section's listed in buf
- * (in enum mg_threshold order), with *first the threshold of the first. */
-static const char *const *section_keys(enum section sec, const char *buf[MG_THRESHOLD_COUNT + 1],
-				       int thresholds[MG_THRESHOLD_COUNT])
+ * (in enum mg_threshold order, then its extra keys), with thresholds[k] the
+ * enum of the k-th (MG_THRESHOLD_COUNT + j for the j-th extra key). */
+static const char *const *section_keys(enum section sec, const char *buf[KEYS_MAX + 1],
+				       int thresholds[KEYS_MAX])
 {
-	size_t n = 0;
+	size_t n = 0, j;
 	int t;
 
 	if (sections[sec].keys)
@@ -85,10 +95,15 @@ static const char *const *section_keys(enum section sec, const char *buf[MG_THRE
 	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
 		const mg_threshold_def *def = mg_threshold_def_of((enum mg_threshold)t);
 
-		if (!*sections[sec].thresholds || !strcmp(def->section, sections[sec].thresholds)) {
+		if (*sections[sec].thresholds ? !strcmp(def->section, sections[sec].thresholds)
+					      : def->vs_base == MG_VS_NONE) {
 			thresholds[n] = t;
 			buf[n++] = def->key;
 		}
+	}
+	for (j = 0; sections[sec].extra && sections[sec].extra[j]; j++) {
+		thresholds[n] = MG_THRESHOLD_COUNT + (int)j;
+		buf[n++] = sections[sec].extra[j];
 	}
 	buf[n] = NULL;
 	return buf;
@@ -160,8 +175,8 @@ static void list_words(mg_buf *b, const char *const *words)
 /* The section (other than `here`) that knows `key`, or -1. */
 static int home_section(const char *key, size_t n, enum section here)
 {
-	const char *buf[MG_THRESHOLD_COUNT + 1];
-	int s, t[MG_THRESHOLD_COUNT];
+	const char *buf[KEYS_MAX + 1];
+	int s, t[KEYS_MAX];
 
 	for (s = SEC_ROOT; s < SEC_OVERRIDE; s++)
 		if (s != (int)here && key_find(section_keys((enum section)s, buf, t), key, n) >= 0)
@@ -211,8 +226,8 @@ static int type_error(walk *w, const mg_yaml_node *n, const char *where, const c
 /* Report an unknown or misplaced key.  Always MG_ERROR. */
 static int unknown_key(walk *w, const mg_yaml_node *key, enum section sec, const char *where)
 {
-	int home = home_section(key->text, key->len, sec), t[MG_THRESHOLD_COUNT];
-	const char *near, *buf[MG_THRESHOLD_COUNT + 1];
+	int home = home_section(key->text, key->len, sec), t[KEYS_MAX];
+	const char *near, *buf[KEYS_MAX + 1];
 	mg_buf b = MG_BUF_INIT;
 
 	if (home >= 0) {
@@ -244,8 +259,8 @@ static int pair_key(int *idx, walk *w, const mg_yaml_node *map, size_t i, enum s
 		    const char *where)
 {
 	const mg_yaml_node *key = map->kids[i], *prev;
-	const char *buf[MG_THRESHOLD_COUNT + 1];
-	int t[MG_THRESHOLD_COUNT];
+	const char *buf[KEYS_MAX + 1];
+	int t[KEYS_MAX];
 	size_t j;
 
 	if (key->kind == MG_YAML_MAP || key->kind == MG_YAML_SEQ)
@@ -985,6 +1000,70 @@ static int walk_warn_days(walk *w, const mg_yaml_node *n)
 	return 0;
 }
 
+/* regression.covers (selected | all) and regression.decision (tune | reject). */
+static int walk_regression_word(walk *w, const mg_yaml_node *n, int key)
+{
+	mg_policy *p = w->p;
+	const char *where = key == R_COVERS ? "regression.covers" : "regression.decision";
+	int c;
+
+	if (n->kind != MG_YAML_STR)
+		return type_error(w, n, where, "a string");
+	if (key == R_COVERS) {
+		p->regression_covers_pos = n->pos;
+		if ((c = mg_covers_from_name(n->text)) < 0)
+			return mg_error_at(w->err, w->path, n->pos, "'%s' must be '%s' or '%s', "
+					   "got '%.40s'", where, mg_covers_name(MG_COVERS_SELECTED),
+					   mg_covers_name(MG_COVERS_ALL), n->text);
+		p->rules.regression.covers = (enum mg_covers)c;
+		return 0;
+	}
+	p->regression_decision_pos = n->pos;
+	c = mg_verdict_from_name(n->text);
+	if (c != MG_TUNE && c != MG_REJECT)
+		return mg_error_at(w->err, w->path, n->pos, "'%s' must be '%s' or '%s', got '%.40s'",
+				   where, mg_verdict_name(MG_TUNE), mg_verdict_name(MG_REJECT),
+				   n->text);
+	p->rules.regression.reject = c == MG_REJECT;
+	return 0;
+}
+
+/* regression: how much worse than the base each covered candidate may get. */
+static int walk_regression(walk *w, const mg_yaml_node *map)
+{
+	mg_policy *p = w->p;
+	mg_regression *rg = &p->rules.regression;
+	int idx, error = 0;
+	char sub[96];
+	size_t i;
+
+	p->regression_pos = map->pos;
+	if ((error = expect_map(w, map, "regression")) < 0)
+		goto done;
+	for (i = 0; i < map->count; i += 2) {
+		const mg_yaml_node *v = map->kids[i + 1];
+
+		if ((error = pair_key(&idx, w, map, i, SEC_REGRESSION, "regression")) < 0)
+			goto done;
+		if (idx >= MG_THRESHOLD_COUNT) {
+			error = walk_regression_word(w, v, idx - MG_THRESHOLD_COUNT);
+		} else {
+			join(sub, sizeof(sub), "regression", mg_threshold_name((enum mg_threshold)idx));
+			error = get_threshold(&rg->limits.value[idx], w, v, (enum mg_threshold)idx, sub);
+			rg->limits.set[idx] = error == 0;
+			p->threshold_pos[idx] = v->pos;
+		}
+		if (error < 0)
+			goto done;
+	}
+	if (!mg_regression_active(rg))
+		error = mg_error_at(w->err, w->path, map->pos, "'regression' sets no threshold: "
+				    "set max_peak_increase_mb, max_peak_increase_pct, "
+				    "max_throughput_drop_pct or max_eval_loss_increase");
+done:
+	return error;
+}
+
 /* Dispatch one top-level key's value.  0 or MG_ERROR. */
 static int walk_top(walk *w, int key, const mg_yaml_node *v)
 {
@@ -1003,6 +1082,7 @@ static int walk_top(walk *w, int key, const mg_yaml_node *v)
 	case K_WAIVERS: return walk_waivers(w, v);
 	case K_PROVENANCE: return walk_provenance(w, v);
 	case K_WAIVERS_WARN_DAYS: return walk_warn_days(w, v);
+	case K_REGRESSION: return walk_regression(w, v);
 	default: return walk_gate(w, v);
 	}
 }

@@ -914,6 +914,43 @@ static void render_insight(cJSON *root, const mg_check_result *r)
 			add(a, NULL, new_string(d->base.evaluations[i].name));
 }
 
+/* regression (only with a regression: section): the policy's allowances,
+ * whether the base was compared, and each regression that counts. */
+static void render_regression(cJSON *root, const mg_check_result *r)
+{
+	const mg_regression *rg;
+	const mg_decision *d = r->decision;
+	cJSON *o, *a, *e;
+	size_t i;
+
+	if (!r->policy || !mg_regression_active(&r->policy->rules.regression))
+		return;
+	rg = &r->policy->rules.regression;
+	o = add(root, "regression", cJSON_CreateObject());
+	render_budget(o, "thresholds", &rg->limits);
+	add(o, "covers", new_string(mg_covers_name(rg->covers)));
+	add(o, "decision", new_string(mg_verdict_name(rg->reject ? MG_REJECT : MG_TUNE)));
+	add(o, "compared", new_bool(d->regression_checked));
+	add(o, "within_noise", cJSON_CreateNumber((double)d->regression_within_noise));
+	a = add(o, "regressed", cJSON_CreateArray());
+	for (i = 0; i < d->regressed_count; i++) {
+		const mg_regressed *g = &d->regressed[i];
+		const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
+
+		e = add(a, NULL, cJSON_CreateObject());
+		add(e, "candidate", new_string(g->name));
+		add(e, "index", cJSON_CreateNumber((double)g->index));
+		add(e, "threshold", new_string(def->key));
+		add(e, "reason", new_string(mg_reason_name(def->reason)));
+		add(e, "metric", new_string(mg_metric_name(def->metric)));
+		add(e, "base", new_number(g->base));
+		add(e, "head", new_number(g->head));
+		add(e, "change", new_number(g->change));
+		add(e, "limit", new_number(g->limit));
+		add(e, "beyond_run_noise", new_bool(g->runs));
+	}
+}
+
 static cJSON *build(const mg_check_result *r)
 {
 	const mg_decision *d = r->decision;
@@ -940,6 +977,7 @@ static cJSON *build(const mg_check_result *r)
 	render_waivers(root, r);
 	render_approved(root, r);
 	render_base(root, r);
+	render_regression(root, r);
 	return root;
 }
 
@@ -1113,7 +1151,8 @@ static void drop_key(cJSON *object, const char *key)
  * (inputs.rev, inputs.<x>.rev), the manifest and approved result (pinning a
  * record into the manifest changes both, and a later release check would
  * otherwise never re-record the same decision), the approved-record check
- * the warnings (about the working tree, not the evidence), the waivers'
+ * the warnings (about the working tree, not the evidence), the base and the
+ * regressions against it (another base, another comparison), the waivers'
  * judging date and days to expiry, and the version
  * of memgate that wrote it (an upgrade that decides the same is no change).
  */
@@ -1127,6 +1166,7 @@ static void drop_revs(cJSON *root)
 	drop_key(root, "notes");
 	drop_key(root, "approved");
 	drop_key(root, "base");
+	drop_key(root, "regression");   /* like base: what the base was */
 	waivers = cJSON_GetObjectItemCaseSensitive(root, "waivers");
 	if (cJSON_IsObject(waivers)) {
 		drop_key(waivers, "today");

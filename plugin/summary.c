@@ -92,6 +92,8 @@ static void put_checks_run(mg_buf *out, const mg_budget *b)
 
 	mg_buf_puts(out, "- **Checks run:** ");
 	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		if (mg_threshold_def_of((enum mg_threshold)t)->vs_base != MG_VS_NONE)
+			continue;   /* regression: its own section */
 		if (!b->set[t]) {
 			unset++;
 			continue;
@@ -107,7 +109,7 @@ static void put_checks_run(mg_buf *out, const mg_budget *b)
 	if (unset)
 		mg_buf_puts(out, "; **not set:** ");
 	for (sep = "", t = 0; t < MG_THRESHOLD_COUNT; t++) {
-		if (b->set[t])
+		if (b->set[t] || mg_threshold_def_of((enum mg_threshold)t)->vs_base != MG_VS_NONE)
 			continue;
 		mg_buf_puts(out, sep);
 		put_code(out, mg_threshold_name((enum mg_threshold)t));
@@ -896,6 +898,65 @@ static void put_base(struct render *x)
 	put_compare_rows(x);
 }
 
+/* With regression: (README, "Regressions"): the allowances and a row per
+ * regression that counts, right under the heading. */
+static void put_regression(struct render *x)
+{
+	const mg_decision *d = x->d;
+	const mg_regression *rg = &x->r->policy->rules.regression;
+	mg_buf *out = &x->out;
+	const char *sep = "";
+	size_t k;
+	int t;
+
+	mg_buf_puts(out, "\n### Regressions against the base\n\n**Allowed:** ");
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (rg->limits.set[t]) {
+			mg_buf_puts(out, sep);
+			put_code(out, mg_threshold_name((enum mg_threshold)t));
+			mg_buf_putc(out, ' ');
+			mg_format_threshold(out, rg->limits.value[t]);
+			sep = ", ";
+		}
+	mg_buf_printf(out, "; covers %s; decision %s.", mg_covers_name(rg->covers),
+		      rg->reject ? "reject" : "tune");
+	if (!d->regression_checked) {
+		mg_buf_puts(out, " Not compared: there is no base to compare with.\n");
+		return;
+	}
+	if (d->regression_within_noise)
+		mg_buf_printf(out, " %zu change%s within the runs' noise do%s not count.",
+			      d->regression_within_noise, d->regression_within_noise == 1 ? "" : "s",
+			      d->regression_within_noise == 1 ? "es" : "");
+	if (!d->regressed_count) {
+		mg_buf_puts(out, " No covered candidate regressed beyond them.\n");
+		return;
+	}
+	mg_buf_puts(out, "\n\n| candidate | reason | base | this change | change | allowed |\n"
+		    "|---|---|---:|---:|---:|---:|\n");
+	for (k = 0; k < d->regressed_count; k++) {
+		const mg_regressed *g = &d->regressed[k];
+		const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
+		const char *unit = def->metric == MG_M_PEAK ? " MB" : "";
+
+		mg_buf_puts(out, "| ");
+		put_name(out, g->name);
+		mg_buf_puts(out, " | ");
+		put_code(out, mg_reason_name(def->reason));
+		mg_buf_puts(out, " | ");
+		mg_format_value(out, g->base, NULL);
+		mg_buf_printf(out, "%s | ", unit);
+		mg_format_value(out, g->head, NULL);
+		mg_buf_printf(out, "%s | \xe2\x9d\x8c ", unit);
+		mg_format_value(out, g->change, &g->limit);
+		mg_buf_printf(out, "%s | ", def->unit);
+		put_code(out, def->key);
+		mg_buf_putc(out, ' ');
+		mg_format_threshold(out, g->limit);
+		mg_buf_puts(out, " |\n");
+	}
+}
+
 /* One row per waiver: candidate, reason, owner, expiry, what became of it. */
 static void put_waivers(struct render *x)
 {
@@ -966,14 +1027,22 @@ static void run_table(struct render *x, enum table t, void (*put)(struct render 
 
 static void render(struct render *x)
 {
+	/* with regression: what changed against the base leads, the detail follows */
+	bool lead = x->r->policy && mg_regression_active(&x->r->policy->rules.regression);
+
 	mg_summary_render_passes++;
 	mg_buf_init(&x->out);
 	put_heading(x);
+	if (lead) {
+		put_regression(x);
+		run_table(x, T_BASE, put_base);
+	}
 	run_table(x, T_CANDIDATES, put_candidates);
 	run_table(x, T_FINDINGS, put_findings);
 	run_table(x, T_SCENARIOS, put_sensitivity);
 	put_insight(x);
-	run_table(x, T_BASE, put_base);
+	if (!lead)
+		run_table(x, T_BASE, put_base);
 	put_changes(x);
 	put_notes(x);
 	put_waivers(x);

@@ -283,6 +283,8 @@ static void put_checks_line(mg_buf *out, const mg_budget *b)
 
 	mg_buf_puts(out, "checks: ");
 	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		if (mg_threshold_def_of((enum mg_threshold)t)->vs_base != MG_VS_NONE)
+			continue;   /* regression: its own line */
 		if (!b->set[t]) {
 			unset++;
 			continue;
@@ -296,7 +298,7 @@ static void put_checks_line(mg_buf *out, const mg_budget *b)
 	if (unset)
 		mg_buf_puts(out, "; not set: ");
 	for (sep = "", t = 0; t < MG_THRESHOLD_COUNT; t++)
-		if (!b->set[t])
+		if (!b->set[t] && mg_threshold_def_of((enum mg_threshold)t)->vs_base == MG_VS_NONE)
 			put_list(out, mg_threshold_name((enum mg_threshold)t), &sep);
 	mg_buf_putc(out, '\n');
 }
@@ -335,6 +337,56 @@ static void put_evidence_line(mg_buf *out, const mg_check_result *r)
 	mg_buf_putc(out, '\n');
 	mg_findings(&findings, &n, r);
 	put_issue_details(out, findings, n);
+	mg_findings_free(findings, n);
+}
+
+/*
+ * With regression: "regression against the base 0123456789ab: 1 beyond
+ * max_peak_increase_pct 5 (covers selected; decision tune)", then each
+ * regression at its line of the report (README, "Regressions").
+ */
+static void put_regression(mg_buf *out, const mg_check_result *r)
+{
+	const mg_decision *d = r->decision;
+	const mg_regression *rg;
+	mg_finding *findings = NULL;
+	const char *sep = "";
+	size_t n = 0, i;
+	int t;
+
+	if (!r->policy || !mg_regression_active(&r->policy->rules.regression))
+		return;
+	rg = &r->policy->rules.regression;
+	if (!d->regression_checked) {
+		mg_buf_puts(out, "regression: not compared\n");
+		return;
+	}
+	mg_buf_printf(out, "regression against the base %.12s: ", r->base ? r->base->rev : "");
+	if (d->regressed_count)
+		mg_buf_printf(out, "%zu beyond ", d->regressed_count);
+	else
+		mg_buf_puts(out, "none beyond ");
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (rg->limits.set[t]) {
+			mg_buf_printf(out, "%s%s ", sep, mg_threshold_name((enum mg_threshold)t));
+			mg_format_threshold(out, rg->limits.value[t]);
+			sep = ", ";
+		}
+	mg_buf_printf(out, " (covers %s; decision %s", mg_covers_name(rg->covers),
+		      rg->reject ? "reject" : "tune");
+	if (d->regression_within_noise)
+		mg_buf_printf(out, "; %zu within the runs' noise", d->regression_within_noise);
+	mg_buf_puts(out, ")\n");
+	mg_findings(&findings, &n, r);
+	for (i = 0; i < n; i++) {
+		int reason = mg_reason_from_name(findings[i].code);
+
+		if (reason < 0 || !MG_REASON_IS_REGRESSION(reason))
+			continue;
+		mg_buf_puts(out, "  ");
+		mg_format_location(out, findings[i].file, findings[i].pos, put_safe);
+		mg_buf_printf(out, "%s [%s]\n", findings[i].message, findings[i].code);
+	}
 	mg_findings_free(findings, n);
 }
 
@@ -1054,6 +1106,7 @@ char *mg_text_render(const mg_check_result *r)
 	mg_buf_putc(&out, '\n');
 	put_inputs_line(&out, r);
 	put_evidence_line(&out, r);
+	put_regression(&out, r);
 	put_checks_line(&out, &d->budget);
 	put_candidates(&out, d);
 	put_sensitivity(&out, r);

@@ -1869,7 +1869,8 @@ Test(decision, code_table_kinds_follow_the_reasons_table)
 		cr_assert_str_eq(c->name, mg_reason_name((enum mg_reason)r));
 		cr_assert_eq(c->kind, want, "%s", c->name);
 		cr_assert_eq(mg_reason_from_name(c->name), r);
-		cr_assert_eq(mg_reason_waivable((enum mg_reason)r), r >= MG_R_MEMORY_OVER_BUDGET);
+		cr_assert_eq(mg_reason_waivable((enum mg_reason)r),
+			     r >= MG_R_MEMORY_OVER_BUDGET && r <= MG_R_CHECK_LAST);
 		cr_assert(c->summary[0] && c->help[0]);
 	}
 	for (r = 0; r < MG_ISSUE_COUNT; r++)
@@ -1988,6 +1989,9 @@ static double near_value(double center)
 	return center * (1 + steps[rnd(7)]);
 }
 
+/* The thresholds a budget may set: all but the regression's (mg_regression). */
+#define BUDGET_THRESHOLDS MG_MAX_PEAK_INCREASE_MB
+
 static void random_threshold(mg_budget *b, enum mg_threshold t)
 {
 	static const double center[MG_THRESHOLD_COUNT] = { 9000, 1.5, 500, 0.8, 10.5, 0.02, 0.2 };
@@ -2005,7 +2009,7 @@ static void random_fixture(fixture *f)
 	f->rules.rank_by = rnd(3) ? MG_RANK_PEAK_MEMORY : MG_RANK_THROUGHPUT;
 	f->rules.min_repeats = 1 + (int)rnd(2);
 	f->rules.budget.set[MG_MEMORY_CAP_MB] = false;
-	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+	for (t = 0; t < BUDGET_THRESHOLDS; t++)
 		if (rnd(3) == 0)
 			random_threshold(&f->rules.budget, (enum mg_threshold)t);
 	for (i = 0; i < n; i++) {
@@ -2033,7 +2037,7 @@ static void random_fixture(fixture *f)
 		mg_budget *b = &f->stricter[f->rules.stricter_count++];
 
 		memset(b, 0, sizeof(*b));
-		for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		for (t = 0; t < BUDGET_THRESHOLDS; t++)
 			if (rnd(3) == 0)
 				random_threshold(b, (enum mg_threshold)t);
 	}
@@ -2042,7 +2046,7 @@ static void random_fixture(fixture *f)
 		mg_budget one = { 0 };
 		unsigned count = 1 + rnd(4), v;
 
-		t = rnd(MG_THRESHOLD_COUNT);
+		t = rnd(BUDGET_THRESHOLDS);
 		for (v = 0; v < count; v++) {
 			random_threshold(&one, (enum mg_threshold)t);
 			values[v] = one.value[t];
@@ -2056,7 +2060,7 @@ static void random_fixture(fixture *f)
 			       f->ev.candidates[rnd((unsigned)f->ev.candidate_count)].name :
 			       names[rnd(8)];
 		w->reason = (enum mg_reason)(MG_R_MEMORY_OVER_BUDGET +
-					     (int)rnd(MG_REASON_COUNT - MG_R_MEMORY_OVER_BUDGET));
+					     (int)rnd(MG_R_CHECK_LAST + 1 - MG_R_MEMORY_OVER_BUDGET));
 	}
 	f->rules.waivers = f->waivers;
 }
@@ -2236,9 +2240,18 @@ Test(decision, threshold_table_agrees_with_names_reasons_and_codes)
 		const mg_code *code = mg_reason_code(def->reason);
 
 		cr_assert_eq(mg_threshold_from_name(def->key), t);
-		cr_assert(mg_reason_waivable(def->reason), "%s", def->key);
 		cr_assert_eq(code->kind, def->hard ? MG_KIND_HARD : MG_KIND_TARGET,
 			     "%s: its reason's kind", def->key);
+		if (t >= BUDGET_THRESHOLDS) {
+			/* a regression: its own section and reasons, compared with the base */
+			cr_assert_str_eq(def->section, "regression");
+			cr_assert_neq(def->vs_base, MG_VS_NONE, "%s", def->key);
+			cr_assert(MG_REASON_IS_REGRESSION(def->reason), "%s", def->key);
+			cr_assert_not(mg_reason_waivable(def->reason), "%s", def->key);
+			continue;
+		}
+		cr_assert_eq(def->vs_base, MG_VS_NONE, "%s", def->key);
+		cr_assert(mg_reason_waivable(def->reason), "%s", def->key);
 		cr_assert(!strcmp(def->section, "budget") || !strcmp(def->section, "quality"));
 	}
 	cr_assert_null(mg_threshold_def_of(MG_THRESHOLD_COUNT));
@@ -2275,4 +2288,217 @@ Test(decision, comparison_operators)
 	cr_expect_str_eq(mg_check_operator(cap, false, true), "\xe2\x89\xa4");
 	cr_expect_str_eq(mg_check_operator(floor, false, true), "\xe2\x89\xa5");
 	cr_expect_str_eq(mg_check_operator(cap, true, true), ">");
+}
+
+/* ---- regressions against the base (README, "Regressions") ---- */
+
+/* head: baseline 12000 MB, checkpoint (winner) at `peak`, hybrid at
+ * `hybrid`; base: the same with checkpoint at 8000 and hybrid at 9000;
+ * regression.max_peak_increase_pct = pct. */
+static void regress_fixture(fixture *head, fixture *base, double peak, double hybrid,
+			    double pct)
+{
+	fx_default(head);
+	fx_default(base);
+	head->rules.budget.value[MG_MEMORY_CAP_MB] = 20000;
+	measured(base, "baseline", 12000, 10, 2.0);
+	measured(base, "checkpoint", 8000, 8, 2.0);
+	measured(base, "hybrid", 9000, 9, 2.0);
+	measured(head, "baseline", 12000, 10, 2.0);
+	measured(head, "checkpoint", peak, 8, 2.0);
+	measured(head, "hybrid", hybrid, 9, 2.0);
+	head->rules.regression.limits.set[MG_MAX_PEAK_INCREASE_PCT] = true;
+	head->rules.regression.limits.value[MG_MAX_PEAK_INCREASE_PCT] = pct;
+	head->rules.regression.base = &base->ev;
+	head->rules.regression.base_selected = "checkpoint";
+}
+
+static void set_runs(mg_candidate *c, enum mg_metric_id m, double lo, double hi)
+{
+	c->run_band[m] = true;
+	c->run_min[m] = lo;
+	c->run_max[m] = hi;
+	c->repeats = 3;
+}
+
+Test(decision, regression_of_the_selected_candidate_decides_tune)
+{
+	fixture head, base;
+	mg_decision *d;
+
+	regress_fixture(&head, &base, 8560, 9000, 5);   /* +7 % */
+	d = decide(&head);
+	cr_assert(d->regression_checked);
+	cr_assert_eq(d->verdict, MG_TUNE);
+	cr_assert_eq(d->reason, MG_O_PEAK_MEMORY_REGRESSED);
+	cr_assert_eq(d->next_action, MG_N_FIX_REGRESSION_AGAINST_BASE);
+	cr_assert_str_eq(d->selected, "checkpoint");
+	cr_assert_eq(d->regressed_count, 1);
+	cr_assert_eq(d->regressed[0].threshold, MG_MAX_PEAK_INCREASE_PCT);
+	cr_assert_float_eq(d->regressed[0].change, 7.0, 1e-9);
+	cr_assert_eq(d->regressed[0].base, 8000);
+	cr_assert_eq(d->regressed[0].head, 8560);
+	mg_decision_free(d);
+
+	regress_fixture(&head, &base, 8560, 9000, 10);
+	d = decide(&head);
+	cr_assert_eq(d->verdict, MG_ACCEPT);
+	cr_assert_eq(d->regressed_count, 0);
+	mg_decision_free(d);
+
+	regress_fixture(&head, &base, 8400, 9000, 5);   /* exactly +5 %: equality passes */
+	d = decide(&head);
+	cr_assert_eq(d->verdict, MG_ACCEPT);
+	mg_decision_free(d);
+}
+
+Test(decision, regression_decision_reject_and_stricter_budget)
+{
+	fixture head, base;
+	mg_decision *d;
+
+	regress_fixture(&head, &base, 8560, 9000, 5);
+	head.rules.regression.reject = true;
+	d = decide(&head);
+	cr_assert_eq(d->verdict, MG_REJECT);
+	cr_assert_eq(d->reason, MG_O_PEAK_MEMORY_REGRESSED);
+	mg_decision_free(d);
+
+	/* the budget rejects: a tune regression does not soften it */
+	regress_fixture(&head, &base, 8560, 9000, 5);
+	head.rules.budget.value[MG_MEMORY_CAP_MB] = 8000;
+	d = decide(&head);
+	cr_assert_eq(d->verdict, MG_REJECT);
+	cr_assert_eq(d->reason, MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET);
+	mg_decision_free(d);
+
+	/* evidence issues come first: nothing compared */
+	regress_fixture(&head, &base, 8560, 9000, 5);
+	head.pre[MG_ISSUE_REPORT_HASH_MISMATCH] = true;
+	d = decide(&head);
+	cr_assert_eq(d->reason, MG_O_EVIDENCE_NOT_APPLICABLE);
+	cr_assert_not(d->regression_checked);
+	mg_decision_free(d);
+
+	/* no base: nothing compared */
+	regress_fixture(&head, &base, 8560, 9000, 5);
+	head.rules.regression.base = NULL;
+	d = decide(&head);
+	cr_assert_eq(d->verdict, MG_ACCEPT);
+	cr_assert_not(d->regression_checked);
+	mg_decision_free(d);
+}
+
+Test(decision, regression_covers_selected_or_all)
+{
+	fixture head, base;
+	mg_decision *d;
+
+	regress_fixture(&head, &base, 8000, 9900, 5);    /* hybrid +10 %, not selected */
+	head.rules.regression.base_selected = NULL;
+	d = decide(&head);
+	cr_assert_eq(d->verdict, MG_ACCEPT);
+	mg_decision_free(d);
+
+	head.rules.regression.covers = MG_COVERS_ALL;
+	d = decide(&head);
+	cr_assert_eq(d->reason, MG_O_PEAK_MEMORY_REGRESSED);
+	cr_assert_str_eq(d->selected, "hybrid");
+	mg_decision_free(d);
+
+	/* the base's selected candidate is covered even when another wins now */
+	regress_fixture(&head, &base, 9500, 9000, 5);
+	head.rules.regression.base_selected = "checkpoint";
+	d = decide(&head);
+	cr_assert_eq(d->reason, MG_O_PEAK_MEMORY_REGRESSED);
+	cr_assert_str_eq(d->selected, "checkpoint");
+	mg_decision_free(d);
+
+	/* a candidate the base does not have is not compared */
+	regress_fixture(&head, &base, 8560, 9000, 5);
+	base.cand[1].name = "other";
+	d = decide(&head);
+	cr_assert_eq(d->verdict, MG_ACCEPT);
+	mg_decision_free(d);
+}
+
+Test(decision, regression_within_run_noise_does_not_count)
+{
+	fixture head, base;
+	mg_decision *d;
+
+	/* base runs 7900..8100, head 8300..8800 (point 8560, +7 %): the change's
+	 * band (8300/8100 - 1 = 2.5 % .. 8800/7900 - 1 = 11.4 %) holds 5 % */
+	regress_fixture(&head, &base, 8560, 9000, 5);
+	set_runs(&base.cand[1], MG_M_PEAK, 7900, 8100);
+	set_runs(&head.cand[1], MG_M_PEAK, 8300, 8800);
+	d = decide(&head);
+	cr_assert_eq(d->verdict, MG_ACCEPT);
+	cr_assert_eq(d->regression_within_noise, 1);
+	mg_decision_free(d);
+
+	/* head 8550..8600: 8550/8100 - 1 = 5.6 % > 5: counts */
+	set_runs(&head.cand[1], MG_M_PEAK, 8550, 8600);
+	d = decide(&head);
+	cr_assert_eq(d->reason, MG_O_PEAK_MEMORY_REGRESSED);
+	cr_assert(d->regressed[0].runs);
+	mg_decision_free(d);
+
+	/* runs on one side only: the point values decide */
+	base.cand[1].run_band[MG_M_PEAK] = false;
+	set_runs(&head.cand[1], MG_M_PEAK, 8300, 8800);
+	d = decide(&head);
+	cr_assert_eq(d->reason, MG_O_PEAK_MEMORY_REGRESSED);
+	cr_assert_not(d->regressed[0].runs);
+	mg_decision_free(d);
+}
+
+Test(decision, regression_throughput_and_eval_loss)
+{
+	fixture head, base;
+	mg_decision *d;
+
+	regress_fixture(&head, &base, 8000, 9000, 5);
+	head.rules.regression.limits.set[MG_MAX_PEAK_INCREASE_PCT] = false;
+	head.rules.regression.limits.set[MG_MAX_THROUGHPUT_DROP_PCT] = true;
+	head.rules.regression.limits.value[MG_MAX_THROUGHPUT_DROP_PCT] = 10;
+	head.rules.regression.limits.set[MG_MAX_EVAL_LOSS_INCREASE] = true;
+	head.rules.regression.limits.value[MG_MAX_EVAL_LOSS_INCREASE] = 0.05;
+	set_metric(&head.cand[1], MG_M_SAMPLES, 7.0);   /* 8 -> 7: -12.5 % */
+	d = decide(&head);
+	cr_assert_eq(d->reason, MG_O_THROUGHPUT_REGRESSED);
+	cr_assert_float_eq(d->regressed[0].change, 12.5, 1e-9);
+	mg_decision_free(d);
+
+	set_metric(&head.cand[1], MG_M_SAMPLES, 8.0);
+	set_metric(&head.cand[1], MG_M_EVAL_LOSS, 2.1);
+	d = decide(&head);
+	cr_assert_eq(d->reason, MG_O_EVAL_LOSS_REGRESSED);
+	cr_assert_eq(d->regressed[0].threshold, MG_MAX_EVAL_LOSS_INCREASE);
+	mg_decision_free(d);
+}
+
+Test(decision, covers_names_round_trip)
+{
+	cr_expect_str_eq(mg_covers_name(MG_COVERS_SELECTED), "selected");
+	cr_expect_str_eq(mg_covers_name(MG_COVERS_ALL), "all");
+	cr_expect_null(mg_covers_name(MG_COVERS_COUNT));
+	cr_expect_eq(mg_covers_from_name("all"), MG_COVERS_ALL);
+	cr_expect_eq(mg_covers_from_name("none"), -1);
+}
+
+/* The regression reasons' codes close the table: every earlier code keeps
+ * its index (SARIF's ruleIndex). */
+Test(decision, regression_codes_are_appended)
+{
+	size_t n, r;
+	const mg_code *c = mg_codes(&n);
+
+	cr_assert_str_eq(c[MG_R_CHECK_LAST + 1].name, "report_hash_mismatch");
+	cr_assert_str_eq(c[n - 4].name, "waiver_expiring");
+	for (r = MG_R_CHECK_LAST + 1; r < MG_REASON_COUNT; r++) {
+		cr_assert_eq(mg_reason_code((enum mg_reason)r), &c[n - (MG_REASON_COUNT - r)]);
+		cr_assert_eq(mg_reason_from_name(c[n - (MG_REASON_COUNT - r)].name), (int)r);
+	}
+	cr_assert_eq(mg_issue_code(MG_ISSUE_REPORT_HASH_MISMATCH), &c[MG_R_CHECK_LAST + 1]);
 }

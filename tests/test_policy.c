@@ -374,7 +374,7 @@ Test(policy, rejects_unknown_key_listing_known_keys)
 	expect_error(FIXTURE("unknown-key-no-suggestion.yml"), 8, 1,
 		     "unknown key 'colour' (expected one of: version, manifest, report, "
 		     "identity, budget, quality, evidence, rank_by, sensitivity, gate, waivers, "
-		     "waivers_warn_days, provenance)");
+		     "waivers_warn_days, provenance, regression)");
 }
 
 Test(policy, rejects_misplaced_key_naming_its_section)
@@ -955,8 +955,8 @@ Test(policy, rejects_grid_whose_product_does_not_fit_in_64_bits)
 
 	mg_buf_puts(&b, "version: 1\nreport: r.json\nidentity: {workload_id: w, hardware_id: h}\n"
 			"budget: {memory_cap_mb: 9000}\nsensitivity:\n  grid:\n");
-	/* one full axis per threshold: 256^8 = 2^64 cells */
-	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+	/* one full axis per budget threshold (not the regression's): 256^8 = 2^64 cells */
+	for (t = 0; t < MG_MAX_PEAK_INCREASE_MB; t++) {
 		mg_buf_printf(&b, "    %s: [", mg_threshold_name((enum mg_threshold)t));
 		for (i = 0; i < MG_POLICY_MAX_AXIS_VALUES; i++)
 			mg_buf_printf(&b, "%s%g", i ? ", " : "", t == MG_MIN_THROUGHPUT_RATIO ?
@@ -1250,4 +1250,81 @@ Test(policy, rejects_provenance_without_a_manifest)
 	cr_expect_eq(err.line, 5);
 	cr_expect_eq(err.column, 13);
 	mg_policy_free(p);
+}
+
+/* ---- regression ---- */
+
+#define REGRESSION_HEAD "version: 1\nreport: r.json\nidentity: {workload_id: w, hardware_id: h}\n" \
+	"budget: {memory_cap_mb: 9000}\n"
+
+Test(policy, reads_regression_with_positions_and_defaults)
+{
+	static const char text[] = REGRESSION_HEAD
+		"regression:\n  max_peak_increase_pct: 5\n  max_eval_loss_increase: 0.05\n"
+		"  covers: all\n  decision: reject\n";
+	mg_policy *p = NULL;
+	mg_error err;
+	const mg_regression *rg;
+
+	mg_error_clear(&err);
+	cr_assert_eq(mg_policy_parse(&p, "r.yml", text, strlen(text), &err), 0, "%s", err.message);
+	rg = &p->rules.regression;
+	cr_assert(mg_regression_active(rg));
+	cr_expect(rg->limits.set[MG_MAX_PEAK_INCREASE_PCT]);
+	cr_expect_eq(rg->limits.value[MG_MAX_PEAK_INCREASE_PCT], 5);
+	cr_expect(rg->limits.set[MG_MAX_EVAL_LOSS_INCREASE]);
+	cr_expect_not(rg->limits.set[MG_MAX_PEAK_INCREASE_MB]);
+	cr_expect_not(p->rules.budget.set[MG_MAX_PEAK_INCREASE_PCT], "never in the budget");
+	cr_expect_eq(rg->covers, MG_COVERS_ALL);
+	cr_expect(rg->reject);
+	cr_expect_eq(p->threshold_pos[MG_MAX_PEAK_INCREASE_PCT].line, 6);
+	cr_expect_eq(p->threshold_pos[MG_MAX_PEAK_INCREASE_PCT].column, 26);
+	cr_expect_eq(p->regression_covers_pos.line, 8);
+	cr_expect_eq(p->regression_decision_pos.line, 9);
+	mg_policy_free(p);
+
+	cr_assert_eq(mg_policy_parse(&p, "r.yml", REGRESSION_HEAD, strlen(REGRESSION_HEAD), &err),
+		     0, "%s", err.message);
+	cr_expect_not(mg_regression_active(&p->rules.regression));
+	cr_expect_eq(p->rules.regression.covers, MG_COVERS_SELECTED);
+	cr_expect_not(p->rules.regression.reject);
+	mg_policy_free(p);
+}
+
+Test(policy, rejects_bad_regression_values)
+{
+	static const char *const bad[][2] = {
+		{ REGRESSION_HEAD "regression: 5\n", "'regression': expected a mapping, got a number" },
+		{ REGRESSION_HEAD "regression:\n  max_throughput_drop_pct: -0.5\n",
+		  "'regression.max_throughput_drop_pct' must be at least 0, got '-0.5'" },
+		{ REGRESSION_HEAD "regression:\n  max_peak_increase_mb: .inf\n",
+		  "'regression.max_peak_increase_mb' must be a finite number, got '.inf'" },
+		{ REGRESSION_HEAD "regression:\n  max_peak_increase_mb: 1\n  covers: [all]\n",
+		  "'regression.covers': expected a string, got a sequence" },
+		{ REGRESSION_HEAD "regression:\n  max_peak_increase_mb: 1\n  decision: warn\n",
+		  "'regression.decision' must be 'tune' or 'reject', got 'warn'" },
+		{ REGRESSION_HEAD "regression:\n  covers: selected\n",
+		  "'regression' sets no threshold: set max_peak_increase_mb, max_peak_increase_pct, "
+		  "max_throughput_drop_pct or max_eval_loss_increase" },
+		{ REGRESSION_HEAD "budget2: 1\nregression:\n  max_peak_increase_mb: 1\n  max_peak_increase_mb: 2\n",
+		  "unknown key 'budget2' (did you mean 'budget'?)" },
+		{ REGRESSION_HEAD "regression:\n  max_peak_increase_mb: 1\n  max_peak_increase_mb: 2\n",
+		  "duplicate key 'max_peak_increase_mb' (first at 6:3)" },
+		{ REGRESSION_HEAD "sensitivity:\n  grid:\n    max_eval_loss_increase: [1, 2]\n",
+		  "'max_eval_loss_increase' belongs under 'regression', not under 'sensitivity.grid'" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		mg_policy *p = NULL;
+		mg_error err;
+
+		mg_error_clear(&err);
+		cr_expect_eq(mg_policy_parse(&p, "r.yml", bad[i][0], strlen(bad[i][0]), &err),
+			     MG_ERROR, "%s", bad[i][0]);
+		cr_expect_str_eq(err.message, bad[i][1]);
+		cr_expect_gt(err.line, 0, "%s", bad[i][1]);
+		cr_expect_gt(err.column, 0, "%s", bad[i][1]);
+		mg_policy_free(p);
+	}
 }

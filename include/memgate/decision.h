@@ -24,6 +24,12 @@ enum mg_threshold {
 	MG_MAX_RELATIVE_EVAL_LOSS, /* quality.max_relative_eval_loss hard */
 	MG_MAX_QUALITY_DELTA,      /* quality.max_quality_delta     target */
 	MG_MIN_MB_SAVED_PER_PCT_THROUGHPUT, /* budget.min_mb_saved_per_pct_throughput target */
+	/* regression: against the same candidate in the base revision's report
+	 * (mg_regression); never in a budget's set[] */
+	MG_MAX_PEAK_INCREASE_MB,   /* regression.max_peak_increase_mb */
+	MG_MAX_PEAK_INCREASE_PCT,  /* regression.max_peak_increase_pct */
+	MG_MAX_THROUGHPUT_DROP_PCT, /* regression.max_throughput_drop_pct */
+	MG_MAX_EVAL_LOSS_INCREASE, /* regression.max_eval_loss_increase */
 	MG_THRESHOLD_COUNT
 };
 
@@ -148,6 +154,32 @@ const char *mg_noise_mode_name(enum mg_noise_mode m);
 /* The enum for a noise mode's name, or -1. */
 int mg_noise_mode_from_name(const char *name);
 
+/* regression.covers: which candidates are compared with the base. */
+enum mg_covers { MG_COVERS_SELECTED, MG_COVERS_ALL, MG_COVERS_COUNT };
+/* "selected", "all"; NULL for an out-of-range value. */
+const char *mg_covers_name(enum mg_covers c);
+/* The enum for a name, or -1. */
+int mg_covers_from_name(const char *name);
+
+/*
+ * Regressions against the base (README, "Regressions"): how much worse than
+ * the same-named candidate of the base revision's report a covered candidate
+ * may get.  `limits` sets only the regression thresholds (section
+ * "regression"); none set means no regression is checked.  The policy fills
+ * limits, covers and reject; the caller adds the base's evidence (borrowed)
+ * and the candidate the base's decision selected.
+ */
+typedef struct mg_regression {
+	mg_budget limits;
+	enum mg_covers covers;          /* default MG_COVERS_SELECTED */
+	bool reject;                    /* regression.decision: reject; else tune */
+	const struct mg_evidence *base; /* NULL: nothing to compare with */
+	const char *base_selected;      /* NULL for none */
+} mg_regression;
+
+/* Whether any regression threshold is set. */
+bool mg_regression_active(const mg_regression *r);
+
 /* One sensitivity grid axis: a threshold and its values. */
 typedef struct mg_grid_axis {
 	enum mg_threshold threshold;
@@ -172,6 +204,7 @@ typedef struct mg_rules {
 	 * count for its candidate in the base screening nor in any scenario. */
 	const struct mg_waiver *waivers;
 	size_t waiver_count;
+	mg_regression regression;
 } mg_rules;
 
 /* The baseline's name: evidence.baseline, else "baseline" (rules may be
@@ -246,8 +279,16 @@ enum mg_reason {
 	MG_R_THROUGHPUT_BELOW_FLOOR,
 	MG_R_QUALITY_DELTA_OVER_LIMIT,
 	MG_R_TRADE_OFF_BELOW_FLOOR,   /* min_mb_saved_per_pct_throughput (target) */
+	/* regressions against the base (mg_regression): never a screening
+	 * status, only the decision's mg_regressed entries */
+	MG_R_PEAK_MEMORY_REGRESSED,   /* max_peak_increase_mb, max_peak_increase_pct */
+	MG_R_THROUGHPUT_REGRESSED,    /* max_throughput_drop_pct */
+	MG_R_EVAL_LOSS_REGRESSED,     /* max_eval_loss_increase */
 	MG_REASON_COUNT
 };
+#define MG_R_CHECK_LAST MG_R_TRADE_OFF_BELOW_FLOOR   /* the last step-7 reason */
+/* Whether r is a regression's reason (README, "Regressions"). */
+#define MG_REASON_IS_REGRESSION(r) ((r) > MG_R_CHECK_LAST && (r) < MG_REASON_COUNT)
 const char *mg_reason_name(enum mg_reason r);  /* "memory_over_budget", ... */
 /* The enum for a reason's name, or -1. */
 int mg_reason_from_name(const char *name);
@@ -261,6 +302,14 @@ enum mg_range {
 	MG_RANGE_POSITIVE,      /* > 0 */
 	MG_RANGE_FRACTION,      /* between 0 and 1 */
 	MG_RANGE_NON_NEGATIVE,  /* >= 0 */
+};
+
+/* How a regression threshold measures a metric's change from the base. */
+enum mg_vs_base {
+	MG_VS_NONE,        /* not a regression threshold */
+	MG_VS_RISE,        /* head - base, in the metric's unit */
+	MG_VS_RISE_PCT,    /* (head - base) / base * 100 */
+	MG_VS_DROP_PCT,    /* (base - head) / base * 100 */
 };
 
 /*
@@ -279,6 +328,7 @@ typedef struct mg_threshold_def {
 	const char *label;          /* of the value, in messages: "peak", "memory saving" */
 	const char *column;         /* in the text table: "peak", "saving" */
 	const char *unit;           /* " MB" or "" */
+	enum mg_vs_base vs_base;    /* a regression's change; MG_VS_NONE for the others */
 } mg_threshold_def;
 
 /* The definition of threshold t; NULL for an out-of-range value. */
@@ -292,7 +342,7 @@ bool mg_threshold_accepts(enum mg_threshold t, double x);
  * reason's threshold.  The eval_loss check stands for both quality
  * ceilings: its limit is the effective one.
  */
-#define MG_CHECK_COUNT (MG_REASON_COUNT - MG_R_MEMORY_OVER_BUDGET)
+#define MG_CHECK_COUNT (MG_R_CHECK_LAST + 1 - MG_R_MEMORY_OVER_BUDGET)
 const mg_threshold_def *mg_check(size_t k);   /* k < MG_CHECK_COUNT */
 /* Whether step-7 reason r bounds a value measured against the baseline
  * (memory saving, throughput ratio, quality delta). */
@@ -332,11 +382,13 @@ typedef struct mg_code {
 } mg_code;
 
 /*
- * Every code: the screening reasons (enum mg_reason order), the evidence
- * issues (enum mg_issue order), then the decision's own codes
- * (baseline_missing_or_invalid, selection_is_threshold_sensitive,
- * decision_drift) and those of the check (warning, waiver_applied,
- * waiver_unmatched, note, policy_change, waiver_expired).  Static; sets
+ * Every code: the screening reasons (enum mg_reason order, up to
+ * MG_R_CHECK_LAST), the evidence issues (enum mg_issue order), then the
+ * decision's own codes (baseline_missing_or_invalid,
+ * selection_is_threshold_sensitive, decision_drift) and those of the check
+ * (warning, waiver_applied, waiver_unmatched, note, policy_change,
+ * waiver_expired), those added later, and last the regression reasons (so
+ * that an earlier code keeps its place: SARIF's ruleIndex).  Static; sets
  * *count.
  */
 const mg_code *mg_codes(size_t *count);
@@ -436,6 +488,9 @@ enum mg_outcome {
 	MG_O_DECISION_DRIFT,
 	MG_O_TRADE_OFF_BELOW_FLOOR,
 	MG_O_MARGIN_WITHIN_MEASUREMENT_NOISE,
+	MG_O_PEAK_MEMORY_REGRESSED,
+	MG_O_THROUGHPUT_REGRESSED,
+	MG_O_EVAL_LOSS_REGRESSED,
 	MG_OUTCOME_COUNT
 };
 /* "evidence_not_applicable", ...; NULL for an out-of-range value. */
@@ -461,6 +516,7 @@ enum mg_next_action {
 	MG_N_COLLECT_MORE_REPEATS,
 	MG_N_MEASURE_AGAIN,         /* evidence_stale: the measured code changed */
 	MG_N_SIGN_ON_TRUSTED_RUNNER,
+	MG_N_FIX_REGRESSION_AGAINST_BASE,  /* a regression decides */
 	MG_NEXT_ACTION_COUNT
 };
 /* "rebuild_same_workload_evidence", ...; NULL for an out-of-range value. */
@@ -474,6 +530,18 @@ typedef struct mg_approved {
 	const char *decision;        /* as the record writes it ("accept", ...) */
 	const char *selected;        /* NULL for none */
 } mg_approved;
+
+/* A regression that counts: a covered candidate's change from the base
+ * beyond a regression threshold (and beyond its runs' noise). */
+typedef struct mg_regressed {
+	size_t index;               /* into the base screening's evaluations */
+	const char *name;           /* borrowed */
+	enum mg_threshold threshold;
+	double base, head;          /* the metric at the base and now */
+	double change;              /* in the threshold's unit (MB, %, loss) */
+	double limit;
+	bool runs;                  /* both sides had runs: the change is beyond their noise */
+} mg_regressed;
 
 typedef struct mg_decision {
 	enum mg_verdict verdict;
@@ -512,6 +580,15 @@ typedef struct mg_decision {
 	enum mg_verdict computed_verdict;
 	enum mg_outcome computed_reason;
 	const char *computed_selected;   /* borrowed, or NULL */
+
+	/* regression (rules->regression): whether it was compared (active,
+	 * applicable evidence and a base), what counts, in the order covered
+	 * candidates, then thresholds; `within_noise` counts the changes past a
+	 * threshold that the runs' noise covers. */
+	bool regression_checked;
+	mg_regressed *regressed;
+	size_t regressed_count;
+	size_t regression_within_noise;
 } mg_decision;
 
 /* The threshold check c compares with under d's base budget (the effective

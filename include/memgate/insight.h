@@ -49,6 +49,11 @@ typedef struct mg_noise {
 					   whose threshold lies inside the band */
 } mg_noise;
 
+/* The rule of evidence.noise: does threshold value x lie inside band b, so
+ * that some runs pass it and some fail (ceiling: min <= x < max; floor:
+ * min < x <= max)?  False for a band not known. */
+bool mg_insight_within(const mg_band *b, double x, bool ceiling);
+
 /*
  * The noise of evaluation i of screening s (under rules->budget): fills
  * *out when out is not NULL and returns the `within` bits.  A derived band

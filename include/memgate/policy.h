@@ -33,7 +33,7 @@ typedef struct mg_policy {
 	char *report;
 	mg_pos report_pos;
 	mg_rules rules;
-	mg_pos threshold_pos[MG_THRESHOLD_COUNT]; /* of each base threshold set */
+	mg_pos threshold_pos[MG_THRESHOLD_COUNT]; /* of each base and regression threshold set */
 	mg_pos baseline_pos, min_repeats_pos, rank_by_pos, noise_pos;
 	/* evidence.inputs: git pathspecs whose change since the manifest's
 	 * measured.commit makes the evidence stale; none when input_count is 0 */
@@ -60,6 +60,9 @@ typedef struct mg_policy {
 	int waivers_warn_days;      /* a waiver this close to its expiry gets a notice
 				       (default MG_POLICY_WARN_DAYS; 0: none) */
 	mg_pos waivers_warn_days_pos;
+	/* regression: rules.regression (limits, covers, reject); the section's
+	 * position is 0:0 when the policy has none */
+	mg_pos regression_pos, regression_covers_pos, regression_decision_pos;
 } mg_policy;
 
 /* Limits on what a policy may hold (MG_POLICY_MAX_*): limits.h. */

@@ -516,6 +516,62 @@ def make_case(seed, index, size=None):
     return c.policy, policy_yaml(c.policy), report_json(c.report)
 
 
+MEASURED_KEYS = ('peak_memory_mb', 'peak_mem_mb', 'candidate_peak_memory_mb',
+                 'samples_per_s', 'eval_loss', 'val_loss')
+
+
+def scaled(obj, factor):
+    """obj with every measured number (aggregates and runs alike) times its
+    metric's factor: the runs keep their order, so an aggregate stays inside."""
+    if isinstance(obj, list):
+        return [scaled(x, factor) for x in obj]
+    if not isinstance(obj, dict):
+        return obj
+    out = {}
+    for k, v in obj.items():
+        f = factor.get('samples' if k == 'samples_per_s' else
+                       'loss' if k in ('eval_loss', 'val_loss') else 'peak')
+        if k in MEASURED_KEYS and isinstance(v, (int, float)) and not isinstance(v, bool):
+            out[k] = v * f
+        else:
+            out[k] = scaled(v, factor)
+    return out
+
+
+def make_regression(seed, index, policy, report_text):
+    """A regression: section and a base report for about one case in three
+    (README "Regressions"): (policy with regression, YAML, base report JSON
+    text), or None.  The base report is the case's report with each
+    candidate's metrics scaled, so that the names match."""
+    r = random.Random('%s/%d/regression' % (seed, index))
+    if r.random() >= 0.35 or '1e999' in report_text:
+        return None   # (an infinite number would not survive json.dumps)
+    report = json.loads(report_text)
+    cands = report.get('candidates')
+    if isinstance(cands, list):
+        report['candidates'] = [
+            scaled(cand, {m: r.choice((0.85, 0.93, 0.95, 1.0, 1.0, 1.05, 1.07, 1.2))
+                          for m in ('peak', 'samples', 'loss')})
+            for cand in cands]
+    reg = {}
+    for key, values in (('max_peak_increase_mb', (0, 100, 500, 2000)),
+                        ('max_peak_increase_pct', (0, 2, 5, 10)),
+                        ('max_throughput_drop_pct', (0, 3, 5, 15)),
+                        ('max_eval_loss_increase', (0, 0.01, 0.1))):
+        if r.random() < 0.5:
+            reg[key] = r.choice(values)
+    if not reg:
+        reg['max_peak_increase_pct'] = r.choice((0, 5))
+    if r.random() < 0.4:
+        reg['covers'] = r.choice(('selected', 'all'))
+    if r.random() < 0.4:
+        reg['decision'] = r.choice(('tune', 'reject'))
+    policy = dict(policy, regression=reg)
+    text = policy_yaml(policy) + 'regression:\n' + ''.join(
+        '  %s: %s\n' % (k, v if isinstance(v, str) else yaml_number(v)) for k, v in reg.items())
+    return policy, text, report_json(report)
+
+
 def write_case(folder, policy, yaml_text, report_text):
     os.makedirs(folder, exist_ok=True)
     for name, text in (('.memgate.yml', yaml_text), ('report.json', report_text),

@@ -4,14 +4,16 @@
 Written from the written contract only, never from plugin/decision.c, so that
 tests/diff/run can compare the two on random inputs.  The entry point is
 
-    decide(policy, report) -> dict
+    decide(policy, report, base_report=None) -> dict
 
 where `policy` is the policy as data (the dict that tests/diff/generate.py
 writes as YAML: identity, budget, quality, evidence, rank_by, sensitivity)
 and `report` is the report as json.loads reads it (1e999 becomes inf).  The
 result holds the fields of the decision record that the comparison uses:
 decision, reason, next_action, selected_candidate, issues, evaluations,
-feasible_names, best_candidate, scenarios and their stability summary.
+feasible_names, best_candidate, scenarios and their stability summary, and
+with a `regression` section and the base revision's report (README
+"Regressions") the regressions that count.
 
 Where the README is silent this follows the lead engineer's documented choices
 (see the comments marked CHOICE).
@@ -536,7 +538,86 @@ def base_decision(screening, rules):
     return verdict('reject', 'no_candidate_meets_base_budget', 'rework_strategy_or_budget')
 
 
-def decide(policy, report, insight=True):
+# README "Regressions": regression.<key> -> (metric, change, reason)
+REGRESSION = (
+    ('max_peak_increase_mb', 'peak_memory_mb', 'rise', 'peak_memory_regressed'),
+    ('max_peak_increase_pct', 'peak_memory_mb', 'rise_pct', 'peak_memory_regressed'),
+    ('max_throughput_drop_pct', 'samples_per_s', 'drop_pct', 'throughput_regressed'),
+    ('max_eval_loss_increase', 'eval_loss', 'rise', 'eval_loss_regressed'),
+)
+SEVERITY = {'accept': 0, 'tune': 1, 'reject': 2}
+
+
+def change(kind, b, h, bband, hband):
+    """(the change, its band from both runs' ranges or None), README
+    "Regressions"; None when a percentage has no positive base."""
+    if kind == 'rise':
+        v = h - b
+        band = (hband[0] - bband[1], hband[1] - bband[0]) if bband and hband else None
+    elif kind == 'rise_pct':
+        if not b > 0:
+            return None
+        v = (h - b) / b * 100.0
+        band = ((hband[0] / bband[1] - 1.0) * 100.0, (hband[1] / bband[0] - 1.0) * 100.0) \
+            if bband and hband and bband[0] > 0 else None
+    else:
+        if not b > 0:
+            return None
+        v = (b - h) / b * 100.0
+        band = ((1.0 - hband[1] / bband[0]) * 100.0, (1.0 - hband[0] / bband[1]) * 100.0) \
+            if bband and hband and bband[0] > 0 else None
+    return (v, band) if math.isfinite(v) else None
+
+
+def base_selection(policy, base_report):
+    """The candidate the base's decision selects, under the policy without
+    its regression section (the base is not compared with anything)."""
+    no_reg = {k: v for k, v in policy.items() if k != 'regression'}
+    return decide(no_reg, base_report, insight=False)['selected_candidate']
+
+
+def regressions(policy, cands, result, base_report, base_selected):
+    """([(candidate index, name, key)] that count, how many the runs' noise
+    covers) of the covered candidates against the base's namesakes."""
+    reg = policy['regression']
+    raw = base_report.get('candidates')
+    bcands = [Candidate(i, c) for i, c in enumerate(raw if isinstance(raw, list) else [])]
+
+    def first(cs, name):
+        return next((c for c in cs if c.name == name), None)
+    order = []
+    for name in (result['selected_candidate'], base_selected):
+        c = first(cands, name) if name is not None else None
+        if c is not None and c.index not in order:
+            order.append(c.index)
+    if reg.get('covers') == 'all':
+        order += [c.index for c in cands if c.index not in order]
+    found, within = [], 0
+    for i in order:
+        c = cands[i]
+        if not c.name or first(cands, c.name) is not c:
+            continue
+        b = first(bcands, c.name)
+        if b is None:
+            continue
+        for key, m, kind, _ in REGRESSION:
+            if key not in reg or b.state(m) != NUMBER or c.state(m) != NUMBER:
+                continue
+            ch = change(kind, b.value(m), c.value(m), b.band.get(m), c.band.get(m))
+            if ch is None or not ch[0] > reg[key]:
+                continue
+            band = ch[1]
+            if band and band[0] <= reg[key] < band[1]:
+                within += 1
+                continue
+            found.append((i, c.name, key))
+    return found, within
+
+
+NOT_GIVEN = object()
+
+
+def decide(policy, report, insight=True, base_report=None, base_selected=NOT_GIVEN):
     raw = report.get('candidates')
     cands = [Candidate(i, c) for i, c in enumerate(raw if isinstance(raw, list) else [])]
     rules = Rules(policy, report)
@@ -570,6 +651,21 @@ def decide(policy, report, insight=True):
                         noise_of(base.feasible[0], base)['within']:
                     result = verdict('tune', 'margin_within_measurement_noise',
                                      'collect_more_repeats', best)
+    if policy.get('regression') and base_report is not None and \
+            result['reason'] not in ('evidence_not_applicable', 'baseline_missing_or_invalid'):
+        # CHOICE: the base's selection is the one under the policy as written;
+        # a tipping point varies this commit's thresholds, not the base's
+        if base_selected is NOT_GIVEN:
+            base_selected = base_selection(policy, base_report)
+        found, within = regressions(policy, cands, result, base_report, base_selected)
+        result['regression'] = {'regressed': [[n, k] for _, n, k in found],
+                                'within_noise': within}
+        want = policy['regression'].get('decision', 'tune')
+        if found and SEVERITY[want] >= SEVERITY[result['decision']]:
+            reason = dict((k, r) for k, _, _, r in REGRESSION)[found[0][2]]
+            result = dict(result, **verdict(want, reason, 'fix_regression_against_base',
+                                            found[0][1]))
+    result.setdefault('regression', None)
     result.update({
         'issues': issues,
         'evaluations': [evaluation_record(ev, base) for ev in base.evaluations],
@@ -580,7 +676,9 @@ def decide(policy, report, insight=True):
     })
     if insight:
         result['front'] = front(base)
-        result['tipping_points'] = None if issues else tipping_points(policy, report, result)
+        result['tipping_points'] = None if issues else tipping_points(
+            policy, report, result, base_report,
+            base_selection(policy, base_report) if base_report is not None else None)
     return result
 
 
@@ -773,7 +871,7 @@ def outcome(result):
     return (result['decision'], result['reason'], result['selected_candidate'])
 
 
-def tip(policy, report, knob, x0, points, up, now):
+def tip(policy, report, knob, x0, points, up, now, base_report=None, base_selected=None):
     t = knob[1]
     ceiling = t in CEILINGS
     order = points if up else list(reversed(points))
@@ -789,14 +887,15 @@ def tip(policy, report, knob, x0, points, up, now):
             x = math.nextafter(b, math.inf)
         if not valid(t, x):
             break
-        r = decide(with_knob(policy, knob, x), report, insight=False)
+        r = decide(with_knob(policy, knob, x), report, insight=False, base_report=base_report,
+                   base_selected=base_selected)
         if outcome(r) != now:
             return {'found': True, 'value': x, 'decision': r['decision'],
                     'reason': r['reason'], 'selected_candidate': r['selected_candidate']}
     return {'found': False}
 
 
-def tipping_points(policy, report, result):
+def tipping_points(policy, report, result, base_report=None, base_selected=None):
     rules = Rules(policy, report)
     budget = base_budget(policy)
     knobs = [('budget', t, None, budget[t]) for t in THRESHOLDS if t in budget]
@@ -808,8 +907,10 @@ def tipping_points(policy, report, result):
         knob = (scope, t, j)
         now = outcome(result)
         out.append({'threshold': t, 'scope': scope, 'current': x0,
-                    'lower': tip(policy, report, knob, x0, points, False, now),
-                    'higher': tip(policy, report, knob, x0, points, True, now)})
+                    'lower': tip(policy, report, knob, x0, points, False, now, base_report,
+                                 base_selected),
+                    'higher': tip(policy, report, knob, x0, points, True, now, base_report,
+                                  base_selected)})
     return out
 
 

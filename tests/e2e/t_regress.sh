@@ -1,0 +1,327 @@
+#!/usr/bin/env bash
+# Regressions against the base (README, "Regressions"): the policy's
+# regression: section, read from the policy revision, bounds how much worse
+# than the base revision's report each covered candidate may get.  A 7 %
+# peak regression of the selected candidate fails under a 5 % allowance and
+# passes under 10 %; runs whose bands overlap do not count; bad values are
+# errors naming file:line:column (exit 2, nothing written); at the CLI and
+# in the Action's check step.
+. "$(dirname "$0")/lib.sh"
+
+# policy FILE [REGRESSION-LINES...]: a policy under which checkpoint is the
+# stable winner (accept), with the regression: lines given, if any.
+policy() {
+	local file=$1
+	shift
+	cat >"$file" <<'YAML'
+version: 1
+manifest: benchmarks/results/75_input_manifest.json
+identity:
+  workload_id: train
+  hardware_id: gpu-a
+budget:
+  memory_cap_mb: 80000
+  min_memory_saving_mb: 1000
+sensitivity:
+  stricter:
+    - { min_memory_saving_mb: 1500 }
+YAML
+	if [ $# -gt 0 ]; then
+		echo "regression:" >>"$file"
+		printf '  %s\n' "$@" >>"$file"
+	fi
+}
+
+# report FILE CHECKPOINT-PEAK [HYBRID-PEAK] [CHECKPOINT-RUN-PEAKS]: the
+# baseline, checkpoint (the winner) and hybrid; checkpoint's peak as given,
+# or with runs (three peaks, the middle one its aggregate).
+report() {
+	local file=$1 peak=$2 hybrid=${3:-60000} runs=${4:-} cp
+	if [ -n "$runs" ]; then
+		set -- $runs
+		cp="\"runs\": [
+        { \"peak_memory_mb\": $1, \"samples_per_s\": 8.0, \"eval_loss\": 2.0 },
+        { \"peak_memory_mb\": $2, \"samples_per_s\": 8.0, \"eval_loss\": 2.0 },
+        { \"peak_memory_mb\": $3, \"samples_per_s\": 8.0, \"eval_loss\": 2.0 } ]"
+	else
+		cp="\"peak_memory_mb\": $peak, \"samples_per_s\": 8.0, \"eval_loss\": 2.0"
+	fi
+	cat >"$file" <<JSON
+{
+  "workload_id": "train",
+  "hardware_id": "gpu-a",
+  "candidates": [
+    { "name": "baseline", "peak_memory_mb": 70000, "samples_per_s": 10.0, "eval_loss": 2.0 },
+    { "name": "checkpoint", $cp },
+    { "name": "hybrid", "peak_memory_mb": $hybrid, "samples_per_s": 9.0, "eval_loss": 2.0 }
+  ]
+}
+JSON
+}
+
+# pr_repo DIR BASE-REPORT-ARGS -- HEAD-REPORT-ARGS -- POLICY-ARGS...: main
+# with the policy and the base evidence, then branch pr with the head's
+# evidence (manifests pinning each report).
+pr_repo() {
+	local dir=$1 a=() b=()
+	shift
+	while [ "$1" != -- ]; do a+=("$1"); shift; done
+	shift
+	while [ "$1" != -- ]; do b+=("$1"); shift; done
+	shift
+	rm -rf "$dir"
+	mkdir -p "$dir/benchmarks/results"
+	g init -q "$dir"
+	policy "$dir/.memgate.yml" "$@"
+	report "$dir/$REPORT_PATH" "${a[@]}"
+	write_manifest "$dir"
+	commit_all "$dir" "the base's evidence"
+	g -C "$dir" checkout -q -b pr
+	report "$dir/$REPORT_PATH" "${b[@]}"
+	write_manifest "$dir"
+	commit_all "$dir" "the pull request's evidence"
+}
+
+# --- a 7 % peak regression of the selected candidate ------------------------
+
+repo=$T/seven
+pr_repo "$repo" 52110 -- 55800 -- "max_peak_increase_pct: 5"
+mg check -C "$repo" --policy-rev main
+expect_code 1 "a 7 % peak regression fails under a 5 % allowance"
+expect_out "memgate: tune (peak_memory_regressed)" "the reason names the regression"
+expect_out "next action: fix_regression_against_base" "the next action"
+expect_out "selected: checkpoint" "it names the candidate that regressed"
+mg check -C "$repo" --policy-rev main --format json
+expect_field decision '"tune"'
+expect_field reason '"peak_memory_regressed"'
+expect_field selected_candidate '"checkpoint"'
+expect_field regression.compared true
+expect_field regression.regressed.0.candidate '"checkpoint"'
+expect_field regression.regressed.0.threshold '"max_peak_increase_pct"'
+expect_field regression.regressed.0.reason '"peak_memory_regressed"'
+expect_field regression.regressed.0.base 52110
+expect_field regression.regressed.0.head 55800
+expect_field regression.regressed.0.limit 5
+
+pr_repo "$repo" 52110 -- 55800 -- "max_peak_increase_pct: 10"
+mg check -C "$repo" --policy-rev main
+expect_code 0 "the same change passes under a 10 % allowance"
+expect_out "memgate: accept (selection_stable_across_thresholds)" "the budget decides"
+mg check -C "$repo" --policy-rev main --format json
+expect_field regression.regressed '[]'
+
+pr_repo "$repo" 52110 -- 55800 -- "max_peak_increase_mb: 3690"
+mg check -C "$repo" --policy-rev main
+expect_code 0 "an increase equal to the MB allowance passes"
+pr_repo "$repo" 52110 -- 55800 -- "max_peak_increase_mb: 3689"
+mg check -C "$repo" --policy-rev main
+expect_code 1 "one MB more than the allowance fails"
+expect_out "memgate: tune (peak_memory_regressed)" "max_peak_increase_mb"
+
+pr_repo "$repo" 52110 -- 55800 -- "max_peak_increase_pct: 5" "decision: reject"
+mg check -C "$repo" --policy-rev main
+expect_code 1 "decision: reject"
+expect_out "memgate: reject (peak_memory_regressed)" "the regression rejects"
+mg check -C "$repo" --policy-rev main --fail-on reject
+expect_code 1 "a rejecting regression fails a gate that fails only on reject"
+
+# The policy revision decides: the pull request's own policy loosening the
+# allowance does not take effect.
+pr_repo "$repo" 52110 -- 55800 -- "max_peak_increase_pct: 5"
+policy "$repo/.memgate.yml" "max_peak_increase_pct: 50"
+commit_all "$repo" "loosen the allowance in the pull request"
+mg check -C "$repo" --policy-rev main
+expect_code 1 "the pull request's own looser allowance does not apply"
+expect_out "memgate: tune (peak_memory_regressed)" "the base's allowance decides"
+
+# --- which candidates: selected (default) and all ---------------------------
+
+pr_repo "$repo" 52110 60000 -- 52110 66000 -- "max_peak_increase_pct: 5"
+mg check -C "$repo" --policy-rev main
+expect_code 0 "covers: selected ignores another candidate's regression"
+pr_repo "$repo" 52110 60000 -- 52110 66000 -- "max_peak_increase_pct: 5" "covers: all"
+mg check -C "$repo" --policy-rev main
+expect_code 1 "covers: all compares every candidate"
+expect_out "memgate: tune (peak_memory_regressed)" "covers: all: the reason"
+expect_out "selected: hybrid" "covers: all: names the candidate that regressed"
+
+# The base selected checkpoint; its peak grew past the saving floor, so the
+# head selects hybrid: the regression of the base's choice still counts.
+pr_repo "$repo" 52110 60000 -- 69500 60000 -- "max_peak_increase_pct: 5"
+mg check -C "$repo" --policy-rev main
+expect_code 1 "the candidate the base selected is covered"
+expect_out "memgate: tune (peak_memory_regressed)" "the base's choice regressed"
+expect_out "selected: checkpoint" "names the candidate that regressed, not the new winner"
+
+# --- repeated runs: a change within the runs' noise does not count ----------
+
+# base runs 52000..53000; head runs 54000..57000 (aggregate 55800, +7 %):
+# the change's band 1.9 % .. 9.6 % holds the 5 % allowance
+pr_repo "$repo" 52110 60000 "52000 52110 53000" -- 55800 60000 "54000 55800 57000" -- \
+	"max_peak_increase_pct: 5"
+mg check -C "$repo" --policy-rev main
+expect_code 0 "runs whose bands overlap the allowance do not count"
+mg check -C "$repo" --policy-rev main --format json
+expect_field regression.within_noise 1
+expect_field regression.regressed '[]'
+# head runs 55700..55900: the whole band (5.1 % .. 7.5 %) is past 5 %
+pr_repo "$repo" 52110 60000 "52000 52110 53000" -- 55800 60000 "55700 55800 55900" -- \
+	"max_peak_increase_pct: 5"
+mg check -C "$repo" --policy-rev main
+expect_code 1 "runs whose whole band is past the allowance count"
+mg check -C "$repo" --policy-rev main --format json
+expect_field regression.regressed.0.beyond_run_noise true
+
+# --- without a base, or without regression: --------------------------------
+
+pr_repo "$repo" 52110 -- 55800 -- "max_peak_increase_pct: 5"
+mg check -C "$repo"
+expect_code 0 "no base revision: nothing is compared"
+expect_out "warning: regression: nothing compared: no base revision (give --base REV or --policy-rev REV)" \
+	"a warning says so"
+mg check -C "$repo" --base main
+expect_code 1 "--base names the base"
+
+pr_repo "$repo" 52110 -- 55800 --
+mg check -C "$repo" --policy-rev main --format json
+expect_code 0 "without regression: the change is not judged"
+if grep -q '"regression"' "$T/out"; then
+	not_ok "without regression: the record has no regression key"
+else
+	ok "without regression: the record has no regression key"
+fi
+mg check -C "$repo" --policy-rev main
+if grep -q "regressed\|regression:" "$T/out" "$T/err"; then
+	not_ok "without regression: the text does not mention it"
+else
+	ok "without regression: the text does not mention it"
+fi
+
+# --- bad regression: values --------------------------------------------------
+
+bad() {
+	local want=$1 desc=$2
+	shift 2
+	pr_repo "$repo" 52110 -- 55800 -- "$@"
+	mg check -C "$repo" --json "$T/bad.json"
+	expect_code 2 "$desc"
+	expect_err "memgate: error: .memgate.yml:$want" "$desc: names file, line and column"
+	expect_no_file "$T/bad.json" "$desc: nothing written"
+}
+bad "13:26: 'regression.max_peak_increase_pct' must be at least 0, got '-1'" \
+	"a negative allowance" "max_peak_increase_pct: -1"
+bad "13:26: 'regression.max_peak_increase_pct': expected a number, got a string (numbers are written without quotes)" \
+	"a quoted number" "max_peak_increase_pct: \"5\""
+bad "14:11: 'regression.covers' must be 'selected' or 'all', got 'some'" \
+	"an unknown covers" "max_peak_increase_pct: 5" "covers: some"
+bad "14:13: 'regression.decision' must be 'tune' or 'reject', got 'accept'" \
+	"decision: accept" "max_peak_increase_pct: 5" "decision: accept"
+bad "13:3: 'regression' sets no threshold: set max_peak_increase_mb, max_peak_increase_pct, max_throughput_drop_pct or max_eval_loss_increase" \
+	"no threshold" "covers: all"
+bad "13:3: unknown key 'max_peak_increase' (did you mean 'max_peak_increase_mb'?)" \
+	"a misspelt key" "max_peak_increase: 5"
+bad "13:3: 'memory_cap_mb' belongs under 'budget', not under 'regression'" \
+	"a budget key under regression" "memory_cap_mb: 5"
+
+pr_repo "$repo" 52110 -- 55800 --
+sed -i 's/- { min_memory_saving_mb: 1500 }/- { max_peak_increase_pct: 5 }/' "$repo/.memgate.yml"
+commit_all "$repo"
+mg check -C "$repo"
+expect_code 2 "a regression allowance is not a sensitivity scenario"
+expect_err "memgate: error: .memgate.yml:11:9: 'max_peak_increase_pct' belongs under 'regression', not under 'sensitivity.stricter[0]'" \
+	"names where it belongs"
+
+# --- the pull-request view leads with what changed ---------------------------
+
+# The base selected checkpoint; its peak grew past the saving floor, so
+# hybrid wins now: every output names checkpoint, the candidate that
+# regressed, and points at its peak in the head's report.
+pr_repo "$repo" 52110 60000 -- 69500 60000 -- "max_peak_increase_pct: 5"
+peak_line=$(grep -n '"name": "checkpoint"' "$repo/$REPORT_PATH" | cut -d: -f1)
+peak_col=$(grep '"name": "checkpoint"' "$repo/$REPORT_PATH" | awk '{ print index($0, "69500") }')
+mg check -C "$repo" --policy-rev main --summary "$T/summary.md" --junit "$T/junit.xml" \
+	--sarif "$T/sarif.json"
+expect_code 1 "views: the regression fails the gate"
+expect_out "regression against the base $(g -C "$repo" rev-parse --short=12 main): 1 beyond max_peak_increase_pct 5 (covers selected; decision tune)" \
+	"text: the regression line follows the evidence line"
+expect_out "  $REPORT_PATH:$peak_line:$peak_col: checkpoint: peak increase 33.3717 % (52110 -> 69500 MB) > max_peak_increase_pct 5 against the base [peak_memory_regressed]" \
+	"text: names the candidate and the report line of its peak"
+if [ "$(sed -n 6p "$T/out" | cut -c1-27)" = "regression against the base" ]; then
+	ok "text: the regression comes before the candidates table"
+else
+	not_ok "text: the regression comes before the candidates table"
+fi
+first=$(grep -n '^### ' "$T/summary.md" | head -n 2 | cut -d: -f2- | tr '\n' '|')
+if [ "$first" = "### Regressions against the base|### Against the base|" ]; then
+	ok "summary: opens with the regressions and the base-vs-head change"
+else
+	not_ok "summary: opens with the regressions and the base-vs-head change" "sections: $first"
+fi
+if grep -qF '| checkpoint | `peak_memory_regressed` | 52110 MB | 69500 MB |' "$T/summary.md"; then
+	ok "summary: the regression's row names checkpoint"
+else
+	not_ok "summary: the regression's row names checkpoint" "$(head -n 30 "$T/summary.md")"
+fi
+tips=$(grep -n '^### Tipping points' "$T/summary.md" | cut -d: -f1)
+base_at=$(grep -n '^### Against the base' "$T/summary.md" | cut -d: -f1)
+if [ -n "$tips" ] && [ "$base_at" -lt "$tips" ]; then
+	ok "summary: tipping points below the change"
+else
+	not_ok "summary: tipping points below the change" "base at $base_at, tips at $tips"
+fi
+if grep -q '<testcase classname="memgate.candidates" name="checkpoint"' "$T/junit.xml" &&
+   grep -A1 '<testcase classname="memgate.candidates" name="checkpoint"' "$T/junit.xml" |
+	grep -qF '<failure message="peak_memory_regressed, memory_saving_below_floor" type="regressed">'; then
+	ok "JUnit: checkpoint's case fails with the regression"
+else
+	not_ok "JUnit: checkpoint's case fails with the regression" "$(cat "$T/junit.xml")"
+fi
+if grep -A1 '<testcase classname="memgate.candidates" name="hybrid"' "$T/junit.xml" | grep -q '<failure'; then
+	not_ok "JUnit: the new winner does not fail"
+else
+	ok "JUnit: the new winner does not fail"
+fi
+sarif=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["runs"][0]["results"][0]
+loc = r["locations"][0]["physicalLocation"]
+print(r["ruleId"], loc["artifactLocation"]["uri"], loc["region"]["startLine"],
+      loc["region"]["startColumn"], r["message"]["text"].split(":")[0])' "$T/sarif.json")
+if [ "$sarif" = "peak_memory_regressed $REPORT_PATH $peak_line $peak_col checkpoint" ]; then
+	ok "SARIF: the first result is the regression at the peak's line"
+else
+	not_ok "SARIF: the first result is the regression at the peak's line" "got: $sarif"
+fi
+mg check -C "$repo" --policy-rev main --format github
+expect_out "::warning file=$REPORT_PATH,line=$peak_line,col=$peak_col,title=memgate%3A peak_memory_regressed (checkpoint)::checkpoint: peak increase 33.3717 %25 (52110 -> 69500 MB) > max_peak_increase_pct 5 against the base" \
+	"annotation: at the regressed value's line in the head's report"
+
+# --- the GitHub Action's check step -------------------------------------------
+
+pr_repo "$repo" 52110 -- 55800 -- "max_peak_increase_pct: 5"
+base=$(g -C "$repo" rev-parse main)
+action_step check "$repo" MEMGATE_POLICY_REV="$base"
+expect_code 1 "Action: a 7 % regression fails the pull request"
+expect_out "memgate: tune (peak_memory_regressed)" "Action: the decision"
+expect_runner_safe "$T/out" "Action: only memgate's annotations"
+pr_repo "$repo" 52110 -- 55800 -- "max_peak_increase_pct: 10"
+base=$(g -C "$repo" rev-parse main)
+action_step check "$repo" MEMGATE_POLICY_REV="$base"
+expect_code 0 "Action: under 10 % it passes"
+
+# A depth-1 checkout of the pull request (actions/checkout's default): the
+# resolve step fetches the base, whose report the check compares with.
+up=$T/upstream
+pr_repo "$up" 52110 -- 55800 -- "max_peak_increase_pct: 5"
+base=$(g -C "$up" rev-parse main)
+rm -rf "$T/pr"
+g clone -q --depth=1 --branch pr "file://$up" "$T/pr" 2>"$T/err"
+action_step resolve "$T/pr" GITHUB_SERVER_URL="file://$T" GITHUB_REPOSITORY=upstream \
+	MEMGATE_PR_BASE="$base"
+expect_code 0 "Action, depth 1: resolve fetches the base"
+action_step check "$T/pr" MEMGATE_POLICY_REV="$base"
+expect_code 1 "Action, depth 1: the regression against the fetched base fails"
+expect_out "memgate: tune (peak_memory_regressed)" "Action, depth 1: the decision"
+
+finish
