@@ -35,14 +35,34 @@ struct file {
 	bool appended;      /* written to (perhaps partly) */
 };
 
+/* A directory the gated repository controls (mg_outputs_guard). */
+struct guard {
+	dev_t dev;
+	ino_t ino;
+};
+
 struct mg_outputs {
 	struct file *files;
 	size_t count;
+	struct guard *guards;
+	size_t guard_count;
 };
 
 mg_outputs *mg_outputs_new(void)
 {
 	return mg_xcalloc(1, sizeof(mg_outputs));
+}
+
+void mg_outputs_guard(mg_outputs *o, const char *dir)
+{
+	struct stat st;
+
+	assert(o);
+	if (!dir || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return;  /* nothing there: no path leads into it */
+	o->guards = mg_xrealloc(o->guards, (o->guard_count + 1) * sizeof(*o->guards));
+	o->guards[o->guard_count].dev = st.st_dev;
+	o->guards[o->guard_count++].ino = st.st_ino;
 }
 
 static struct file *add_file(mg_outputs *o, const char *path, enum mg_output_mode mode)
@@ -124,19 +144,96 @@ static int bad_component(const struct file *f, const char *what, const char *nam
 			    what, (int)n, name);
 }
 
+/* Is the directory open at fd the current directory or a guarded one? */
+static bool is_guarded(const mg_outputs *o, int fd)
+{
+	struct stat st, cwd;
+	size_t i;
+
+	if (fstat(fd, &st) < 0)
+		return true;  /* cannot tell: be strict */
+	if (stat(".", &cwd) == 0 && st.st_dev == cwd.st_dev && st.st_ino == cwd.st_ino)
+		return true;
+	for (i = 0; i < o->guard_count; i++)
+		if (st.st_dev == o->guards[i].dev && st.st_ino == o->guards[i].ino)
+			return true;
+	return false;
+}
+
+/* Is the directory open at fd, or one above it, guarded?  Climbs ".." to
+ * the root (where ".." is the directory itself). */
+static bool within_guarded(const mg_outputs *o, int fd)
+{
+	struct stat here, up;
+	int cur = dup(fd), next;
+	bool within = true;   /* when in doubt, strict */
+
+	while (cur >= 0 && !(within = is_guarded(o, cur))) {
+		within = true;
+		if ((next = openat(cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+		    fstat(cur, &here) < 0 || fstat(next, &up) < 0) {
+			if (next >= 0)
+				close(next);
+			break;
+		}
+		close(cur);
+		cur = next;
+		if (here.st_dev == up.st_dev && here.st_ino == up.st_ino) {
+			within = false;  /* climbed to the root: no guarded directory above */
+			break;
+		}
+	}
+	if (cur >= 0)
+		close(cur);
+	return within;
+}
+
 /*
- * Open the directory that holds f->path, one component at a time with
- * O_NOFOLLOW | O_DIRECTORY: from the current directory for a relative path
- * (or an absolute one inside it), else from the root.  So no symlink, in
- * any parent, leads a write out of where the path says.  Sets f->dirfd and
- * f->base; MG_ERROR names the component that is not a directory.
+ * The root directory, open: reached by climbing ".." from the current
+ * directory rather than by opening "/", so that a path translator in the
+ * way (qemu-user's QEMU_LD_PREFIX sends "/" to the emulated root) does not
+ * change which root an absolute path starts from.  -1 on failure.
  */
-static int open_parent(struct file *f, const char *what, mg_error *err)
+static int open_root(void)
+{
+	struct stat here, up;
+	int cur = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), next;
+
+	if (cur < 0)
+		return open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (;;) {
+		if ((next = openat(cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+		    fstat(cur, &here) < 0 || fstat(next, &up) < 0) {
+			if (next >= 0)
+				close(next);
+			close(cur);
+			return -1;
+		}
+		close(cur);
+		cur = next;
+		if (here.st_dev == up.st_dev && here.st_ino == up.st_ino)
+			return cur;
+	}
+}
+
+/*
+ * Open the directory that holds f->path one component at a time, from the
+ * current directory for a relative path (or an absolute one inside it),
+ * else from the root.  Inside the current directory or a guarded one
+ * (mg_outputs_guard: the repository's work tree), which the repository
+ * controls, a component is opened with O_NOFOLLOW | O_DIRECTORY, so that no
+ * symlink there leads a write out of where the path says.  Outside them a
+ * symlink is the caller's (macOS's /tmp -> private/tmp) and is followed;
+ * where it lands inside a guarded directory, the walk is strict from there
+ * on.  Sets f->dirfd and f->base; MG_ERROR names the component refused.
+ */
+static int open_parent(const mg_outputs *o, struct file *f, const char *what, mg_error *err)
 {
 	const char *p = f->path, *slash, *last = strrchr(f->path, '/');
 	char cwd[4096], *name = NULL;
 	size_t n;
 	int fd, next, error = MG_OK;
+	bool strict = true;
 	struct stat st;
 
 	f->base = last ? last + 1 : f->path;
@@ -145,9 +242,11 @@ static int open_parent(struct file *f, const char *what, mg_error *err)
 	if (*p == '/' && getcwd(cwd, sizeof(cwd)) && strcmp(cwd, "/") &&
 	    !strncmp(p, cwd, (n = strlen(cwd))) && p[n] == '/')
 		p += n + 1;
-	fd = open(*p == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = *p == '/' ? open_root() : open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return io_error(f, what, err);
+	if (*p == '/')
+		strict = is_guarded(o, fd);
 	while (p < f->base) {
 		while (*p == '/')
 			p++;
@@ -158,6 +257,17 @@ static int open_parent(struct file *f, const char *what, mg_error *err)
 		free(name);
 		name = mg_xstrndup(p, n);
 		next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0 && !strict && (errno == ELOOP || errno == ENOTDIR) &&
+		    fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+			/* the caller's symlink: followed */
+			if ((next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+				error = io_error(f, what, err);
+				goto done;
+			}
+			strict = within_guarded(o, next);
+		} else if (next >= 0 && !strict) {
+			strict = is_guarded(o, next);
+		}
 		if (next < 0) {
 			if ((errno == ELOOP || errno == ENOTDIR) &&
 			    fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
@@ -180,11 +290,11 @@ done:
 }
 
 /* Check a destination that will be replaced: absent or a regular file. */
-static int check_replace(struct file *f, mg_error *err)
+static int check_replace(const mg_outputs *o, struct file *f, mg_error *err)
 {
 	struct stat st;
 
-	if (open_parent(f, "write", err) < 0)
+	if (open_parent(o, f, "write", err) < 0)
 		return MG_ERROR;
 	if (fstatat(f->dirfd, f->base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno != ENOENT)
@@ -209,13 +319,13 @@ static int at_open(const struct file *f, int flags, mode_t mode)
 /* Open a destination to append to in place, creating it when absent.  A
  * repository's file must be a regular file reached without a symlink; the
  * runner's own may be anything. */
-static int open_append(struct file *f, mg_error *err)
+static int open_append(const mg_outputs *o, struct file *f, mg_error *err)
 {
 	int flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY;
 	struct stat st;
 
 	if (f->mode == MG_OUTPUT_APPEND) {
-		if (open_parent(f, "write", err) < 0)
+		if (open_parent(o, f, "write", err) < 0)
 			return MG_ERROR;
 		if (fstatat(f->dirfd, f->base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))
 			return not_regular(f, st.st_mode, err);
@@ -372,8 +482,8 @@ static int run(mg_outputs *o, mg_error *err)
 	size_t i;
 
 	for (i = 0; i < o->count; i++)
-		if ((replaces(&o->files[i]) ? check_replace(&o->files[i], err)
-		     : open_append(&o->files[i], err)) < 0)
+		if ((replaces(&o->files[i]) ? check_replace(o, &o->files[i], err)
+		     : open_append(o, &o->files[i], err)) < 0)
 			return MG_ERROR;
 	for (i = 0; i < o->count; i++)
 		if (replaces(&o->files[i]) && write_temp(&o->files[i], err) < 0)
@@ -418,10 +528,12 @@ void mg_outputs_free(mg_outputs *o)
 		mg_buf_free(&o->files[i].data);
 	}
 	free(o->files);
+	free(o->guards);
 	free(o);
 }
 
-int mg_outputs_read_existing(char **data, size_t *len, const char *path, mg_error *err)
+int mg_outputs_read_existing(char **data, size_t *len, const mg_outputs *o, const char *path,
+			     mg_error *err)
 {
 	struct file probe = { .path = (char *)path, .dirfd = -1 };
 	mg_buf b = MG_BUF_INIT;
@@ -432,7 +544,7 @@ int mg_outputs_read_existing(char **data, size_t *len, const char *path, mg_erro
 
 	*data = NULL;
 	*len = 0;
-	if ((error = open_parent(&probe, "read", err)) < 0)
+	if ((error = open_parent(o, &probe, "read", err)) < 0)
 		goto done;
 	if (fstatat(probe.dirfd, probe.base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		error = errno == ENOENT ? MG_OK : io_error(&probe, "read", err);
