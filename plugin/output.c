@@ -144,47 +144,66 @@ static int bad_component(const struct file *f, const char *what, const char *nam
 			    what, (int)n, name);
 }
 
-/* Is the directory open at fd the current directory or a guarded one? */
-static bool is_guarded(const mg_outputs *o, int fd)
+static bool same_file(const struct stat *a, const struct stat *b)
 {
-	struct stat st, cwd;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Is st the current directory or a guarded one? */
+static bool is_guarded(const mg_outputs *o, const struct stat *st)
+{
+	struct stat cwd;
 	size_t i;
 
-	if (fstat(fd, &st) < 0)
-		return true;  /* cannot tell: be strict */
-	if (stat(".", &cwd) == 0 && st.st_dev == cwd.st_dev && st.st_ino == cwd.st_ino)
+	if (stat(".", &cwd) == 0 && same_file(st, &cwd))
 		return true;
 	for (i = 0; i < o->guard_count; i++)
-		if (st.st_dev == o->guards[i].dev && st.st_ino == o->guards[i].ino)
+		if (st->st_dev == o->guards[i].dev && st->st_ino == o->guards[i].ino)
 			return true;
 	return false;
 }
 
-/* Is the directory open at fd, or one above it, guarded?  Climbs ".." to
- * the root (where ".." is the directory itself). */
+/* Is the directory open at fd the current directory or a guarded one? */
+static bool fd_guarded(const mg_outputs *o, int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) < 0 || is_guarded(o, &st);  /* cannot tell: strict */
+}
+
+/*
+ * Look at the directories from the one at dirfd up to the root, with
+ * fstatat() of ".", "..", "../..", ... (which needs no read permission on
+ * them, only search): returns 1 at the first that is guarded (when o is
+ * not NULL), 0 at the root (where ".." is the directory itself) with *up
+ * its relative path, -1 when one cannot be looked at.
+ */
+static int climb(mg_buf *up, int dirfd, const mg_outputs *o)
+{
+	struct stat st, below;
+	size_t depth;
+
+	for (depth = 0; depth < PATH_MAX / 3; depth++) {
+		if (fstatat(dirfd, depth ? up->ptr : ".", &st, 0) < 0)
+			return -1;
+		if (depth && same_file(&st, &below))
+			return 0;
+		if (o && is_guarded(o, &st))
+			return 1;
+		below = st;
+		mg_buf_puts(up, depth ? "/.." : "..");
+	}
+	return -1;
+}
+
+/* Is the directory open at fd, or one above it, guarded?  (When it cannot
+ * be told, yes: the walk is strict.) */
 static bool within_guarded(const mg_outputs *o, int fd)
 {
-	struct stat here, up;
-	int cur = dup(fd), next;
-	bool within = true;   /* when in doubt, strict */
+	mg_buf up = MG_BUF_INIT;
+	bool within = climb(&up, fd, o) != 0;
 
-	while (cur >= 0 && !(within = is_guarded(o, cur))) {
-		within = true;
-		if ((next = openat(cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
-		    fstat(cur, &here) < 0 || fstat(next, &up) < 0) {
-			if (next >= 0)
-				close(next);
-			break;
-		}
-		close(cur);
-		cur = next;
-		if (here.st_dev == up.st_dev && here.st_ino == up.st_ino) {
-			within = false;  /* climbed to the root: no guarded directory above */
-			break;
-		}
-	}
-	if (cur >= 0)
-		close(cur);
+	mg_buf_free(&up);
 	return within;
 }
 
@@ -192,28 +211,19 @@ static bool within_guarded(const mg_outputs *o, int fd)
  * The root directory, open: reached by climbing ".." from the current
  * directory rather than by opening "/", so that a path translator in the
  * way (qemu-user's QEMU_LD_PREFIX sends "/" to the emulated root) does not
- * change which root an absolute path starts from.  -1 on failure.
+ * change which root an absolute path starts from; "/" itself when the
+ * climb fails.  -1 on failure.
  */
 static int open_root(void)
 {
-	struct stat here, up;
-	int cur = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), next;
+	mg_buf up = MG_BUF_INIT;
+	int fd = climb(&up, AT_FDCWD, NULL) == 0 ? open(up.ptr, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+		: -1;
 
-	if (cur < 0)
-		return open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	for (;;) {
-		if ((next = openat(cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
-		    fstat(cur, &here) < 0 || fstat(next, &up) < 0) {
-			if (next >= 0)
-				close(next);
-			close(cur);
-			return -1;
-		}
-		close(cur);
-		cur = next;
-		if (here.st_dev == up.st_dev && here.st_ino == up.st_ino)
-			return cur;
-	}
+	if (fd < 0)
+		fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	mg_buf_free(&up);
+	return fd;
 }
 
 /*
@@ -246,7 +256,7 @@ static int open_parent(const mg_outputs *o, struct file *f, const char *what, mg
 	if (fd < 0)
 		return io_error(f, what, err);
 	if (*p == '/')
-		strict = is_guarded(o, fd);
+		strict = fd_guarded(o, fd);
 	while (p < f->base) {
 		while (*p == '/')
 			p++;
@@ -266,7 +276,7 @@ static int open_parent(const mg_outputs *o, struct file *f, const char *what, mg
 			}
 			strict = within_guarded(o, next);
 		} else if (next >= 0 && !strict) {
-			strict = is_guarded(o, next);
+			strict = fd_guarded(o, next);
 		}
 		if (next < 0) {
 			if ((errno == ELOOP || errno == ENOTDIR) &&
