@@ -172,39 +172,24 @@ static bool fd_guarded(const mg_outputs *o, int fd)
 }
 
 /*
- * Look at the directories from the one at dirfd up to the root, with
- * fstatat() of ".", "..", "../..", ... (which needs no read permission on
- * them, only search): returns 1 at the first that is guarded (when o is
- * not NULL), 0 at the root (where ".." is the directory itself) with *up
- * its relative path, -1 when one cannot be looked at.
+ * Find the root from the current directory with stat() of "..", "../..",
+ * ... (which needs no read permission on the directories, only search):
+ * returns 0 with *up its relative path, -1 when one cannot be looked at.
  */
-static int climb(mg_buf *up, int dirfd, const mg_outputs *o)
+static int climb(mg_buf *up)
 {
 	struct stat st, below;
 	size_t depth;
 
 	for (depth = 0; depth < PATH_MAX / 3; depth++) {
-		if (fstatat(dirfd, depth ? up->ptr : ".", &st, 0) < 0)
+		if (stat(depth ? up->ptr : ".", &st) < 0)
 			return -1;
 		if (depth && same_file(&st, &below))
 			return 0;
-		if (o && is_guarded(o, &st))
-			return 1;
 		below = st;
 		mg_buf_puts(up, depth ? "/.." : "..");
 	}
 	return -1;
-}
-
-/* Is the directory open at fd, or one above it, guarded?  (When it cannot
- * be told, yes: the walk is strict.) */
-static bool within_guarded(const mg_outputs *o, int fd)
-{
-	mg_buf up = MG_BUF_INIT;
-	bool within = climb(&up, fd, o) != 0;
-
-	mg_buf_free(&up);
-	return within;
 }
 
 /*
@@ -217,13 +202,97 @@ static bool within_guarded(const mg_outputs *o, int fd)
 static int open_root(void)
 {
 	mg_buf up = MG_BUF_INIT;
-	int fd = climb(&up, AT_FDCWD, NULL) == 0 ? open(up.ptr, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-		: -1;
+	int fd = climb(&up) == 0 ? open(up.ptr, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 
 	if (fd < 0)
 		fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	mg_buf_free(&up);
 	return fd;
+}
+
+/* Symlinks followed on one path at most, as Linux's MAXSYMLINKS. */
+#define MAX_LINKS 40
+
+static int walk(const mg_outputs *o, struct file *f, const char *what, int *fd, bool *strict,
+		const char *p, const char *end, int links, mg_error *err);
+
+/*
+ * Follow the caller's symlink `name` in the directory *fd: walk its target
+ * by the same rules (from the root when absolute, else from *fd), so that a
+ * symlink it leads through inside a guarded directory is still refused.
+ * Sets *next and *strict for the directory it leads to.
+ */
+static int follow(const mg_outputs *o, struct file *f, const char *what, int fd,
+		  const char *name, int *next, bool *strict, int links, mg_error *err)
+{
+	char target[PATH_MAX];
+	ssize_t len = readlinkat(fd, name, target, sizeof(target));
+	int error;
+
+	*next = -1;
+	if (len <= 0 || (size_t)len >= sizeof(target) || links >= MAX_LINKS) {
+		errno = links >= MAX_LINKS ? ELOOP : len == 0 ? ENOENT : len > 0 ? ENAMETOOLONG
+			: errno;
+		return io_error(f, what, err);
+	}
+	target[len] = '\0';
+	*next = target[0] == '/' ? open_root() : dup(fd);
+	if (*next < 0)
+		return io_error(f, what, err);
+	*strict = target[0] == '/' && fd_guarded(o, *next);
+	if ((error = walk(o, f, what, next, strict, target, target + len, links + 1, err)) < 0) {
+		close(*next);
+		*next = -1;
+	}
+	return error;
+}
+
+/*
+ * Walk the components of [p, end) from the directory *fd (replaced by each
+ * one opened): with O_NOFOLLOW | O_DIRECTORY while *strict, else following
+ * a symlink (the caller's) and becoming strict on entering a guarded
+ * directory.  MG_ERROR names the component refused.
+ */
+static int walk(const mg_outputs *o, struct file *f, const char *what, int *fd, bool *strict,
+		const char *p, const char *end, int links, mg_error *err)
+{
+	const char *slash;
+	char *name = NULL;
+	size_t n;
+	int next, error = MG_OK;
+	struct stat st;
+
+	while (p < end) {
+		while (p < end && *p == '/')
+			p++;
+		if (p >= end)
+			break;
+		slash = memchr(p, '/', (size_t)(end - p));
+		n = (size_t)((slash ? slash : end) - p);
+		free(name);
+		name = mg_xstrndup(p, n);
+		next = openat(*fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0 && !*strict && (errno == ELOOP || errno == ENOTDIR) &&
+		    fstatat(*fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+			if ((error = follow(o, f, what, *fd, name, &next, strict, links, err)) < 0)
+				goto done;
+		} else if (next >= 0 && !*strict) {
+			*strict = fd_guarded(o, next);
+		} else if (next < 0) {
+			if ((errno == ELOOP || errno == ENOTDIR) &&
+			    fstatat(*fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+				error = bad_component(f, what, p, n, st.st_mode, err);
+			else
+				error = io_error(f, what, err);
+			goto done;
+		}
+		close(*fd);
+		*fd = next;
+		p += n;
+	}
+done:
+	free(name);
+	return error;
 }
 
 /*
@@ -233,18 +302,17 @@ static int open_root(void)
  * (mg_outputs_guard: the repository's work tree), which the repository
  * controls, a component is opened with O_NOFOLLOW | O_DIRECTORY, so that no
  * symlink there leads a write out of where the path says.  Outside them a
- * symlink is the caller's (macOS's /tmp -> private/tmp) and is followed;
- * where it lands inside a guarded directory, the walk is strict from there
- * on.  Sets f->dirfd and f->base; MG_ERROR names the component refused.
+ * symlink is the caller's (macOS's /tmp -> private/tmp) and is followed,
+ * its target walked by the same rules.  Sets f->dirfd and f->base; MG_ERROR
+ * names the component refused.
  */
 static int open_parent(const mg_outputs *o, struct file *f, const char *what, mg_error *err)
 {
-	const char *p = f->path, *slash, *last = strrchr(f->path, '/');
-	char cwd[4096], *name = NULL;
+	const char *p = f->path, *last = strrchr(f->path, '/');
+	char cwd[4096];
 	size_t n;
-	int fd, next, error = MG_OK;
+	int fd, error;
 	bool strict = true;
-	struct stat st;
 
 	f->base = last ? last + 1 : f->path;
 	if (!*f->base || !strcmp(f->base, ".") || !strcmp(f->base, ".."))
@@ -257,46 +325,12 @@ static int open_parent(const mg_outputs *o, struct file *f, const char *what, mg
 		return io_error(f, what, err);
 	if (*p == '/')
 		strict = fd_guarded(o, fd);
-	while (p < f->base) {
-		while (*p == '/')
-			p++;
-		if (p >= f->base)
-			break;
-		slash = strchr(p, '/');
-		n = (size_t)(slash - p);
-		free(name);
-		name = mg_xstrndup(p, n);
-		next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (next < 0 && !strict && (errno == ELOOP || errno == ENOTDIR) &&
-		    fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
-			/* the caller's symlink: followed */
-			if ((next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-				error = io_error(f, what, err);
-				goto done;
-			}
-			strict = within_guarded(o, next);
-		} else if (next >= 0 && !strict) {
-			strict = fd_guarded(o, next);
-		}
-		if (next < 0) {
-			if ((errno == ELOOP || errno == ENOTDIR) &&
-			    fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-				error = bad_component(f, what, p, n, st.st_mode, err);
-			else
-				error = io_error(f, what, err);
-			goto done;
-		}
+	if ((error = walk(o, f, what, &fd, &strict, p, f->base, 0, err)) < 0) {
 		close(fd);
-		fd = next;
-		p = slash + 1;
+		return error;
 	}
 	f->dirfd = fd;
-	fd = -1;
-done:
-	free(name);
-	if (fd >= 0)
-		close(fd);
-	return error;
+	return MG_OK;
 }
 
 /* Check a destination that will be replaced: absent or a regular file. */

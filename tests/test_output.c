@@ -368,6 +368,17 @@ Test(output, follows_the_callers_symlinks_and_refuses_the_repositorys)
 	cr_expect_str_eq(err.message, "cannot read: 'linked' in its path is a symlink (memgate "
 			 "writes regular files only, and never through a symlink)");
 	mg_outputs_free(o);
+	/* the caller's symlink to the repository's symlink: its target is
+	 * walked by the same rule */
+	cr_assert_eq(unlink(alias), 0);
+	cr_assert_eq(symlink(linked, alias), 0);
+	snprintf(path, sizeof(path), "%s/s.json", alias);
+	o = mg_outputs_new();
+	mg_outputs_guard(o, repo);
+	mg_outputs_add(o, path, "evil\n", 5, MG_OUTPUT_REPLACE);
+	cr_assert_eq(commit(o, &err), MG_ERROR);
+	cr_expect_str_eq(err.message, "cannot write: 'linked' in its path is a symlink (memgate "
+			 "writes regular files only, and never through a symlink)");
 	snprintf(path, sizeof(path), "%s/s.json", outside);
 	cr_expect_neq(access(path, F_OK), 0, "nothing written through the repository's symlink");
 	/* unguarded, the same directory is the caller's: the guard is what refuses */

@@ -26,8 +26,9 @@
  * O_NOFOLLOW | O_DIRECTORY, so a symlink in any parent there is refused as
  * one in the last component is (the runner's files excepted).  Any other
  * directory was named by the trusted caller, and a symlink there (macOS's
- * /tmp -> private/tmp, /var/folders) is followed; the last component is
- * never.  Nothing is ever read through a symlink, and nothing an append target
+ * /tmp -> private/tmp, /var/folders) is followed, its target walked by the
+ * same rule (so it cannot lead through a symlink inside a guarded
+ * directory); the last component is never followed.  Nothing is ever read through a symlink, and nothing an append target
  * holds is read at all.  A file memgate creates gets mode 0644 less the
  * umask; a file it replaces keeps its permission bits less the execute,
  * set-id and sticky bits.
