@@ -29,9 +29,9 @@
  * /tmp -> private/tmp, /var/folders) is followed, its target walked by the
  * same rule (so it cannot lead through a symlink inside a guarded
  * directory); the last component is never followed.  Reading goes the
- * same way, and nothing an append target holds is read at all.  A file memgate creates gets mode 0644 less the
- * umask; a file it replaces keeps its permission bits less the execute,
- * set-id and sticky bits.
+ * same way, and nothing an append target holds is read at all.  A file
+ * memgate creates gets mode 0644 less the umask; a file it replaces keeps
+ * its permission bits less the execute, set-id and sticky bits.
  */
 #include <stdbool.h>
 #include <stddef.h>
