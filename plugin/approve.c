@@ -168,7 +168,7 @@ static int prepare_record(char **bytes, mg_approval *a, mg_outputs *outs, const 
 	int error;
 
 	*bytes = NULL;
-	if ((error = mg_outputs_read_existing(&existing, &len, path, err)) < 0)
+	if ((error = mg_outputs_read_existing(&existing, &len, outs, path, err)) < 0)
 		goto done;
 	if (!existing) {
 		mg_outputs_add(outs, path, fresh, strlen(fresh), MG_OUTPUT_REPLACE);
@@ -220,7 +220,7 @@ static int prepare_manifest(mg_approval *a, mg_outputs *outs, const mg_approve_o
 		error = mg_error_set(err, path, 0, 0, "cannot read the manifest as a JSON object");
 		goto done;
 	}
-	if ((error = mg_outputs_read_existing(&wt, &wtlen, a->manifest_file, err)) < 0)
+	if ((error = mg_outputs_read_existing(&wt, &wtlen, outs, a->manifest_file, err)) < 0)
 		goto done;
 	if (wt && wtlen == strlen(text) && !memcmp(wt, text, wtlen)) {
 		a->manifest_unchanged = true;
@@ -277,6 +277,7 @@ int mg_approve_run(mg_approval **out, const mg_approve_options *opt, mg_error *e
 	    (error = record_repo_path(&a->record_path, a->result, opt->out_path, err)) < 0 ||
 	    (error = refuse_input(a->result, a->record_path, opt->out_path, err)) < 0)
 		goto done;
+	mg_outputs_guard(outs, a->result->root);
 	mg_check_cli_path(&file, a->result, a->result->manifest_ref.path);
 	a->manifest_file = mg_buf_detach(&file, NULL);
 	if ((error = prepare_record(&record, a, outs, opt->out_path, err)) < 0)

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "git.h"
 #include "json.h"
 #include "memgate.h"
 
@@ -452,7 +453,7 @@ static int queue_record(mg_outputs *outs, const char *path, const char *record,
 	int error;
 
 	*unchanged = false;
-	if ((error = mg_outputs_read_existing(&existing, &len, path, err)) < 0)
+	if ((error = mg_outputs_read_existing(&existing, &len, outs, path, err)) < 0)
 		return error;
 	if (!existing) {
 		mg_outputs_add(outs, path, record, strlen(record), MG_OUTPUT_REPLACE);
@@ -840,6 +841,8 @@ static int cmd_check_set(struct cli *cli, const char *token)
 			fail(&items[i].error);
 		if ((st = mg_check_item_status(&items[i])) > code)
 			code = st;
+		if (items[i].result)
+			mg_outputs_guard(outs, items[i].result->root);
 	}
 	set.items = items;
 	set.count = count;
@@ -912,6 +915,7 @@ static int cmd_check(struct cli *cli, bool record)
 		code = fail_check(cli, &err, token);
 		goto done;
 	}
+	mg_outputs_guard(outs, res->root);
 	queue_outputs(outs, cli, res, token);
 	/* record --out compares with what the file holds: the record whole */
 	if (record)
@@ -959,6 +963,19 @@ static void print_lines(const char *prefix, char **lines, size_t count)
 	free(lines);
 }
 
+/* Guard (mg_outputs_guard) the work tree of the repository at `dir` and
+ * `dir` itself, for a command that writes before it opens the repository. */
+static void guard_repository(mg_outputs *outs, const char *dir)
+{
+	mg_repo *repo = NULL;
+	mg_error ignored;
+
+	mg_outputs_guard(outs, dir);
+	if (mg_repo_open(&repo, dir, &ignored) == 0)
+		mg_outputs_guard(outs, mg_repo_workdir(repo));
+	mg_repo_free(repo);
+}
+
 /* memgate manifest: refuse to replace different content unless --force;
  * an existing manifest's approved_result is kept. */
 static int cmd_manifest(struct cli *cli)
@@ -971,7 +988,9 @@ static int cmd_manifest(struct cli *cli)
 	int code = EXIT_ERROR;
 
 	mg_error_clear(&err);
-	if (cli->out_path && mg_outputs_read_existing(&existing, &len, cli->out_path, &err) < 0) {
+	guard_repository(outs, cli->opt.dir);
+	if (cli->out_path &&
+	    mg_outputs_read_existing(&existing, &len, outs, cli->out_path, &err) < 0) {
 		code = fail(&err);
 		goto done;
 	}

@@ -35,14 +35,34 @@ struct file {
 	bool appended;      /* written to (perhaps partly) */
 };
 
+/* A directory the gated repository controls (mg_outputs_guard). */
+struct guard {
+	dev_t dev;
+	ino_t ino;
+};
+
 struct mg_outputs {
 	struct file *files;
 	size_t count;
+	struct guard *guards;
+	size_t guard_count;
 };
 
 mg_outputs *mg_outputs_new(void)
 {
 	return mg_xcalloc(1, sizeof(mg_outputs));
+}
+
+void mg_outputs_guard(mg_outputs *o, const char *dir)
+{
+	struct stat st;
+
+	assert(o);
+	if (!dir || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return;  /* nothing there: no path leads into it */
+	o->guards = mg_xrealloc(o->guards, (o->guard_count + 1) * sizeof(*o->guards));
+	o->guards[o->guard_count].dev = st.st_dev;
+	o->guards[o->guard_count++].ino = st.st_ino;
 }
 
 static struct file *add_file(mg_outputs *o, const char *path, enum mg_output_mode mode)
@@ -124,20 +144,175 @@ static int bad_component(const struct file *f, const char *what, const char *nam
 			    what, (int)n, name);
 }
 
-/*
- * Open the directory that holds f->path, one component at a time with
- * O_NOFOLLOW | O_DIRECTORY: from the current directory for a relative path
- * (or an absolute one inside it), else from the root.  So no symlink, in
- * any parent, leads a write out of where the path says.  Sets f->dirfd and
- * f->base; MG_ERROR names the component that is not a directory.
- */
-static int open_parent(struct file *f, const char *what, mg_error *err)
+static bool same_file(const struct stat *a, const struct stat *b)
 {
-	const char *p = f->path, *slash, *last = strrchr(f->path, '/');
-	char cwd[4096], *name = NULL;
-	size_t n;
-	int fd, next, error = MG_OK;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Is st the current directory or a guarded one? */
+static bool is_guarded(const mg_outputs *o, const struct stat *st)
+{
+	struct stat cwd;
+	size_t i;
+
+	if (stat(".", &cwd) == 0 && same_file(st, &cwd))
+		return true;
+	for (i = 0; i < o->guard_count; i++)
+		if (st->st_dev == o->guards[i].dev && st->st_ino == o->guards[i].ino)
+			return true;
+	return false;
+}
+
+/* Is the directory open at fd the current directory or a guarded one? */
+static bool fd_guarded(const mg_outputs *o, int fd)
+{
 	struct stat st;
+
+	return fstat(fd, &st) < 0 || is_guarded(o, &st);  /* cannot tell: strict */
+}
+
+/*
+ * Find the root from the current directory with stat() of "..", "../..",
+ * ... (which needs no read permission on the directories, only search):
+ * returns 0 with *up its relative path, -1 when one cannot be looked at.
+ */
+static int climb(mg_buf *up)
+{
+	struct stat st, below;
+	size_t depth;
+
+	for (depth = 0; depth < PATH_MAX / 3; depth++) {
+		if (stat(depth ? up->ptr : ".", &st) < 0)
+			return -1;
+		if (depth && same_file(&st, &below))
+			return 0;
+		below = st;
+		mg_buf_puts(up, depth ? "/.." : "..");
+	}
+	return -1;
+}
+
+/*
+ * The root directory, open: reached by climbing ".." from the current
+ * directory rather than by opening "/", so that a path translator in the
+ * way (qemu-user's QEMU_LD_PREFIX sends "/" to the emulated root) does not
+ * change which root an absolute path starts from; "/" itself when the
+ * climb fails.  -1 on failure.
+ */
+static int open_root(void)
+{
+	mg_buf up = MG_BUF_INIT;
+	int fd = climb(&up) == 0 ? open(up.ptr, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+
+	if (fd < 0)
+		fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	mg_buf_free(&up);
+	return fd;
+}
+
+/* Symlinks followed on one path at most, as Linux's MAXSYMLINKS. */
+#define MAX_LINKS 40
+
+static int walk(const mg_outputs *o, struct file *f, const char *what, int *fd, bool *strict,
+		const char *p, const char *end, int links, mg_error *err);
+
+/*
+ * Follow the caller's symlink `name` in the directory *fd: walk its target
+ * by the same rules (from the root when absolute, else from *fd), so that a
+ * symlink it leads through inside a guarded directory is still refused.
+ * Sets *next and *strict for the directory it leads to.
+ */
+static int follow(const mg_outputs *o, struct file *f, const char *what, int fd,
+		  const char *name, int *next, bool *strict, int links, mg_error *err)
+{
+	char target[PATH_MAX];
+	ssize_t len = readlinkat(fd, name, target, sizeof(target));
+	int error;
+
+	*next = -1;
+	if (len <= 0 || (size_t)len >= sizeof(target) || links >= MAX_LINKS) {
+		errno = links >= MAX_LINKS ? ELOOP : len == 0 ? ENOENT : len > 0 ? ENAMETOOLONG
+			: errno;
+		return io_error(f, what, err);
+	}
+	target[len] = '\0';
+	*next = target[0] == '/' ? open_root() : dup(fd);
+	if (*next < 0)
+		return io_error(f, what, err);
+	*strict = target[0] == '/' && fd_guarded(o, *next);
+	if ((error = walk(o, f, what, next, strict, target, target + len, links + 1, err)) < 0) {
+		close(*next);
+		*next = -1;
+	}
+	return error;
+}
+
+/*
+ * Walk the components of [p, end) from the directory *fd (replaced by each
+ * one opened): with O_NOFOLLOW | O_DIRECTORY while *strict, else following
+ * a symlink (the caller's) and becoming strict on entering a guarded
+ * directory.  MG_ERROR names the component refused.
+ */
+static int walk(const mg_outputs *o, struct file *f, const char *what, int *fd, bool *strict,
+		const char *p, const char *end, int links, mg_error *err)
+{
+	const char *slash;
+	char *name = NULL;
+	size_t n;
+	int next, error = MG_OK;
+	struct stat st;
+
+	while (p < end) {
+		while (p < end && *p == '/')
+			p++;
+		if (p >= end)
+			break;
+		slash = memchr(p, '/', (size_t)(end - p));
+		n = (size_t)((slash ? slash : end) - p);
+		free(name);
+		name = mg_xstrndup(p, n);
+		next = openat(*fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0 && !*strict && (errno == ELOOP || errno == ENOTDIR) &&
+		    fstatat(*fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+			if ((error = follow(o, f, what, *fd, name, &next, strict, links, err)) < 0)
+				goto done;
+		} else if (next >= 0 && !*strict) {
+			*strict = fd_guarded(o, next);
+		} else if (next < 0) {
+			if ((errno == ELOOP || errno == ENOTDIR) &&
+			    fstatat(*fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+				error = bad_component(f, what, p, n, st.st_mode, err);
+			else
+				error = io_error(f, what, err);
+			goto done;
+		}
+		close(*fd);
+		*fd = next;
+		p += n;
+	}
+done:
+	free(name);
+	return error;
+}
+
+/*
+ * Open the directory that holds f->path one component at a time, from the
+ * current directory for a relative path (or an absolute one inside it),
+ * else from the root.  Inside the current directory or a guarded one
+ * (mg_outputs_guard: the repository's work tree), which the repository
+ * controls, a component is opened with O_NOFOLLOW | O_DIRECTORY, so that no
+ * symlink there leads a write out of where the path says.  Outside them a
+ * symlink is the caller's (macOS's /tmp -> private/tmp) and is followed,
+ * its target walked by the same rules.  Sets f->dirfd and f->base; MG_ERROR
+ * names the component refused.
+ */
+static int open_parent(const mg_outputs *o, struct file *f, const char *what, mg_error *err)
+{
+	const char *p = f->path, *last = strrchr(f->path, '/');
+	char cwd[4096];
+	size_t n;
+	int fd, error;
+	bool strict = true;
 
 	f->base = last ? last + 1 : f->path;
 	if (!*f->base || !strcmp(f->base, ".") || !strcmp(f->base, ".."))
@@ -145,46 +320,25 @@ static int open_parent(struct file *f, const char *what, mg_error *err)
 	if (*p == '/' && getcwd(cwd, sizeof(cwd)) && strcmp(cwd, "/") &&
 	    !strncmp(p, cwd, (n = strlen(cwd))) && p[n] == '/')
 		p += n + 1;
-	fd = open(*p == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = *p == '/' ? open_root() : open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return io_error(f, what, err);
-	while (p < f->base) {
-		while (*p == '/')
-			p++;
-		if (p >= f->base)
-			break;
-		slash = strchr(p, '/');
-		n = (size_t)(slash - p);
-		free(name);
-		name = mg_xstrndup(p, n);
-		next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (next < 0) {
-			if ((errno == ELOOP || errno == ENOTDIR) &&
-			    fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-				error = bad_component(f, what, p, n, st.st_mode, err);
-			else
-				error = io_error(f, what, err);
-			goto done;
-		}
+	if (*p == '/')
+		strict = fd_guarded(o, fd);
+	if ((error = walk(o, f, what, &fd, &strict, p, f->base, 0, err)) < 0) {
 		close(fd);
-		fd = next;
-		p = slash + 1;
+		return error;
 	}
 	f->dirfd = fd;
-	fd = -1;
-done:
-	free(name);
-	if (fd >= 0)
-		close(fd);
-	return error;
+	return MG_OK;
 }
 
 /* Check a destination that will be replaced: absent or a regular file. */
-static int check_replace(struct file *f, mg_error *err)
+static int check_replace(const mg_outputs *o, struct file *f, mg_error *err)
 {
 	struct stat st;
 
-	if (open_parent(f, "write", err) < 0)
+	if (open_parent(o, f, "write", err) < 0)
 		return MG_ERROR;
 	if (fstatat(f->dirfd, f->base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno != ENOENT)
@@ -209,13 +363,13 @@ static int at_open(const struct file *f, int flags, mode_t mode)
 /* Open a destination to append to in place, creating it when absent.  A
  * repository's file must be a regular file reached without a symlink; the
  * runner's own may be anything. */
-static int open_append(struct file *f, mg_error *err)
+static int open_append(const mg_outputs *o, struct file *f, mg_error *err)
 {
 	int flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY;
 	struct stat st;
 
 	if (f->mode == MG_OUTPUT_APPEND) {
-		if (open_parent(f, "write", err) < 0)
+		if (open_parent(o, f, "write", err) < 0)
 			return MG_ERROR;
 		if (fstatat(f->dirfd, f->base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))
 			return not_regular(f, st.st_mode, err);
@@ -372,8 +526,8 @@ static int run(mg_outputs *o, mg_error *err)
 	size_t i;
 
 	for (i = 0; i < o->count; i++)
-		if ((replaces(&o->files[i]) ? check_replace(&o->files[i], err)
-		     : open_append(&o->files[i], err)) < 0)
+		if ((replaces(&o->files[i]) ? check_replace(o, &o->files[i], err)
+		     : open_append(o, &o->files[i], err)) < 0)
 			return MG_ERROR;
 	for (i = 0; i < o->count; i++)
 		if (replaces(&o->files[i]) && write_temp(&o->files[i], err) < 0)
@@ -418,10 +572,12 @@ void mg_outputs_free(mg_outputs *o)
 		mg_buf_free(&o->files[i].data);
 	}
 	free(o->files);
+	free(o->guards);
 	free(o);
 }
 
-int mg_outputs_read_existing(char **data, size_t *len, const char *path, mg_error *err)
+int mg_outputs_read_existing(char **data, size_t *len, const mg_outputs *o, const char *path,
+			     mg_error *err)
 {
 	struct file probe = { .path = (char *)path, .dirfd = -1 };
 	mg_buf b = MG_BUF_INIT;
@@ -432,7 +588,7 @@ int mg_outputs_read_existing(char **data, size_t *len, const char *path, mg_erro
 
 	*data = NULL;
 	*len = 0;
-	if ((error = open_parent(&probe, "read", err)) < 0)
+	if ((error = open_parent(o, &probe, "read", err)) < 0)
 		goto done;
 	if (fstatat(probe.dirfd, probe.base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		error = errno == ENOENT ? MG_OK : io_error(&probe, "read", err);

@@ -261,7 +261,10 @@ Test(output, refuses_a_symlinked_parent_directory_and_leaves_the_outside_file)
 		data = NULL;
 		expect_listing("real reports");
 	}
-	cr_expect_eq(mg_outputs_read_existing(&data, &len, "reports/memgate.sarif", &err), MG_ERROR);
+	o = mg_outputs_new();
+	cr_expect_eq(mg_outputs_read_existing(&data, &len, o, "reports/memgate.sarif", &err),
+		     MG_ERROR);
+	mg_outputs_free(o);
 	cr_expect_null(data);
 	cr_expect_str_eq(err.message, "cannot read: 'reports' in its path is a symlink (memgate "
 			 "writes regular files only, and never through a symlink)");
@@ -296,6 +299,107 @@ Test(output, refuses_a_symlinked_parent_directory_and_leaves_the_outside_file)
 	rmdir(outside);
 }
 
+/* Issue 25: a directory outside the current one and the repository's work
+ * tree was named by the caller, and a symlink there is followed (macOS's
+ * /tmp -> private/tmp, /var/folders); in a guarded work tree (here a
+ * sibling of the scratch directory) a symlink is refused, whether the path
+ * names the work tree directly or reaches it through the caller's symlink,
+ * and for reading as for writing. */
+Test(output, follows_the_callers_symlinks_and_refuses_the_repositorys)
+{
+	char outside[96], alias[96], repo[96], sub[112], repo_alias[96], linked[128], path[160];
+	mg_outputs *o;
+	mg_error err;
+	char *data = NULL;
+	size_t len = 0;
+
+	snprintf(outside, sizeof(outside), "%s.outside", scratch);
+	snprintf(alias, sizeof(alias), "%s.alias", scratch);
+	snprintf(repo, sizeof(repo), "%s.repo", scratch);
+	snprintf(repo_alias, sizeof(repo_alias), "%s.repo-alias", scratch);
+	snprintf(sub, sizeof(sub), "%s/sub", repo);
+	snprintf(linked, sizeof(linked), "%s/linked", sub);
+	cr_assert_eq(mkdir(outside, 0755), 0);
+	cr_assert_eq(mkdir(repo, 0755), 0);
+	cr_assert_eq(mkdir(sub, 0755), 0);
+	cr_assert_eq(symlink(outside, alias), 0);
+	cr_assert_eq(symlink(sub, repo_alias), 0);
+	cr_assert_eq(symlink(outside, linked), 0);
+	/* the caller's symlink outside: followed, the file is written there */
+	snprintf(path, sizeof(path), "%s/r.json", alias);
+	o = mg_outputs_new();
+	mg_outputs_guard(o, repo);
+	mg_outputs_add(o, path, "r\n", 2, MG_OUTPUT_REPLACE);
+	cr_assert_eq(commit(o, &err), MG_OK, "%s: %s", err.file, err.message);
+	snprintf(path, sizeof(path), "%s/r.json", outside);
+	data = mg_test_read(path, &len);
+	cr_expect_str_eq(data, "r\n");
+	free(data);
+	data = NULL;
+	/* but never in the last component */
+	snprintf(path, sizeof(path), "%s/link.json", outside);
+	cr_assert_eq(symlink("r.json", path), 0);
+	snprintf(path, sizeof(path), "%s/link.json", alias);
+	o = mg_outputs_new();
+	mg_outputs_add(o, path, "evil\n", 5, MG_OUTPUT_REPLACE);
+	cr_assert_eq(commit(o, &err), MG_ERROR);
+	cr_expect_str_eq(err.message, "cannot write: it is a symlink (memgate writes regular "
+			 "files only, and never through a symlink)");
+	/* the repository's symlink: refused, by its path and through an alias */
+	snprintf(path, sizeof(path), "%s/linked/s.json", sub);
+	o = mg_outputs_new();
+	mg_outputs_guard(o, repo);
+	mg_outputs_add(o, path, "evil\n", 5, MG_OUTPUT_REPLACE);
+	cr_assert_eq(commit(o, &err), MG_ERROR);
+	cr_expect_str_eq(err.message, "cannot write: 'linked' in its path is a symlink (memgate "
+			 "writes regular files only, and never through a symlink)");
+	snprintf(path, sizeof(path), "%s/linked/s.json", repo_alias);
+	o = mg_outputs_new();
+	mg_outputs_guard(o, repo);
+	mg_outputs_add(o, path, "evil\n", 5, MG_OUTPUT_APPEND);
+	cr_assert_eq(commit(o, &err), MG_ERROR);
+	cr_expect_str_eq(err.message, "cannot write: 'linked' in its path is a symlink (memgate "
+			 "writes regular files only, and never through a symlink)");
+	snprintf(path, sizeof(path), "%s/linked/r.json", repo_alias);
+	o = mg_outputs_new();
+	mg_outputs_guard(o, repo);
+	cr_expect_eq(mg_outputs_read_existing(&data, &len, o, path, &err), MG_ERROR);
+	cr_expect_null(data);
+	cr_expect_str_eq(err.message, "cannot read: 'linked' in its path is a symlink (memgate "
+			 "writes regular files only, and never through a symlink)");
+	mg_outputs_free(o);
+	/* the caller's symlink to the repository's symlink: its target is
+	 * walked by the same rule */
+	cr_assert_eq(unlink(alias), 0);
+	cr_assert_eq(symlink(linked, alias), 0);
+	snprintf(path, sizeof(path), "%s/s.json", alias);
+	o = mg_outputs_new();
+	mg_outputs_guard(o, repo);
+	mg_outputs_add(o, path, "evil\n", 5, MG_OUTPUT_REPLACE);
+	cr_assert_eq(commit(o, &err), MG_ERROR);
+	cr_expect_str_eq(err.message, "cannot write: 'linked' in its path is a symlink (memgate "
+			 "writes regular files only, and never through a symlink)");
+	snprintf(path, sizeof(path), "%s/s.json", outside);
+	cr_expect_neq(access(path, F_OK), 0, "nothing written through the repository's symlink");
+	/* unguarded, the same directory is the caller's: the guard is what refuses */
+	snprintf(path, sizeof(path), "%s/linked/s.json", sub);
+	o = mg_outputs_new();
+	mg_outputs_add(o, path, "s\n", 2, MG_OUTPUT_REPLACE);
+	cr_expect_eq(commit(o, &err), MG_OK, "%s: %s", err.file, err.message);
+	snprintf(path, sizeof(path), "%s/s.json", outside);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/link.json", outside);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/r.json", outside);
+	unlink(path);
+	unlink(linked);
+	unlink(alias);
+	unlink(repo_alias);
+	rmdir(sub);
+	rmdir(repo);
+	rmdir(outside);
+}
+
 Test(output, refuses_a_directory)
 {
 	mg_outputs *o = mg_outputs_new();
@@ -310,20 +414,22 @@ Test(output, refuses_a_directory)
 
 Test(output, read_existing_refuses_a_symlink_and_reads_a_regular_file)
 {
+	mg_outputs *o = mg_outputs_new();
 	char *data = NULL;
 	size_t len = 0;
 	mg_error err;
 
 	put("real.json", "{}\n");
 	cr_assert_eq(symlink("real.json", "link.json"), 0);
-	cr_expect_eq(mg_outputs_read_existing(&data, &len, "link.json", &err), MG_ERROR);
+	cr_expect_eq(mg_outputs_read_existing(&data, &len, o, "link.json", &err), MG_ERROR);
 	cr_expect_null(data);
-	cr_assert_eq(mg_outputs_read_existing(&data, &len, "real.json", &err), MG_OK);
+	cr_assert_eq(mg_outputs_read_existing(&data, &len, o, "real.json", &err), MG_OK);
 	cr_expect_str_eq(data, "{}\n");
 	cr_expect_eq(len, 3);
 	free(data);
-	cr_assert_eq(mg_outputs_read_existing(&data, &len, "absent.json", &err), MG_OK);
+	cr_assert_eq(mg_outputs_read_existing(&data, &len, o, "absent.json", &err), MG_OK);
 	cr_expect_null(data);
+	mg_outputs_free(o);
 }
 
 /* ---- rollback ----------------------------------------------------- */

@@ -17,15 +17,21 @@
  *      system allows it: replaced files are put back, created files removed,
  *      appended files truncated to their old length.
  *
- * A destination's directory is opened one component at a time with
- * O_NOFOLLOW | O_DIRECTORY (from the current directory for a relative path
- * or an absolute one inside it, else from the root), and the file is
- * checked, written, renamed and read through that handle: a symlink in any
- * parent is refused as one in the last component is (the runner's files
- * excepted).  Nothing is ever read through a symlink, and nothing an append target
- * holds is read at all.  A file memgate creates gets mode 0644 less the
- * umask; a file it replaces keeps its permission bits less the execute,
- * set-id and sticky bits.
+ * A destination's directory is opened one component at a time (from the
+ * current directory for a relative path or an absolute one inside it, else
+ * from the root), and the file is checked, written, renamed and read
+ * through that handle.  What a hostile repository controls is the current
+ * directory and the gated repository's work tree (mg_outputs_guard): from
+ * where the walk enters either, every component is opened with
+ * O_NOFOLLOW | O_DIRECTORY, so a symlink in any parent there is refused as
+ * one in the last component is (the runner's files excepted).  Any other
+ * directory was named by the trusted caller, and a symlink there (macOS's
+ * /tmp -> private/tmp, /var/folders) is followed, its target walked by the
+ * same rule (so it cannot lead through a symlink inside a guarded
+ * directory); the last component is never followed.  Reading goes the
+ * same way, and nothing an append target holds is read at all.  A file
+ * memgate creates gets mode 0644 less the umask; a file it replaces keeps
+ * its permission bits less the execute, set-id and sticky bits.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -44,6 +50,13 @@ enum mg_output_mode {
 };
 
 mg_outputs *mg_outputs_new(void);
+
+/*
+ * Also guard `dir` (the gated repository's work tree; NULL is ignored):
+ * no output path that reaches it, by any name, follows a symlink from
+ * there down.  The current directory is always guarded.
+ */
+void mg_outputs_guard(mg_outputs *o, const char *dir);
 
 /* Queue `len` bytes for `path` (relative to the current directory).  The
  * data is copied. */
@@ -67,12 +80,14 @@ int mg_outputs_commit(mg_outputs *o, mg_error *err);
 void mg_outputs_free(mg_outputs *o);
 
 /*
- * Read the regular file at `path` without following a symlink, for a
+ * Read the regular file at `path` without following a symlink (its
+ * directory is opened as for writing, with o's guarded directories), for a
  * comparison before replacing it (record --out, manifest --out).  *data
  * (NUL-terminated, *len bytes) is the caller's; it is NULL when the file
  * does not exist.  A symlink, directory, device or FIFO is MG_ERROR.
  */
-int mg_outputs_read_existing(char **data, size_t *len, const char *path, mg_error *err);
+int mg_outputs_read_existing(char **data, size_t *len, const mg_outputs *o, const char *path,
+			     mg_error *err);
 
 /*
  * A fresh random delimiter for what renderers write around untrusted text:

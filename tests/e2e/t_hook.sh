@@ -100,6 +100,13 @@ commit_all "$repo" "docs"
 push origin main
 expect_code 0 "a push touching only README is not gated"
 expect_remote refs/heads/main "$(head_oid)" "the README commit reached the remote"
+# $TMPDIR through a symlink, as on macOS (/var/folders -> /private/var/...):
+# the hook's files there are written.
+mkdir -p "$T/private/tmp" && ln -s private/tmp "$T/tmp"
+echo "and why" >>"$repo/README"
+commit_all "$repo" "more docs"
+TMPDIR=$T/tmp push origin main
+expect_code 0 "with TMPDIR through a symlink, a push touching only README is not gated"
 
 # Each input the gate reads is one it guards: manifest, report, policy.
 good=$(head_oid)

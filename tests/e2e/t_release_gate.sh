@@ -65,6 +65,11 @@ release v1 --fail-on reject
 expect_code 0 "a tag whose evidence matches the approved record passes"
 expect_out "memgate: tune (memory_saving_below_meaningful_threshold)" "memgate's report is on stdout"
 expect_err "release-gate: 'v1' passes" "a one-line verdict on stderr"
+# $TMPDIR through a symlink, as on macOS (/var/folders -> /private/var/...):
+# the gate's record there is written.
+mkdir -p "$T/private/tmp" && ln -s private/tmp "$T/tmp"
+TMPDIR=$T/tmp release v1 --fail-on reject
+expect_code 0 "with TMPDIR through a symlink the tag still passes"
 release v1 --fail-on reject --format json
 expect_code 0 "options are passed to memgate"
 expect_field approved.decision '"tune"'
