@@ -40,9 +40,12 @@ else
 		"$(grep -m 5 -A1 '^mismatch' "$T/out")" "$(tail -n 1 "$T/out") $(head -c 300 "$T/err")" \
 		"rerun: tests/diff/sshsig.py $CHECK $SEED -n $CASES --keep DIR"
 fi
-# Every kind of case ran, and each refused kind was refused.
-for kind in none msg_flip armor_flip blob_flip truncate rewrap crlf trailing msg_crlf \
-	stranger removed wrong_ns rsa1024 cert-authority unknown-option; do
+# Every kind of case ran, and each refused kind was refused.  The rare
+# kinds (4 % of the cases, shared among three) are counted only in the full
+# run: valgrind's 100 cases from the same seed hold one of them.
+kinds="none msg_flip armor_flip blob_flip truncate rewrap crlf trailing msg_crlf stranger removed wrong_ns"
+[ "$CASES" -lt 1000 ] || kinds="$kinds rsa1024 cert-authority unknown-option"
+for kind in $kinds; do
 	if grep -q "^  $kind " "$T/out"; then
 		ok "sshsig differential: '$kind' cases ran"
 	else
