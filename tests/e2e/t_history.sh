@@ -193,6 +193,26 @@ mg check -C "$T/shallow" --policy-rev origin/main --format json
 expect_field regression.history.used "$all"
 expect_field regression.history.shallow false
 
+# --- the GitHub Action: a depth-1 checkout fetches the base's history ----------
+
+base=$(g -C "$repo" rev-parse main)
+rm -rf "$T/pr"
+g clone -q --depth=1 --branch pr "file://$repo" "$T/pr" 2>"$T/err"
+SERVER=(GITHUB_SERVER_URL="file://$T" GITHUB_REPOSITORY=hist)
+action_step resolve "$T/pr" "${SERVER[@]}" MEMGATE_PR_BASE="$base"
+expect_code 0 "resolve: fetches the base commit"
+action_step measured "$T/pr" "${SERVER[@]}" MEMGATE_POLICY_REV="$base"
+expect_code 0 "measured: the step succeeds"
+expect_err "memgate: fetching the history of the base $base (depth 10001)" \
+	"measured: fetches the base's history up to the bound"
+action_step check "$T/pr" MEMGATE_POLICY_REV="$base" MEMGATE_JSON="$T/action.json"
+expect_code 1 "check: the regression against the history fails the pull request"
+expect_field regression.history.used "$all" "$T/action.json"
+expect_field regression.history.shallow false "$T/action.json"
+expect_runner_safe "$T/out" "check: only memgate's annotations"
+action_step measured "$T/pr" "${SERVER[@]}" MEMGATE_POLICY_REV="$base"
+expect_no_err "fetching the history" "measured: a history already there is not fetched again"
+
 # --- the bound on commits looked at -------------------------------------------
 
 printf '  history_max_commits: 9\n' >>"$repo/.memgate.yml"
