@@ -1019,6 +1019,7 @@ int mg_repo_path_versions(mg_repo_version **out, size_t *count, mg_repo_walk *ho
 	*out = NULL;
 	*count = 0;
 	memset(how, 0, sizeof(*how));
+	memset(&blob, 0, sizeof(blob));
 	if ((rc = start_walk(&walk, repo, from_hex, err)) < 0)
 		goto done;
 	while (*count < want) {
@@ -1031,7 +1032,7 @@ int mg_repo_path_versions(mg_repo_version **out, size_t *count, mg_repo_walk *ho
 			 * ones end there; the boundary's own header still names
 			 * a parent */
 			how->ended = true;
-			how->shallow = repo->shallow && ((rc < 0 && rc != GIT_ITEROVER) || parented);
+			how->shallow = repo->shallow && (rc != GIT_ITEROVER || parented);
 			git_error_clear();
 			if (pending)
 				add_version(out, count, &pend_commit, &pend_blob);
