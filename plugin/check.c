@@ -1786,16 +1786,18 @@ static int read_history(struct run *run, mg_error *err)
 			    h->skipped == 1 ? "" : "s", h->path, h->skipped_why);
 	if (h->bounded)
 		add_warning(res, "regression.history: the median is over %zu of the last %d "
-			    "versions of '%s': the %zu commits looked at on the base's "
-			    "first-parent line hold no more (regression.history_max_commits: "
+			    "versions of '%s': the %zu commit%s looked at on the base's "
+			    "first-parent line hold%s no more (regression.history_max_commits: "
 			    "%zu); raise it to look further", h->used, h->asked, h->path,
-			    h->visited, h->max_commits);
+			    h->visited, h->visited == 1 ? "" : "s", h->visited == 1 ? "s" : "",
+			    h->max_commits);
 	else if (h->shallow)
 		add_warning(res, "regression.history: the median is over %zu of the last %d "
 			    "versions of '%s': the clone is shallow and the base's history "
-			    "ends after %zu commits; fetch more of it (git fetch --depth=%zu "
+			    "ends after %zu commit%s; fetch more of it (git fetch --depth=%zu "
 			    "origin %s, or actions/checkout with fetch-depth: 0)", h->used,
-			    h->asked, h->path, h->visited, h->max_commits, h->base);
+			    h->asked, h->path, h->visited, h->visited == 1 ? "" : "s",
+			    h->max_commits + 1, h->base);
 	else if (h->used < (size_t)h->asked)
 		add_note(res, "regression.history: the median is over %zu of the last %d "
 			 "versions of '%s': the base's first-parent line holds %zu", h->used,

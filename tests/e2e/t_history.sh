@@ -186,9 +186,9 @@ expect_field regression.history.shallow true
 mg check -C "$T/shallow" --policy-rev origin/main
 expect_out "warning: regression.history: the median is over $used of the last 50 versions of '$REPORT_PATH': the clone is shallow" \
 	"a warning says how many it used"
-expect_out "fetch more of it (git fetch --depth=10000 origin $(g -C "$repo" rev-parse main), or actions/checkout with fetch-depth: 0)" \
+expect_out "fetch more of it (git fetch --depth=10001 origin $(g -C "$repo" rev-parse main), or actions/checkout with fetch-depth: 0)" \
 	"and how to fetch more"
-g -C "$T/shallow" fetch -q --depth=10000 origin "$(g -C "$repo" rev-parse main)"
+g -C "$T/shallow" fetch -q --depth=10001 origin "$(g -C "$repo" rev-parse main)"
 mg check -C "$T/shallow" --policy-rev origin/main --format json
 expect_field regression.history.used "$all"
 expect_field regression.history.shallow false
@@ -235,6 +235,29 @@ expect_field regression.history.used "$within"
 mg check -C "$repo" --policy-rev main
 expect_out "warning: regression.history: the median is over $within of the last 50 versions of '$REPORT_PATH': the 9 commits looked at on the base's first-parent line hold no more (regression.history_max_commits: 9); raise it to look further" \
 	"the bound's message names its knob"
+
+# --- a version that is not a report ---------------------------------------------
+
+broken=$T/broken
+mkdir -p "$broken/benchmarks/results"
+g init -q "$broken"
+policy "$broken/.memgate.yml" "max_peak_increase_pct: 5" "history: 5"
+report "$broken/$REPORT_PATH" 50000 60000 8.0
+commit_all "$broken" "measure 1"
+printf '{ "candidates": [\n' >"$broken/$REPORT_PATH"
+commit_all "$broken" "a broken report"
+report "$broken/$REPORT_PATH" 52000 60000 8.0
+commit_all "$broken" "measure 2"
+g -C "$broken" checkout -q -b pr
+report "$broken/$REPORT_PATH" 56000 60000 8.0
+commit_all "$broken" "the pull request's evidence"
+mg check -C "$broken" --policy-rev main --format json
+expect_code 1 "a broken version in the history is skipped, the others compared"
+expect_field regression.history.used 2
+expect_field regression.history.skipped 1
+expect_field regression.regressed.0.base 51000
+expect_err "memgate: warning: regression.history: 1 version of '$REPORT_PATH' skipped: not a report memgate reads (the first: $REPORT_PATH:" \
+	"a warning names the skipped version's error"
 
 # --- bad values ----------------------------------------------------------------
 
