@@ -996,13 +996,18 @@ static int start_walk(git_revwalk **walk, mg_repo *repo, const char *hex, mg_err
 	*walk = NULL;
 	if (parse_oid(&oid, hex) < 0)
 		return mg_error_set(err, NULL, 0, 0, "invalid commit id '%s'", hex);
-	if (git_revwalk_new(walk, repo->git) < 0 ||
-	    git_revwalk_sorting(*walk, GIT_SORT_NONE) < 0 ||
-	    git_revwalk_simplify_first_parent(*walk) < 0 ||
-	    git_revwalk_push(*walk, &oid) < 0)
-		return mg_error_set(err, NULL, 0, 0, "cannot walk the history of %.*s: %s",
-				    SHORT_ID_LEN, hex, git_message());
+	if (git_revwalk_new(walk, repo->git) < 0)
+		goto fail;
+	/* statements: libgit2 made these two return int in 1.0, and they
+	 * cannot fail on a new walk */
+	git_revwalk_sorting(*walk, GIT_SORT_NONE);
+	git_revwalk_simplify_first_parent(*walk);
+	if (git_revwalk_push(*walk, &oid) < 0)
+		goto fail;
 	return 0;
+fail:
+	return mg_error_set(err, NULL, 0, 0, "cannot walk the history of %.*s: %s",
+			    SHORT_ID_LEN, hex, git_message());
 }
 
 int mg_repo_path_versions(mg_repo_version **out, size_t *count, mg_repo_walk *how,
