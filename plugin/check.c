@@ -1745,8 +1745,8 @@ static void regression_base(mg_regression *rg, struct run *run)
 		rg->base = &res->history->evidence;   /* regression.history: the medians */
 		rg->base_selected = b && b->decision ? b->decision->selected : NULL;
 	} else if (rg->history && res->history) {
-		add_warning(res, "regression: nothing compared: no version of '%s' on the "
-			    "first-parent line of %.7s could be read as a report",
+		add_warning(res, "regression: nothing compared: regression.history found no "
+			    "version of '%s' to compare with on the first-parent line of %.7s",
 			    res->history->path, res->history->base);
 	} else if (b && b->report) {
 		rg->base = &b->report->evidence;

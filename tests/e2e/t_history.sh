@@ -259,6 +259,28 @@ expect_field regression.regressed.0.base 51000
 expect_err "memgate: warning: regression.history: 1 version of '$REPORT_PATH' skipped: not a report memgate reads (the first: $REPORT_PATH:" \
 	"a warning names the skipped version's error"
 
+# --- nothing to compare with --------------------------------------------------
+
+# no base revision: the history is not read, and the record says so
+mg check -C "$broken" --rev pr --format json
+expect_code 0 "no base: nothing is compared"
+expect_field regression.history.read false
+expect_field regression.compared false
+# the one commit the bound allows does not change the report: no version
+echo note >"$broken/notes.txt"
+g -C "$broken" checkout -q main
+printf '  history_max_commits: 1\n' >>"$broken/.memgate.yml"
+commit_all "$broken" "a bound of one commit, and a note"
+g -C "$broken" checkout -q pr
+mg check -C "$broken" --policy-rev main --format json
+expect_code 0 "no version within the bound: nothing is compared"
+expect_field regression.history.used 0
+expect_field regression.compared false
+expect_err "memgate: warning: regression: nothing compared: regression.history found no version of '$REPORT_PATH' to compare with on the first-parent line of $(g -C "$broken" rev-parse --short=7 main)" \
+	"a warning says nothing was compared"
+expect_err "memgate: warning: regression.history: the median is over 0 of the last 5 versions of '$REPORT_PATH': the 1 commit looked at on the base's first-parent line holds no more (regression.history_max_commits: 1); raise it to look further" \
+	"and why"
+
 # --- bad values ----------------------------------------------------------------
 
 bad() {
