@@ -197,7 +197,7 @@ demo: deps
 # The generator of the benchmark's repositories, the runner and the two
 # floors (linked with every library memgate links), then tests/bench/run.
 BENCH_TOOLS = $(BUILD)/bench/gen $(BUILD)/bench/measure $(BUILD)/bench/floor-read \
-	$(BUILD)/bench/floor-parse $(BUILD)/bench/floor-many
+	$(BUILD)/bench/floor-parse $(BUILD)/bench/floor-many $(BUILD)/bench/floor-history
 
 $(BUILD)/bench/gen $(BUILD)/bench/measure: $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
@@ -212,6 +212,10 @@ $(BUILD)/bench/floor-parse: tests/bench/floor.c $(BUILD)/CFLAGS
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -DFLOOR_PARSE=1 -o $@ $< $(PKG_LIBS)
 
 $(BUILD)/bench/floor-many: tests/bench/floor-many.c $(BUILD)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -o $@ $< $(PKG_LIBS)
+
+$(BUILD)/bench/floor-history: tests/bench/floor-history.c $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -o $@ $< $(PKG_LIBS)
 

@@ -18,6 +18,7 @@
 #include "memgate/error.h"
 #include "memgate/escape.h"
 #include "memgate/github.h"
+#include "memgate/history.h"
 #include "memgate/insight.h"
 #include "memgate/limits.h"
 #include "memgate/junit.h"

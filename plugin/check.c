@@ -17,6 +17,7 @@
 #include "digest.h"
 #include "format.h"
 #include "git.h"
+#include "history_read.h"
 #include "path.h"
 #include "memgate/insight.h"
 #include "memgate/approved.h"
@@ -1740,7 +1741,14 @@ static void regression_base(mg_regression *rg, struct run *run)
 
 	if (run->base_run || !mg_regression_active(rg))
 		return;
-	if (b && b->report) {
+	if (rg->history && res->history && res->history->used) {
+		rg->base = &res->history->evidence;   /* regression.history: the medians */
+		rg->base_selected = b && b->decision ? b->decision->selected : NULL;
+	} else if (rg->history && res->history) {
+		add_warning(res, "regression: nothing compared: regression.history found no "
+			    "version of '%s' to compare with on the first-parent line of %.7s",
+			    res->history->path, res->history->base);
+	} else if (b && b->report) {
 		rg->base = &b->report->evidence;
 		rg->base_selected = b->decision ? b->decision->selected : NULL;
 	} else if (res->base) {
@@ -1750,6 +1758,51 @@ static void regression_base(mg_regression *rg, struct run *run)
 		add_warning(res, "regression: nothing compared: no base revision (give --base REV "
 			    "or --policy-rev REV)");
 	}
+}
+
+/*
+ * regression.history: the medians of the base's report over its last
+ * versions on the base's first-parent line (history.c), once the base has
+ * decided (its report's path); what the walk could not reach is said.
+ */
+static int read_history(struct run *run, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	const mg_regression *rg = &res->policy->rules.regression;
+	const mg_check_result *b = res->base ? res->base->result : NULL;
+	size_t bound = rg->history_max_commits ? (size_t)rg->history_max_commits
+					       : MG_HISTORY_DEFAULT_MAX_COMMITS;
+	const mg_history *h;
+
+	if (run->base_run || !rg->history || !b || !b->report_ref.path)
+		return MG_OK;
+	if (mg_history__read(&res->history, run->repo, res->base->rev, b->report_ref.path,
+			     rg->history, bound, run->max_bytes, err) < 0)
+		return MG_ERROR;
+	h = res->history;
+	if (h->skipped)
+		add_warning(res, "regression.history: %zu version%s of '%s' skipped: not a "
+			    "report memgate reads (the first: %s)", h->skipped,
+			    h->skipped == 1 ? "" : "s", h->path, h->skipped_why);
+	if (h->bounded)
+		add_warning(res, "regression.history: the median is over %zu of the last %d "
+			    "versions of '%s': the %zu commit%s looked at on the base's "
+			    "first-parent line hold%s no more (regression.history_max_commits: "
+			    "%zu); raise it to look further", h->used, h->asked, h->path,
+			    h->visited, h->visited == 1 ? "" : "s", h->visited == 1 ? "s" : "",
+			    h->max_commits);
+	else if (h->shallow)
+		add_warning(res, "regression.history: the median is over %zu of the last %d "
+			    "versions of '%s': the clone is shallow and the base's history "
+			    "ends after %zu commit%s; fetch more of it (git fetch --depth=%zu "
+			    "origin %s, or actions/checkout with fetch-depth: 0)", h->used,
+			    h->asked, h->path, h->visited, h->visited == 1 ? "" : "s",
+			    h->max_commits + 1, h->base);
+	else if (h->used < (size_t)h->asked)
+		add_note(res, "regression.history: the median is over %zu of the last %d "
+			 "versions of '%s': the base's first-parent line holds %zu", h->used,
+			 h->asked, h->path, h->used);
+	return MG_OK;
 }
 
 /* mg_decide with the waivers in force today. */
@@ -1866,6 +1919,8 @@ static int decide(struct run *run, mg_error *err)
 	/* regression: compares with the base, so the base decides first */
 	if (!run->base_run && mg_regression_active(&res->policy->rules.regression) &&
 	    (error = compare_base(run, err)) < 0)
+		return error;
+	if ((error = read_history(run, err)) < 0)
 		return error;
 	if ((error = decide_with_waivers(run, err)) < 0)
 		return blame_sensitivity(res->policy, err);
@@ -2110,6 +2165,7 @@ static void release_result(mg_check_result *r)
 	free(r->signature.problem);
 	mg_decision_free(r->decision);
 	mg_insight_free(r->insight);
+	mg_history_free(r->history);
 	mg_report_free(r->report);
 	mg_manifest_free(r->manifest);
 	mg_policy_free(r->policy);

@@ -899,8 +899,12 @@ static void regression_findings(struct findings *f)
 		mg_format_value(&f->msg, g->head, NULL);
 		mg_buf_printf(&f->msg, "%s) > %s ", unit, def->key);
 		mg_format_threshold(&f->msg, g->limit);
-		mg_buf_puts(&f->msg, g->runs ? " against the base, beyond both runs' noise" :
-			    " against the base");
+		if (f->r->history && f->r->history->used)
+			mg_buf_printf(&f->msg, " against the median of the base's last %zu "
+				      "measurements", f->r->history->used);
+		else
+			mg_buf_puts(&f->msg, g->runs ? " against the base, beyond both runs' "
+				    "noise" : " against the base");
 		add_weighted(f, p && p->rules.regression.reject ? MG_FINDING_HARD : MG_FINDING_SOFT,
 			     g->index == f->selected ? MG_FINDING_RANK_SELECTED : MG_FINDING_RANK_HARD,
 			     mg_reason_name(def->reason), report_file(f->r), pos, g->index);

@@ -163,6 +163,42 @@ int mg_repo_diff(mg_repo_change **out, size_t *count, mg_repo *repo, const char 
 void mg_repo_changes_free(mg_repo_change *list, size_t count);
 
 /*
+ * Read the blob `blob_hex` (a full id) as the version of `path` at commit
+ * `commit_hex` (both for messages), refusing one larger than `max_bytes`
+ * (0 = MG_GIT_DEFAULT_MAX_INPUT) from its header.  Release with
+ * mg_blob_release.  Returns 0 or MG_ERROR.
+ */
+int mg_repo_read_blob(mg_blob *blob, mg_repo *repo, const char *blob_hex, const char *path,
+		      const char *commit_hex, size_t max_bytes, mg_error *err);
+
+/* One version of a path on a first-parent line: the commit that changed it
+ * (its first parent holds another blob there, or none) and its blob. */
+typedef struct mg_repo_version {
+	char commit[MG_GIT_OID_HEX];
+	char blob[MG_GIT_OID_HEX];
+} mg_repo_version;
+
+/* How a walk of mg_repo_path_versions ended. */
+typedef struct mg_repo_walk {
+	size_t visited;  /* commits looked at (their first parent read as well) */
+	bool bounded;    /* stopped at max_commits before `want` versions */
+	bool ended;      /* the line's history ended before `want` versions */
+	bool shallow;    /* ended, in a shallow clone (its boundary, likely) */
+} mg_repo_walk;
+
+/*
+ * The last `want` versions of the regular file `path` on the first-parent
+ * line from commit `from_hex` (newest first), walked with libgit2's revwalk
+ * (first parents only), looking at most `max_commits` commits.  A path
+ * that a commit with no (reachable) parent holds counts as a version of
+ * that commit.  *out (*count entries) is the caller's: free it.  Returns 0,
+ * or MG_ERROR when the walk cannot start (`from_hex` is not a commit).
+ */
+int mg_repo_path_versions(mg_repo_version **out, size_t *count, mg_repo_walk *how,
+			  mg_repo *repo, const char *from_hex, const char *path,
+			  size_t want, size_t max_commits, mg_error *err);
+
+/*
  * Keep libgit2 initialised between mg_git_hold and mg_git_release, so that
  * many mg_repo_open/mg_repo_free pairs (check --all) do not each
  * initialise it anew: its TLS backend loads the system's certificates on

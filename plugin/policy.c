@@ -47,8 +47,10 @@ enum { P_ALLOWED_SIGNERS, P_NAMESPACE, P_REQUIRE };
 static const char *const provenance_keys[] = { "allowed_signers", "namespace", "require", NULL };
 enum { W_CANDIDATE, W_REASON, W_JUSTIFICATION, W_OWNER, W_EXPIRES, W_COUNT };
 /* regression's keys besides its thresholds, in this order after them */
-enum { R_COVERS, R_DECISION, R_COUNT };
-static const char *const regression_keys[] = { "covers", "decision", NULL };
+enum { R_COVERS, R_DECISION, R_HISTORY, R_HISTORY_MAX_COMMITS, R_COUNT };
+static const char *const regression_keys[] = {
+	"covers", "decision", "history", "history_max_commits", NULL
+};
 static const char *const waiver_keys[] = {
 	"candidate", "reason", "justification", "owner", "expires", NULL
 };
@@ -1028,6 +1030,33 @@ static int walk_regression_word(walk *w, const mg_yaml_node *n, int key)
 	return 0;
 }
 
+/* regression.history (1 to MG_HISTORY_MAX) and regression.history_max_commits
+ * (1 to MG_HISTORY_MAX_COMMITS). */
+static int walk_regression_history(walk *w, const mg_yaml_node *n, int key)
+{
+	mg_regression *rg = &w->p->rules.regression;
+	const char *where = key == R_HISTORY ? "regression.history"
+					     : "regression.history_max_commits";
+	long max = key == R_HISTORY ? MG_HISTORY_MAX : MG_HISTORY_MAX_COMMITS;
+	double v = 0;
+	int error;
+
+	if (key == R_HISTORY)
+		w->p->regression_history_pos = n->pos;
+	else
+		w->p->regression_history_max_commits_pos = n->pos;
+	if ((error = get_int(&v, w, n, where, 1)) < 0)
+		return error;
+	if (v > max)
+		return mg_error_at(w->err, w->path, n->pos, "'%s' must be at most %ld, got '%.40s'",
+				   where, max, n->text);
+	if (key == R_HISTORY)
+		rg->history = (int)v;
+	else
+		rg->history_max_commits = (int)v;
+	return 0;
+}
+
 /* regression: how much worse than the base each covered candidate may get. */
 static int walk_regression(walk *w, const mg_yaml_node *map)
 {
@@ -1045,7 +1074,9 @@ static int walk_regression(walk *w, const mg_yaml_node *map)
 
 		if ((error = pair_key(&idx, w, map, i, SEC_REGRESSION, "regression")) < 0)
 			goto done;
-		if (idx >= MG_THRESHOLD_COUNT) {
+		if (idx >= MG_THRESHOLD_COUNT + R_HISTORY) {
+			error = walk_regression_history(w, v, idx - MG_THRESHOLD_COUNT);
+		} else if (idx >= MG_THRESHOLD_COUNT) {
 			error = walk_regression_word(w, v, idx - MG_THRESHOLD_COUNT);
 		} else {
 			join(sub, sizeof(sub), "regression", mg_threshold_name((enum mg_threshold)idx));

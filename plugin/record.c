@@ -914,6 +914,35 @@ static void render_insight(cJSON *root, const mg_check_result *r)
 			add(a, NULL, new_string(d->base.evaluations[i].name));
 }
 
+/* regression.history (with the key): what was asked, and what the walk of
+ * the base's first-parent line found (README, "Regressions"). */
+static void render_history(cJSON *o, const mg_check_result *r, const mg_regression *rg)
+{
+	const mg_history *h = r->history;
+	cJSON *x, *a;
+	size_t i;
+
+	if (!rg->history)
+		return;
+	x = add(o, "history", cJSON_CreateObject());
+	add(x, "asked", cJSON_CreateNumber(rg->history));
+	add(x, "max_commits", cJSON_CreateNumber(rg->history_max_commits ? rg->history_max_commits
+						 : MG_HISTORY_DEFAULT_MAX_COMMITS));
+	add(x, "read", new_bool(h != NULL));
+	if (!h)
+		return;
+	add(x, "path", new_string(h->path));
+	add(x, "base_commit", new_id(h->base));
+	add(x, "used", cJSON_CreateNumber((double)h->used));
+	add(x, "skipped", cJSON_CreateNumber((double)h->skipped));
+	add(x, "commits_visited", cJSON_CreateNumber((double)h->visited));
+	add(x, "bounded", new_bool(h->bounded));
+	add(x, "shallow", new_bool(h->shallow && !h->bounded && h->used < (size_t)h->asked));
+	a = add(x, "commits", cJSON_CreateArray());
+	for (i = 0; i < h->used; i++)
+		add(a, NULL, new_id(h->versions[i].commit));
+}
+
 /* regression (only with a regression: section): the policy's allowances,
  * whether the base was compared, and each regression that counts. */
 static void render_regression(cJSON *root, const mg_check_result *r)
@@ -949,6 +978,7 @@ static void render_regression(cJSON *root, const mg_check_result *r)
 		add(e, "limit", new_number(g->limit));
 		add(e, "beyond_run_noise", new_bool(g->runs));
 	}
+	render_history(o, r, rg);
 }
 
 static cJSON *build(const mg_check_result *r)

@@ -909,7 +909,8 @@ static void put_regression(struct render *x)
 	size_t k;
 	int t;
 
-	mg_buf_puts(out, "\n### Regressions against the base\n\n**Allowed:** ");
+	mg_buf_printf(out, "\n### Regressions against the %s\n\n**Allowed:** ",
+		      x->r->history && x->r->history->used ? "history" : "base");
 	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
 		if (rg->limits.set[t]) {
 			mg_buf_puts(out, sep);
@@ -932,8 +933,9 @@ static void put_regression(struct render *x)
 		mg_buf_puts(out, " No covered candidate regressed beyond them.\n");
 		return;
 	}
-	mg_buf_puts(out, "\n\n| candidate | reason | base | this change | change | allowed |\n"
-		    "|---|---|---:|---:|---:|---:|\n");
+	mg_buf_printf(out, "\n\n| candidate | reason | %s | this change | change | allowed |\n"
+		      "|---|---|---:|---:|---:|---:|\n",
+		      x->r->history && x->r->history->used ? "median" : "base");
 	for (k = 0; k < d->regressed_count; k++) {
 		const mg_regressed *g = &d->regressed[k];
 		const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
@@ -955,6 +957,114 @@ static void put_regression(struct render *x)
 		mg_format_threshold(out, g->limit);
 		mg_buf_puts(out, " |\n");
 	}
+}
+
+/* regression.history: candidate i of the head's evaluations' peak over the
+ * history's versions (oldest first), then this change's, as a line; the
+ * median as a second line; the axis spans them, not from 0. */
+static void put_history_chart(mg_buf *out, const struct render *x, size_t i)
+{
+	const mg_history *h = x->r->history;
+	const mg_evaluation *e = &x->d->base.evaluations[i];
+	long c = mg_history_find(h, e->name);
+	const mg_history_series *s;
+	double lo, hi, min, max, median;
+	const char *sep = "";
+	size_t k;
+
+	if (c < 0 || !(s = &h->peaks[c])->count || !e->known[MG_M_PEAK])
+		return;
+	median = h->evidence.candidates[c].metric[MG_M_PEAK].value;
+	min = max = e->value[MG_M_PEAK];
+	for (k = 0; k < s->count; k++) {
+		min = s->value[k] < min ? s->value[k] : min;
+		max = s->value[k] > max ? s->value[k] : max;
+	}
+	if (!(min >= 0) || !(max < 1e12))
+		return;
+	chart_range(&lo, &hi, min, max);
+	mg_buf_puts(out, "\n```mermaid\nxychart-beta\n    title \"");
+	mg_escape_mermaid_label(out, e->name, strlen(e->name), CHART_LABEL);
+	mg_buf_printf(out, ": peak memory (MB), last %zu measurements and this change\"\n"
+		      "    x-axis [", s->count);
+	for (k = s->count; k-- > 0; sep = ", ")
+		mg_buf_printf(out, "%s\"%.7s\"", sep, h->versions[s->version[k]].commit);
+	mg_buf_puts(out, ", \"this change\"]\n    y-axis \"peak_memory_mb, ");
+	put_chart_number(out, lo);
+	mg_buf_puts(out, " to ");
+	put_chart_number(out, hi);
+	mg_buf_puts(out, "\" ");
+	put_chart_number(out, lo);
+	mg_buf_puts(out, " --> ");
+	put_chart_number(out, hi);
+	mg_buf_puts(out, "\n    line [");
+	for (k = s->count; k-- > 0;) {
+		put_chart_number(out, s->value[k]);
+		mg_buf_puts(out, ", ");
+	}
+	put_chart_number(out, e->value[MG_M_PEAK]);
+	mg_buf_puts(out, "]\n    line [");
+	for (k = 0; k <= s->count; k++) {
+		mg_buf_puts(out, k ? ", " : "");
+		put_chart_number(out, median);
+	}
+	mg_buf_puts(out, "]\n```\n");
+}
+
+/* Whether evaluation i was compared with the history (README, "Regressions"):
+ * covers all, or the candidate selected now or by the base. */
+static bool history_compared(const struct render *x, size_t i)
+{
+	const mg_regression *rg = &x->r->policy->rules.regression;
+	const mg_check_result *b = x->r->base ? x->r->base->result : NULL;
+	const char *name = x->d->base.evaluations[i].name;
+
+	if (!name || !*name)
+		return false;
+	return rg->covers == MG_COVERS_ALL || (x->d->selected && !strcmp(name, x->d->selected)) ||
+		(b && b->decision && b->decision->selected &&
+		 !strcmp(name, b->decision->selected));
+}
+
+/* With regression.history: what the medians are over, and a chart of each
+ * compared candidate's peak (those that regressed first), at most
+ * MG_SUMMARY_HISTORY_CHARTS of them. */
+static void put_history(struct render *x)
+{
+	const mg_history *h = x->r->history;
+	const mg_decision *d = x->d;
+	mg_buf *out = &x->out;
+	bool *done;
+	size_t i, k, shown = 0, total = 0;
+
+	if (!h || !h->used || !d->regression_checked)
+		return;
+	mg_buf_printf(out, "\nCompared with the median of the last %zu measurement%s of ", h->used,
+		      h->used == 1 ? "" : "s");
+	put_code(out, h->path);
+	mg_buf_printf(out, " on the first-parent line of %.7s (%d asked; %zu commits looked "
+		      "at). Lines: each measurement's peak and this change's; the median. The "
+		      "axis spans the values, not from 0.\n", h->base, h->asked, h->visited);
+	done = mg_xcalloc(d->base.count + 1, sizeof(*done));
+	for (k = 0; k < d->regressed_count && shown < MG_SUMMARY_HISTORY_CHARTS; k++)
+		if (!done[d->regressed[k].index]) {
+			done[d->regressed[k].index] = true;
+			put_history_chart(out, x, d->regressed[k].index);
+			shown++;
+		}
+	for (i = 0; i < d->base.count; i++)
+		if (history_compared(x, i)) {
+			total++;
+			if (!done[i] && shown < MG_SUMMARY_HISTORY_CHARTS) {
+				done[i] = true;
+				put_history_chart(out, x, i);
+				shown++;
+			}
+		}
+	if (total > shown)
+		mg_buf_printf(out, "\n%zu more compared candidates not charted; see the decision "
+			      "record.\n", total - shown);
+	free(done);
 }
 
 /* One row per waiver: candidate, reason, owner, expiry, what became of it. */
@@ -1035,6 +1145,7 @@ static void render(struct render *x)
 	put_heading(x);
 	if (lead) {
 		put_regression(x);
+		put_history(x);
 		run_table(x, T_BASE, put_base);
 	}
 	run_table(x, T_CANDIDATES, put_candidates);

@@ -361,7 +361,13 @@ static void put_regression(mg_buf *out, const mg_check_result *r)
 		mg_buf_puts(out, "regression: not compared\n");
 		return;
 	}
-	mg_buf_printf(out, "regression against the base %.12s: ", r->base ? r->base->rev : "");
+	if (r->history && r->history->used)
+		mg_buf_printf(out, "regression against the median of the last %zu measurements "
+			      "(%d asked) on the first-parent line of the base %.12s: ",
+			      r->history->used, r->history->asked, r->history->base);
+	else
+		mg_buf_printf(out, "regression against the base %.12s: ",
+			      r->base ? r->base->rev : "");
 	if (d->regressed_count)
 		mg_buf_printf(out, "%zu beyond ", d->regressed_count);
 	else

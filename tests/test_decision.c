@@ -2422,6 +2422,37 @@ Test(decision, regression_covers_selected_or_all)
 	mg_decision_free(d);
 }
 
+Test(decision, regression_compares_the_first_of_each_name)
+{
+	fixture head, base;
+	mg_decision *d;
+
+	/* the base's second "hybrid" (9900) is not the one compared: +0 % */
+	regress_fixture(&head, &base, 8000, 9000, 5);
+	measured(&base, "hybrid", 5000, 9, 2.0);
+	head.rules.regression.covers = MG_COVERS_ALL;
+	d = decide(&head);
+	cr_assert_eq(d->verdict, MG_ACCEPT);
+	mg_decision_free(d);
+
+	/* the head's second "hybrid" is not compared; its first is */
+	regress_fixture(&head, &base, 8000, 9000, 5);
+	measured(&head, "hybrid", 19000, 9, 2.0);
+	head.rules.regression.covers = MG_COVERS_ALL;
+	d = decide(&head);
+	cr_assert_eq(d->verdict, MG_ACCEPT);
+	cr_assert_eq(d->regressed_count, 0);
+	mg_decision_free(d);
+
+	regress_fixture(&head, &base, 8000, 9900, 5);   /* the first hybrid +10 % */
+	measured(&head, "hybrid", 9000, 9, 2.0);
+	head.rules.regression.covers = MG_COVERS_ALL;
+	d = decide(&head);
+	cr_assert_eq(d->regressed_count, 1);
+	cr_assert_eq(d->regressed[0].head, 9900);
+	mg_decision_free(d);
+}
+
 Test(decision, regression_within_run_noise_does_not_count)
 {
 	fixture head, base;

@@ -1291,6 +1291,30 @@ Test(policy, reads_regression_with_positions_and_defaults)
 	mg_policy_free(p);
 }
 
+Test(policy, reads_regression_history_and_its_bound)
+{
+	static const char text[] = REGRESSION_HEAD
+		"regression:\n  max_peak_increase_pct: 5\n  history: 10\n"
+		"  history_max_commits: 500\n";
+	mg_policy *p = NULL;
+	mg_error err;
+
+	mg_error_clear(&err);
+	cr_assert_eq(mg_policy_parse(&p, "r.yml", text, strlen(text), &err), 0, "%s", err.message);
+	cr_expect_eq(p->rules.regression.history, 10);
+	cr_expect_eq(p->rules.regression.history_max_commits, 500);
+	cr_expect_eq(p->regression_history_pos.line, 7);
+	cr_expect_eq(p->regression_history_pos.column, 12);
+	cr_expect_eq(p->regression_history_max_commits_pos.line, 8);
+	mg_policy_free(p);
+
+	cr_assert_eq(mg_policy_parse(&p, "r.yml", REGRESSION_HEAD, strlen(REGRESSION_HEAD), &err),
+		     0, "%s", err.message);
+	cr_expect_eq(p->rules.regression.history, 0, "without the key: the base's report");
+	cr_expect_eq(p->rules.regression.history_max_commits, 0, "the default bound");
+	mg_policy_free(p);
+}
+
 Test(policy, rejects_bad_regression_values)
 {
 	static const char *const bad[][2] = {
@@ -1310,6 +1334,14 @@ Test(policy, rejects_bad_regression_values)
 		  "unknown key 'budget2' (did you mean 'budget'?)" },
 		{ REGRESSION_HEAD "regression:\n  max_peak_increase_mb: 1\n  max_peak_increase_mb: 2\n",
 		  "duplicate key 'max_peak_increase_mb' (first at 6:3)" },
+		{ REGRESSION_HEAD "regression:\n  max_peak_increase_mb: 1\n  history: 0\n",
+		  "'regression.history' must be at least 1, got '0'" },
+		{ REGRESSION_HEAD "regression:\n  max_peak_increase_mb: 1\n  history: 1.5\n",
+		  "'regression.history': expected an integer, got '1.5'" },
+		{ REGRESSION_HEAD "regression:\n  max_peak_increase_mb: 1\n  history: 1001\n",
+		  "'regression.history' must be at most 1000, got '1001'" },
+		{ REGRESSION_HEAD "regression:\n  max_peak_increase_mb: 1\n  history_max_commits: -1\n",
+		  "'regression.history_max_commits' must be at least 1, got '-1'" },
 		{ REGRESSION_HEAD "sensitivity:\n  grid:\n    max_eval_loss_increase: [1, 2]\n",
 		  "'max_eval_loss_increase' belongs under 'regression', not under 'sensitivity.grid'" },
 	};

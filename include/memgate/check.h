@@ -13,6 +13,7 @@
 #include "buf.h"
 #include "decision.h"
 #include "error.h"
+#include "history.h"
 #include "manifest.h"
 #include "policy.h"
 #include "report.h"
@@ -175,6 +176,8 @@ typedef struct mg_check_result {
 	mg_policy_change *changes;  /* policy at --rev vs --policy-rev */
 	size_t change_count;
 	mg_check_base *base;        /* --base, NULL when not compared */
+	mg_history *history;        /* regression.history: the medians the regressions
+				       were compared with, NULL without */
 	bool evidence_unchanged;    /* compared with a base that decided from the very
 				       same report and manifest blobs, and the change
 				       alters no key of the policy (README "What is

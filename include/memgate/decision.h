@@ -173,6 +173,12 @@ typedef struct mg_regression {
 	mg_budget limits;
 	enum mg_covers covers;          /* default MG_COVERS_SELECTED */
 	bool reject;                    /* regression.decision: reject; else tune */
+	int history;                    /* regression.history: 0 = the base's report; N:
+					   the caller hands the median of the last N
+					   report versions as `base` (not read here) */
+	int history_max_commits;        /* regression.history_max_commits: commits of the
+					   base's first-parent line looked at; 0 = the
+					   default, MG_HISTORY_DEFAULT_MAX_COMMITS */
 	const struct mg_evidence *base; /* NULL: nothing to compare with */
 	const char *base_selected;      /* NULL for none */
 } mg_regression;

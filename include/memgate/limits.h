@@ -168,6 +168,34 @@
 #define MG_CHECK_MAX_STALE 100
 #endif
 
+/* ---- regressions against the history (regression.history) ---- */
+
+/* Report versions a median may be taken over (regression.history: N, at
+ * most this): each version is a report read and parsed, so N bounds the
+ * reading; a thousand measurements is years of a daily GPU job. */
+#ifndef MG_HISTORY_MAX
+#define MG_HISTORY_MAX 1000
+#endif
+
+/* Commits of the base's first-parent line looked at for regression.history
+ * when the policy does not say (regression.history_max_commits): each costs
+ * a commit and a path in its tree read, so ten thousand (a year of a busy
+ * main branch) take a fraction of a second. */
+#ifndef MG_HISTORY_DEFAULT_MAX_COMMITS
+#define MG_HISTORY_DEFAULT_MAX_COMMITS 10000
+#endif
+
+/* The largest regression.history_max_commits a policy may set. */
+#ifndef MG_HISTORY_MAX_COMMITS
+#define MG_HISTORY_MAX_COMMITS 1000000
+#endif
+
+/* Candidates whose peak over the history the job summary charts (one
+ * Mermaid chart each): the compared ones, the first this many. */
+#ifndef MG_SUMMARY_HISTORY_CHARTS
+#define MG_SUMMARY_HISTORY_CHARTS 10
+#endif
+
 /* ---- signed evidence ---- */
 
 /* Bytes of an armored SSH signature: ssh-keygen's largest (RSA 16384) is

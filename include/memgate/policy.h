@@ -63,6 +63,7 @@ typedef struct mg_policy {
 	/* regression: rules.regression (limits, covers, reject); the section's
 	 * position is 0:0 when the policy has none */
 	mg_pos regression_pos, regression_covers_pos, regression_decision_pos;
+	mg_pos regression_history_pos, regression_history_max_commits_pos;  /* 0:0 when not set */
 } mg_policy;
 
 /* Limits on what a policy may hold (MG_POLICY_MAX_*): limits.h. */

@@ -541,7 +541,7 @@ def scaled(obj, factor):
 def make_regression(seed, index, policy, report_text):
     """A regression: section and a base report for about one case in three
     (README "Regressions"): (policy with regression, YAML, base report JSON
-    text), or None.  The base report is the case's report with each
+    text, older base reports' JSON texts, oldest first), or None.  The base report is the case's report with each
     candidate's metrics scaled, so that the names match."""
     r = random.Random('%s/%d/regression' % (seed, index))
     if r.random() >= 0.35 or '1e999' in report_text:
@@ -566,10 +566,25 @@ def make_regression(seed, index, policy, report_text):
         reg['covers'] = r.choice(('selected', 'all'))
     if r.random() < 0.4:
         reg['decision'] = r.choice(('tune', 'reject'))
+    # regression.history (README "Regressions"): for about one regression
+    # case in three, older base reports, each scaled afresh from the case's
+    # (own random stream: the cases without it stay as they were)
+    older = []
+    h = random.Random('%s/%d/history' % (seed, index))
+    if h.random() < 0.35:
+        reg['history'] = h.choice((1, 2, 3, 4, 5))
+        for _ in range(h.choice((0, 1, 2, 3, 4))):
+            old = json.loads(report_text)
+            if isinstance(old.get('candidates'), list):
+                old['candidates'] = [
+                    scaled(cand, {m: h.choice((0.8, 0.9, 0.97, 1.0, 1.0, 1.03, 1.1, 1.25))
+                                  for m in ('peak', 'samples', 'loss')})
+                    for cand in old['candidates']]
+            older.append(report_json(old))
     policy = dict(policy, regression=reg)
     text = policy_yaml(policy) + 'regression:\n' + ''.join(
         '  %s: %s\n' % (k, v if isinstance(v, str) else yaml_number(v)) for k, v in reg.items())
-    return policy, text, report_json(report)
+    return policy, text, report_json(report), older
 
 
 def write_case(folder, policy, yaml_text, report_text):

@@ -4,7 +4,7 @@
 Written from the written contract only, never from plugin/decision.c, so that
 tests/diff/run can compare the two on random inputs.  The entry point is
 
-    decide(policy, report, base_report=None) -> dict
+    decide(policy, report, base_report=None, base_history=None) -> dict
 
 where `policy` is the policy as data (the dict that tests/diff/generate.py
 writes as YAML: identity, budget, quality, evidence, rank_by, sensitivity)
@@ -13,7 +13,8 @@ result holds the fields of the decision record that the comparison uses:
 decision, reason, next_action, selected_candidate, issues, evaluations,
 feasible_names, best_candidate, scenarios and their stability summary, and
 with a `regression` section and the base revision's report (README
-"Regressions") the regressions that count.
+"Regressions") the regressions that count; with regression.history, against
+the medians of base_history (the base's report versions, newest first).
 
 Where the README is silent this follows the lead engineer's documented choices
 (see the comments marked CHOICE).
@@ -576,12 +577,58 @@ def base_selection(policy, base_report):
     return decide(no_reg, base_report, insight=False)['selected_candidate']
 
 
-def regressions(policy, cands, result, base_report, base_selected):
+class MedianCandidate:
+    """regression.history (README "Regressions"): a candidate whose peak,
+    samples/s and eval loss are the medians over the versions holding it
+    as a number; no runs, so no band."""
+
+    def __init__(self, name):
+        self.name = name
+        self.values = {m: [] for m in MEASURED}
+        self.band = {}
+
+    def state(self, m):
+        return NUMBER if self.values.get(m) else ABSENT
+
+    def value(self, m):
+        v = sorted(self.values[m])
+        n = len(v)
+        return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2.0
+
+
+def history_candidates(versions, n):
+    """The median candidates of the last n versions (newest first) of the
+    base's report.  A version is a change of the report: consecutive equal
+    reports are one version, as git sees one blob."""
+    distinct = []
+    for v in versions:
+        if not distinct or distinct[-1] != v:
+            distinct.append(v)
+    out = {}
+    for report in distinct[:n]:
+        raw = report.get('candidates')
+        seen = set()
+        for i, c in enumerate(raw if isinstance(raw, list) else []):
+            c = Candidate(i, c)
+            if not c.name or c.name in seen:
+                continue
+            seen.add(c.name)
+            mc = out.setdefault(c.name, MedianCandidate(c.name))
+            for m in MEASURED:
+                if c.state(m) == NUMBER:
+                    mc.values[m].append(c.value(m))
+    return list(out.values())
+
+
+def regressions(policy, cands, result, base_report, base_selected, base_history=None):
     """([(candidate index, name, key)] that count, how many the runs' noise
-    covers) of the covered candidates against the base's namesakes."""
+    covers) of the covered candidates against the base's namesakes (with
+    regression.history, the medians of the base's last versions)."""
     reg = policy['regression']
     raw = base_report.get('candidates')
     bcands = [Candidate(i, c) for i, c in enumerate(raw if isinstance(raw, list) else [])]
+    if reg.get('history') and base_history:
+        bcands = history_candidates(base_history, reg['history'])
 
     def first(cs, name):
         return next((c for c in cs if c.name == name), None)
@@ -617,7 +664,8 @@ def regressions(policy, cands, result, base_report, base_selected):
 NOT_GIVEN = object()
 
 
-def decide(policy, report, insight=True, base_report=None, base_selected=NOT_GIVEN):
+def decide(policy, report, insight=True, base_report=None, base_selected=NOT_GIVEN,
+           base_history=None):
     raw = report.get('candidates')
     cands = [Candidate(i, c) for i, c in enumerate(raw if isinstance(raw, list) else [])]
     rules = Rules(policy, report)
@@ -657,7 +705,8 @@ def decide(policy, report, insight=True, base_report=None, base_selected=NOT_GIV
         # a tipping point varies this commit's thresholds, not the base's
         if base_selected is NOT_GIVEN:
             base_selected = base_selection(policy, base_report)
-        found, within = regressions(policy, cands, result, base_report, base_selected)
+        found, within = regressions(policy, cands, result, base_report, base_selected,
+                                    base_history)
         result['regression'] = {'regressed': [[n, k] for _, n, k in found],
                                 'within_noise': within}
         want = policy['regression'].get('decision', 'tune')
@@ -678,7 +727,8 @@ def decide(policy, report, insight=True, base_report=None, base_selected=NOT_GIV
         result['front'] = front(base)
         result['tipping_points'] = None if issues else tipping_points(
             policy, report, result, base_report,
-            base_selection(policy, base_report) if base_report is not None else None)
+            base_selection(policy, base_report) if base_report is not None else None,
+            base_history)
     return result
 
 
@@ -871,7 +921,8 @@ def outcome(result):
     return (result['decision'], result['reason'], result['selected_candidate'])
 
 
-def tip(policy, report, knob, x0, points, up, now, base_report=None, base_selected=None):
+def tip(policy, report, knob, x0, points, up, now, base_report=None, base_selected=None,
+        base_history=None):
     t = knob[1]
     ceiling = t in CEILINGS
     order = points if up else list(reversed(points))
@@ -888,14 +939,15 @@ def tip(policy, report, knob, x0, points, up, now, base_report=None, base_select
         if not valid(t, x):
             break
         r = decide(with_knob(policy, knob, x), report, insight=False, base_report=base_report,
-                   base_selected=base_selected)
+                   base_selected=base_selected, base_history=base_history)
         if outcome(r) != now:
             return {'found': True, 'value': x, 'decision': r['decision'],
                     'reason': r['reason'], 'selected_candidate': r['selected_candidate']}
     return {'found': False}
 
 
-def tipping_points(policy, report, result, base_report=None, base_selected=None):
+def tipping_points(policy, report, result, base_report=None, base_selected=None,
+                   base_history=None):
     rules = Rules(policy, report)
     budget = base_budget(policy)
     knobs = [('budget', t, None, budget[t]) for t in THRESHOLDS if t in budget]
@@ -908,9 +960,9 @@ def tipping_points(policy, report, result, base_report=None, base_selected=None)
         now = outcome(result)
         out.append({'threshold': t, 'scope': scope, 'current': x0,
                     'lower': tip(policy, report, knob, x0, points, False, now, base_report,
-                                 base_selected),
+                                 base_selected, base_history),
                     'higher': tip(policy, report, knob, x0, points, True, now, base_report,
-                                  base_selected)})
+                                  base_selected, base_history)})
     return out
 
 

@@ -1,0 +1,294 @@
+/*
+ * regression.history: the medians of the base's report over its last
+ * versions on the base's first-parent line.  See include/memgate/history.h
+ * and plugin/history_read.h.
+ */
+#include <assert.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memgate/buf.h"
+#include "memgate/report.h"
+#include "history_read.h"
+
+/* The metrics a median is taken of: what the regression thresholds read. */
+static const enum mg_metric_id measured[] = { MG_M_PEAK, MG_M_SAMPLES, MG_M_EVAL_LOSS };
+#define MEASURED (sizeof(measured) / sizeof(measured[0]))
+
+/* A growing list of one candidate's values of one metric. */
+struct values {
+	size_t count, room;
+	double *value;
+	size_t *version;   /* for the peak only: the version of each value */
+};
+
+/* While the versions are read: the candidates by name (open addressing). */
+struct build {
+	mg_history *h;
+	size_t room;               /* of evidence.candidates and vals */
+	struct values (*vals)[MEASURED];
+	size_t *seen;              /* per candidate: the last version holding it, + 1 */
+	size_t *slot;              /* hash slots: candidate index + 1, 0 empty */
+	size_t slots;              /* a power of two */
+};
+
+/* FNV-1a: any hash will do; names come from the base's own history. */
+static uint64_t hash_name(const char *s)
+{
+	uint64_t x = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		x = (x ^ (unsigned char)*s) * 1099511628211ULL;
+	return x;
+}
+
+/* The slot of `name`: where it is, or the empty slot where it would go. */
+static size_t slot_of(const struct build *b, const char *name)
+{
+	size_t i = (size_t)hash_name(name) & (b->slots - 1);
+
+	while (b->slot[i] && strcmp(b->h->evidence.candidates[b->slot[i] - 1].name, name))
+		i = (i + 1) & (b->slots - 1);
+	return i;
+}
+
+static void grow_slots(struct build *b)
+{
+	size_t i, n = b->h->evidence.candidate_count;
+
+	free(b->slot);
+	b->slots = b->slots ? b->slots * 2 : 64;
+	b->slot = mg_xcalloc(b->slots, sizeof(*b->slot));
+	for (i = 0; i < n; i++)
+		b->slot[slot_of(b, b->h->evidence.candidates[i].name)] = i + 1;
+}
+
+/* The index of the candidate named `name`, added when new. */
+static size_t candidate_index(struct build *b, const char *name)
+{
+	mg_evidence *ev = &b->h->evidence;
+	static char ok[] = "ok";
+	size_t s = slot_of(b, name), n = ev->candidate_count;
+
+	if (b->slot[s])
+		return b->slot[s] - 1;
+	if (n == b->room) {
+		b->room = b->room ? b->room * 2 : 16;
+		ev->candidates = mg_xrealloc(ev->candidates, b->room * sizeof(*ev->candidates));
+		b->vals = mg_xrealloc(b->vals, b->room * sizeof(*b->vals));
+		b->seen = mg_xrealloc(b->seen, b->room * sizeof(*b->seen));
+	}
+	b->seen[n] = 0;
+	memset(&ev->candidates[n], 0, sizeof(ev->candidates[n]));
+	memset(&b->vals[n], 0, sizeof(b->vals[n]));
+	ev->candidates[n].name = mg_xstrdup(name);
+	ev->candidates[n].status = ok;   /* never freed: see mg_history_free */
+	ev->candidates[n].repeats = 1;
+	ev->candidate_count++;
+	if (2 * ev->candidate_count > b->slots)
+		grow_slots(b);
+	else
+		b->slot[s] = n + 1;
+	return n;
+}
+
+static void push(struct values *v, double x, size_t version, bool keep_version)
+{
+	if (v->count == v->room) {
+		v->room = v->room ? v->room * 2 : 8;
+		v->value = mg_xrealloc(v->value, v->room * sizeof(*v->value));
+		if (keep_version)
+			v->version = mg_xrealloc(v->version, v->room * sizeof(*v->version));
+	}
+	if (keep_version)
+		v->version[v->count] = version;
+	v->value[v->count++] = x;
+}
+
+/* Add the measured metrics of report version `version` (the first
+ * candidate of each name; nameless ones are not compared either). */
+static void add_report(struct build *b, const mg_report *r, size_t version)
+{
+	const mg_evidence *ev = &r->evidence;
+	size_t i, c, k;
+
+	for (i = 0; i < ev->candidate_count; i++) {
+		const mg_candidate *x = &ev->candidates[i];
+
+		if (!x->name || !*x->name)
+			continue;
+		c = candidate_index(b, x->name);
+		if (b->seen[c] == version + 1)
+			continue;   /* the first of the name counts */
+		b->seen[c] = version + 1;
+		for (k = 0; k < MEASURED; k++)
+			if (x->metric[measured[k]].state == MG_METRIC_NUMBER)
+				push(&b->vals[c][k], x->metric[measured[k]].value, version, k == 0);
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double mg_history_median(double *values, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(values, n, sizeof(*values), cmp_double);
+	return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+/* Fill each candidate's medians and peak series from the values. */
+static void conclude(struct build *b)
+{
+	mg_history *h = b->h;
+	size_t c, k, n = h->evidence.candidate_count;
+	double *tmp;
+
+	h->peaks = mg_xcalloc(n ? n : 1, sizeof(*h->peaks));
+	for (c = 0; c < n; c++) {
+		mg_candidate *x = &h->evidence.candidates[c];
+
+		for (k = 0; k < MEASURED; k++) {
+			struct values *v = &b->vals[c][k];
+
+			if (!v->count)
+				continue;
+			tmp = mg_xmalloc(v->count * sizeof(*tmp));
+			memcpy(tmp, v->value, v->count * sizeof(*tmp));
+			x->metric[measured[k]].state = MG_METRIC_NUMBER;
+			x->metric[measured[k]].value = mg_history_median(tmp, v->count);
+			free(tmp);
+		}
+		/* the peak series moves to the history */
+		h->peaks[c].count = b->vals[c][0].count;
+		h->peaks[c].value = b->vals[c][0].value;
+		h->peaks[c].version = b->vals[c][0].version;
+		b->vals[c][0].value = NULL;
+		b->vals[c][0].version = NULL;
+	}
+}
+
+static void build_free(struct build *b)
+{
+	size_t c, k;
+
+	for (c = 0; c < b->h->evidence.candidate_count; c++)
+		for (k = 0; k < MEASURED; k++) {
+			free(b->vals[c][k].value);
+			free(b->vals[c][k].version);
+		}
+	free(b->vals);
+	free(b->seen);
+	free(b->slot);
+}
+
+/* Read version v as a report into the build; false (counted, the first
+ * reason kept) when it cannot be read as one. */
+static bool read_version(struct build *b, mg_repo *repo, const mg_repo_version *v,
+			 size_t max_bytes)
+{
+	mg_history *h = b->h;
+	mg_blob blob = { 0 };
+	mg_report *r = NULL;
+	mg_error e;
+	char lfs[MG_GIT_LFS_OID_HEX], msg[sizeof(e.message) + 64];
+	unsigned long long size;
+	bool ok = false;
+
+	mg_error_clear(&e);
+	if (mg_repo_read_blob(&blob, repo, v->blob, h->path, v->commit, max_bytes, &e) < 0)
+		goto done;
+	if (mg_blob_is_lfs_pointer(blob.data, blob.len, lfs, &size)) {
+		mg_error_set(&e, h->path, 0, 0, "a Git LFS pointer at %.7s (history reads no LFS "
+			     "objects)", v->commit);
+		goto done;
+	}
+	if (mg_report_parse(&r, h->path, blob.data, blob.len, &e) < 0)
+		goto done;
+	add_report(b, r, h->used);
+	memcpy(&h->versions[h->used++], v, sizeof(*v));
+	ok = true;
+done:
+	if (!ok && !h->skipped++) {
+		mg_error_format(&e, msg, sizeof(msg));
+		h->skipped_why = mg_xstrdup(msg);
+	}
+	mg_report_free(r);
+	mg_blob_release(&blob);
+	return ok;
+}
+
+int mg_history__read(mg_history **out, mg_repo *repo, const char *base_hex,
+		     const char *path, int asked, size_t max_commits, size_t max_bytes,
+		     mg_error *err)
+{
+	mg_repo_version *list = NULL;
+	mg_repo_walk how;
+	struct build b = { 0 };
+	mg_history *h;
+	size_t n = 0, i;
+	int error;
+
+	assert(out && repo && base_hex && path && asked > 0 && max_commits > 0);
+	*out = NULL;
+	if ((error = mg_repo_path_versions(&list, &n, &how, repo, base_hex, path,
+					   (size_t)asked, max_commits, err)) < 0)
+		return error;
+	h = b.h = mg_xcalloc(1, sizeof(*h));
+	h->asked = asked;
+	h->max_commits = max_commits;
+	h->visited = how.visited;
+	h->bounded = how.bounded;
+	h->ended = how.ended;
+	h->shallow = how.shallow;
+	snprintf(h->base, sizeof(h->base), "%s", base_hex);
+	h->path = mg_xstrdup(path);
+	h->versions = mg_xcalloc(n ? n : 1, sizeof(*h->versions));
+	h->evidence.candidates_present = true;
+	grow_slots(&b);
+	_Static_assert(sizeof(h->versions->commit) == sizeof(list->commit), "ids");
+	for (i = 0; i < n; i++)
+		read_version(&b, repo, &list[i], max_bytes);
+	conclude(&b);
+	build_free(&b);
+	free(list);
+	*out = h;
+	return 0;
+}
+
+long mg_history_find(const mg_history *h, const char *name)
+{
+	size_t i;
+
+	for (i = 0; h && name && i < h->evidence.candidate_count; i++)
+		if (!strcmp(h->evidence.candidates[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+void mg_history_free(mg_history *h)
+{
+	size_t i;
+
+	if (!h)
+		return;
+	for (i = 0; i < h->evidence.candidate_count; i++) {
+		free(h->evidence.candidates[i].name);   /* status is a static "ok" */
+		free(h->peaks ? h->peaks[i].value : NULL);
+		free(h->peaks ? h->peaks[i].version : NULL);
+	}
+	free(h->evidence.candidates);
+	free(h->peaks);
+	free(h->versions);
+	free(h->path);
+	free(h->skipped_why);
+	free(h);
+}

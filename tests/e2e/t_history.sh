@@ -1,0 +1,307 @@
+#!/usr/bin/env bash
+# Regressions against the history (README, "Regressions"): with
+# regression.history: N each covered candidate is compared with the median
+# of its last N measurements on the base's first-parent line (the commits
+# that changed the report).  The medians match a reference computed here
+# with git log --first-parent and git show; a shallow clone holding fewer
+# than N versions says how many it used and how to fetch more; the bound on
+# commits looked at has its message and its knob; bad values are errors
+# naming file:line:column (exit 2, nothing written).
+. "$(dirname "$0")/lib.sh"
+
+# policy FILE [REGRESSION-LINES...]: checkpoint is the winner; every
+# candidate is covered.
+policy() {
+	local file=$1
+	shift
+	cat >"$file" <<'YAML'
+version: 1
+report: benchmarks/results/76_real_gpu_memory.json
+identity:
+  workload_id: train
+  hardware_id: gpu-a
+budget:
+  memory_cap_mb: 90000
+regression:
+  covers: all
+YAML
+	printf '  %s\n' "$@" >>"$file"
+}
+
+# report FILE CHECKPOINT-PEAK HYBRID-PEAK SAMPLES: three candidates.
+report() {
+	cat >"$1" <<JSON
+{
+  "workload_id": "train",
+  "hardware_id": "gpu-a",
+  "candidates": [
+    { "name": "baseline", "peak_memory_mb": 70000, "samples_per_s": 10.0, "eval_loss": 2.0 },
+    { "name": "checkpoint", "peak_memory_mb": $2, "samples_per_s": $4, "eval_loss": 2.0 },
+    { "name": "hybrid", "peak_memory_mb": $3, "samples_per_s": 9.0, "eval_loss": 2.0 }
+  ]
+}
+JSON
+}
+
+# median_ref REPO REV N NAME: the median peak of NAME over the last N
+# versions of the report on REV's first-parent line, by git log and git show.
+median_ref() {
+	local repo=$1 rev=$2 n=$3 name=$4 c
+	for c in $(g -C "$repo" log --first-parent --format=%H -n "$n" "$rev" -- "$REPORT_PATH"); do
+		g -C "$repo" show "$c:$REPORT_PATH"
+		echo '//'
+	done | python3 -c '
+import json, statistics, sys
+docs = [d for d in sys.stdin.read().split("//") if d.strip()]
+vals = []
+for d in docs:
+    for c in json.loads(d)["candidates"]:
+        if c["name"] == sys.argv[1]:
+            vals.append(c["peak_memory_mb"])
+            break
+m = statistics.median(vals)
+print(int(m) if m == int(m) else m)' "$name"
+}
+
+# A main line of 8 measurements, commits between them that leave the report
+# alone, and a side branch whose own measurements are merged (only the
+# merge counts on the first-parent line).
+repo=$T/hist
+mkdir -p "$repo/benchmarks/results"
+g init -q "$repo"
+policy "$repo/.memgate.yml" "max_peak_increase_pct: 5" "history: 5"
+peaks="50000 51000 52500 50500 53000 51500 52000 54000"
+i=0
+for p in $peaks; do
+	i=$((i + 1))
+	report "$repo/$REPORT_PATH" "$p" $((60000 + i * 100)) 8.0
+	commit_all "$repo" "measure $i"
+	echo "$i" >"$repo/notes.txt"
+	commit_all "$repo" "unrelated $i"
+	if [ $i = 5 ]; then
+		g -C "$repo" checkout -q -b side
+		report "$repo/$REPORT_PATH" 40000 40000 8.0
+		commit_all "$repo" "side measure 1"
+		report "$repo/$REPORT_PATH" 41000 41000 8.0
+		commit_all "$repo" "side measure 2"
+		g -C "$repo" checkout -q main
+		g -C "$repo" merge -q --no-ff -X theirs -m "merge side" side
+	fi
+done
+g -C "$repo" checkout -q -b pr
+report "$repo/$REPORT_PATH" 56000 64000 8.0
+commit_all "$repo" "the pull request's evidence"
+
+mg check -C "$repo" --policy-rev main --format json
+expect_code 1 "a peak past the median of the last 5 measurements fails"
+expect_field regression.history.asked 5
+expect_field regression.history.used 5
+expect_field regression.history.read true
+want=$(g -C "$repo" log --first-parent --format=%H -n 5 main -- "$REPORT_PATH" | python3 -c '
+import json, sys; print(json.dumps([l.strip() for l in sys.stdin if l.strip()], separators=(",", ":")))')
+expect_field regression.history.commits "$want"
+expect_field regression.regressed.0.candidate '"checkpoint"'
+expect_field regression.regressed.0.base "$(median_ref "$repo" main 5 checkpoint)"
+expect_field regression.regressed.1.candidate '"hybrid"'
+expect_field regression.regressed.1.base "$(median_ref "$repo" main 5 hybrid)"
+
+# An even count: the mean of the two middle values, as statistics.median.
+sed -i 's/history: 5/history: 4/' "$repo/.memgate.yml"
+g -C "$repo" checkout -q main
+commit_all "$repo" "four measurements"
+g -C "$repo" checkout -q pr
+g -C "$repo" merge -q --no-edit main
+mg check -C "$repo" --policy-rev main --format json
+expect_code 1 "history: 4"
+expect_field regression.history.used 4
+expect_field regression.regressed.0.base "$(median_ref "$repo" main 4 checkpoint)"
+mg check -C "$repo" --policy-rev main
+expect_out "regression against the median of the last 4 measurements (4 asked) on the first-parent line of the base $(g -C "$repo" rev-parse --short=12 main): 2 beyond max_peak_increase_pct 5 (covers all; decision tune)" \
+	"text: says what was compared"
+expect_out "checkpoint: peak increase" "text: the candidate that regressed"
+expect_out "against the median of the base's last 4 measurements [peak_memory_regressed]" \
+	"text: the finding says against what"
+
+# The summary charts each compared candidate's peak over those commits, the
+# axis scaled to the data.
+mg check -C "$repo" --policy-rev main --summary "$T/summary.md"
+first=$(grep -n '^### ' "$T/summary.md" | head -n 1 | cut -d: -f2-)
+if [ "$first" = "### Regressions against the history" ]; then ok "summary: opens with the regressions"
+else not_ok "summary: opens with the regressions" "first section: $first"; fi
+if grep -qxF '    title "checkpoint: peak memory (MB), last 4 measurements and this change"' "$T/summary.md"; then
+	ok "summary: a chart of checkpoint's peak over the history"
+else
+	not_ok "summary: a chart of checkpoint's peak over the history"
+fi
+commits=$(g -C "$repo" log --first-parent --format=%h --abbrev=7 -n 4 main -- "$REPORT_PATH" |
+	tac | sed 's/.*/"&"/' | paste -sd, | sed 's/,/, /g')
+expect_summary_line() {
+	if grep -qxF -- "$1" "$T/summary.md"; then ok "$2"; else not_ok "$2" "summary lacks: $1" "$(grep -A6 'xychart' "$T/summary.md")"; fi
+}
+expect_summary_line "    x-axis [$commits, \"this change\"]" "summary: one point per commit, oldest first"
+# the peaks by git show, oldest first, then this change's; the axis: their
+# range with a tenth of it on each side
+peaks=$(for c in $(g -C "$repo" log --first-parent --format=%H -n 4 main -- "$REPORT_PATH" | tac); do
+	g -C "$repo" show "$c:$REPORT_PATH" | python3 -c '
+import json, sys
+print([c for c in json.load(sys.stdin)["candidates"] if c["name"] == "checkpoint"][0]["peak_memory_mb"])'
+done; echo 56000)
+line=$(echo "$peaks" | sed 's/$/.000/' | paste -sd, | sed 's/,/, /g')
+expect_summary_line "    line [$line]" "summary: the line holds each commit's peak, then this change's"
+axis=$(echo "$peaks" | python3 -c '
+import sys
+v = [float(x) for x in sys.stdin.read().split()]
+pad = (max(v) - min(v)) / 10
+lo, hi = max(min(v) - pad, 0), max(v) + pad
+print("    y-axis \"peak_memory_mb, %.3f to %.3f\" %.3f --> %.3f" % (lo, hi, lo, hi))')
+case $axis in *" 0.000 to"*) not_ok "the test's axis starts at 0" ;; esac
+expect_summary_line "$axis" "summary: the axis spans the data, not from 0"
+
+# Fewer versions than asked on a full history: a note, the median over all.
+sed -i 's/history: 4/history: 50/' "$repo/.memgate.yml"
+g -C "$repo" checkout -q main
+commit_all "$repo" "fifty measurements"
+g -C "$repo" checkout -q pr
+g -C "$repo" merge -q --no-edit main
+all=$(g -C "$repo" log --first-parent --format=%H main -- "$REPORT_PATH" | wc -l)
+mg check -C "$repo" --policy-rev main --format json
+expect_field regression.history.used "$all"
+expect_field regression.history.shallow false
+expect_field regression.regressed.0.base "$(median_ref "$repo" main 50 checkpoint)"
+mg check -C "$repo" --policy-rev main
+expect_out "note: regression.history: the median is over $all of the last 50 versions of '$REPORT_PATH': the base's first-parent line holds $all" \
+	"a note says how many the line holds"
+
+# --- a shallow clone ---------------------------------------------------------
+
+rm -rf "$T/shallow"
+g clone -q --depth 3 --no-single-branch "file://$repo" "$T/shallow"
+g -C "$T/shallow" checkout -q pr
+mg check -C "$T/shallow" --policy-rev origin/main --format json
+expect_code 1 "a shallow clone still compares"
+used=$("$JSONGET" "$T/out" regression.history.used)
+if [ "$used" -ge 1 ] && [ "$used" -lt "$all" ]; then ok "a shallow clone uses the versions it holds ($used)"
+else not_ok "a shallow clone uses the versions it holds" "used $used of $all"; fi
+expect_field regression.history.shallow true
+mg check -C "$T/shallow" --policy-rev origin/main
+expect_out "warning: regression.history: the median is over $used of the last 50 versions of '$REPORT_PATH': the clone is shallow" \
+	"a warning says how many it used"
+expect_out "fetch more of it (git fetch --depth=10001 origin $(g -C "$repo" rev-parse main), or actions/checkout with fetch-depth: 0)" \
+	"and how to fetch more"
+g -C "$T/shallow" fetch -q --depth=10001 origin "$(g -C "$repo" rev-parse main)"
+mg check -C "$T/shallow" --policy-rev origin/main --format json
+expect_field regression.history.used "$all"
+expect_field regression.history.shallow false
+
+# --- the GitHub Action: a depth-1 checkout fetches the base's history ----------
+
+base=$(g -C "$repo" rev-parse main)
+rm -rf "$T/pr"
+g clone -q --depth=1 --branch pr "file://$repo" "$T/pr" 2>"$T/err"
+SERVER=(GITHUB_SERVER_URL="file://$T" GITHUB_REPOSITORY=hist)
+action_step resolve "$T/pr" "${SERVER[@]}" MEMGATE_PR_BASE="$base"
+expect_code 0 "resolve: fetches the base commit"
+action_step measured "$T/pr" "${SERVER[@]}" MEMGATE_POLICY_REV="$base"
+expect_code 0 "measured: the step succeeds"
+expect_err "memgate: fetching the history of the base $base (depth 10001)" \
+	"measured: fetches the base's history up to the bound"
+action_step check "$T/pr" MEMGATE_POLICY_REV="$base" MEMGATE_JSON="$T/action.json"
+expect_code 1 "check: the regression against the history fails the pull request"
+expect_field regression.history.used "$all" "$T/action.json"
+expect_field regression.history.shallow false "$T/action.json"
+expect_runner_safe "$T/out" "check: only memgate's annotations"
+action_step measured "$T/pr" "${SERVER[@]}" MEMGATE_POLICY_REV="$base"
+expect_no_err "fetching the history" "measured: a history already there is not fetched again"
+
+# --- the bound on commits looked at -------------------------------------------
+
+printf '  history_max_commits: 9\n' >>"$repo/.memgate.yml"
+g -C "$repo" checkout -q main
+commit_all "$repo" "a bound"
+g -C "$repo" checkout -q pr
+g -C "$repo" merge -q --no-edit main
+# the versions within the first 9 commits of main's first-parent line: each
+# commit whose report differs from its first parent's
+within=0
+for c in $(g -C "$repo" rev-list --first-parent -n 9 main); do
+	[ "$(g -C "$repo" rev-parse "$c:$REPORT_PATH")" = "$(g -C "$repo" rev-parse "$c^1:$REPORT_PATH")" ] ||
+		within=$((within + 1))
+done
+mg check -C "$repo" --policy-rev main --format json
+expect_field regression.history.bounded true
+expect_field regression.history.commits_visited 9
+expect_field regression.history.max_commits 9
+expect_field regression.history.used "$within"
+mg check -C "$repo" --policy-rev main
+expect_out "warning: regression.history: the median is over $within of the last 50 versions of '$REPORT_PATH': the 9 commits looked at on the base's first-parent line hold no more (regression.history_max_commits: 9); raise it to look further" \
+	"the bound's message names its knob"
+
+# --- a version that is not a report ---------------------------------------------
+
+broken=$T/broken
+mkdir -p "$broken/benchmarks/results"
+g init -q "$broken"
+policy "$broken/.memgate.yml" "max_peak_increase_pct: 5" "history: 5"
+report "$broken/$REPORT_PATH" 50000 60000 8.0
+commit_all "$broken" "measure 1"
+printf '{ "candidates": [\n' >"$broken/$REPORT_PATH"
+commit_all "$broken" "a broken report"
+report "$broken/$REPORT_PATH" 52000 60000 8.0
+commit_all "$broken" "measure 2"
+g -C "$broken" checkout -q -b pr
+report "$broken/$REPORT_PATH" 56000 60000 8.0
+commit_all "$broken" "the pull request's evidence"
+mg check -C "$broken" --policy-rev main --format json
+expect_code 1 "a broken version in the history is skipped, the others compared"
+expect_field regression.history.used 2
+expect_field regression.history.skipped 1
+expect_field regression.regressed.0.base 51000
+expect_err "memgate: warning: regression.history: 1 version of '$REPORT_PATH' skipped: not a report memgate reads (the first: $REPORT_PATH:" \
+	"a warning names the skipped version's error"
+
+# --- nothing to compare with --------------------------------------------------
+
+# no base revision: the history is not read, and the record says so
+mg check -C "$broken" --rev pr --format json
+expect_code 0 "no base: nothing is compared"
+expect_field regression.history.read false
+expect_field regression.compared false
+# the one commit the bound allows does not change the report: no version
+echo note >"$broken/notes.txt"
+g -C "$broken" checkout -q main
+printf '  history_max_commits: 1\n' >>"$broken/.memgate.yml"
+commit_all "$broken" "a bound of one commit, and a note"
+g -C "$broken" checkout -q pr
+mg check -C "$broken" --policy-rev main --format json
+expect_code 0 "no version within the bound: nothing is compared"
+expect_field regression.history.used 0
+expect_field regression.compared false
+expect_err "memgate: warning: regression: nothing compared: regression.history found no version of '$REPORT_PATH' to compare with on the first-parent line of $(g -C "$broken" rev-parse --short=7 main)" \
+	"a warning says nothing was compared"
+expect_err "memgate: warning: regression.history: the median is over 0 of the last 5 versions of '$REPORT_PATH': the 1 commit looked at on the base's first-parent line holds no more (regression.history_max_commits: 1); raise it to look further" \
+	"and why"
+
+# --- bad values ----------------------------------------------------------------
+
+bad() {
+	local want=$1 desc=$2
+	shift 2
+	policy "$repo/.memgate.yml" "max_peak_increase_pct: 5" "$@"
+	commit_all "$repo" "bad"
+	mg check -C "$repo" --json "$T/bad.json"
+	expect_code 2 "$desc"
+	expect_err "memgate: error: .memgate.yml:$want" "$desc: names file, line and column"
+	expect_no_file "$T/bad.json" "$desc: nothing written"
+}
+bad "11:12: 'regression.history' must be at least 1, got '0'" "history: 0" "history: 0"
+bad "11:12: 'regression.history' must be at least 1, got '-3'" "a negative history" "history: -3"
+bad "11:12: 'regression.history': expected an integer, got '2.5'" "a fractional history" "history: 2.5"
+bad "11:12: 'regression.history': expected an integer, got a string" \
+	"a quoted history" 'history: "5"'
+bad "11:12: 'regression.history' must be at most 1000, got '1001'" "too large a history" "history: 1001"
+bad "12:24: 'regression.history_max_commits' must be at least 1, got '0'" \
+	"history_max_commits: 0" "history: 5" "history_max_commits: 0"
+bad "12:24: 'regression.history_max_commits' must be at most 1000000, got '1000001'" \
+	"too large a bound" "history: 5" "history_max_commits: 1000001"
+
+finish
