@@ -382,14 +382,6 @@ int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *e
 	return MG_OK;
 }
 
-void mg_check_result_free(mg_check_result *r)
-{
-	if (!r)
-		return;
-	mg_check__release_result(r);
-	free(r);
-}
-
 int mg_check_item_status(const mg_check_item *item)
 {
 	return !item->result ? 2 : item->result->passed ? 0 : 1;

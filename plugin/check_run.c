@@ -386,3 +386,11 @@ void mg_check__release_result(mg_check_result *r)
 	}
 	free(r->waivers);
 }
+
+void mg_check_result_free(mg_check_result *r)
+{
+	if (!r)
+		return;
+	mg_check__release_result(r);
+	free(r);
+}

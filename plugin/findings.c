@@ -42,11 +42,6 @@ void mg_finding_place(const char **file, mg_pos *pos, const mg_check_result *r,
 	pos->column = f->file && f->pos.line > 0 && f->pos.column > 0 ? f->pos.column : 1;
 }
 
-const mg_policy *mg_findings_lines_policy(const mg_check_result *r)
-{
-	return r->head_policy ? r->head_policy : r->policy;
-}
-
 /* The policy line of threshold t. */
 static mg_pos threshold_pos(const struct findings *f, int t)
 {

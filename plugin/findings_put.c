@@ -68,6 +68,11 @@ const char *mg_findings__report_file(const mg_check_result *r)
 	return r->report_ref.path ? r->report_ref.path : r->report ? r->report->path : NULL;
 }
 
+const mg_policy *mg_findings_lines_policy(const mg_check_result *r)
+{
+	return r->head_policy ? r->head_policy : r->policy;
+}
+
 /* Record a finding of `weight` whose message is f->msg and subject
  * f->subject (both reset). */
 void mg_findings__add_weighted(struct findings *f, enum mg_finding_weight weight,
