@@ -1,4 +1,6 @@
-/* The job summary in GitHub-flavoured Markdown: see include/memgate/summary.h. */
+/* The job summary in GitHub-flavoured Markdown: see include/memgate/summary.h.
+ * The base comparison and insight sections are summary_base.c and
+ * summary_insight.c; summary_put.h is what the three share. */
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,77 +13,12 @@
 #include "memgate/insight.h"
 #include "memgate/summary.h"
 #include "memgate/plan.h"
+#include "summary_put.h"
 
 #define BIT(r) (1u << (r))
 #define FEASIBLE_NAMES 5   /* names listed in a scenario's feasible-set cell */
 
-/* The tables whose rows are dropped to fit MG_SUMMARY_MAX. */
-enum table { T_CANDIDATES, T_FINDINGS, T_SCENARIOS, T_BASE, T_COUNT };
-
 size_t mg_summary_render_passes;
-
-struct render {
-	const mg_check_result *r;
-	const mg_decision *d;
-	const mg_finding *findings;
-	size_t finding_count;
-	const mg_compare_row *rows;   /* against the base, computed once */
-	size_t row_count;
-	size_t total[T_COUNT];   /* rows there are */
-	size_t limit[T_COUNT];   /* rows to show at most */
-	size_t shown[T_COUNT];   /* rows shown by the last render */
-	size_t used[T_COUNT];    /* bytes each table took in the last render */
-	size_t max;              /* bytes the summary may take */
-	mg_buf out;
-};
-
-/* Untrusted text, safe in a table cell or any inline Markdown. */
-static void put_md(mg_buf *out, const char *s)
-{
-	mg_escape_markdown_cell(out, s, strlen(s));
-}
-
-/* A candidate name: its mg_escape_text form ("(no name)" for NULL), then
- * escaped for Markdown. */
-static void put_name(mg_buf *out, const char *name)
-{
-	mg_buf plain = MG_BUF_INIT;
-
-	mg_format_name(&plain, name);
-	mg_escape_markdown_cell(out, plain.ptr, plain.len);
-	mg_buf_free(&plain);
-}
-
-/* A code span for our own identifiers (reason names, issue codes). */
-static void put_code(mg_buf *out, const char *s)
-{
-	mg_buf_printf(out, "`%s`", s);
-}
-
-/* An object id or hash: a code span when it is hex, else escaped text. */
-static void put_hex(mg_buf *out, const char *s)
-{
-	if (*s && strspn(s, "0123456789abcdef") == strlen(s))
-		put_code(out, s);
-	else if (*s)
-		put_md(out, s);
-	else
-		mg_buf_puts(out, "not computed");
-}
-
-/* Whether the table may take one more row: rows are left out past the
- * limit, or once the summary is already too long. */
-static bool room_for_row(struct render *x, enum table t)
-{
-	return x->shown[t] < x->limit[t] && x->out.len <= x->max;
-}
-
-static void put_omitted(struct render *x, enum table t, const char *what, const char *where)
-{
-	if (x->shown[t] < x->total[t])
-		mg_buf_printf(&x->out, "\n%zu more %s omitted; see %s\n",
-			      x->total[t] - x->shown[t], what, where);
-}
 
 /* ---- the decision ---- */
 
@@ -99,7 +36,7 @@ static void put_checks_run(mg_buf *out, const mg_budget *b)
 			continue;
 		}
 		mg_buf_puts(out, sep);
-		put_code(out, mg_threshold_name((enum mg_threshold)t));
+		mg_summary__put_code(out, mg_threshold_name((enum mg_threshold)t));
 		mg_buf_putc(out, ' ');
 		mg_format_threshold(out, b->value[t]);
 		sep = ", ";
@@ -112,7 +49,7 @@ static void put_checks_run(mg_buf *out, const mg_budget *b)
 		if (b->set[t] || mg_threshold_def_of((enum mg_threshold)t)->vs_base != MG_VS_NONE)
 			continue;
 		mg_buf_puts(out, sep);
-		put_code(out, mg_threshold_name((enum mg_threshold)t));
+		mg_summary__put_code(out, mg_threshold_name((enum mg_threshold)t));
 		sep = ", ";
 	}
 	mg_buf_putc(out, '\n');
@@ -128,7 +65,7 @@ static void put_gate(mg_buf *out, const mg_check_result *r)
 		if (!r->fail_on[v])
 			continue;
 		mg_buf_puts(out, sep);
-		put_code(out, mg_verdict_name((enum mg_verdict)v));
+		mg_summary__put_code(out, mg_verdict_name((enum mg_verdict)v));
 		sep = ", ";
 	}
 	mg_buf_puts(out, *sep ? "\n" : "nothing\n");
@@ -142,12 +79,12 @@ static void put_heading(struct render *x)
 	mg_buf_printf(out, "## memgate: %s \xe2\x80\x94 %s\n\n", mg_verdict_name(d->verdict),
 		      x->r->passed ? "\xe2\x9c\x85 passed" : "\xe2\x9d\x8c failed");
 	mg_buf_puts(out, "- **Reason:** ");
-	put_code(out, mg_outcome_name(d->reason));
+	mg_summary__put_code(out, mg_outcome_name(d->reason));
 	mg_buf_puts(out, "\n- **Next action:** ");
-	put_code(out, mg_next_action_name(d->next_action));
+	mg_summary__put_code(out, mg_next_action_name(d->next_action));
 	mg_buf_puts(out, "\n- **Selected candidate:** ");
 	if (d->selected)
-		put_name(out, d->selected);
+		mg_summary__put_name(out, d->selected);
 	else
 		mg_buf_puts(out, "none");
 	mg_buf_putc(out, '\n');
@@ -220,7 +157,7 @@ static void put_reason_codes(mg_buf *out, unsigned reasons)
 		if (!(reasons & BIT(i)))
 			continue;
 		mg_buf_puts(out, sep);
-		put_code(out, mg_reason_name((enum mg_reason)i));
+		mg_summary__put_code(out, mg_reason_name((enum mg_reason)i));
 		sep = ", ";
 	}
 }
@@ -238,7 +175,7 @@ static void put_candidate_row(struct render *x, size_t i)
 	size_t k;
 
 	mg_buf_printf(out, "| %zu | ", i + 1);
-	put_name(out, e->name);
+	mg_summary__put_name(out, e->name);
 	if (e->name && same_name(e->name, x->d->selected))
 		mg_buf_puts(out, " (selected)");
 	if (e->name && same_name(e->name, baseline))
@@ -267,13 +204,13 @@ static void put_candidates(struct render *x)
 		return;
 	}
 	put_candidate_header(&x->out, x->d);
-	for (i = 0; i < s->count && room_for_row(x, T_CANDIDATES); i++) {
+	for (i = 0; i < s->count && mg_summary__room_for_row(x, T_CANDIDATES); i++) {
 		put_candidate_row(x, i);
 		x->shown[T_CANDIDATES]++;
 	}
 	mg_buf_puts(&x->out, "\nA value passes (\xe2\x9c\x85) or fails (\xe2\x9d\x8c) its check; "
 		    "the signed number after it is the headroom to the threshold.\n");
-	put_omitted(x, T_CANDIDATES, "candidates", "the decision record");
+	mg_summary__put_omitted(x, T_CANDIDATES, "candidates", "the decision record");
 }
 
 /* ---- findings ---- */
@@ -293,10 +230,10 @@ static const char *marker(const mg_finding *f, bool passed)
 static void put_finding(mg_buf *out, const mg_finding *f, bool passed)
 {
 	mg_buf_printf(out, "- %s ", marker(f, passed));
-	mg_format_location(out, f->file, f->pos, put_md);
-	put_md(out, f->message);
+	mg_format_location(out, f->file, f->pos, mg_summary__put_md);
+	mg_summary__put_md(out, f->message);
 	mg_buf_puts(out, " (");
-	put_code(out, f->code);
+	mg_summary__put_code(out, f->code);
 	mg_buf_puts(out, ")\n");
 }
 
@@ -307,13 +244,13 @@ static void put_findings(struct render *x)
 	if (!x->total[T_FINDINGS])
 		return;
 	mg_buf_puts(&x->out, "\n### Reasons\n\n");
-	for (i = 0; i < x->finding_count && room_for_row(x, T_FINDINGS); i++) {
+	for (i = 0; i < x->finding_count && mg_summary__room_for_row(x, T_FINDINGS); i++) {
 		if (x->findings[i].weight >= MG_FINDING_WARNING)
 			continue;
 		put_finding(&x->out, &x->findings[i], x->r->passed);
 		x->shown[T_FINDINGS]++;
 	}
-	put_omitted(x, T_FINDINGS, "reasons", "the log of this step");
+	mg_summary__put_omitted(x, T_FINDINGS, "reasons", "the log of this step");
 }
 
 /* ---- sensitivity ---- */
@@ -327,7 +264,7 @@ static void put_overrides(mg_buf *out, const mg_budget *ov)
 		if (!ov->set[t])
 			continue;
 		mg_buf_puts(out, sep);
-		put_code(out, mg_threshold_name((enum mg_threshold)t));
+		mg_summary__put_code(out, mg_threshold_name((enum mg_threshold)t));
 		mg_buf_putc(out, ' ');
 		mg_format_threshold(out, ov->value[t]);
 		sep = ", ";
@@ -346,7 +283,7 @@ static void put_feasible(mg_buf *out, const mg_decision *d, const mg_scenario *s
 	for (; k < FEASIBLE_NAMES && mg_scenario_next_feasible(sc, &cursor, &index); k++) {
 		if (k)
 			mg_buf_puts(out, ", ");
-		put_name(out, d->base.evaluations[index].name);
+		mg_summary__put_name(out, d->base.evaluations[index].name);
 	}
 	if (sc->feasible_count > FEASIBLE_NAMES)
 		mg_buf_printf(out, " and %zu more", sc->feasible_count - FEASIBLE_NAMES);
@@ -357,12 +294,12 @@ static void put_scenario_row(struct render *x, const mg_scenario *sc)
 	mg_buf *out = &x->out;
 
 	mg_buf_puts(out, "| ");
-	put_md(out, sc->id);
+	mg_summary__put_md(out, sc->id);
 	mg_buf_puts(out, " | ");
 	put_overrides(out, &sc->overrides);
 	mg_buf_puts(out, " | ");
 	if (sc->best)
-		put_name(out, sc->best);
+		mg_summary__put_name(out, sc->best);
 	else
 		mg_buf_puts(out, "none");
 	if (!same_name(sc->best, x->d->best))
@@ -375,7 +312,7 @@ static void put_scenario_row(struct render *x, const mg_scenario *sc)
 static void put_stability(mg_buf *out, const mg_decision *d)
 {
 	mg_buf_puts(out, "Sensitivity: ");
-	mg_format_stability(out, d, put_name);
+	mg_format_stability(out, d, mg_summary__put_name);
 	mg_buf_puts(out, ".\n\n");
 }
 
@@ -397,251 +334,11 @@ static void put_sensitivity(struct render *x)
 	}
 	put_stability(&x->out, d);
 	mg_buf_puts(&x->out, "| scenario | overrides | winner | feasible set |\n|---|---|---|---|\n");
-	for (i = 0; i < d->scenario_count && room_for_row(x, T_SCENARIOS); i++) {
+	for (i = 0; i < d->scenario_count && mg_summary__room_for_row(x, T_SCENARIOS); i++) {
 		put_scenario_row(x, &d->scenarios[i]);
 		x->shown[T_SCENARIOS]++;
 	}
-	put_omitted(x, T_SCENARIOS, "scenarios", "the decision record");
-}
-
-/* ---- insight: tipping points, noise, the front, a chart ---- */
-
-#define SUMMARY_TIPS 16        /* tipping-point rows */
-#define SUMMARY_ROWS 10        /* candidates in the trade-off table and the chart */
-#define CHART_LABEL 24         /* bytes of a chart label */
-
-static void put_tip_cell(mg_buf *out, const mg_tip *t)
-{
-	mg_buf cell = MG_BUF_INIT;
-
-	mg_format_tip(&cell, t, mg_format_name);
-	mg_escape_markdown_cell(out, cell.ptr, cell.len);
-	mg_buf_free(&cell);
-}
-
-static void put_tips(struct render *x)
-{
-	const mg_insight *in = x->r->insight;
-	size_t i;
-
-	mg_buf_puts(&x->out, "\n### Tipping points\n\n");
-	if (!in->tips_evaluated) {
-		mg_buf_puts(&x->out, "Not evaluated: the evidence does not apply.\n");
-		return;
-	}
-	mg_buf_puts(&x->out, "The nearest value of each threshold at which the decision changes, "
-		    "the others held (exact values in the decision record).\n\n"
-		    "| threshold | lower | higher |\n|---|---|---|\n");
-	for (i = 0; i < in->tip_count && i < SUMMARY_TIPS; i++) {
-		mg_buf knob = MG_BUF_INIT;
-
-		mg_format_knob(&knob, &in->tips[i]);
-		mg_buf_puts(&x->out, "| ");
-		mg_escape_markdown_cell(&x->out, knob.ptr, knob.len);
-		mg_buf_free(&knob);
-		mg_buf_puts(&x->out, " | ");
-		put_tip_cell(&x->out, &in->tips[i].down);
-		mg_buf_puts(&x->out, " | ");
-		put_tip_cell(&x->out, &in->tips[i].up);
-		mg_buf_puts(&x->out, " |\n");
-	}
-	if (in->tip_count > SUMMARY_TIPS)
-		mg_buf_printf(&x->out, "\n%zu more tipping points omitted; see the decision record\n",
-			      in->tip_count - SUMMARY_TIPS);
-}
-
-/* The candidates to show: the best few (mg_decision_best), then the
- * selected candidate and the baseline when they are not among them. */
-static size_t pick(const struct render *x, size_t *idx)
-{
-	const mg_decision *d = x->d;
-	const char *bl = mg_rules_baseline(x->r->policy ? &x->r->policy->rules : NULL);
-	size_t n = mg_decision_best(d, idx, SUMMARY_ROWS - 2), i, k;
-	int pass;
-
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < d->base.count; i++) {
-			const char *name = d->base.evaluations[i].name;
-
-			if (!name || (pass ? strcmp(name, bl) : name != d->selected))
-				continue;
-			for (k = 0; k < n && idx[k] != i; k++)
-				;
-			if (k == n)
-				idx[n++] = i;
-			break;
-		}
-	return n;
-}
-
-static void put_noise(struct render *x)
-{
-	const mg_insight *in = x->r->insight;
-	size_t i, shown = 0;
-	int t;
-
-	mg_buf_puts(&x->out, "\n### Measurement noise\n\n");
-	if (!in->with_runs) {
-		mg_buf_puts(&x->out, "No candidate has runs (each is a single measurement), so there "
-			    "are no noise bands.\n");
-		return;
-	}
-	mg_buf_printf(&x->out, "%zu of %zu candidates have runs; bands are [min, max] over them",
-		      in->with_runs, in->count);
-	if (in->count > in->with_runs)
-		mg_buf_puts(&x->out, " (the others are single measurements: no band)");
-	mg_buf_puts(&x->out, ".\n\n");
-	for (i = 0; i < in->count && shown < SUMMARY_ROWS; i++) {
-		if (!in->noise[i].within)
-			continue;
-		if (!shown++)
-			mg_buf_puts(&x->out, "| candidate | checks within noise |\n|---|---|\n");
-		mg_buf_puts(&x->out, "| ");
-		put_name(&x->out, x->d->base.evaluations[i].name);
-		mg_buf_puts(&x->out, " |");
-		for (t = 0; t < MG_THRESHOLD_COUNT; t++)
-			if (in->noise[i].within & (1u << t))
-				mg_buf_printf(&x->out, " `%s`", mg_threshold_name((enum mg_threshold)t));
-		mg_buf_puts(&x->out, " |\n");
-	}
-	if (!shown)
-		mg_buf_puts(&x->out, "No check's threshold lies within a candidate's noise band.\n");
-}
-
-static void put_front(struct render *x)
-{
-	const mg_insight *in = x->r->insight;
-	size_t idx[SUMMARY_ROWS], n = pick(x, idx), i;
-
-	mg_buf_puts(&x->out, "\n### Trade-off front\n\n");
-	if (!in->front_complete)
-		mg_buf_puts(&x->out, "The front was not computed (search limit).\n\n");
-	else
-		mg_buf_printf(&x->out, "%zu of %zu candidates with peak memory, samples/s and "
-			      "eval_loss are on the front (lower peak, higher samples/s, lower "
-			      "eval_loss).\n\n", in->front_count, in->compared);
-	mg_buf_puts(&x->out, "| candidate | front | MB saved per 1% throughput lost |\n"
-		    "|---|---|---|\n");
-	for (i = 0; i < n; i++) {
-		const mg_evaluation *e = &x->d->base.evaluations[idx[i]];
-
-		mg_buf_puts(&x->out, "| ");
-		put_name(&x->out, e->name);
-		mg_buf_puts(&x->out, " | ");
-		if (in->on_front[idx[i]]) {
-			mg_buf_puts(&x->out, "on the front");
-		} else if (in->dominated_by[idx[i]] != MG_INSIGHT_NONE) {
-			mg_buf_puts(&x->out, "dominated by ");
-			put_name(&x->out, x->d->base.evaluations[in->dominated_by[idx[i]]].name);
-		} else {
-			mg_buf_puts(&x->out, "not compared");
-		}
-		mg_buf_puts(&x->out, " | ");
-		mg_format_exchange(&x->out, e);
-		mg_buf_puts(&x->out, " |\n");
-	}
-}
-
-/* A number as Mermaid reads it: fixed point, no exponent. */
-static void put_chart_number(mg_buf *out, double v)
-{
-	mg_buf_printf(out, "%.3f", v);
-}
-
-/* The y-axis of a chart: the range of the values and the threshold, a
- * tenth of it added on each side (never below 0), so that a difference of
- * 332 MB between 9,448 and 9,782 MB shows as one. */
-static void chart_range(double *lo, double *hi, double min, double max)
-{
-	double pad = (max - min) / 10;
-
-	if (!(pad > 0))
-		pad = max > 0 ? max / 10 : 1;
-	*lo = min - pad < 0 ? 0 : min - pad;
-	*hi = max + pad;
-}
-
-/* One xychart: bars of metric m per candidate, labelled with the
- * candidate's number in the candidates table, the threshold as a line. */
-static void put_chart(mg_buf *out, const struct render *x, const size_t *idx, size_t n,
-		      enum mg_metric_id m, const char *title, bool has_limit, double limit)
-{
-	const mg_screening *s = &x->d->base;
-	size_t i, k = 0, shown[SUMMARY_ROWS];
-	double top = has_limit ? limit : 0, bottom = has_limit ? limit : INFINITY, lo, hi;
-	const char *sep = "";
-
-	for (i = 0; i < n; i++) {
-		const mg_evaluation *e = &s->evaluations[idx[i]];
-
-		if (e->known[m] && fabs(e->value[m]) < 1e12 && e->value[m] >= 0) {
-			shown[k++] = idx[i];
-			if (e->value[m] > top)
-				top = e->value[m];
-			if (e->value[m] < bottom)
-				bottom = e->value[m];
-		}
-	}
-	if (!k || !(top > 0) || !(top < 1e12))
-		return;
-	chart_range(&lo, &hi, bottom, top);
-	mg_buf_printf(out, "\n```mermaid\nxychart-beta\n    title \"%s\"\n    x-axis [", title);
-	for (i = 0; i < k; i++) {
-		const char *name = s->evaluations[shown[i]].name;
-
-		mg_buf_printf(out, "%s\"%zu ", sep, shown[i] + 1);
-		if (name)
-			mg_escape_mermaid_label(out, name, strlen(name), CHART_LABEL);
-		mg_buf_putc(out, '"');
-		sep = ", ";
-	}
-	mg_buf_printf(out, "]\n    y-axis \"%s, ", mg_metric_name(m));
-	put_chart_number(out, lo);
-	mg_buf_puts(out, " to ");
-	put_chart_number(out, hi);
-	mg_buf_puts(out, "\" ");
-	put_chart_number(out, lo);
-	mg_buf_puts(out, " --> ");
-	put_chart_number(out, hi);
-	mg_buf_puts(out, "\n    bar [");
-	for (sep = "", i = 0; i < k; i++, sep = ", ") {
-		mg_buf_puts(out, sep);
-		put_chart_number(out, s->evaluations[shown[i]].value[m]);
-	}
-	mg_buf_puts(out, "]\n");
-	if (has_limit) {
-		mg_buf_puts(out, "    line [");
-		for (sep = "", i = 0; i < k; i++, sep = ", ") {
-			mg_buf_puts(out, sep);
-			put_chart_number(out, limit);
-		}
-		mg_buf_puts(out, "]\n");
-	}
-	mg_buf_puts(out, "```\n");
-}
-
-static void put_charts(struct render *x)
-{
-	const mg_budget *b = &x->d->budget;
-	size_t idx[SUMMARY_ROWS], n = pick(x, idx);
-
-	mg_buf_puts(&x->out, "\n### Chart\n\nBars: each candidate's value, numbered as in the "
-		    "candidates table; line: the threshold. The axis spans the values and the "
-		    "threshold (its range is in the axis title), not from 0.\n");
-	put_chart(&x->out, x, idx, n, MG_M_PEAK, "Peak memory (MB) against memory_cap_mb",
-		  true, b->value[MG_MEMORY_CAP_MB]);
-	put_chart(&x->out, x, idx, n, MG_M_SAMPLES, "Samples per second against min_samples_per_s",
-		  b->set[MG_MIN_SAMPLES_PER_S], b->value[MG_MIN_SAMPLES_PER_S]);
-}
-
-static void put_insight(struct render *x)
-{
-	if (!x->r->insight)
-		return;
-	put_tips(x);
-	put_noise(x);
-	put_front(x);
-	put_charts(x);
+	mg_summary__put_omitted(x, T_SCENARIOS, "scenarios", "the decision record");
 }
 
 /* ---- evidence, policy changes, warnings ---- */
@@ -652,14 +349,14 @@ static void put_input(mg_buf *out, const char *what, const mg_input_ref *ref, bo
 	if (!ref->path)
 		return;
 	mg_buf_printf(out, "- **%s:** ", what);
-	put_md(out, ref->path);
+	mg_summary__put_md(out, ref->path);
 	if (sha256) {
 		mg_buf_puts(out, ", SHA-256 ");
-		put_hex(out, ref->sha256);
+		mg_summary__put_hex(out, ref->sha256);
 	}
 	if (ref->blob[0]) {
 		mg_buf_puts(out, ", blob ");
-		put_hex(out, ref->blob);
+		mg_summary__put_hex(out, ref->blob);
 	}
 	mg_buf_putc(out, '\n');
 }
@@ -679,7 +376,7 @@ static void put_applicable(mg_buf *out, const mg_decision *d)
 		if (!d->issue[i])
 			continue;
 		mg_buf_puts(out, sep);
-		put_code(out, mg_issue_name((enum mg_issue)i));
+		mg_summary__put_code(out, mg_issue_name((enum mg_issue)i));
 		sep = ", ";
 	}
 	mg_buf_putc(out, '\n');
@@ -694,9 +391,9 @@ static void put_revisions(mg_buf *out, const mg_check_result *r)
 		return;
 	}
 	mg_buf_puts(out, "- **Evidence commit:** ");
-	put_hex(out, r->rev);
+	mg_summary__put_hex(out, r->rev);
 	mg_buf_puts(out, "\n- **Policy commit:** ");
-	put_hex(out, policy_rev);
+	mg_summary__put_hex(out, policy_rev);
 	mg_buf_putc(out, '\n');
 }
 
@@ -708,10 +405,10 @@ static void put_producer(mg_buf *out, const mg_check_result *r)
 	    !strcmp(rep->producer_decision, mg_verdict_name(r->decision->verdict)))
 		return;
 	mg_buf_puts(out, "- **The report's own decision:** ");
-	put_md(out, rep->producer_decision);
+	mg_summary__put_md(out, rep->producer_decision);
 	if (rep->producer_reason) {
 		mg_buf_puts(out, " (");
-		put_md(out, rep->producer_reason);
+		mg_summary__put_md(out, rep->producer_reason);
 		mg_buf_putc(out, ')');
 	}
 	mg_buf_puts(out, "; memgate decided from the evidence\n");
@@ -733,9 +430,9 @@ static void put_evidence(struct render *x)
 		put_input(out, "Approved result", &r->approved_ref, true);
 	if (r->decision->approved_checked) {
 		mg_buf_puts(out, "- **Approved record:** ");
-		put_md(out, r->approved_decision ? r->approved_decision : "none");
+		mg_summary__put_md(out, r->approved_decision ? r->approved_decision : "none");
 		mg_buf_puts(out, ", selected ");
-		put_name(out, r->approved_selected);
+		mg_summary__put_name(out, r->approved_selected);
 		mg_buf_putc(out, '\n');
 	}
 	put_producer(out, r);
@@ -747,7 +444,7 @@ static void put_change_value(mg_buf *out, const mg_change_value *v)
 	mg_buf raw = MG_BUF_INIT;
 
 	mg_check_change_text(&raw, v);
-	put_md(out, raw.ptr);
+	mg_summary__put_md(out, raw.ptr);
 	mg_buf_free(&raw);
 }
 
@@ -765,7 +462,7 @@ static void put_changes(struct render *x)
 		const mg_policy_change *c = &x->r->changes[i];
 
 		mg_buf_puts(out, "| ");
-		put_md(out, c->key);
+		mg_summary__put_md(out, c->key);
 		mg_buf_puts(out, " | ");
 		put_change_value(out, &c->before);
 		mg_buf_puts(out, " | ");
@@ -785,117 +482,9 @@ static void put_notes(struct render *x)
 	mg_buf_puts(&x->out, "\n### Notes\n\n");
 	for (i = 0; i < x->r->note_count; i++) {
 		mg_buf_puts(&x->out, "- ");
-		put_md(&x->out, x->r->notes[i]);
+		mg_summary__put_md(&x->out, x->r->notes[i]);
 		mg_buf_putc(&x->out, '\n');
 	}
-}
-
-/* ---- the base comparison ---- */
-
-/* "9450.76 → 9000 (−450.76)", "1.761 (same)", "9000" for a new candidate. */
-static void put_compare_cell(mg_buf *out, const mg_compare_row *row, const mg_compare_value *v)
-{
-	double zero = 0, delta;
-	bool base = row->in_base && v->base_known, head = row->in_head && v->head_known;
-
-	if (!base && !head) {
-		mg_buf_puts(out, "n/a");
-		return;
-	}
-	if (!row->in_base || !row->in_head) {
-		mg_format_value(out, head ? v->head : v->base, NULL);
-		return;
-	}
-	if (base && head && v->base == v->head) {
-		mg_format_value(out, v->head, NULL);
-		mg_buf_puts(out, " (same)");
-		return;
-	}
-	if (base)
-		mg_format_value(out, v->base, NULL);
-	else
-		mg_buf_puts(out, "n/a");
-	mg_buf_puts(out, " \xe2\x86\x92 ");
-	if (head)
-		mg_format_value(out, v->head, NULL);
-	else
-		mg_buf_puts(out, "n/a");
-	if (base && head) {
-		delta = v->head - v->base;
-		mg_buf_puts(out, delta >= 0 ? " (+" : " (");
-		mg_format_value(out, delta, &zero);
-		mg_buf_putc(out, ')');
-	}
-}
-
-/* The rows against the base: at most MG_SUMMARY_BASE_ROWS, fewer when the
- * summary runs out of room, the rest said. */
-static void put_compare_rows(struct render *x)
-{
-	mg_buf *out = &x->out;
-	size_t i, k;
-
-	mg_buf_puts(out, "| candidate | change | peak MB | samples/s | eval_loss |\n"
-		    "|---|---|---:|---:|---:|\n");
-	for (i = 0; i < x->row_count && room_for_row(x, T_BASE); i++) {
-		const mg_compare_row *row = &x->rows[i];
-
-		x->shown[T_BASE]++;
-		mg_buf_puts(out, "| ");
-		put_name(out, row->name);
-		mg_buf_puts(out, " | ");
-		if (!row->in_base)
-			mg_buf_puts(out, "new");
-		else if (!row->in_head)
-			mg_buf_puts(out, "removed");
-		else if (row->base_status != row->head_status)
-			mg_buf_printf(out, "%s \xe2\x86\x92 %s", mg_status_name(row->base_status),
-				      mg_status_name(row->head_status));
-		else
-			mg_buf_puts(out, mg_compare_row_changed(row) ? "changed" : "\xe2\x80\x94");
-		for (k = 0; k < MG_COMPARE_METRICS; k++) {
-			mg_buf_puts(out, " | ");
-			put_compare_cell(out, row, &row->value[k]);
-		}
-		mg_buf_puts(out, " |\n");
-	}
-	put_omitted(x, T_BASE, "candidates", "the decision record");
-}
-
-static void put_base(struct render *x)
-{
-	const mg_check_base *b = x->r->base;
-	const mg_decision *bd, *d = x->d;
-	mg_buf *out = &x->out;
-
-	if (!b)
-		return;
-	mg_buf_puts(out, "\n### Against the base\n\n");
-	if (!b->result) {
-		mg_buf_puts(out, "The base commit ");
-		put_hex(out, b->rev);
-		mg_buf_puts(out, " could not be decided: ");
-		put_md(out, b->error ? b->error : "unknown error");
-		mg_buf_putc(out, '\n');
-		return;
-	}
-	bd = b->result->decision;
-	mg_buf_puts(out, "| | commit | decision | reason | selected | gate |\n|---|---|---|---|---|---|\n"
-		    "| base | ");
-	put_hex(out, b->rev);
-	mg_buf_printf(out, " | %s | ", mg_verdict_name(bd->verdict));
-	put_code(out, mg_outcome_name(bd->reason));
-	mg_buf_puts(out, " | ");
-	put_name(out, bd->selected ? bd->selected : "none");
-	mg_buf_printf(out, " | %s |\n| this change | ", b->result->passed ? "passed" : "failed");
-	put_hex(out, x->r->rev);
-	mg_buf_printf(out, " | %s | ", mg_verdict_name(d->verdict));
-	put_code(out, mg_outcome_name(d->reason));
-	mg_buf_puts(out, " | ");
-	put_name(out, d->selected ? d->selected : "none");
-	mg_buf_printf(out, " | %s |\n\nBoth decided with the same policy. Per candidate, base "
-		      "\xe2\x86\x92 this change (delta):\n\n", x->r->passed ? "passed" : "failed");
-	put_compare_rows(x);
 }
 
 /* With regression: (README, "Regressions"): the allowances and a row per
@@ -914,7 +503,7 @@ static void put_regression(struct render *x)
 	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
 		if (rg->limits.set[t]) {
 			mg_buf_puts(out, sep);
-			put_code(out, mg_threshold_name((enum mg_threshold)t));
+			mg_summary__put_code(out, mg_threshold_name((enum mg_threshold)t));
 			mg_buf_putc(out, ' ');
 			mg_format_threshold(out, rg->limits.value[t]);
 			sep = ", ";
@@ -942,9 +531,9 @@ static void put_regression(struct render *x)
 		const char *unit = def->metric == MG_M_PEAK ? " MB" : "";
 
 		mg_buf_puts(out, "| ");
-		put_name(out, g->name);
+		mg_summary__put_name(out, g->name);
 		mg_buf_puts(out, " | ");
-		put_code(out, mg_reason_name(def->reason));
+		mg_summary__put_code(out, mg_reason_name(def->reason));
 		mg_buf_puts(out, " | ");
 		mg_format_value(out, g->base, NULL);
 		mg_buf_printf(out, "%s | ", unit);
@@ -952,119 +541,11 @@ static void put_regression(struct render *x)
 		mg_buf_printf(out, "%s | \xe2\x9d\x8c ", unit);
 		mg_format_value(out, g->change, &g->limit);
 		mg_buf_printf(out, "%s | ", def->unit);
-		put_code(out, def->key);
+		mg_summary__put_code(out, def->key);
 		mg_buf_putc(out, ' ');
 		mg_format_threshold(out, g->limit);
 		mg_buf_puts(out, " |\n");
 	}
-}
-
-/* regression.history: candidate i of the head's evaluations' peak over the
- * history's versions (oldest first), then this change's, as a line; the
- * median as a second line; the axis spans them, not from 0. */
-static void put_history_chart(mg_buf *out, const struct render *x, size_t i)
-{
-	const mg_history *h = x->r->history;
-	const mg_evaluation *e = &x->d->base.evaluations[i];
-	long c = mg_history_find(h, e->name);
-	const mg_history_series *s;
-	double lo, hi, min, max, median;
-	const char *sep = "";
-	size_t k;
-
-	if (c < 0 || !(s = &h->peaks[c])->count || !e->known[MG_M_PEAK])
-		return;
-	median = h->evidence.candidates[c].metric[MG_M_PEAK].value;
-	min = max = e->value[MG_M_PEAK];
-	for (k = 0; k < s->count; k++) {
-		min = s->value[k] < min ? s->value[k] : min;
-		max = s->value[k] > max ? s->value[k] : max;
-	}
-	if (!(min >= 0) || !(max < 1e12))
-		return;
-	chart_range(&lo, &hi, min, max);
-	mg_buf_puts(out, "\n```mermaid\nxychart-beta\n    title \"");
-	mg_escape_mermaid_label(out, e->name, strlen(e->name), CHART_LABEL);
-	mg_buf_printf(out, ": peak memory (MB), last %zu measurements and this change\"\n"
-		      "    x-axis [", s->count);
-	for (k = s->count; k-- > 0; sep = ", ")
-		mg_buf_printf(out, "%s\"%.7s\"", sep, h->versions[s->version[k]].commit);
-	mg_buf_puts(out, ", \"this change\"]\n    y-axis \"peak_memory_mb, ");
-	put_chart_number(out, lo);
-	mg_buf_puts(out, " to ");
-	put_chart_number(out, hi);
-	mg_buf_puts(out, "\" ");
-	put_chart_number(out, lo);
-	mg_buf_puts(out, " --> ");
-	put_chart_number(out, hi);
-	mg_buf_puts(out, "\n    line [");
-	for (k = s->count; k-- > 0;) {
-		put_chart_number(out, s->value[k]);
-		mg_buf_puts(out, ", ");
-	}
-	put_chart_number(out, e->value[MG_M_PEAK]);
-	mg_buf_puts(out, "]\n    line [");
-	for (k = 0; k <= s->count; k++) {
-		mg_buf_puts(out, k ? ", " : "");
-		put_chart_number(out, median);
-	}
-	mg_buf_puts(out, "]\n```\n");
-}
-
-/* Whether evaluation i was compared with the history (README, "Regressions"):
- * covers all, or the candidate selected now or by the base. */
-static bool history_compared(const struct render *x, size_t i)
-{
-	const mg_regression *rg = &x->r->policy->rules.regression;
-	const mg_check_result *b = x->r->base ? x->r->base->result : NULL;
-	const char *name = x->d->base.evaluations[i].name;
-
-	if (!name || !*name)
-		return false;
-	return rg->covers == MG_COVERS_ALL || (x->d->selected && !strcmp(name, x->d->selected)) ||
-		(b && b->decision && b->decision->selected &&
-		 !strcmp(name, b->decision->selected));
-}
-
-/* With regression.history: what the medians are over, and a chart of each
- * compared candidate's peak (those that regressed first), at most
- * MG_SUMMARY_HISTORY_CHARTS of them. */
-static void put_history(struct render *x)
-{
-	const mg_history *h = x->r->history;
-	const mg_decision *d = x->d;
-	mg_buf *out = &x->out;
-	bool *done;
-	size_t i, k, shown = 0, total = 0;
-
-	if (!h || !h->used || !d->regression_checked)
-		return;
-	mg_buf_printf(out, "\nCompared with the median of the last %zu measurement%s of ", h->used,
-		      h->used == 1 ? "" : "s");
-	put_code(out, h->path);
-	mg_buf_printf(out, " on the first-parent line of %.7s (%d asked; %zu commits looked "
-		      "at). Lines: each measurement's peak and this change's; the median. The "
-		      "axis spans the values, not from 0.\n", h->base, h->asked, h->visited);
-	done = mg_xcalloc(d->base.count + 1, sizeof(*done));
-	for (k = 0; k < d->regressed_count && shown < MG_SUMMARY_HISTORY_CHARTS; k++)
-		if (!done[d->regressed[k].index]) {
-			done[d->regressed[k].index] = true;
-			put_history_chart(out, x, d->regressed[k].index);
-			shown++;
-		}
-	for (i = 0; i < d->base.count; i++)
-		if (history_compared(x, i)) {
-			total++;
-			if (!done[i] && shown < MG_SUMMARY_HISTORY_CHARTS) {
-				done[i] = true;
-				put_history_chart(out, x, i);
-				shown++;
-			}
-		}
-	if (total > shown)
-		mg_buf_printf(out, "\n%zu more compared candidates not charted; see the decision "
-			      "record.\n", total - shown);
-	free(done);
 }
 
 /* One row per waiver: candidate, reason, owner, expiry, what became of it. */
@@ -1092,11 +573,11 @@ static void put_waivers(struct render *x)
 		const mg_policy_waiver *v = r->waivers[i].waiver;
 
 		mg_buf_puts(out, "| ");
-		put_name(out, v->candidate);
+		mg_summary__put_name(out, v->candidate);
 		mg_buf_puts(out, " | ");
-		put_code(out, mg_reason_name(v->reason));
+		mg_summary__put_code(out, mg_reason_name(v->reason));
 		mg_buf_puts(out, " | ");
-		put_md(out, v->owner);
+		mg_summary__put_md(out, v->owner);
 		mg_buf_printf(out, " | %s | %s", v->expires, status[r->waivers[i].status]);
 		if (r->waivers[i].expiring && !r->waivers[i].days_left)
 			mg_buf_puts(out, ", expires today");
@@ -1104,7 +585,7 @@ static void put_waivers(struct render *x)
 			mg_buf_printf(out, ", expires in %d day%s", r->waivers[i].days_left,
 				      r->waivers[i].days_left == 1 ? "" : "s");
 		mg_buf_puts(out, " | ");
-		put_md(out, v->justification);
+		mg_summary__put_md(out, v->justification);
 		mg_buf_puts(out, " |\n");
 	}
 }
@@ -1118,7 +599,7 @@ static void put_warnings(struct render *x)
 	mg_buf_puts(&x->out, "\n### Warnings\n\n");
 	for (i = 0; i < x->r->warning_count; i++) {
 		mg_buf_puts(&x->out, "- ");
-		put_md(&x->out, x->r->warnings[i]);
+		mg_summary__put_md(&x->out, x->r->warnings[i]);
 		mg_buf_putc(&x->out, '\n');
 	}
 }
@@ -1145,15 +626,15 @@ static void render(struct render *x)
 	put_heading(x);
 	if (lead) {
 		put_regression(x);
-		put_history(x);
-		run_table(x, T_BASE, put_base);
+		mg_summary__put_history(x);
+		run_table(x, T_BASE, mg_summary__put_base);
 	}
 	run_table(x, T_CANDIDATES, put_candidates);
 	run_table(x, T_FINDINGS, put_findings);
 	run_table(x, T_SCENARIOS, put_sensitivity);
-	put_insight(x);
+	mg_summary__put_insight(x);
 	if (!lead)
-		run_table(x, T_BASE, put_base);
+		run_table(x, T_BASE, mg_summary__put_base);
 	put_changes(x);
 	put_notes(x);
 	put_waivers(x);
@@ -1248,11 +729,11 @@ char *mg_summary_render_error(const mg_error *err)
 			mg_buf_printf(&where, ":%d", err->line);
 		if (err->line > 0 && err->column > 0)
 			mg_buf_printf(&where, ":%d", err->column);
-		put_md(&out, where.ptr);
+		mg_summary__put_md(&out, where.ptr);
 		mg_buf_puts(&out, ": ");
 		mg_buf_free(&where);
 	}
-	put_md(&out, err->message);
+	mg_summary__put_md(&out, err->message);
 	mg_buf_puts(&out, "\n- **Exit status:** 2: memgate could not decide, so nothing was "
 		    "decided and the check fails; fix the input named above\n");
 	return mg_buf_detach(&out, NULL);
@@ -1280,18 +761,18 @@ static void put_set_table(mg_buf *out, const mg_check_item *items, size_t count)
 		const mg_check_result *r = items[i].result;
 
 		mg_buf_puts(out, "| ");
-		put_md(out, items[i].policy);
+		mg_summary__put_md(out, items[i].policy);
 		if (!r) {
 			mg_buf_puts(out, " | error | could not decide | \xe2\x80\x94 | \xe2\x9d\x8c |\n");
 			continue;
 		}
 		mg_buf_puts(out, " | ");
-		put_code(out, mg_verdict_name(r->decision->verdict));
+		mg_summary__put_code(out, mg_verdict_name(r->decision->verdict));
 		mg_buf_puts(out, " | ");
-		put_code(out, mg_outcome_name(r->decision->reason));
+		mg_summary__put_code(out, mg_outcome_name(r->decision->reason));
 		mg_buf_puts(out, " | ");
 		if (r->decision->selected)
-			put_name(out, r->decision->selected);
+			mg_summary__put_name(out, r->decision->selected);
 		else
 			mg_buf_puts(out, "none");
 		mg_buf_puts(out, r->passed ? " | \xe2\x9c\x85 passed |\n" : " | \xe2\x9d\x8c failed |\n");
@@ -1315,7 +796,7 @@ char *mg_summary_render_set(const mg_check_item *items, size_t count)
 		if (!items[i].result)
 			continue;
 		mg_buf_puts(&out, "\n---\n\n**Policy** ");
-		put_md(&out, items[i].policy);
+		mg_summary__put_md(&out, items[i].policy);
 		mg_buf_puts(&out, "\n\n");
 		one = render_summary(items[i].result, share > 256 ? share - 256 : share);
 		mg_buf_puts(&out, one);
@@ -1339,14 +820,14 @@ char *mg_summary_render_plan(const mg_plan *plan)
 	for (i = 0; unchanged && i < plan->count; i++) {
 		if (plan->entries[i].kind != MG_PLAN_UNCHANGED)
 			continue;
-		put_md(&out, plan->entries[i].policy);
+		mg_summary__put_md(&out, plan->entries[i].policy);
 		mg_buf_puts(&out, --unchanged ? ", " : "\n\n");
 	}
 	for (i = 0; i < plan->count; i++) {
 		if (plan->entries[i].kind != MG_PLAN_RETIRED)
 			continue;
 		mg_buf_puts(&out, "> \xe2\x9a\xa0\xef\xb8\x8f **Retired:** ");
-		put_md(&out, plan->entries[i].message);
+		mg_summary__put_md(&out, plan->entries[i].message);
 		mg_buf_puts(&out, "\n\n");
 	}
 	return mg_buf_detach(&out, NULL);

@@ -1,4 +1,6 @@
-/* The text rendering for people: see include/memgate/text.h. */
+/* The text rendering for people: see include/memgate/text.h.  The
+ * sensitivity and insight sections are text_sensitivity.c and
+ * text_insight.c; text_put.h is what the three share. */
 #include <assert.h>
 #include <math.h>
 #include <stdint.h>
@@ -12,31 +14,13 @@
 #include "format.h"
 #include "memgate/insight.h"
 #include "memgate/text.h"
+#include "text_put.h"
 
 #define MAX_COLS (3 + MG_CHECK_COUNT + 1)   /* #, name, status, checks, reasons */
 
-/* Beyond these a log gets a summary instead of every row: the whole list is
- * in the decision record (--format json). */
-#define TEXT_MAX_ROWS 20         /* candidates listed one a row */
+/* Beyond these (and TEXT_MAX_ROWS) a log gets a summary instead of every
+ * row: the whole list is in the decision record (--format json). */
 #define TEXT_BEST 5              /* in a summary: the selected and this many more */
-#define TEXT_MAX_SCENARIOS 20    /* scenarios always listed by winner in full */
-#define TEXT_MAX_GROUPS 6        /* in a summary: winners listed */
-#define TEXT_MAX_RANGES 4        /* in a summary: scenario ranges of a winner */
-
-/* Append untrusted text escaped for a terminal. */
-static void put_safe(mg_buf *out, const char *s)
-{
-	mg_escape_text(out, s, strlen(s));
-}
-
-/* A winner or selection: "(none)" for NULL. */
-static void put_winner(mg_buf *out, const char *name)
-{
-	if (name)
-		mg_format_name(out, name);
-	else
-		mg_buf_puts(out, "(none)");
-}
 
 /* Display width of escaped (valid UTF-8) text: one column per character. */
 static size_t width(const char *s)
@@ -313,7 +297,7 @@ static void put_issue_details(mg_buf *out, const mg_finding *f, size_t n)
 		if (f[i].issue < 0)
 			continue;
 		mg_buf_puts(out, "  ");
-		mg_format_location(out, f[i].file, f[i].pos, put_safe);
+		mg_format_location(out, f[i].file, f[i].pos, mg_text__put_safe);
 		mg_buf_printf(out, "%s [%s]\n", f[i].message, f[i].code);
 	}
 }
@@ -390,7 +374,7 @@ static void put_regression(mg_buf *out, const mg_check_result *r)
 		if (reason < 0 || !MG_REASON_IS_REGRESSION(reason))
 			continue;
 		mg_buf_puts(out, "  ");
-		mg_format_location(out, findings[i].file, findings[i].pos, put_safe);
+		mg_format_location(out, findings[i].file, findings[i].pos, mg_text__put_safe);
 		mg_buf_printf(out, "%s [%s]\n", findings[i].message, findings[i].code);
 	}
 	mg_findings_free(findings, n);
@@ -403,7 +387,7 @@ static void put_input(mg_buf *out, const char *what, const mg_input_ref *ref,
 	if (!ref->path)
 		return;
 	mg_buf_printf(out, ", %s '", what);
-	put_safe(out, ref->path);
+	mg_text__put_safe(out, ref->path);
 	mg_buf_putc(out, '\'');
 	if (ref->commit[0] && strcmp(ref->commit, rev) != 0)
 		mg_buf_printf(out, " at %.12s", ref->commit);
@@ -433,270 +417,6 @@ static void put_inputs_line(mg_buf *out, const mg_check_result *r)
 	mg_buf_free(&list);
 }
 
-static bool same_name(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
-static const char *sc_best(const mg_decision *d, size_t i)
-{
-	return d->scenarios[i].best;
-}
-
-/* Split "grid[12]" into its prefix length (5) and number (12). */
-static bool split_id(const char *id, size_t *prefix, long *number)
-{
-	const char *open = strchr(id, '[');
-	char *end;
-
-	if (!open || open[1] < '0' || open[1] > '9')
-		return false;
-	*number = strtol(open + 1, &end, 10);
-	*prefix = (size_t)(open - id + 1);
-	return end[0] == ']' && end[1] == '\0';
-}
-
-/* Does scenario id b directly follow id a ("grid[3]" -> "grid[4]")? */
-static bool follows(const char *a, const char *b)
-{
-	size_t pa, pb;
-	long na, nb;
-
-	return split_id(a, &pa, &na) && split_id(b, &pb, &nb) && pa == pb &&
-	       !strncmp(a, b, pa) && nb - 1 == na;
-}
-
-/* "grid[0]" alone, "grid[0], grid[1]", or the range "grid[0-5]" from a to b. */
-static void put_range(mg_buf *out, const char *a, const char *b)
-{
-	if (a == b || follows(a, b)) {
-		put_safe(out, a);
-		if (a != b) {
-			mg_buf_puts(out, ", ");
-			put_safe(out, b);
-		}
-		return;
-	}
-	mg_escape_text(out, a, strlen(a) - 1);
-	mg_buf_putc(out, '-');
-	put_safe(out, strchr(b, '[') + 1);
-}
-
-/* "  winner checkpoint (base winner): stricter[0], grid[0-5]" for the
- * scenarios whose winner is that of scenario `first`, the first to have it. */
-static void put_winner_group(mg_buf *out, const mg_decision *d, size_t first)
-{
-	const mg_scenario *sc = d->scenarios;
-	const char *best = sc[first].best, *sep = " ";
-	size_t i, start = first, last = first;
-
-	mg_buf_puts(out, "  winner ");
-	put_winner(out, best);
-	if (best && same_name(best, d->best))
-		mg_buf_puts(out, " (base winner)");
-	mg_buf_putc(out, ':');
-	for (i = first + 1; i <= d->scenario_count; i++) {
-		bool end = i == d->scenario_count;
-
-		if (!end && !same_name(sc[i].best, best))
-			continue;
-		if (!end && follows(sc[last].id, sc[i].id)) {
-			last = i;
-			continue;
-		}
-		mg_buf_puts(out, sep);
-		put_range(out, sc[start].id, sc[last].id);
-		sep = ", ";
-		start = last = i;
-	}
-	mg_buf_putc(out, '\n');
-}
-
-/* A scenario and the index of its winner (SIZE_MAX for none). */
-struct sc_winner {
-	size_t winner, scenario;
-};
-
-static int sc_winner_cmp(const void *a, const void *b)
-{
-	const struct sc_winner *x = a, *y = b;
-
-	if (x->winner != y->winner)
-		return x->winner < y->winner ? -1 : 1;
-	return (x->scenario > y->scenario) - (x->scenario < y->scenario);
-}
-
-/* A winner's scenarios: list[start..end) of the sorted pairs. */
-struct sc_group {
-	size_t start, end;
-};
-
-static int sc_group_cmp(const void *a, const void *b)
-{
-	const struct sc_group *x = a, *y = b;
-	size_t nx = x->end - x->start, ny = y->end - y->start;
-
-	if (nx != ny)
-		return nx > ny ? -1 : 1;   /* most scenarios first */
-	return (x->start > y->start) - (x->start < y->start);
-}
-
-/* "  winner X (base winner): 360 scenarios: grid[0-9], grid[20-29] and 34
- * more ranges" */
-static void put_group_summary(mg_buf *out, const mg_decision *d, const struct sc_winner *list,
-			      const struct sc_group *g)
-{
-	const mg_scenario *sc = d->scenarios;
-	const char *best = sc[list[g->start].scenario].best, *sep = " ";
-	size_t i, start = g->start, ranges = 0;
-
-	mg_buf_puts(out, "  winner ");
-	put_winner(out, best);
-	if (best && same_name(best, d->best))
-		mg_buf_puts(out, " (base winner)");
-	mg_buf_printf(out, ": %zu scenario%s:", g->end - g->start, g->end - g->start == 1 ? "" : "s");
-	for (i = g->start + 1; i <= g->end; i++) {
-		if (i < g->end && follows(sc[list[i - 1].scenario].id, sc[list[i].scenario].id))
-			continue;
-		if (ranges++ < TEXT_MAX_RANGES) {
-			mg_buf_puts(out, sep);
-			put_range(out, sc[list[start].scenario].id, sc[list[i - 1].scenario].id);
-			sep = ", ";
-		}
-		start = i;
-	}
-	if (ranges > TEXT_MAX_RANGES)
-		mg_buf_printf(out, " and %zu more range%s", ranges - TEXT_MAX_RANGES,
-			      ranges - TEXT_MAX_RANGES == 1 ? "" : "s");
-	mg_buf_putc(out, '\n');
-}
-
-/* The number of id ranges ("grid[0-5]") in a group. */
-static size_t group_ranges(const mg_decision *d, const struct sc_winner *list,
-			   const struct sc_group *g)
-{
-	size_t i, ranges = 1;
-
-	for (i = g->start + 1; i < g->end; i++)
-		ranges += !follows(d->scenarios[list[i - 1].scenario].id,
-				   d->scenarios[list[i].scenario].id);
-	return ranges;
-}
-
-/* More scenarios than a log can show (more winners, or more id ranges,
- * than a few lines hold): how often the winner changes, and the winners
- * with the most scenarios.  False, printing nothing, when every winner's
- * line fits. */
-static bool put_sensitivity_summary(mg_buf *out, const mg_decision *d)
-{
-	size_t n = d->scenario_count, i, groups = 0, same = 0, none = 0, rest = 0, ranges = 0;
-	struct sc_winner *list = mg_xcalloc(n, sizeof(*list));
-	struct sc_group *g = mg_xcalloc(n, sizeof(*g));
-	bool summary;
-
-	for (i = 0; i < n; i++) {
-		list[i].winner = d->scenarios[i].best ? d->scenarios[i].best_index : SIZE_MAX;
-		list[i].scenario = i;
-		same += d->scenarios[i].best && same_name(d->scenarios[i].best, d->best);
-		none += !d->scenarios[i].best;
-	}
-	qsort(list, n, sizeof(*list), sc_winner_cmp);
-	for (i = 0; i < n; i++) {
-		if (!i || list[i].winner != list[i - 1].winner)
-			g[groups++].start = i;
-		g[groups - 1].end = i + 1;
-	}
-	for (i = 0; i < groups; i++)
-		ranges += group_ranges(d, list, &g[i]);
-	summary = groups > TEXT_MAX_GROUPS || ranges > TEXT_MAX_GROUPS * TEXT_MAX_RANGES;
-	if (!summary)
-		goto done;
-	mg_buf_printf(out, "  the winner is the base winner in %zu, another candidate in %zu, "
-		      "none in %zu\n", same, n - same - none, none);
-	qsort(g, groups, sizeof(*g), sc_group_cmp);
-	for (i = 0; i < groups && i < TEXT_MAX_GROUPS; i++)
-		put_group_summary(out, d, list, &g[i]);
-	for (; i < groups; i++)
-		rest += g[i].end - g[i].start;
-	if (groups > TEXT_MAX_GROUPS)
-		mg_buf_printf(out, "  and %zu more winners in %zu scenarios "
-			      "(memgate check --format json lists every scenario)\n",
-			      groups - TEXT_MAX_GROUPS, rest);
-done:
-	free(list);
-	free(g);
-	return summary;
-}
-
-/* "memory_cap_mb 8500, min_samples_per_s 1.5", or "no override". */
-static void put_overrides_or_none(mg_buf *out, const mg_budget *ov)
-{
-	size_t before = out->len;
-
-	mg_format_overrides(out, ov);
-	if (out->len == before)
-		mg_buf_puts(out, "no override");
-}
-/* What each scenario id stands for: "  stricter[0]: memory_cap_mb 8500",
- * and one line for the grid: "  grid[0-5]: memory_cap_mb 9600, 11200 x
- * min_samples_per_s 1, 1.5, 2 (last axis fastest)". */
-static void put_scenario_ids(mg_buf *out, const mg_check_result *r)
-{
-	const mg_decision *d = r->decision;
-	const mg_rules *rules = r->policy ? &r->policy->rules : NULL;
-	size_t i, k, first_grid = d->scenario_count;
-
-	for (i = 0; i < d->scenario_count; i++) {
-		if (strncmp(d->scenarios[i].id, "stricter[", 9)) {
-			if (first_grid == d->scenario_count)
-				first_grid = i;
-			continue;
-		}
-		mg_buf_printf(out, "  %s: ", d->scenarios[i].id);
-		put_overrides_or_none(out, &d->scenarios[i].overrides);
-		mg_buf_putc(out, '\n');
-	}
-	if (first_grid == d->scenario_count || !rules || !rules->grid_count || !rules->grid)
-		return;
-	mg_buf_puts(out, "  ");
-	put_range(out, d->scenarios[first_grid].id, d->scenarios[d->scenario_count - 1].id);
-	mg_buf_puts(out, ": ");
-	for (i = 0; i < rules->grid_count; i++) {
-		const mg_grid_axis *axis = &rules->grid[i];
-
-		mg_buf_printf(out, "%s%s ", i ? " x " : "", mg_threshold_name(axis->threshold));
-		for (k = 0; k < axis->count; k++) {
-			if (k)
-				mg_buf_puts(out, ", ");
-			mg_format_threshold(out, axis->values[k]);
-		}
-	}
-	mg_buf_puts(out, rules->grid_count > 1 ? " (last axis fastest)\n" : "\n");
-}
-
-static void put_sensitivity(mg_buf *out, const mg_check_result *r)
-{
-	const mg_decision *d = r->decision;
-	size_t i, j;
-
-	mg_buf_puts(out, "sensitivity: ");
-	mg_format_stability(out, d, mg_format_name);
-	mg_buf_putc(out, '\n');
-	if (!d->sensitivity_evaluated)
-		return;
-	if (d->scenario_count > TEXT_MAX_SCENARIOS && put_sensitivity_summary(out, d)) {
-		put_scenario_ids(out, r);
-		return;
-	}
-	for (i = 0; i < d->scenario_count; i++) {
-		for (j = 0; j < i && !same_name(sc_best(d, j), sc_best(d, i)); j++)
-			;
-		if (j == i)
-			put_winner_group(out, d, i);
-	}
-	put_scenario_ids(out, r);
-}
-
 /* "note: the report's own decision was 'tune' (reason); ..." when the
  * producer decided otherwise. */
 static void put_producer_note(mg_buf *out, const mg_check_result *r)
@@ -707,11 +427,11 @@ static void put_producer_note(mg_buf *out, const mg_check_result *r)
 	    !strcmp(rep->producer_decision, mg_verdict_name(r->decision->verdict)))
 		return;
 	mg_buf_puts(out, "note: the report's own decision was '");
-	put_safe(out, rep->producer_decision);
+	mg_text__put_safe(out, rep->producer_decision);
 	mg_buf_putc(out, '\'');
 	if (rep->producer_reason) {
 		mg_buf_puts(out, " (");
-		put_safe(out, rep->producer_reason);
+		mg_text__put_safe(out, rep->producer_reason);
 		mg_buf_putc(out, ')');
 	}
 	mg_buf_puts(out, "; memgate decided from the evidence\n");
@@ -727,16 +447,16 @@ static void put_approved(mg_buf *out, const mg_check_result *r)
 	if (!d->approved_checked)
 		return;
 	mg_buf_puts(out, "approved record: ");
-	put_winner(out, r->approved_decision);
+	mg_text__put_winner(out, r->approved_decision);
 	mg_buf_puts(out, ", selected ");
-	put_winner(out, r->approved_selected);
+	mg_text__put_winner(out, r->approved_selected);
 	if (!d->drift) {
 		mg_buf_puts(out, " (the evidence still decides this)\n");
 		return;
 	}
 	mg_buf_printf(out, "; the evidence now decides %s (%s), selected ",
 		      mg_verdict_name(d->computed_verdict), mg_outcome_name(d->computed_reason));
-	put_winner(out, d->computed_selected);
+	mg_text__put_winner(out, d->computed_selected);
 	mg_buf_putc(out, '\n');
 }
 
@@ -746,7 +466,7 @@ static void put_change_value(mg_buf *out, const mg_change_value *v)
 	mg_buf raw = MG_BUF_INIT;
 
 	mg_check_change_text(&raw, v);
-	put_safe(out, raw.ptr);
+	mg_text__put_safe(out, raw.ptr);
 	mg_buf_free(&raw);
 }
 
@@ -758,7 +478,7 @@ static void put_changes(mg_buf *out, const mg_check_result *r)
 		const mg_policy_change *c = &r->changes[i];
 
 		mg_buf_puts(out, "policy change: ");
-		put_safe(out, c->key);
+		mg_text__put_safe(out, c->key);
 		mg_buf_puts(out, " was ");
 		put_change_value(out, &c->before);
 		mg_buf_puts(out, " at the policy revision, is ");
@@ -779,7 +499,7 @@ static void put_notes(mg_buf *out, const mg_check_result *r)
 
 	for (i = 0; i < r->note_count; i++) {
 		mg_buf_puts(out, "note: ");
-		put_safe(out, r->notes[i]);
+		mg_text__put_safe(out, r->notes[i]);
 		mg_buf_putc(out, '\n');
 	}
 }
@@ -886,17 +606,17 @@ static void put_base(mg_buf *out, const mg_check_result *r)
 	mg_buf_printf(out, "base: %.12s ", b->rev);
 	if (!b->result) {
 		mg_buf_puts(out, "could not be decided: ");
-		put_safe(out, b->error ? b->error : "unknown error");
+		mg_text__put_safe(out, b->error ? b->error : "unknown error");
 		mg_buf_putc(out, '\n');
 		return;
 	}
 	bd = b->result->decision;
 	mg_buf_printf(out, "decided %s (%s), selected ", mg_verdict_name(bd->verdict),
 		      mg_outcome_name(bd->reason));
-	put_winner(out, bd->selected);
+	mg_text__put_winner(out, bd->selected);
 	mg_buf_printf(out, ", gate %s; this commit: %s, selected ",
 		      b->result->passed ? "passed" : "failed", mg_verdict_name(r->decision->verdict));
-	put_winner(out, r->decision->selected);
+	mg_text__put_winner(out, r->decision->selected);
 	mg_buf_putc(out, '\n');
 	put_base_rows(out, bd, r->decision);
 }
@@ -915,14 +635,14 @@ static void put_waivers(mg_buf *out, const mg_check_result *r)
 	for (i = 0; i < r->waiver_count; i++) {
 		mg_check_waiver_message(&line, r, i);
 		mg_buf_puts(out, r->waivers[i].status == MG_WAIVER_APPLIED ? "  " : "  warning: ");
-		put_safe(out, line.ptr);
+		mg_text__put_safe(out, line.ptr);
 		mg_buf_putc(out, '\n');
 		mg_buf_free(&line);
 		if (!r->waivers[i].expiring)
 			continue;
 		mg_check_waiver_expiring_message(&line, r, i);
 		mg_buf_puts(out, "  notice: ");
-		put_safe(out, line.ptr);
+		mg_text__put_safe(out, line.ptr);
 		mg_buf_putc(out, '\n');
 		mg_buf_free(&line);
 	}
@@ -930,156 +650,13 @@ static void put_waivers(mg_buf *out, const mg_check_result *r)
 
 /* ---- insight: tipping points, noise, the trade-off front ---- */
 
-#define TEXT_MAX_TIPS 12         /* tipping points listed; the rest are in the record */
-
-static void put_tips(mg_buf *out, const mg_insight *in)
-{
-	size_t i;
-
-	if (!in->tips_evaluated) {
-		mg_buf_puts(out, "tipping points: not evaluated: the evidence does not apply\n");
-		return;
-	}
-	if (!in->tip_count)
-		return;
-	mg_buf_puts(out, "tipping points (the nearest value of each threshold where the "
-		    "decision changes, others held):\n");
-	for (i = 0; i < in->tip_count && i < TEXT_MAX_TIPS; i++) {
-		mg_buf_puts(out, "  ");
-		mg_format_knob(out, &in->tips[i]);
-		mg_buf_puts(out, ": lower: ");
-		mg_format_tip(out, &in->tips[i].down, put_winner);
-		mg_buf_puts(out, "; higher: ");
-		mg_format_tip(out, &in->tips[i].up, put_winner);
-		mg_buf_putc(out, '\n');
-	}
-	if (in->tip_count > TEXT_MAX_TIPS)
-		mg_buf_printf(out, "  ... %zu more in the decision record (--json)\n",
-			      in->tip_count - TEXT_MAX_TIPS);
-}
-
-static void put_band(mg_buf *out, const mg_band *b)
-{
-	mg_format_value(out, b->min, NULL);
-	mg_buf_puts(out, "..");
-	mg_format_value(out, b->max, NULL);
-}
-
-static void put_noise(mg_buf *out, const mg_decision *d, const mg_insight *in)
-{
-	size_t i, shown = 0;
-	int t;
-
-	if (!in->with_runs) {
-		mg_buf_puts(out, "noise: no candidate has runs (single measurements): no noise bands\n");
-		return;
-	}
-	mg_buf_printf(out, "noise: %zu of %zu candidates have runs (bands are [min, max] over "
-		      "their runs)", in->with_runs, in->count);
-	for (i = 0; i < in->count; i++) {
-		const mg_noise *n = &in->noise[i];
-
-		if (!n->within)
-			continue;
-		if (shown++ == TEXT_MAX_ROWS) {
-			mg_buf_puts(out, "; ... (more in the decision record)");
-			break;
-		}
-		mg_buf_puts(out, shown == 1 ? "; within noise: " : "; ");
-		put_winner(out, d->base.evaluations[i].name);
-		for (t = 0; t < MG_THRESHOLD_COUNT; t++)
-			if (n->within & (1u << t)) {
-				enum mg_metric_id m = t == MG_MEMORY_CAP_MB ? MG_M_PEAK :
-					t == MG_MIN_SAMPLES_PER_S ? MG_M_SAMPLES :
-					t == MG_MIN_MEMORY_SAVING_MB ? MG_M_SAVING :
-					t == MG_MIN_THROUGHPUT_RATIO ? MG_M_RATIO :
-					t == MG_MAX_QUALITY_DELTA ? MG_M_DELTA : MG_M_EVAL_LOSS;
-
-				mg_buf_printf(out, " %s (%s ", mg_threshold_name((enum mg_threshold)t),
-					      mg_metric_name(m));
-				put_band(out, &n->band[m]);
-				mg_buf_putc(out, ')');
-			}
-	}
-	mg_buf_putc(out, '\n');
-}
-
-static void put_front(mg_buf *out, const mg_decision *d, const mg_insight *in)
-{
-	const char *sep = "";
-	size_t i, shown = 0, dominated = 0;
-
-	if (!in->compared) {
-		mg_buf_puts(out, "trade-off front: no candidate has peak memory, samples/s and eval_loss\n");
-		return;
-	}
-	if (!in->front_complete) {
-		mg_buf_puts(out, "trade-off front: not computed (search limit)\n");
-		return;
-	}
-	mg_buf_printf(out, "trade-off front (lower peak, higher samples/s, lower eval_loss; "
-		      "%zu of %zu): ", in->front_count, in->compared);
-	for (i = 0; i < in->count && shown < TEXT_MAX_ROWS; i++)
-		if (in->on_front[i]) {
-			mg_buf_puts(out, sep);
-			put_winner(out, d->base.evaluations[i].name);
-			sep = ", ";
-			shown++;
-		}
-	if (in->front_count > shown)
-		mg_buf_printf(out, ", ... %zu more", in->front_count - shown);
-	for (i = 0; i < in->count; i++) {
-		if (in->dominated_by[i] == MG_INSIGHT_NONE)
-			continue;
-		if (dominated++ == TEXT_MAX_ROWS) {
-			mg_buf_puts(out, "; ... (more in the decision record)");
-			break;
-		}
-		mg_buf_puts(out, "; ");
-		put_winner(out, d->base.evaluations[i].name);
-		mg_buf_puts(out, " dominated by ");
-		put_winner(out, d->base.evaluations[in->dominated_by[i]].name);
-	}
-	mg_buf_putc(out, '\n');
-}
-
-static void put_exchange(mg_buf *out, const mg_decision *d)
-{
-	size_t idx[TEXT_MAX_ROWS], n = mg_decision_best(d, idx, TEXT_MAX_ROWS), i, shown = 0;
-	double rate;
-
-	for (i = 0; i < n; i++) {
-		const mg_evaluation *e = &d->base.evaluations[idx[i]];
-
-		if (mg_insight_exchange(&rate, e) == MG_EXCHANGE_UNKNOWN)
-			continue;
-		mg_buf_puts(out, shown++ ? "; " : "exchange rate vs the baseline (MB saved per "
-			    "1% of throughput lost): ");
-		put_winner(out, e->name);
-		mg_buf_putc(out, ' ');
-		mg_format_exchange(out, e);
-	}
-	if (shown)
-		mg_buf_putc(out, '\n');
-}
-
-static void put_insight(mg_buf *out, const mg_check_result *r)
-{
-	if (!r->insight)
-		return;
-	put_tips(out, r->insight);
-	put_noise(out, r->decision, r->insight);
-	put_front(out, r->decision, r->insight);
-	put_exchange(out, r->decision);
-}
-
 static void put_warnings(mg_buf *out, const mg_check_result *r)
 {
 	size_t i;
 
 	for (i = 0; i < r->warning_count; i++) {
 		mg_buf_puts(out, "warning: ");
-		put_safe(out, r->warnings[i]);
+		mg_text__put_safe(out, r->warnings[i]);
 		mg_buf_putc(out, '\n');
 	}
 }
@@ -1108,15 +685,15 @@ char *mg_text_render(const mg_check_result *r)
 		      mg_outcome_name(d->reason));
 	mg_buf_printf(&out, "next action: %s\n", mg_next_action_name(d->next_action));
 	mg_buf_puts(&out, "selected: ");
-	put_winner(&out, d->selected);
+	mg_text__put_winner(&out, d->selected);
 	mg_buf_putc(&out, '\n');
 	put_inputs_line(&out, r);
 	put_evidence_line(&out, r);
 	put_regression(&out, r);
 	put_checks_line(&out, &d->budget);
 	put_candidates(&out, d);
-	put_sensitivity(&out, r);
-	put_insight(&out, r);
+	mg_text__put_sensitivity(&out, r);
+	mg_text__put_insight(&out, r);
 	put_approved(&out, r);
 	put_producer_note(&out, r);
 	put_base(&out, r);
@@ -1147,7 +724,7 @@ static void put_set_table(mg_buf *out, const mg_check_item *items, size_t count)
 		n[mg_check_item_status(&items[i])]++;
 		mg_buf_printf(&cell, "%zu", i + 1);
 		row[0] = mg_buf_detach(&cell, NULL);
-		put_safe(&cell, items[i].policy);
+		mg_text__put_safe(&cell, items[i].policy);
 		row[1] = mg_buf_detach(&cell, NULL);
 		if (r) {
 			mg_buf_puts(&cell, mg_verdict_name(r->decision->verdict));
@@ -1155,14 +732,15 @@ static void put_set_table(mg_buf *out, const mg_check_item *items, size_t count)
 			mg_buf_puts(&cell, mg_outcome_name(r->decision->reason));
 			row[3] = mg_buf_detach(&cell, NULL);
 			mg_buf_puts(&cell, "selected ");
-			put_winner(&cell, r->decision->selected);
+			mg_text__put_winner(&cell, r->decision->selected);
 			row[4] = mg_buf_detach(&cell, NULL);
 			mg_buf_puts(&cell, r->passed ? "passed" : "failed");
 		} else {
 			row[2] = mg_xstrdup("error");
 			row[3] = mg_xstrdup("could not decide");
 			row[4] = mg_xstrdup("-");
-			put_safe(&cell, mg_error_format(&items[i].error, buf, sizeof(buf)));
+			mg_text__put_safe(&cell,
+					  mg_error_format(&items[i].error, buf, sizeof(buf)));
 		}
 		row[5] = mg_buf_detach(&cell, NULL);
 	}
@@ -1184,7 +762,7 @@ char *mg_text_render_set(const mg_check_item *items, size_t count)
 	assert(items);
 	for (i = 0; i < count; i++) {
 		mg_buf_puts(&out, "policy ");
-		put_safe(&out, items[i].policy);
+		mg_text__put_safe(&out, items[i].policy);
 		mg_buf_putc(&out, '\n');
 		if (items[i].result) {
 			text = mg_text_render(items[i].result);
@@ -1192,7 +770,7 @@ char *mg_text_render_set(const mg_check_item *items, size_t count)
 			free(text);
 		} else {
 			mg_buf_puts(&out, "memgate: error: ");
-			put_safe(&out, mg_error_format(&items[i].error, buf, sizeof(buf)));
+			mg_text__put_safe(&out, mg_error_format(&items[i].error, buf, sizeof(buf)));
 			mg_buf_putc(&out, '\n');
 		}
 		mg_buf_putc(&out, '\n');

@@ -1,8 +1,8 @@
 """An independent reference for memgate's decision (README sections "The policy", "Report reference" and
 "How memgate decides").
 
-Written from the written contract only, never from plugin/decision.c, so that
-tests/diff/run can compare the two on random inputs.  The entry point is
+Written from the written contract only, never from the decision core (plugin/decision.c,
+tables.c, screening.c, sensitivity.c), so that tests/diff/run can compare the two on random inputs.  The entry point is
 
     decide(policy, report, base_report=None, base_history=None) -> dict
 

@@ -1,0 +1,354 @@
+/*
+ * The evidence of memgate check: the manifest, its signature, the report,
+ * the approved result and evidence.inputs.  See check_evidence.h.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memgate/buf.h"
+#include "memgate/check.h"
+#include "digest.h"
+#include "git.h"
+#include "memgate/approved.h"
+#include "memgate/signers.h"
+#include "memgate/sshsig.h"
+#include "check_run.h"
+#include "check_evidence.h"
+
+/* schema_version / semantic_id: when the manifest names one, the report
+ * must carry the same string. */
+static bool value_differs(const char *want, const mg_value *got)
+{
+	return want && (got->kind != MG_VALUE_STRING || strcmp(want, got->string));
+}
+
+/* Read the report named by `path` at --rev; a Git LFS pointer is read
+ * through the local LFS store (mg_check__resolve_lfs). */
+int mg_check__load_report(struct run *run, mg_blob *blob, const char *path,
+			  const char *from, mg_pos pos, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	char wt[MG_DIGEST_HEX_SIZE];
+	bool lfs;
+	int error;
+
+	if ((error = mg_check__read_input(blob, run, &res->report_ref, res->rev, path, from, pos,
+					  false, err)) < 0)
+		return error;
+	if ((error = mg_check__resolve_lfs(blob, &lfs, run, path, res->report_ref.commit, err)) < 0)
+		return error;
+	if (mg_digest_sha256_hex(res->report_ref.sha256, blob->data, blob->len) < 0)
+		return mg_error_set(err, path, 0, 0, "cannot compute SHA-256 (OpenSSL failed)");
+	if (lfs)
+		mg_check__add_note(res, "'%s' is stored with Git LFS: its content was read from the "
+				   "local LFS store and checked against the pointer's oid", path);
+	if (!res->worktree && !lfs)
+		mg_check__warn_uncommitted(run, path, res->rev, blob->oid);
+	else if (!res->worktree && !run->base_run && run->head[0] &&
+		 !strcmp(run->head, res->rev) && mg_check__worktree_sha256(wt, run, path) &&
+		 strcmp(wt, res->report_ref.sha256))
+		mg_check__add_warning(res, "'%s' has uncommitted changes in the working tree; "
+				      "the decision uses the version committed at %s", path,
+				      mg_check__short_id(res->rev).hex);
+	return mg_report_parse(&res->report, path, blob->data, blob->len, err);
+}
+
+/* The approved result: missing is an issue, not an error; a mismatching
+ * hash is an issue.  With --require-approved, also read its decision. */
+static int load_approved(struct run *run, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	const mg_manifest *m = res->manifest;
+	mg_blob blob = { 0 };
+	int error;
+
+	if (run->opt->ignore_approved)
+		return MG_OK;
+	if (!m->has_approved) {
+		if (run->opt->require_approved)
+			run->pre[MG_ISSUE_APPROVED_RESULT_MISSING] = true;
+		return MG_OK;
+	}
+	error = mg_check__read_input(&blob, run, &res->approved_ref, res->rev, m->approved_path,
+				     m->path, m->approved_path_pos, true, err);
+	if (error == MG_ENOTFOUND) {
+		run->pre[MG_ISSUE_APPROVED_RESULT_MISSING] = true;
+		if (!res->worktree)
+			res->approved_hint = mg_repo_uncommitted_hint(run->repo, m->approved_path);
+		mg_check__add_warning(res, "approved result '%s' is not in %s%s%s", m->approved_path,
+				      res->worktree ? "the working tree"
+						    : mg_check__short_id(res->rev).hex,
+				      res->approved_hint ? "; " : "",
+				      res->approved_hint ? res->approved_hint : "");
+		mg_error_clear(err);
+		error = MG_OK;
+		goto done;
+	}
+	if (error < 0)
+		goto done;
+	if (mg_digest_sha256_hex(res->approved_ref.sha256, blob.data, blob.len) < 0) {
+		error = mg_error_set(err, m->approved_path, 0, 0,
+				     "cannot compute SHA-256 (OpenSSL failed)");
+		goto done;
+	}
+	if (strcmp(res->approved_ref.sha256, m->approved_sha256)) {
+		run->pre[MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH] = true;
+		goto done;
+	}
+	if (run->opt->require_approved)
+		error = mg_approved_read(&res->approved_decision, &res->approved_selected,
+					 m->approved_path, blob.data, blob.len, err);
+done:
+	mg_blob_release(&blob);
+	return error;
+}
+
+/* A signature problem: an issue when the policy requires signatures, else
+ * a warning.  `at_signers`: the problem is at `at` in the allowed signers. */
+static void signature_problem(struct run *run, enum mg_issue issue, bool at_signers, mg_pos at,
+			      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void signature_problem(struct run *run, enum mg_issue issue, bool at_signers, mg_pos at,
+			      const char *fmt, ...)
+{
+	mg_check_signature *s = &run->res->signature;
+	mg_buf b = MG_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	mg_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	s->issue = issue;
+	s->at_signers = at_signers;
+	s->at = at;
+	s->problem = mg_buf_detach(&b, NULL);
+	if (s->required)
+		run->pre[issue] = true;
+	else
+		mg_check__add_warning(run->res, "%s: %s (provenance.require is false)",
+				      mg_issue_name(issue), s->problem);
+}
+
+/* Who signed: the allowed signers' verdict on the signature's key. */
+static int judge_signer(struct run *run, const mg_signers *signers, const mg_sshsig *sig,
+			mg_error *err)
+{
+	mg_check_result *res = run->res;
+	mg_check_signature *s = &res->signature;
+	const char *ns = res->policy->sig_namespace, *file = s->signers_ref.path;
+	const unsigned char *key;
+	size_t len;
+	long long now = 0;
+	mg_signers_match m;
+
+	if (mg_signers_day_start(&now, res->today) < 0)
+		return mg_error_set(err, NULL, 0, 0, "cannot read the day '%s'", res->today);
+	key = mg_sshsig_key(sig, &len);
+	m = mg_signers_find(signers, key, len, ns, now);
+	if (m.principals)
+		s->principals = mg_xstrdup(m.principals);
+	switch (m.verdict) {
+	case MG_SIGNERS_ALLOWED:
+		s->verified = true;
+		break;
+	case MG_SIGNERS_UNKNOWN_KEY:
+		signature_problem(run, MG_ISSUE_SIGNER_UNKNOWN, true, (mg_pos){ 1, 1 },
+				  "the manifest is signed by %s, which '%s' (at %s) does not list",
+				  s->key, file, mg_check__short_id(res->policy_rev).hex);
+		break;
+	case MG_SIGNERS_NAMESPACE:
+		signature_problem(run, MG_ISSUE_SIGNATURE_NAMESPACE_MISMATCH, true, m.pos,
+				  "the signing key %s is listed for '%s' only for other namespaces "
+				  "than '%s'", s->key, m.principals, ns);
+		break;
+	default:
+		signature_problem(run, MG_ISSUE_SIGNER_OUTSIDE_VALIDITY, true, m.pos,
+				  "the signing key of '%s' is %s on %s (%s=\"%s\")", m.principals,
+				  m.verdict == MG_SIGNERS_EXPIRED ? "expired" : "not yet valid",
+				  res->today, m.verdict == MG_SIGNERS_EXPIRED ? "valid-before" :
+				  "valid-after", m.when);
+		break;
+	}
+	return MG_OK;
+}
+
+/* Check the signature text against the manifest's bytes and the signers. */
+static int judge_signature(struct run *run, const mg_signers *signers, const mg_blob *sigblob,
+			   const mg_blob *manifest, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	mg_check_signature *s = &res->signature;
+	mg_sshsig *sig = NULL;
+	mg_buf key = MG_BUF_INIT;
+	mg_error why;
+	char line[sizeof(why.message) + 600];
+	int rc, error = MG_OK;
+
+	mg_error_clear(&why);
+	if (mg_sshsig_parse(&sig, s->sig_ref.path, sigblob->data, sigblob->len, &why) < 0) {
+		signature_problem(run, MG_ISSUE_SIGNATURE_MALFORMED, false,
+				  (mg_pos){ why.line, why.column }, "%s",
+				  mg_error_format(&why, line, sizeof(line)));
+		goto done;
+	}
+	mg_buf_printf(&key, "%s %s", mg_sshsig_key_type(sig), mg_sshsig_fingerprint(sig));
+	s->key = mg_buf_detach(&key, NULL);
+	rc = mg_sshsig_verify(sig, manifest->data, manifest->len, res->policy->sig_namespace, &why);
+	if (rc == MG_SSHSIG_ENAMESPACE)
+		signature_problem(run, MG_ISSUE_SIGNATURE_NAMESPACE_MISMATCH, false,
+				  (mg_pos){ 1, 1 }, "the manifest is %s", why.message);
+	else if (rc == MG_SSHSIG_EBADSIG)
+		signature_problem(run, MG_ISSUE_SIGNATURE_INVALID, false, (mg_pos){ 1, 1 },
+				  "%s: the manifest changed after it was signed, or the signature "
+				  "was made for another one", why.message);
+	else if (rc < 0)
+		error = mg_error_set(err, s->sig_ref.path, 0, 0, "%s", why.message);
+	else
+		error = judge_signer(run, signers, sig, err);
+done:
+	mg_sshsig_free(sig);
+	return error;
+}
+
+/*
+ * The manifest's signature, when the policy that decides has a provenance
+ * section: the allowed signers at the policy revision (a missing or
+ * malformed file is an error: the policy is wrong), MANIFEST.sig at --rev
+ * (missing, malformed or invalid is an issue).  0 or MG_ERROR.
+ */
+static int load_signature(struct run *run, const mg_blob *manifest, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	const mg_policy *p = res->policy;
+	mg_check_signature *s = &res->signature;
+	mg_blob signers_blob = { 0 }, sigblob = { 0 };
+	mg_signers *signers = NULL;
+	mg_buf path = MG_BUF_INIT;
+	int error;
+
+	if (!p->provenance_set)
+		return MG_OK;
+	s->checked = true;
+	s->required = p->sig_required;
+	error = mg_check__read_input(&signers_blob, run, &s->signers_ref, res->policy_rev,
+				     p->allowed_signers, p->path, p->allowed_signers_pos, true, err);
+	if (error < 0)
+		goto done;
+	error = mg_signers_parse(&signers, p->allowed_signers, signers_blob.data, signers_blob.len,
+				 err);
+	if (error < 0)
+		goto done;
+	mg_buf_printf(&path, "%s.sig", p->manifest);
+	error = mg_check__read_input(&sigblob, run, &s->sig_ref, res->rev, path.ptr, p->manifest,
+				     (mg_pos){ 0, 0 }, true, err);
+	if (error == MG_ENOTFOUND) {
+		mg_error_clear(err);
+		free(s->sig_ref.path);
+		s->sig_ref.path = mg_buf_detach(&path, NULL);
+		signature_problem(run, MG_ISSUE_SIGNATURE_MISSING, false, (mg_pos){ 0, 0 },
+				  "no signature '%s' at %s for the manifest", s->sig_ref.path,
+				  res->worktree ? "the working tree"
+						: mg_check__short_id(res->rev).hex);
+		error = MG_OK;
+		goto done;
+	}
+	if (error < 0)
+		goto done;
+	error = judge_signature(run, signers, &sigblob, manifest, err);
+done:
+	mg_buf_free(&path);
+	mg_signers_free(signers);
+	mg_blob_release(&sigblob);
+	mg_blob_release(&signers_blob);
+	return error;
+}
+
+static int load_manifest(struct run *run, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	const mg_policy *p = res->policy;
+	mg_blob blob = { 0 };
+	int error;
+
+	error = mg_check__read_input(&blob, run, &res->manifest_ref, res->rev, p->manifest,
+				     p->path, p->manifest_pos, true, err);
+	if (error < 0)
+		goto done;
+	if ((error = mg_manifest_parse(&res->manifest, p->manifest, blob.data, blob.len, err)) < 0)
+		goto done;
+	if ((error = load_signature(run, &blob, err)) < 0)
+		goto done;
+	mg_blob_release(&blob);
+	error = mg_check__load_report(run, &blob, res->manifest->source_path, res->manifest->path,
+				      res->manifest->source_path_pos, err);
+	if (error < 0)
+		goto done;
+	if (strcmp(res->report_ref.sha256, res->manifest->source_sha256))
+		run->pre[MG_ISSUE_REPORT_HASH_MISMATCH] = true;
+	run->pre[MG_ISSUE_SCHEMA_VERSION_MISMATCH] =
+		value_differs(res->manifest->schema_version, &res->report->schema_version);
+	run->pre[MG_ISSUE_SEMANTIC_ID_MISMATCH] =
+		value_differs(res->manifest->semantic_id, &res->report->semantic_id);
+	error = load_approved(run, err);
+done:
+	mg_blob_release(&blob);
+	return error;
+}
+
+int mg_check__load_evidence(struct run *run, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	const mg_policy *p = res->policy;
+	mg_blob blob = { 0 };
+	int error;
+
+	if (p->manifest)
+		return load_manifest(run, err);
+	mg_check__add_warning(res, "the policy names the report directly ('report:'): "
+			      "no manifest, so no SHA-256 is checked");
+	if (run->opt->require_approved)
+		run->pre[MG_ISSUE_APPROVED_RESULT_MISSING] = true;
+	error = mg_check__load_report(run, &blob, p->report, p->path, p->report_pos, err);
+	mg_blob_release(&blob);
+	return error;
+}
+
+/*
+ * evidence.inputs: compare its paths between the manifest's measured.commit
+ * and the gated commit (the working tree with --worktree).  A missing or
+ * unknown measured commit and any change are issues; a pathspec libgit2
+ * refuses is an error at the policy's evidence.inputs.
+ */
+int mg_check__check_measured(struct run *run, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	const mg_policy *p = res->policy;
+	const mg_manifest *m = res->manifest;
+	char msg[sizeof(err->message)];
+	int error;
+
+	if (!p->input_count)
+		return MG_OK;
+	if (!m || !m->measured_commit) {
+		run->pre[MG_ISSUE_MEASURED_COMMIT_MISSING] = true;
+		return MG_OK;
+	}
+	error = mg_repo_changed_paths(&res->stale_paths, &res->stale_count, &res->stale_total,
+				      run->repo, m->measured_commit,
+				      res->worktree ? NULL : res->rev, p->inputs, p->input_count,
+				      MG_CHECK_MAX_STALE, err);
+	if (error == MG_ENOTFOUND) {
+		run->pre[MG_ISSUE_MEASURED_COMMIT_UNKNOWN] = true;
+		res->measured_shallow = mg_repo_is_shallow(run->repo);
+		mg_error_clear(err);
+		return MG_OK;
+	}
+	if (error < 0) {
+		snprintf(msg, sizeof(msg), "%s", err->message);
+		return mg_error_at(err, p->path, p->inputs_pos, "'evidence.inputs': %s", msg);
+	}
+	run->pre[MG_ISSUE_EVIDENCE_STALE] = res->stale_total > 0;
+	return MG_OK;
+}

@@ -1,0 +1,723 @@
+/*
+ * The streaming reader: one pass over the text into a tape, the elements
+ * of one array handed over one at a time.  See plugin/json.h ("the
+ * streaming reader"); its checks are json_lex.c's, as the tree reader's.
+ */
+#include <assert.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "json_lex.h"
+#include "memgate/buf.h"
+
+struct jnode {
+	size_t off, len;      /* string: raw bytes inside the quotes; number: its
+				 text; container: its number of children */
+	size_t end;           /* the index after its last descendant */
+	size_t key_off, key_len;  /* an object member's raw key, else 0 */
+	mg_pos pos;
+	unsigned char type;
+	unsigned char escaped;    /* 1: the value has backslash escapes; 2: the key */
+};
+
+struct mg_json_tape {
+	const char *text;
+	struct jnode *n;
+	size_t count, cap;
+};
+
+struct rkey {
+	const char *p;    /* the raw key in the text (decoded, when escaped,
+			     once its object is closed) */
+	size_t len;
+	size_t doff;      /* an escaped key's offset in the scratch buffer */
+	size_t off;       /* its opening quote's offset in the text */
+	bool escaped;
+};
+
+struct scan {
+	const char *s;
+	size_t len, off;
+	int line;
+	size_t line_start, cont;  /* columns: bytes since the line's start, less
+				     the UTF-8 continuation bytes among them */
+	size_t depth;
+	mg_json_tape *t;
+	struct rkey *keys;
+	size_t nkeys, kcap;
+	const char *stream_key;
+	const char *const *keep;  /* the root members to record (NULL: all) */
+	mg_json_element_fn element;
+	void *ctx;
+	int element_error;
+	mg_buf a;                 /* scratch for decoding escaped keys */
+	bool validate;            /* keep no node once its value is read */
+	struct fault dup;         /* the first duplicate key found, when any */
+};
+
+static mg_pos scan_pos(const struct scan *sc)
+{
+	mg_pos p;
+
+	p.line = sc->line;
+	p.column = (int)(sc->off - sc->line_start - sc->cont + 1);
+	return p;
+}
+
+static void skip_space(struct scan *sc)
+{
+	const char *s = sc->s;
+
+	while (sc->off < sc->len) {
+		char c = s[sc->off];
+
+		if (c == ' ' || c == '\t') {
+			sc->off++;
+		} else if (c == '\n' || (c == '\r' && (sc->off + 1 >= sc->len || s[sc->off + 1] != '\n'))) {
+			sc->off++;
+			sc->line++;
+			sc->line_start = sc->off;
+			sc->cont = 0;
+		} else if (c == '\r') {
+			sc->off++;
+		} else {
+			break;
+		}
+	}
+}
+
+static size_t node_push(struct scan *sc, unsigned char type, size_t key_off, size_t key_len,
+			bool key_escaped)
+{
+	mg_json_tape *t = sc->t;
+	struct jnode *n;
+
+	if (t->count == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 256;
+		t->n = mg_xrealloc(t->n, t->cap * sizeof(*t->n));
+	}
+	n = &t->n[t->count];
+	n->off = sc->off;
+	n->len = 0;
+	n->end = t->count + 1;
+	n->key_off = key_off;
+	n->key_len = key_len;
+	n->pos = scan_pos(sc);
+	n->type = type;
+	n->escaped = key_escaped ? 2 : 0;
+	return t->count++;
+}
+
+/* A string whose opening quote is at sc->off: moves past the closing quote.
+ * Sets *escaped when it holds a backslash escape.  False when invalid. */
+static bool read_string(struct scan *sc, bool *escaped)
+{
+	const unsigned char *s = (const unsigned char *)sc->s;
+	size_t p = sc->off + 1, n, len = sc->len;
+	struct fault f;
+	const char *why;
+
+	*escaped = false;
+	for (;;) {
+		while (p < len && s[p] >= 0x20 && s[p] < 0x80 && s[p] != '"' && s[p] != '\\')
+			p++;
+		if (p >= len || s[p] < 0x20)
+			return false;
+		if (s[p] == '"')
+			break;
+		if (s[p] == '\\') {
+			if (!(n = mg_json__check_escape(&f, sc->s, len, p)))
+				return false;
+			*escaped = true;
+			p += n;
+			continue;
+		}
+		if (!(n = mg_json__utf8_seq(s + p, len - p, &why)))
+			return false;
+		sc->cont += n - 1;
+		p += n;
+	}
+	sc->off = p + 1;
+	return true;
+}
+
+/* Decode the raw string s[0..len) (valid, inside its quotes) into out. */
+static void decode_string(mg_buf *out, const char *s, size_t len)
+{
+	size_t p = 0, run = 0;
+	unsigned long cp, lo;
+	char u[4];
+	int n;
+
+	mg_buf_grow(out, len);
+	while (p < len) {
+		if (s[p] != '\\') {
+			p++;
+			continue;
+		}
+		mg_buf_put(out, s + run, p - run);
+		switch (s[p + 1]) {
+		case 'b': mg_buf_putc(out, '\b'); p += 2; break;
+		case 'f': mg_buf_putc(out, '\f'); p += 2; break;
+		case 'n': mg_buf_putc(out, '\n'); p += 2; break;
+		case 'r': mg_buf_putc(out, '\r'); p += 2; break;
+		case 't': mg_buf_putc(out, '\t'); p += 2; break;
+		case 'u':
+			cp = (unsigned long)mg_json__hex4(s + p + 2, 4);
+			p += 6;
+			if (cp >= 0xd800 && cp <= 0xdbff) {
+				lo = (unsigned long)mg_json__hex4(s + p + 2, 4);
+				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+				p += 6;
+			}
+			if (cp < 0x80) {
+				u[0] = (char)cp;
+				n = 1;
+			} else if (cp < 0x800) {
+				u[0] = (char)(0xc0 | (cp >> 6));
+				u[1] = (char)(0x80 | (cp & 0x3f));
+				n = 2;
+			} else if (cp < 0x10000) {
+				u[0] = (char)(0xe0 | (cp >> 12));
+				u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+				u[2] = (char)(0x80 | (cp & 0x3f));
+				n = 3;
+			} else {
+				u[0] = (char)(0xf0 | (cp >> 18));
+				u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+				u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+				u[3] = (char)(0x80 | (cp & 0x3f));
+				n = 4;
+			}
+			mg_buf_put(out, u, (size_t)n);
+			break;
+		default:   /* \" \\ \/ */
+			mg_buf_putc(out, s[p + 1]);
+			p += 2;
+		}
+		run = p;
+	}
+	mg_buf_put(out, s + run, len - run);
+}
+
+size_t mg_json__key_compares;
+
+static int rkey_cmp(const void *a, const void *b)
+{
+	const struct rkey *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c;
+
+	mg_json__key_compares++;
+	c = memcmp(x->p, y->p, n);
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* Remember two equal keys x and y: the later one is the duplicate (what the
+ * strict reader says, "duplicate key 'name'", at its opening quote). */
+static void note_duplicate(struct scan *sc, const struct rkey *x, const struct rkey *y)
+{
+	const struct rkey *second = x->off > y->off ? x : y;
+
+	if (sc->dup.what[0])
+		return;
+	mg_json__fault_set(&sc->dup, second->off, "duplicate key '%.*s'",
+			   (int)(second->len < 200 ? second->len : 200), second->p);
+}
+
+/*
+ * True when the keys of the object just closed (keys[base..]) are unique.
+ * Escaped keys are decoded once, each into the scratch buffer, so that
+ * every key is compared as bytes: a sort and one pass, n log n in the
+ * number of keys, however many of them are escaped.
+ */
+static bool keys_unique(struct scan *sc, size_t base)
+{
+	struct rkey *k = sc->keys + base;
+	size_t n = sc->nkeys - base, i, j, x = 0, y = 0;
+	bool ok = true;
+
+	if (n < 2)
+		goto done;
+	sc->a.len = 0;
+	for (i = 0; i < n; i++) {
+		if (!k[i].escaped)
+			continue;
+		k[i].doff = sc->a.len;
+		decode_string(&sc->a, k[i].p, k[i].len);
+		k[i].len = sc->a.len - k[i].doff;
+	}
+	for (i = 0; i < n; i++)
+		if (k[i].escaped)
+			k[i].p = sc->a.ptr + k[i].doff;
+	if (n <= 16) {
+		for (i = 1; i < n && ok; i++)
+			for (j = 0; j < i && ok; j++)
+				if (!(ok = rkey_cmp(&k[i], &k[j]) != 0)) {
+					x = i;
+					y = j;
+				}
+		goto done;
+	}
+	qsort(k, n, sizeof(*k), rkey_cmp);
+	for (i = 1; i < n && ok; i++)
+		if (!(ok = rkey_cmp(&k[i], &k[i - 1]) != 0)) {
+			x = i;
+			y = i - 1;
+		}
+done:
+	if (!ok)
+		note_duplicate(sc, &k[x], &k[y]);
+	sc->nkeys = base;
+	return ok;
+}
+
+static bool read_value(struct scan *sc, size_t key_off, size_t key_len, bool key_escaped,
+		       bool stream);
+
+/* Is the raw key at key_off (escaped or not) `want`? */
+static bool key_is(struct scan *sc, size_t key_off, size_t key_len, bool escaped,
+		   const char *want)
+{
+	size_t n = strlen(want);
+
+	if (!escaped)
+		return key_len == n && !memcmp(sc->s + key_off, want, n);
+	sc->a.len = 0;
+	decode_string(&sc->a, sc->s + key_off, key_len);
+	return sc->a.len == n && !memcmp(sc->a.ptr, want, n);
+}
+
+static bool key_listed(struct scan *sc, size_t key_off, size_t key_len, bool escaped,
+		       const char *const *list)
+{
+	for (; *list; list++)
+		if (key_is(sc, key_off, key_len, escaped, *list))
+			return true;
+	return false;
+}
+
+static bool read_members(struct scan *sc, size_t node, bool root)
+{
+	size_t base = sc->nkeys, key_off, key_len, count = 0, mark;
+	bool escaped, stream, skip;
+
+	sc->off++;
+	skip_space(sc);
+	if (sc->off < sc->len && sc->s[sc->off] == '}') {
+		sc->off++;
+		return true;
+	}
+	for (;;) {
+		skip_space(sc);
+		if (sc->off >= sc->len || sc->s[sc->off] != '"')
+			return false;
+		key_off = sc->off + 1;
+		if (!read_string(sc, &escaped))
+			return false;
+		key_len = sc->off - 1 - key_off;
+		if (sc->nkeys == sc->kcap) {
+			sc->kcap = sc->kcap ? 2 * sc->kcap : 64;
+			sc->keys = mg_xrealloc(sc->keys, sc->kcap * sizeof(*sc->keys));
+		}
+		sc->keys[sc->nkeys].p = sc->s + key_off;
+		sc->keys[sc->nkeys].off = key_off - 1;
+		sc->keys[sc->nkeys].len = key_len;
+		sc->keys[sc->nkeys++].escaped = escaped;
+		skip_space(sc);
+		if (sc->off >= sc->len || sc->s[sc->off] != ':')
+			return false;
+		sc->off++;
+		stream = root && sc->stream_key &&
+			 key_is(sc, key_off, key_len, escaped, sc->stream_key);
+		skip = root && sc->keep && !sc->validate &&
+		       !key_listed(sc, key_off, key_len, escaped, sc->keep);
+		mark = sc->t->count;
+		sc->validate = sc->validate || skip;
+		if (!read_value(sc, key_off, key_len, escaped, stream))
+			return false;
+		if (skip)
+			sc->validate = false;
+		if (sc->validate || skip)
+			sc->t->count = mark;
+		else
+			count++;
+		skip_space(sc);
+		if (sc->off < sc->len && sc->s[sc->off] == ',') {
+			sc->off++;
+			continue;
+		}
+		if (sc->off < sc->len && sc->s[sc->off] == '}') {
+			sc->off++;
+			break;
+		}
+		return false;
+	}
+	sc->t->n[node].len = count;
+	return keys_unique(sc, base);
+}
+
+static bool read_elements(struct scan *sc, size_t node, bool stream)
+{
+	size_t count = 0, mark;
+	int rc;
+
+	sc->off++;
+	skip_space(sc);
+	if (sc->off < sc->len && sc->s[sc->off] == ']') {
+		sc->off++;
+		return true;
+	}
+	for (;;) {
+		mark = sc->t->count;
+		if (!read_value(sc, 0, 0, false, false))
+			return false;
+		if (stream) {
+			if (!sc->element_error &&
+			    (rc = sc->element(sc->ctx, sc->t, mark, count)) < 0)
+				sc->element_error = rc;
+			sc->t->count = mark;
+		}
+		if (sc->validate)
+			sc->t->count = mark;
+		count++;
+		skip_space(sc);
+		if (sc->off < sc->len && sc->s[sc->off] == ',') {
+			sc->off++;
+			continue;
+		}
+		if (sc->off < sc->len && sc->s[sc->off] == ']') {
+			sc->off++;
+			break;
+		}
+		return false;
+	}
+	sc->t->n[node].len = count;
+	return true;
+}
+
+/*
+ * Does the linked cJSON read this number of more than 63 characters inside
+ * an array?  Upstream cJSON 1.7.15 reads 63 and then fails on the rest;
+ * Debian's patched build reads any length.  A lone number is read either
+ * way (the strict reader allows text after it and walks the rest).
+ */
+static bool cjson_reads_long_number(const char *num, size_t len)
+{
+	char *text = mg_xmalloc(len + 3);
+	cJSON *root;
+	bool ok;
+
+	text[0] = '[';
+	memcpy(text + 1, num, len);
+	text[len + 1] = ']';
+	text[len + 2] = '\0';
+	root = cJSON_ParseWithLength(text, len + 2);
+	ok = root != NULL;
+	cJSON_Delete(root);
+	free(text);
+	return ok;
+}
+
+static bool read_value(struct scan *sc, size_t key_off, size_t key_len, bool key_escaped,
+		       bool stream)
+{
+	size_t node, end;
+	bool escaped, ok;
+	char c;
+
+	skip_space(sc);
+	if (sc->off >= sc->len)
+		return false;
+	c = sc->s[sc->off];
+	switch (c) {
+	case '{':
+	case '[':
+		if (++sc->depth > MG_JSON_MAX_DEPTH)
+			return false;
+		node = node_push(sc, c == '{' ? MG_J_OBJECT : MG_J_ARRAY, key_off, key_len, key_escaped);
+		ok = c == '{' ? read_members(sc, node, sc->depth == 1)
+			      : read_elements(sc, node, stream && sc->element);
+		sc->depth--;
+		sc->t->n[node].end = sc->t->count;
+		return ok;
+	case '"':
+		node = node_push(sc, MG_J_STRING, key_off, key_len, key_escaped);
+		if (!read_string(sc, &escaped))
+			return false;
+		sc->t->n[node].off++;
+		sc->t->n[node].len = sc->off - 1 - sc->t->n[node].off;
+		sc->t->n[node].escaped |= escaped;
+		return true;
+	case 't':
+	case 'f':
+	case 'n': {
+		const char *word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+		size_t n = strlen(word);
+
+		if (sc->len - sc->off < n || memcmp(sc->s + sc->off, word, n))
+			return false;
+		node_push(sc, c == 't' ? MG_J_TRUE : c == 'f' ? MG_J_FALSE : MG_J_NULL,
+			  key_off, key_len, key_escaped);
+		sc->off += n;
+		return true;
+	}
+	default:
+		if (!(end = mg_json__number_end(sc->s, sc->len, sc->off)) ||
+		    (sc->depth && end - sc->off > 63 && !cjson_reads_long_number(sc->s + sc->off,
+										 end - sc->off)))
+			return false;
+		node = node_push(sc, MG_J_NUMBER, key_off, key_len, key_escaped);
+		sc->t->n[node].len = end - sc->off;
+		sc->off = end;
+		return true;
+	}
+}
+
+int mg_json__stream(mg_json_tape **out, const char *text, size_t len, const char *stream_key,
+		    const char *const *keep, mg_json_element_fn element, void *ctx,
+		    int *element_error)
+{
+	struct scan sc;
+	bool ok;
+
+	assert(out && (text || !len));
+	memset(&sc, 0, sizeof(sc));
+	sc.s = text ? text : "";
+	sc.len = len;
+	sc.off = sc.line_start = mg_json__skip_bom(sc.s, len);
+	sc.line = 1;
+	sc.t = mg_xcalloc(1, sizeof(*sc.t));
+	sc.t->text = sc.s;
+	sc.stream_key = stream_key;
+	sc.keep = keep;
+	sc.element = element;
+	sc.ctx = ctx;
+	mg_buf_init(&sc.a);
+	ok = read_value(&sc, 0, 0, false, false);
+	if (ok) {
+		skip_space(&sc);
+		ok = sc.off == sc.len;
+	}
+	free(sc.keys);
+	mg_buf_free(&sc.a);
+	if (element_error)
+		*element_error = sc.element_error;
+	if (!ok) {
+		mg_json__tape_free(sc.t);
+		*out = NULL;
+		return MG_ERROR;
+	}
+	*out = sc.t;
+	return MG_OK;
+}
+
+int mg_json__explain(const char *path, const char *text, size_t len, mg_error *err)
+{
+	mg_json *j = NULL;
+	struct scan sc;
+	struct fault f;
+	bool ok;
+	int error;
+
+	assert(text || !len);
+	text = text ? text : "";
+	if (len <= MG_JSON_EXPLAIN_TREE_MAX) {
+		error = mg_json__parse(&j, path, text, len, 0, err);
+		mg_json__free(j);
+		goto done;
+	}
+	if (mg_json__prescan(&f, text, len, MG_JSON_MAX_DEPTH) < 0)
+		goto fault;
+	memset(&sc, 0, sizeof(sc));
+	sc.s = text;
+	sc.len = len;
+	sc.off = sc.line_start = mg_json__skip_bom(text, len);
+	sc.line = 1;
+	sc.t = mg_xcalloc(1, sizeof(*sc.t));
+	sc.t->text = text;
+	sc.validate = true;
+	mg_buf_init(&sc.a);
+	ok = read_value(&sc, 0, 0, false, false);
+	if (ok) {
+		skip_space(&sc);
+		if (sc.off < len)
+			mg_json__fault_set(&f, sc.off, "trailing text after the JSON document");
+	} else if (sc.dup.what[0]) {
+		f = sc.dup;
+	} else {
+		mg_json__explain_failure(&f, text, len, sc.off);
+	}
+	free(sc.keys);
+	mg_buf_free(&sc.a);
+	mg_json__tape_free(sc.t);
+	if (ok && sc.off >= len) {
+		error = mg_error_set(err, path, 0, 0, "internal error: the JSON readers disagree "
+				     "on this text");
+		goto done;
+	}
+fault:
+	error = mg_error_at(err, path, mg_json__pos_at(text, len, f.off), "%s", f.what);
+done:
+	return error < 0 ? error : mg_error_set(err, path, 0, 0, "internal error: the JSON "
+						"readers disagree on this text");
+}
+
+void mg_json__tape_free(mg_json_tape *t)
+{
+	if (!t)
+		return;
+	free(t->n);
+	free(t);
+}
+
+enum mg_jtype mg_json__tape_type(const mg_json_tape *t, size_t node)
+{
+	return node < t->count ? (enum mg_jtype)t->n[node].type : (enum mg_jtype)0;
+}
+
+mg_pos mg_json__tape_pos(const mg_json_tape *t, size_t node)
+{
+	return node < t->count ? t->n[node].pos : (mg_pos){ 0, 0 };
+}
+
+size_t mg_json__tape_count(const mg_json_tape *t, size_t node)
+{
+	unsigned char type = node < t->count ? t->n[node].type : 0;
+
+	return type == MG_J_OBJECT || type == MG_J_ARRAY ? t->n[node].len : 0;
+}
+
+size_t mg_json__tape_first(const mg_json_tape *t, size_t node)
+{
+	unsigned char type = node < t->count ? t->n[node].type : 0;
+
+	if ((type != MG_J_OBJECT && type != MG_J_ARRAY) || t->n[node].end == node + 1)
+		return MG_J_NONE;
+	return node + 1;
+}
+
+size_t mg_json__tape_next(const mg_json_tape *t, size_t parent, size_t node)
+{
+	size_t next = t->n[node].end;
+
+	return next < t->n[parent].end ? next : MG_J_NONE;
+}
+
+/* Does member's key equal `key` once decoded? */
+static bool key_equals(const mg_json_tape *t, const struct jnode *m, const char *key, size_t len)
+{
+	mg_buf b = MG_BUF_INIT;
+	bool same;
+
+	if (!(m->escaped & 2))
+		return m->key_len == len && !memcmp(t->text + m->key_off, key, len);
+	decode_string(&b, t->text + m->key_off, m->key_len);
+	same = b.len == len && !memcmp(b.ptr, key, len);
+	mg_buf_free(&b);
+	return same;
+}
+
+size_t mg_json__tape_get(const mg_json_tape *t, size_t object, const char *key)
+{
+	size_t c, len = strlen(key);
+
+	if (object >= t->count || t->n[object].type != MG_J_OBJECT)
+		return MG_J_NONE;
+	for (c = object + 1; c < t->n[object].end; c = t->n[c].end)
+		if (key_equals(t, &t->n[c], key, len))
+			return t->n[c].type == MG_J_NULL ? MG_J_NONE : c;
+	return MG_J_NONE;
+}
+
+char *mg_json__tape_strdup(const mg_json_tape *t, size_t node)
+{
+	const struct jnode *n = &t->n[node];
+	mg_buf b = MG_BUF_INIT;
+
+	assert(n->type == MG_J_STRING);
+	if (!(n->escaped & 1))
+		return mg_xstrndup(t->text + n->off, n->len);
+	decode_string(&b, t->text + n->off, n->len);
+	return mg_buf_detach(&b, NULL);
+}
+
+static const double exact_pow10[23] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/*
+ * As strtod reads it, correctly rounded: digits d (at most 19 of them, no
+ * more than 2^53) times 10^e for |e| <= 22 is one exact operand times (or
+ * over) another, one rounding (Clinger's fast path); the rest goes to
+ * strtod, as cJSON does (the C locale's '.', which memgate never changes).
+ */
+double mg_json__tape_number(const mg_json_tape *t, size_t node)
+{
+	const struct jnode *n = &t->n[node];
+	const char *s = t->text + n->off, *end = s + n->len, *p = s;
+	char buf[64];
+	uint64_t d = 0;
+	int digits = 0, e = 0, ex = 0, exsign = 1;
+	bool neg = false;
+
+	assert(n->type == MG_J_NUMBER);
+	if (n->len >= sizeof(buf))   /* only a lone number: nothing reads its value */
+		goto slow;
+	if (*p == '-') {
+		neg = true;
+		p++;
+	}
+	for (; p < end && *p >= '0' && *p <= '9'; p++)
+		if (digits < 19 && (d || *p != '0')) {
+			d = d * 10 + (uint64_t)(*p - '0');
+			digits++;
+		} else if (d || *p != '0') {
+			goto slow;
+		}
+	if (p < end && *p == '.')
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++) {
+			if (digits >= 19)
+				goto slow;
+			if (d || *p != '0') {
+				d = d * 10 + (uint64_t)(*p - '0');
+				digits++;
+			}
+			e--;
+		}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (*p == '-' || *p == '+')
+			exsign = *p++ == '-' ? -1 : 1;
+		for (; p < end; p++) {
+			if (ex > 1000)
+				goto slow;
+			ex = ex * 10 + (*p - '0');
+		}
+		e += exsign * ex;
+	}
+	if (d > (UINT64_C(1) << 53))
+		goto slow;
+	if (!d)
+		return neg ? -0.0 : 0.0;
+	if (e >= 0 && e <= 22)
+		return neg ? -((double)d * exact_pow10[e]) : (double)d * exact_pow10[e];
+	if (e < 0 && e >= -22)
+		return neg ? -((double)d / exact_pow10[-e]) : (double)d / exact_pow10[-e];
+slow:
+	if (n->len >= sizeof(buf)) {
+		char *copy = mg_xstrndup(s, n->len);
+		double v = strtod(copy, NULL);
+
+		free(copy);
+		return v;
+	}
+	memcpy(buf, s, n->len);
+	buf[n->len] = '\0';
+	return strtod(buf, NULL);
+}

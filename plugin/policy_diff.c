@@ -1,0 +1,528 @@
+/*
+ * The policy diff: what the policy at --rev changes from the one that
+ * decides, and which way each change moves the gate.  See policy_diff.h
+ * and include/memgate/check.h.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "memgate/buf.h"
+#include "memgate/check.h"
+#include "format.h"
+#include "git.h"
+#include "check_run.h"
+#include "policy_diff.h"
+
+/* ---- policy changes ---- */
+
+const char *mg_check_effect_name(enum mg_change_effect e)
+{
+	switch (e) {
+	case MG_CHANGE_TIGHTENS: return "tightens";
+	case MG_CHANGE_LOOSENS: return "loosens";
+	case MG_CHANGE_EXPIRED: return "expired";
+	default: return "changes";
+	}
+}
+
+static mg_change_value number_value(bool set, double v)
+{
+	mg_change_value x = { 0 };
+
+	x.kind = set ? MG_CHANGE_NUMBER : MG_CHANGE_UNSET;
+	x.number = v;
+	return x;
+}
+
+static mg_change_value string_value_of(const char *s)
+{
+	mg_change_value x = { 0 };
+
+	x.kind = s ? MG_CHANGE_STRING : MG_CHANGE_UNSET;
+	x.string = s;
+	return x;
+}
+
+static mg_change_value pin_value(const mg_value *pin)
+{
+	if (pin->kind == MG_VALUE_NUMBER)
+		return number_value(true, pin->number);
+	if (pin->kind == MG_VALUE_STRING)
+		return string_value_of(pin->string);
+	return number_value(false, 0);
+}
+
+static bool same_budget(const mg_budget *a, const mg_budget *b)
+{
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (a->set[t] != b->set[t] || (a->set[t] && a->value[t] != b->value[t]))
+			return false;
+	return true;
+}
+
+static bool same_axis(const mg_grid_axis *a, const mg_grid_axis *b)
+{
+	size_t i;
+
+	if (a->threshold != b->threshold || a->count != b->count)
+		return false;
+	for (i = 0; i < a->count; i++)
+		if (a->values[i] != b->values[i])
+			return false;
+	return true;
+}
+
+static bool same_value(const mg_change_value *a, const mg_change_value *b)
+{
+	size_t i;
+
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case MG_CHANGE_UNSET:
+		return true;
+	case MG_CHANGE_NUMBER:
+		return a->number == b->number;
+	case MG_CHANGE_STRING:
+		return !strcmp(a->string, b->string);
+	case MG_CHANGE_VERDICTS:
+		return !memcmp(a->verdicts, b->verdicts, MG_VERDICT_COUNT * sizeof(bool));
+	case MG_CHANGE_STRICTER:
+		for (i = 0; i < a->count && a->count == b->count; i++)
+			if (!same_budget(&a->stricter[i], &b->stricter[i]))
+				return false;
+		return a->count == b->count;
+	case MG_CHANGE_STRINGS:
+		for (i = 0; i < a->count && a->count == b->count; i++)
+			if (strcmp(a->strings[i], b->strings[i]))
+				return false;
+		return a->count == b->count;
+	default:
+		for (i = 0; i < a->count && a->count == b->count; i++)
+			if (!same_axis(&a->grid[i], &b->grid[i]))
+				return false;
+		return a->count == b->count;
+	}
+}
+
+/* Record a change of key when before and after differ. */
+static void add_change(mg_check_result *res, const char *key, mg_change_value before,
+		       mg_change_value after, enum mg_change_effect effect, mg_pos pos)
+{
+	mg_policy_change *c;
+
+	if (same_value(&before, &after))
+		return;
+	res->changes = mg_xrealloc(res->changes, (res->change_count + 1) * sizeof(*c));
+	c = &res->changes[res->change_count++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->key, sizeof(c->key), "%s", key);
+	c->before = before;
+	c->after = after;
+	c->effect = effect;
+	c->pos = pos;
+}
+
+/* No value, or an empty list of scenarios. */
+static bool is_empty(const mg_change_value *v)
+{
+	return v->kind == MG_CHANGE_UNSET ||
+	       ((v->kind == MG_CHANGE_STRICTER || v->kind == MG_CHANGE_GRID ||
+		 v->kind == MG_CHANGE_STRINGS) && !v->count);
+}
+
+/* Adding a check, pin or scenarios tightens, removing them loosens;
+ * otherwise `other`. */
+static enum mg_change_effect presence_effect(const mg_change_value *before,
+					     const mg_change_value *after,
+					     enum mg_change_effect other)
+{
+	if (is_empty(before) && !is_empty(after))
+		return MG_CHANGE_TIGHTENS;
+	if (!is_empty(before) && is_empty(after))
+		return MG_CHANGE_LOOSENS;
+	return other;
+}
+
+/* Does threshold t at `now` admit more than at `was`? */
+static bool looser(enum mg_threshold t, double was, double now)
+{
+	return mg_threshold_def_of(t)->ceiling ? now > was : now < was;
+}
+
+/* A threshold moving from `was` to `now`: a higher ceiling or a lower floor loosens. */
+static enum mg_change_effect threshold_effect(enum mg_threshold t, const mg_change_value *was,
+					      const mg_change_value *now)
+{
+	if (was->kind == MG_CHANGE_UNSET || now->kind == MG_CHANGE_UNSET)
+		return presence_effect(was, now, MG_CHANGE_ALTERS);
+	return looser(t, was->number, now->number) ? MG_CHANGE_LOOSENS : MG_CHANGE_TIGHTENS;
+}
+
+static void diff_identity(mg_check_result *res, const mg_policy *base, const mg_policy *head)
+{
+	char key[48];
+	int id;
+
+	if (!base->manifest != !head->manifest || (base->manifest && strcmp(base->manifest, head->manifest)))
+		add_change(res, "manifest", string_value_of(base->manifest),
+			   string_value_of(head->manifest), MG_CHANGE_ALTERS, head->manifest_pos);
+	if (!base->report != !head->report || (base->report && strcmp(base->report, head->report)))
+		add_change(res, "report", string_value_of(base->report),
+			   string_value_of(head->report), MG_CHANGE_ALTERS, head->report_pos);
+	for (id = 0; id < MG_ID_COUNT; id++) {
+		mg_change_value was = pin_value(&base->rules.pin[id]);
+		mg_change_value now = pin_value(&head->rules.pin[id]);
+
+		snprintf(key, sizeof(key), "identity.%s", mg_ident_name((enum mg_ident)id));
+		add_change(res, key, was, now, presence_effect(&was, &now, MG_CHANGE_ALTERS),
+			   head->rules.pin[id].pos);
+	}
+}
+
+static void diff_thresholds(mg_check_result *res, const mg_policy *base, const mg_policy *head)
+{
+	char key[48];
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+		mg_change_value was = number_value(base->rules.budget.set[t], base->rules.budget.value[t]);
+		mg_change_value now = number_value(head->rules.budget.set[t], head->rules.budget.value[t]);
+
+		snprintf(key, sizeof(key), "%s.%s", mg_threshold_def_of((enum mg_threshold)t)->section,
+			 mg_threshold_name((enum mg_threshold)t));
+		add_change(res, key, was, now, threshold_effect((enum mg_threshold)t, &was, &now),
+			   head->threshold_pos[t]);
+	}
+}
+
+static const char *rank_by_name(enum mg_rank_by r)
+{
+	return r == MG_RANK_THROUGHPUT ? "throughput" : "peak_memory";
+}
+
+static mg_change_value stricter_value(const mg_policy *p)
+{
+	mg_change_value x = { 0 };
+
+	x.kind = MG_CHANGE_STRICTER;
+	x.stricter = p->rules.stricter;
+	x.count = p->rules.stricter_count;
+	return x;
+}
+
+static mg_change_value grid_value(const mg_policy *p)
+{
+	mg_change_value x = { 0 };
+
+	x.kind = MG_CHANGE_GRID;
+	x.grid = p->rules.grid;
+	x.count = p->rules.grid_count;
+	return x;
+}
+
+static mg_change_value verdicts_value(const bool *fail_on)
+{
+	mg_change_value x = { 0 };
+
+	x.kind = MG_CHANGE_VERDICTS;
+	x.verdicts = fail_on;
+	return x;
+}
+
+static mg_pos first_pos(const mg_pos *list, size_t count)
+{
+	return list && count ? list[0] : (mg_pos){ 0, 0 };
+}
+
+/* Dropping a decision from fail_on loosens the gate, adding one tightens it. */
+static enum mg_change_effect fail_on_effect(const bool *was, const bool *now)
+{
+	int v;
+
+	for (v = 0; v < MG_VERDICT_COUNT; v++)
+		if (was[v] && !now[v])
+			return MG_CHANGE_LOOSENS;
+	return MG_CHANGE_TIGHTENS;
+}
+
+/* evidence.inputs: its pathspecs, or unset. */
+static mg_change_value inputs_value(const mg_policy *p)
+{
+	mg_change_value x = { 0 };
+
+	x.kind = p->input_count ? MG_CHANGE_STRINGS : MG_CHANGE_UNSET;
+	x.strings = p->inputs;
+	x.count = p->input_count;
+	return x;
+}
+
+static void diff_rest(mg_check_result *res, const mg_policy *base, const mg_policy *head)
+{
+	mg_change_value was, now;
+
+	add_change(res, "evidence.baseline", string_value_of(base->rules.baseline),
+		   string_value_of(head->rules.baseline), MG_CHANGE_ALTERS, head->baseline_pos);
+	add_change(res, "evidence.noise",
+		   string_value_of(mg_noise_mode_name(base->rules.noise)),
+		   string_value_of(mg_noise_mode_name(head->rules.noise)),
+		   head->rules.noise < base->rules.noise ? MG_CHANGE_LOOSENS : MG_CHANGE_TIGHTENS,
+		   head->noise_pos);
+	add_change(res, "evidence.min_repeats", number_value(true, base->rules.min_repeats),
+		   number_value(true, head->rules.min_repeats),
+		   head->rules.min_repeats < base->rules.min_repeats ? MG_CHANGE_LOOSENS
+								       : MG_CHANGE_TIGHTENS,
+		   head->min_repeats_pos);
+	was = inputs_value(base);
+	now = inputs_value(head);
+	add_change(res, "evidence.inputs", was, now, presence_effect(&was, &now, MG_CHANGE_ALTERS),
+		   head->inputs_pos);
+	add_change(res, "rank_by", string_value_of(rank_by_name(base->rules.rank_by)),
+		   string_value_of(rank_by_name(head->rules.rank_by)), MG_CHANGE_ALTERS,
+		   head->rank_by_pos);
+	was = stricter_value(base);
+	now = stricter_value(head);
+	add_change(res, "sensitivity.stricter", was, now,
+		   presence_effect(&was, &now, MG_CHANGE_ALTERS),
+		   first_pos(head->stricter_pos, head->rules.stricter_count));
+	was = grid_value(base);
+	now = grid_value(head);
+	add_change(res, "sensitivity.grid", was, now, presence_effect(&was, &now, MG_CHANGE_ALTERS),
+		   first_pos(head->grid_pos, head->rules.grid_count));
+	add_change(res, "gate.fail_on", verdicts_value(base->fail_on), verdicts_value(head->fail_on),
+		   fail_on_effect(base->fail_on, head->fail_on), head->fail_on_pos);
+	add_change(res, "waivers_warn_days", number_value(true, base->waivers_warn_days),
+		   number_value(true, head->waivers_warn_days), MG_CHANGE_ALTERS,
+		   head->waivers_warn_days_pos);
+}
+
+/* A waiver's side of a change: its expiry date (borrowed from the policy
+ * the result holds), or unset. */
+static mg_change_value waiver_value(const mg_policy_waiver *w)
+{
+	return string_value_of(w ? w->expires : NULL);
+}
+
+/* The waiver of p for the same candidate and reason as w, or NULL. */
+static const mg_policy_waiver *same_waiver(const mg_policy *p, const mg_policy_waiver *w)
+{
+	size_t i;
+
+	for (i = 0; i < p->waiver_count; i++)
+		if (p->waivers[i].reason == w->reason && !strcmp(p->waivers[i].candidate, w->candidate))
+			return &p->waivers[i];
+	return NULL;
+}
+
+/* Added or extended loosens the gate; removed or shortened tightens it;
+ * added or extended to a date already past (res->today) waives nothing. */
+static void waiver_change(mg_check_result *res, const mg_policy_waiver *key,
+			  const mg_policy_waiver *before, const mg_policy_waiver *after)
+{
+	char k[sizeof(((mg_policy_change *)0)->key)];
+	bool loosens = !before || (after && after->expires_ymd > before->expires_ymd);
+	enum mg_change_effect effect = loosens ? MG_CHANGE_LOOSENS : MG_CHANGE_TIGHTENS;
+	int today = 0;
+
+	mg_policy_parse_date(&today, res->today, strlen(res->today));
+	if (loosens && after->expires_ymd < today)
+		effect = MG_CHANGE_EXPIRED;
+	snprintf(k, sizeof(k), "waivers[%s].%s", key->candidate, mg_reason_name(key->reason));
+	add_change(res, k, waiver_value(before), waiver_value(after), effect,
+		   after ? after->pos : (mg_pos){ 0, 0 });
+}
+
+/* Waivers added, removed, extended or shortened by the policy at --rev. */
+static void diff_waivers(mg_check_result *res, const mg_policy *base, const mg_policy *head)
+{
+	const mg_policy_waiver *other;
+	size_t i;
+
+	for (i = 0; i < head->waiver_count; i++) {
+		other = same_waiver(base, &head->waivers[i]);
+		if (!other || other->expires_ymd != head->waivers[i].expires_ymd)
+			waiver_change(res, &head->waivers[i], other, &head->waivers[i]);
+	}
+	for (i = 0; i < base->waiver_count; i++)
+		if (!same_waiver(head, &base->waivers[i]))
+			waiver_change(res, &base->waivers[i], &base->waivers[i], NULL);
+}
+
+/*
+ * provenance: adding it tightens the gate, dropping it or its requirement
+ * loosens it; another allowed-signers path or namespace, or another
+ * content of the allowed-signers file (a signer added or removed), changes
+ * who may sign.  All of them are decided by the base's policy and file.
+ */
+static void diff_provenance(struct run *run, const mg_policy *base, const mg_policy *head)
+{
+	mg_check_result *res = run->res;
+	mg_check_signature *s = &res->signature;
+	const char *path = head->allowed_signers;
+	mg_blob was = { 0 }, now = { 0 };
+	mg_error ignored;
+	bool before, after;
+
+	mg_change_value b = string_value_of(base->allowed_signers);
+	mg_change_value h = string_value_of(head->allowed_signers);
+
+	add_change(res, "provenance.allowed_signers", b, h, presence_effect(&b, &h, MG_CHANGE_ALTERS),
+		   head->allowed_signers_pos);
+	if (!base->provenance_set || !head->provenance_set)
+		return;
+	add_change(res, "provenance.namespace", string_value_of(base->sig_namespace),
+		   string_value_of(head->sig_namespace), MG_CHANGE_ALTERS, head->sig_namespace_pos);
+	before = base->sig_required;
+	after = head->sig_required;
+	add_change(res, "provenance.require", string_value_of(before ? "true" : "false"),
+		   string_value_of(after ? "true" : "false"),
+		   after ? MG_CHANGE_TIGHTENS : MG_CHANGE_LOOSENS, head->sig_required_pos);
+	if (mg_repo_read(&now, run->repo, res->rev, path, run->max_bytes, &ignored) < 0)
+		now.oid[0] = '\0';
+	if (mg_repo_read(&was, run->repo, res->policy_rev, base->allowed_signers, run->max_bytes,
+			 &ignored) < 0)
+		was.oid[0] = '\0';
+	snprintf(s->head_signers_blob, sizeof(s->head_signers_blob), "%s", now.oid);
+	snprintf(s->base_signers_blob, sizeof(s->base_signers_blob), "%s", was.oid);
+	if (strcmp(now.oid, was.oid))
+		add_change(res, "provenance.allowed_signers (file)",
+			   string_value_of(was.oid[0] ? s->base_signers_blob : NULL),
+			   string_value_of(now.oid[0] ? s->head_signers_blob : NULL),
+			   MG_CHANGE_ALTERS, (mg_pos){ 0, 0 });
+	mg_blob_release(&was);
+	mg_blob_release(&now);
+}
+
+/*
+ * Compare the policy that decides (at --policy-rev) with the one the
+ * change proposes (at --rev): every key whose effective value differs, in
+ * the order of the policy reference, and which way it moves the gate.
+ */
+void mg_policy_diff__compare(struct run *run, const mg_policy *base, const mg_policy *head)
+{
+	mg_check_result *res = run->res;
+
+	diff_identity(res, base, head);
+	diff_thresholds(res, base, head);
+	diff_rest(res, base, head);
+	diff_waivers(res, base, head);
+	diff_provenance(run, base, head);
+}
+
+/* "[{memory_cap_mb: 8500}, {min_throughput_ratio: 0.9}]" */
+static void put_stricter(mg_buf *out, const mg_budget *list, size_t count)
+{
+	const char *sep;
+	size_t i;
+	int t;
+
+	mg_buf_putc(out, '[');
+	for (i = 0; i < count; i++) {
+		mg_buf_puts(out, i ? ", {" : "{");
+		for (sep = "", t = 0; t < MG_THRESHOLD_COUNT; t++) {
+			if (!list[i].set[t])
+				continue;
+			mg_buf_printf(out, "%s%s: ", sep, mg_threshold_name((enum mg_threshold)t));
+			mg_format_threshold(out, list[i].value[t]);
+			sep = ", ";
+		}
+		mg_buf_putc(out, '}');
+	}
+	mg_buf_putc(out, ']');
+}
+
+/* "{memory_cap_mb: [9600, 11200], min_samples_per_s: [1, 1.5]}" */
+static void put_grid(mg_buf *out, const mg_grid_axis *axes, size_t count)
+{
+	size_t i, k;
+
+	mg_buf_putc(out, '{');
+	for (i = 0; i < count; i++) {
+		mg_buf_printf(out, "%s%s: [", i ? ", " : "", mg_threshold_name(axes[i].threshold));
+		for (k = 0; k < axes[i].count; k++) {
+			if (k)
+				mg_buf_puts(out, ", ");
+			mg_format_threshold(out, axes[i].values[k]);
+		}
+		mg_buf_putc(out, ']');
+	}
+	mg_buf_putc(out, '}');
+}
+
+void mg_check_change_text(mg_buf *out, const mg_change_value *v)
+{
+	const char *sep = "";
+	size_t i;
+	int x;
+
+	switch (v->kind) {
+	case MG_CHANGE_UNSET:
+		mg_buf_puts(out, "unset");
+		break;
+	case MG_CHANGE_NUMBER:
+		mg_format_threshold(out, v->number);
+		break;
+	case MG_CHANGE_STRING:
+		mg_buf_printf(out, "'%s'", v->string);
+		break;
+	case MG_CHANGE_VERDICTS:
+		mg_buf_putc(out, '[');
+		for (x = 0; x < MG_VERDICT_COUNT; x++) {
+			if (!v->verdicts[x])
+				continue;
+			mg_buf_printf(out, "%s%s", sep, mg_verdict_name((enum mg_verdict)x));
+			sep = ", ";
+		}
+		mg_buf_putc(out, ']');
+		break;
+	case MG_CHANGE_STRICTER:
+		put_stricter(out, v->stricter, v->count);
+		break;
+	case MG_CHANGE_STRINGS:
+		mg_buf_putc(out, '[');
+		for (i = 0; i < v->count; i++)
+			mg_buf_printf(out, "%s'%s'", i ? ", " : "", v->strings[i]);
+		mg_buf_putc(out, ']');
+		break;
+	default:
+		put_grid(out, v->grid, v->count);
+		break;
+	}
+}
+
+/*
+ * A `sensitivity.stricter` entry is meant to tighten the base budget; one
+ * that loosens a threshold (a higher cap or ceiling, a lower floor, than
+ * the base) tests nothing the base does not, so say so.
+ */
+void mg_policy_diff__warn_loose_stricter(mg_check_result *res)
+{
+	const mg_policy *p = res->policy;
+	const mg_budget *base = &p->rules.budget;
+	mg_buf before = MG_BUF_INIT, after = MG_BUF_INIT;
+	size_t i;
+	int t;
+
+	for (i = 0; i < p->rules.stricter_count; i++) {
+		const mg_budget *ov = &p->rules.stricter[i];
+
+		for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
+			if (!ov->set[t] || !base->set[t] ||
+			    !looser((enum mg_threshold)t, base->value[t], ov->value[t]))
+				continue;
+			before.len = after.len = 0;
+			mg_format_threshold(&before, base->value[t]);
+			mg_format_threshold(&after, ov->value[t]);
+			mg_check__add_warning(res, "sensitivity.stricter[%zu] (%s:%d:%d) sets %s %s, "
+				"looser than the base budget's %s: a stricter scenario should "
+				"tighten it", i, p->path,
+				p->stricter_pos ? p->stricter_pos[i].line : 0,
+				p->stricter_pos ? p->stricter_pos[i].column : 0,
+				mg_threshold_name((enum mg_threshold)t), after.ptr, before.ptr);
+		}
+	}
+	mg_buf_free(&before);
+	mg_buf_free(&after);
+}

@@ -1,0 +1,127 @@
+/*
+ * The policy's waivers on a day: in force, expired, expiring, applied or
+ * matching nothing, and their messages.  See waivers.h and
+ * include/memgate/check.h.
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memgate/buf.h"
+#include "memgate/check.h"
+#include "waivers.h"
+
+/* Days since 0000-03-01 of a date year * 10000 + month * 100 + day
+ * (the proleptic Gregorian calendar): differences count days. */
+static int day_number(int ymd)
+{
+	int y = ymd / 10000, m = ymd / 100 % 100, d = ymd % 100;
+
+	if (m <= 2) {
+		y--;
+		m += 12;
+	}
+	return 365 * y + y / 4 - y / 100 + y / 400 + (153 * (m - 3) + 2) / 5 + d - 1;
+}
+
+/* The policy's waivers in force today (not expired), for the decision
+ * core; sets res->waivers' expired ones.  A malloc'd array of *n. */
+mg_waiver *mg_waivers__in_force(size_t *n, mg_check_result *res)
+{
+	const mg_policy *p = res->policy;
+	mg_waiver *active = mg_xcalloc(p->waiver_count ? p->waiver_count : 1, sizeof(*active));
+	int today = 0;
+	size_t i;
+
+	mg_policy_parse_date(&today, res->today, strlen(res->today));
+	res->waivers = mg_xcalloc(p->waiver_count ? p->waiver_count : 1, sizeof(*res->waivers));
+	res->waiver_count = p->waiver_count;
+	*n = 0;
+	for (i = 0; i < p->waiver_count; i++) {
+		res->waivers[i].waiver = &p->waivers[i];
+		if (p->waivers[i].expires_ymd < today) {
+			res->waivers[i].status = MG_WAIVER_EXPIRED;
+			continue;
+		}
+		res->waivers[i].days_left = day_number(p->waivers[i].expires_ymd) - day_number(today);
+		res->waivers[i].expiring = p->waivers_warn_days > 0 &&
+			res->waivers[i].days_left <= p->waivers_warn_days;
+		active[*n].candidate = p->waivers[i].candidate;
+		active[(*n)++].reason = p->waivers[i].reason;
+	}
+	return active;
+}
+
+/* After the decision: which waivers in force applied to something. */
+void mg_waivers__judge(mg_check_result *res)
+{
+	const mg_evidence *ev = &res->report->evidence;
+	size_t i, j, k = 0;
+
+	for (i = 0; i < res->waiver_count; i++) {
+		mg_waiver_state *w = &res->waivers[i];
+
+		for (j = 0; j < ev->candidate_count && !w->candidate_found; j++)
+			w->candidate_found = ev->candidates[j].name &&
+				!strcmp(ev->candidates[j].name, w->waiver->candidate);
+		if (w->status == MG_WAIVER_EXPIRED)
+			continue;
+		w->status = k < res->decision->waiver_count && res->decision->waiver_used[k] ?
+			MG_WAIVER_APPLIED : MG_WAIVER_UNMATCHED;
+		k++;
+	}
+}
+
+const char *mg_check_waiver_status_name(enum mg_waiver_status s)
+{
+	static const char *const names[MG_WAIVER_STATUS_COUNT] = {
+		[MG_WAIVER_APPLIED] = "applied",
+		[MG_WAIVER_UNMATCHED] = "unmatched",
+		[MG_WAIVER_EXPIRED] = "expired",
+	};
+
+	return (int)s >= 0 && s < MG_WAIVER_STATUS_COUNT ? names[s] : NULL;
+}
+
+void mg_check_waiver_message(mg_buf *out, const mg_check_result *r, size_t i)
+{
+	const mg_waiver_state *w = &r->waivers[i];
+	const mg_policy_waiver *v = w->waiver;
+	const char *reason = mg_reason_name(v->reason);
+
+	switch (w->status) {
+	case MG_WAIVER_APPLIED:
+		mg_buf_printf(out, "waiver: '%s' passes %s until %s (owner %s): %s", v->candidate,
+			      reason, v->expires, v->owner, v->justification);
+		break;
+	case MG_WAIVER_UNMATCHED:
+		mg_buf_printf(out, "waiver for '%s' (%s) matches nothing: ", v->candidate, reason);
+		if (!w->candidate_found)
+			mg_buf_printf(out, "the report has no candidate '%s'", v->candidate);
+		else
+			mg_buf_printf(out, "'%s' does not fail %s under the base budget nor in any "
+				      "scenario", v->candidate, reason);
+		mg_buf_puts(out, "; remove it or correct it");
+		break;
+	default:
+		mg_buf_printf(out, "waiver for '%s' (%s, owner %s) expired on %s and is ignored "
+			      "(today is %s)", v->candidate, reason, v->owner, v->expires, r->today);
+		break;
+	}
+}
+
+void mg_check_waiver_expiring_message(mg_buf *out, const mg_check_result *r, size_t i)
+{
+	const mg_waiver_state *w = &r->waivers[i];
+	const mg_policy_waiver *v = w->waiver;
+
+	assert(w->expiring);
+	mg_buf_printf(out, "waiver for '%s' (%s, owner %s) expires on %s, ", v->candidate,
+		      mg_reason_name(v->reason), v->owner, v->expires);
+	if (w->days_left == 0)
+		mg_buf_puts(out, "today");
+	else
+		mg_buf_printf(out, "in %d day%s", w->days_left, w->days_left == 1 ? "" : "s");
+	mg_buf_printf(out, " (waivers_warn_days %d; today is %s): fix the cause, or renew it in "
+		      "the policy of the base branch", r->policy->waivers_warn_days, r->today);
+}
