@@ -156,6 +156,11 @@ lo, hi = max(min(v) - pad, 0), max(v) + pad
 print("    y-axis \"peak_memory_mb, %.3f to %.3f\" %.3f --> %.3f" % (lo, hi, lo, hi))')
 case $axis in *" 0.000 to"*) not_ok "the test's axis starts at 0" ;; esac
 expect_summary_line "$axis" "summary: the axis spans the data, not from 0"
+# The history charts render in Mermaid (headless Chromium), when both are installed.
+out=$("$SRC/tests/render-mermaid" "$T/summary.md" 2>&1); rc=$?
+if [ $rc = 77 ]; then echo "ok - # SKIP mermaid render: $out"
+elif [ $rc = 0 ]; then ok "mermaid renders the history charts: $(echo "$out" | tr '\n' ' ')"
+else not_ok "mermaid renders the history charts" "$out"; fi
 
 # Fewer versions than asked on a full history: a note, the median over all.
 sed -i 's/history: 4/history: 50/' "$repo/.memgate.yml"
