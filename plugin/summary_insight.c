@@ -168,6 +168,19 @@ static void chart_range(double *lo, double *hi, double min, double max)
 	*hi = max + pad;
 }
 
+/* A y-axis titled "NAME, LO to HI" that spans LO to HI (the range shown). */
+static void put_y_axis(mg_buf *out, const char *name, double lo, double hi)
+{
+	mg_buf_printf(out, "    y-axis \"%s, ", name);
+	put_chart_number(out, lo);
+	mg_buf_puts(out, " to ");
+	put_chart_number(out, hi);
+	mg_buf_puts(out, "\" ");
+	put_chart_number(out, lo);
+	mg_buf_puts(out, " --> ");
+	put_chart_number(out, hi);
+}
+
 /* regression.history: candidate i of the head's evaluations' peak over the
  * history's versions (oldest first), then this change's, as a line; the
  * median as a second line; the axis spans them, not from 0. */
@@ -198,14 +211,8 @@ static void put_history_chart(mg_buf *out, const struct render *x, size_t i)
 		      "    x-axis [", s->count);
 	for (k = s->count; k-- > 0; sep = ", ")
 		mg_buf_printf(out, "%s\"%.7s\"", sep, h->versions[s->version[k]].commit);
-	mg_buf_puts(out, ", \"this change\"]\n    y-axis \"peak_memory_mb, ");
-	put_chart_number(out, lo);
-	mg_buf_puts(out, " to ");
-	put_chart_number(out, hi);
-	mg_buf_puts(out, "\" ");
-	put_chart_number(out, lo);
-	mg_buf_puts(out, " --> ");
-	put_chart_number(out, hi);
+	mg_buf_puts(out, ", \"this change\"]\n");
+	put_y_axis(out, mg_metric_name(MG_M_PEAK), lo, hi);
 	mg_buf_puts(out, "\n    line [");
 	for (k = s->count; k-- > 0;) {
 		put_chart_number(out, s->value[k]);
@@ -310,14 +317,8 @@ static void put_chart(mg_buf *out, const struct render *x, const size_t *idx, si
 		mg_buf_putc(out, '"');
 		sep = ", ";
 	}
-	mg_buf_printf(out, "]\n    y-axis \"%s, ", mg_metric_name(m));
-	put_chart_number(out, lo);
-	mg_buf_puts(out, " to ");
-	put_chart_number(out, hi);
-	mg_buf_puts(out, "\" ");
-	put_chart_number(out, lo);
-	mg_buf_puts(out, " --> ");
-	put_chart_number(out, hi);
+	mg_buf_puts(out, "]\n");
+	put_y_axis(out, mg_metric_name(m), lo, hi);
 	mg_buf_puts(out, "\n    bar [");
 	for (sep = "", i = 0; i < k; i++, sep = ", ") {
 		mg_buf_puts(out, sep);
