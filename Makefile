@@ -211,11 +211,11 @@ $(BUILD)/bench/floor-parse: tests/bench/floor.c $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -DFLOOR_PARSE=1 -o $@ $< $(PKG_LIBS)
 
-$(BUILD)/bench/floor-many: tests/bench/floor-many.c $(BUILD)/CFLAGS
+$(BUILD)/bench/floor-many: tests/bench/floor-many.c tests/bench/floor-parse.h $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -o $@ $< $(PKG_LIBS)
 
-$(BUILD)/bench/floor-history: tests/bench/floor-history.c $(BUILD)/CFLAGS
+$(BUILD)/bench/floor-history: tests/bench/floor-history.c tests/bench/floor-parse.h $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -o $@ $< $(PKG_LIBS)
 

@@ -17,49 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
 #include <git2.h>
-#include <openssl/evp.h>
-#include <yaml.h>
 
-static long parse_yaml(const char *data, size_t len)
-{
-	yaml_parser_t parser;
-	yaml_event_t event;
-	long events = 0;
-	int done = 0;
-
-	if (!yaml_parser_initialize(&parser))
-		return -1;
-	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
-	while (!done) {
-		if (!yaml_parser_parse(&parser, &event)) {
-			events = -1;
-			break;
-		}
-		done = event.type == YAML_STREAM_END_EVENT;
-		yaml_event_delete(&event);
-		events++;
-	}
-	yaml_parser_delete(&parser);
-	return events;
-}
-
-static long parse_json(const char *data, size_t len, int digest)
-{
-	unsigned char md[EVP_MAX_MD_SIZE] = { 0 };
-	unsigned int md_len = 0;
-	cJSON *root;
-	long n;
-
-	if (digest && !EVP_Digest(data, len, md, &md_len, EVP_sha256(), NULL))
-		return -1;
-	if (!(root = cJSON_ParseWithLength(data, len)))
-		return -1;
-	n = cJSON_GetArraySize(root) + md[0];
-	cJSON_Delete(root);
-	return n;
-}
+#include "floor-parse.h"
 
 /* Read blob id and parse it; -1 on an error. */
 static long read_parse(git_repository *repo, const git_oid *id, int yaml, int digest)

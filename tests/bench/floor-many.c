@@ -14,50 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
 #include <git2.h>
-#include <openssl/evp.h>
-#include <yaml.h>
 
-/* Parse YAML to its end; the number of events, -1 on an error. */
-static long parse_yaml(const char *data, size_t len)
-{
-	yaml_parser_t parser;
-	yaml_event_t event;
-	long events = 0;
-	int done = 0;
-
-	if (!yaml_parser_initialize(&parser))
-		return -1;
-	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
-	while (!done) {
-		if (!yaml_parser_parse(&parser, &event)) {
-			events = -1;
-			break;
-		}
-		done = event.type == YAML_STREAM_END_EVENT;
-		yaml_event_delete(&event);
-		events++;
-	}
-	yaml_parser_delete(&parser);
-	return events;
-}
-
-static long parse_json(const char *data, size_t len)
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int md_len = 0;
-	cJSON *root;
-	long n;
-
-	if (!EVP_Digest(data, len, md, &md_len, EVP_sha256(), NULL))
-		return -1;
-	if (!(root = cJSON_ParseWithLength(data, len)))
-		return -1;
-	n = cJSON_GetArraySize(root) + md[0];
-	cJSON_Delete(root);
-	return n;
-}
+#include "floor-parse.h"
 
 int main(int argc, char **argv)
 {
@@ -87,7 +46,7 @@ int main(int argc, char **argv)
 		}
 		data = git_blob_rawcontent((git_blob *)obj);
 		len = (size_t)git_blob_rawsize((git_blob *)obj);
-		n = strstr(spec, ".yml") ? parse_yaml(data, len) : parse_json(data, len);
+		n = strstr(spec, ".yml") ? parse_yaml(data, len) : parse_json(data, len, 1);
 		git_object_free(obj);
 		if (n < 0) {
 			fprintf(stderr, "%s: cannot parse %s\n", argv[0], spec);
