@@ -264,6 +264,53 @@ expect_field regression.regressed.0.base 51000
 expect_err "memgate: warning: regression.history: 1 version of '$REPORT_PATH' skipped: not a report memgate reads (the first: $REPORT_PATH:" \
 	"a warning names the skipped version's error"
 
+# A Git LFS pointer in the history is skipped too: history reads no LFS objects.
+lfs=$T/lfs
+mkdir -p "$lfs/benchmarks/results"
+g init -q "$lfs"
+policy "$lfs/.memgate.yml" "max_peak_increase_pct: 5" "history: 5"
+report "$lfs/$REPORT_PATH" 50000 60000 8.0
+commit_all "$lfs" "measure 1"
+printf 'version https://git-lfs.github.com/spec/v1\noid sha256:%s\nsize 4211\n' \
+	"$(printf x | sha256sum | cut -d' ' -f1)" >"$lfs/$REPORT_PATH"
+commit_all "$lfs" "an LFS pointer"
+report "$lfs/$REPORT_PATH" 52000 60000 8.0
+commit_all "$lfs" "measure 2"
+g -C "$lfs" checkout -q -b pr
+report "$lfs/$REPORT_PATH" 56000 60000 8.0
+commit_all "$lfs" "the pull request's evidence"
+mg check -C "$lfs" --policy-rev main --format json
+expect_code 1 "an LFS pointer in the history is skipped, the others compared"
+expect_field regression.history.used 2
+expect_field regression.history.skipped 1
+expect_err "memgate: warning: regression.history: 1 version of '$REPORT_PATH' skipped: not a report memgate reads (the first: $REPORT_PATH: a Git LFS pointer at " \
+	"a warning says the skipped version is an LFS pointer"
+
+# A version larger than --max-input-mb is skipped with the limit's message;
+# the head's own report stays under it.
+big=$T/big
+mkdir -p "$big/benchmarks/results"
+g init -q "$big"
+policy "$big/.memgate.yml" "max_peak_increase_pct: 5" "history: 5"
+report "$big/$REPORT_PATH" 50000 60000 8.0
+commit_all "$big" "measure 1"
+report "$big/$REPORT_PATH" 51000 60000 8.0
+head -c 1200000 /dev/zero | tr '\0' ' ' >>"$big/$REPORT_PATH"
+commit_all "$big" "a padded report"
+report "$big/$REPORT_PATH" 52000 60000 8.0
+commit_all "$big" "measure 2"
+g -C "$big" checkout -q -b pr
+report "$big/$REPORT_PATH" 56000 60000 8.0
+commit_all "$big" "the pull request's evidence"
+mg check -C "$big" --policy-rev main --max-input-mb 1 --format json
+expect_code 1 "a version over the input limit is skipped, the others compared"
+expect_field regression.history.used 2
+expect_field regression.history.skipped 1
+expect_field regression.regressed.0.base 51000
+expect_err "skipped: not a report memgate reads (the first: cannot read '$REPORT_PATH' at " \
+	"a warning names the version over the limit"
+expect_err "more than the limit of 1048576" "the warning gives the limit"
+
 # --- nothing to compare with --------------------------------------------------
 
 # no base revision: the history is not read, and the record says so
