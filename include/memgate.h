@@ -20,6 +20,7 @@
 #include "memgate/github.h"
 #include "memgate/history.h"
 #include "memgate/insight.h"
+#include "memgate/noise.h"
 #include "memgate/limits.h"
 #include "memgate/junit.h"
 #include "memgate/manifest.h"

@@ -9,7 +9,7 @@
 
 #include "memgate/buf.h"
 #include "memgate/decision.h"
-#include "memgate/insight.h"
+#include "memgate/noise.h"
 #include "decision_memo.h"
 #include "screening.h"
 #include "sensitivity.h"
@@ -292,7 +292,7 @@ static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_ev
 		if (!rg->limits.set[t] || !change_of(&v, &band, def, b, h) ||
 		    !mg_tables__fails(def, v, rg->limits.value[t]))
 			continue;
-		if (band.known && mg_insight_within(&band, rg->limits.value[t], def->ceiling)) {
+		if (band.known && mg_band_within(&band, rg->limits.value[t], def->ceiling)) {
 			d->regression_within_noise++;
 			continue;
 		}
@@ -488,7 +488,7 @@ static int decide_with(mg_decision **out, const mg_rules *rules, const mg_eviden
 	if (sensitive)
 		mg_sensitivity__decide(d);
 	if (d->verdict == MG_ACCEPT && rules->noise == MG_NOISE_TUNE && d->base.feasible_count &&
-	    mg_insight_noise(NULL, rules, ev, &d->base, d->base.feasible[0]))
+	    mg_noise_of(NULL, rules, ev, &d->base, d->base.feasible[0]))
 		mg_tables__conclude(d, MG_O_MARGIN_WITHIN_MEASUREMENT_NOISE);
 	decide_regression(d, rules, ev);
 	issue_next_action(d);

@@ -380,7 +380,7 @@ void mg_format_exchange(mg_buf *out, const mg_evaluation *e)
 {
 	double rate;
 
-	switch (mg_insight_exchange(&rate, e)) {
+	switch (mg_exchange_rate(&rate, e)) {
 	case MG_EXCHANGE_FREE: mg_buf_puts(out, "free"); break;
 	case MG_EXCHANGE_RATE:
 		mg_format_value(out, rate, NULL);

@@ -242,7 +242,7 @@ static void write_trade_off(struct writer *w, const mg_evaluation *e, const mg_i
 			    size_t i)
 {
 	double rate = 0;
-	enum mg_exchange x = mg_insight_exchange(&rate, e);
+	enum mg_exchange x = mg_exchange_rate(&rate, e);
 
 	key(w, "pareto");
 	if (!in || !in->front_complete || (!in->on_front[i] && in->dominated_by[i] == MG_INSIGHT_NONE))

@@ -8,7 +8,7 @@
 
 #include "memgate/buf.h"
 #include "memgate/decision.h"
-#include "memgate/insight.h"
+#include "memgate/noise.h"
 #include "screening.h"
 #include "tables.h"
 
@@ -257,7 +257,7 @@ void mg_screening__fill_values(const struct screen_ctx *x, mg_evaluation *e, boo
 		else if (derive(&v, x, e, derived[k]))
 			set_value(e, derived[k], v);
 	}
-	if (mg_insight_exchange(&v, e) == MG_EXCHANGE_RATE)
+	if (mg_exchange_rate(&v, e) == MG_EXCHANGE_RATE)
 		set_value(e, MG_M_RATE, v);
 }
 

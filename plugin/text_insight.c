@@ -132,7 +132,7 @@ static void put_exchange(mg_buf *out, const mg_decision *d)
 	for (i = 0; i < n; i++) {
 		const mg_evaluation *e = &d->base.evaluations[idx[i]];
 
-		if (mg_insight_exchange(&rate, e) == MG_EXCHANGE_UNKNOWN)
+		if (mg_exchange_rate(&rate, e) == MG_EXCHANGE_UNKNOWN)
 			continue;
 		mg_buf_puts(out, shown++ ? "; " : "exchange rate vs the baseline (MB saved per "
 			    "1% of throughput lost): ");

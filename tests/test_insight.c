@@ -296,11 +296,11 @@ Test(insight, band_edges_follow_the_comparison)
 	(void)b;
 	budget(MG_MEMORY_CAP_MB, 9500);    /* every run passes at cap = max */
 	d = decide();
-	cr_assert_eq(mg_insight_noise(NULL, &fx.rules, &fx.ev, &d->base, 1), 0);
+	cr_assert_eq(mg_noise_of(NULL, &fx.rules, &fx.ev, &d->base, 1), 0);
 	mg_decision_free(d);
 	fx.rules.budget.value[MG_MEMORY_CAP_MB] = 9000;   /* only the min passes */
 	d = decide();
-	cr_assert_eq(mg_insight_noise(NULL, &fx.rules, &fx.ev, &d->base, 1),
+	cr_assert_eq(mg_noise_of(NULL, &fx.rules, &fx.ev, &d->base, 1),
 		     1u << MG_MEMORY_CAP_MB);
 	mg_decision_free(d);
 }
@@ -373,17 +373,17 @@ Test(insight, exchange_rate_and_free)
 	double rate;
 
 	memset(&e, 0, sizeof(e));
-	cr_assert_eq(mg_insight_exchange(&rate, &e), MG_EXCHANGE_UNKNOWN);
+	cr_assert_eq(mg_exchange_rate(&rate, &e), MG_EXCHANGE_UNKNOWN);
 	e.known[MG_M_SAVING] = e.known[MG_M_RATIO] = true;
 	e.value[MG_M_SAVING] = 331.97999999999956;
 	e.value[MG_M_RATIO] = 1.761 / 2.009;
-	cr_assert_eq(mg_insight_exchange(&rate, &e), MG_EXCHANGE_RATE);
+	cr_assert_eq(mg_exchange_rate(&rate, &e), MG_EXCHANGE_RATE);
 	cr_assert_eq(rate, 331.97999999999956 / ((1.0 - 1.761 / 2.009) * 100.0));
-	cr_assert(mg_insight_trade_passes(&e, 26.0));
-	cr_assert_not(mg_insight_trade_passes(&e, 27.0));
+	cr_assert(mg_trade_passes(&e, 26.0));
+	cr_assert_not(mg_trade_passes(&e, 27.0));
 	e.value[MG_M_RATIO] = 1.0;
-	cr_assert_eq(mg_insight_exchange(&rate, &e), MG_EXCHANGE_FREE);
-	cr_assert(mg_insight_trade_passes(&e, 1e9));
+	cr_assert_eq(mg_exchange_rate(&rate, &e), MG_EXCHANGE_FREE);
+	cr_assert(mg_trade_passes(&e, 1e9));
 }
 
 Test(insight, trade_off_floor_is_a_target)

@@ -1,9 +1,10 @@
 #ifndef MEMGATE_INSIGHT_H
 #define MEMGATE_INSIGHT_H
 /*
- * Beyond pass/fail (pure core, no I/O): exact tipping points of each
- * threshold, measurement-noise bands, the trade-off (Pareto) front and the
- * exchange rate of memory for throughput.
+ * Beyond pass/fail (pure core, no I/O), a layer above the decision: exact
+ * tipping points of each threshold, each candidate's measurement-noise
+ * bands (noise.h) and the trade-off (Pareto) front.  It calls mg_decide;
+ * the decision never calls it.
  *
  * An mg_insight belongs to the caller (mg_insight_free).  Names and reason
  * strings in it are borrowed from the evidence and from static tables: keep
@@ -13,56 +14,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "decision.h"
+#include "noise.h"
 #include "error.h"
 #include "limits.h"   /* memgate's, in this directory */
-
-/* ---- exchange rate ---- */
-
-enum mg_exchange {
-	MG_EXCHANGE_UNKNOWN,   /* saving or throughput ratio unknown */
-	MG_EXCHANGE_FREE,      /* throughput ratio >= 1: no throughput lost */
-	MG_EXCHANGE_RATE       /* MB saved per 1 % of throughput lost */
-};
-
-/* The exchange rate of e against the baseline:
- * memory_saving_mb / ((1 - throughput_ratio) * 100), computed in that
- * order, when the ratio is below 1. */
-enum mg_exchange mg_insight_exchange(double *rate, const mg_evaluation *e);
-
-/* Does e pass min_mb_saved_per_pct_throughput at `floor`?  A free candidate
- * and one whose rate cannot be known pass (the check is skipped). */
-bool mg_insight_trade_passes(const mg_evaluation *e, double floor);
-
-/* ---- measurement noise ---- */
-
-typedef struct mg_band {
-	bool known;
-	double min, max;
-} mg_band;
-
-typedef struct mg_noise {
-	bool has_runs;                  /* some metric has a band from runs */
-	mg_band band[MG_METRIC_COUNT];  /* peak, samples, eval_loss from the runs;
-					   saving, ratio, delta by interval
-					   arithmetic with the baseline */
-	unsigned within;                /* bit (1u << mg_threshold) per set check
-					   whose threshold lies inside the band */
-} mg_noise;
-
-/* The rule of evidence.noise: does threshold value x lie inside band b, so
- * that some runs pass it and some fail (ceiling: min <= x < max; floor:
- * min < x <= max)?  False for a band not known. */
-bool mg_insight_within(const mg_band *b, double x, bool ceiling);
-
-/*
- * The noise of evaluation i of screening s (under rules->budget): fills
- * *out when out is not NULL and returns the `within` bits.  A derived band
- * takes the baseline's band from its runs, or its single value when it has
- * none.  A check is within noise when some runs pass it and some fail:
- * floor f with min < f <= max, ceiling c with min <= c < max.
- */
-unsigned mg_insight_noise(mg_noise *out, const mg_rules *rules, const mg_evidence *ev,
-			  const mg_screening *s, size_t i);
 
 /* ---- tipping points ---- */
 
