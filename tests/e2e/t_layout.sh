@@ -28,10 +28,28 @@ expect_code 0 "include/memgate.h compiles with only include/ on the path"
 
 # Public headers include only public headers and the C library.
 bad=$(grep -n '#include' "$SRC"/include/memgate/*.h |
-	grep -v '#include "\(buf\|check\|decision\|error\|escape\|github\|history\|junit\|manifest\|output\|limits\|plan\|policy\|record\|report\|summary\|text\|version\)\.h"' |
+	grep -v '#include "\(buf\|check\|decision\|error\|escape\|github\|history\|junit\|manifest\|noise\|output\|limits\|plan\|policy\|record\|report\|summary\|text\|version\)\.h"' |
 	grep -v '#include <\(stdbool\|stddef\|stdint\|stdio\|stdlib\|string\|stdarg\|limits\|sys/types\)\.h>' || true)
 if [ -z "$bad" ]; then ok "public headers include only public headers"
 else not_ok "public headers include only public headers" "$bad"; fi
+
+# The layers (tests/layers): every source file belongs to one, and includes
+# only its own layer's headers or lower ones; no cycle can form.
+code=0
+python3 "$SRC/tests/layers" "$SRC" >"$T/out" 2>"$T/err" || code=$?
+if [ $code = 0 ]; then ok "every source includes only its own layer or those below (tests/layers)"
+else not_ok "every source includes only its own layer or those below (tests/layers)" "$(cat "$T/out" "$T/err")"; fi
+# ... and an arrow up fails, naming the file and line: the core calling
+# into the insight above it, as it once did.
+mkdir -p "$T/up/plugin" "$T/up/include/memgate"
+cp "$SRC"/plugin/*.[ch] "$T/up/plugin/" && cp "$SRC"/include/memgate/*.h "$T/up/include/memgate/" &&
+	cp "$SRC/include/memgate.h" "$T/up/include/"
+sed -i 's|#include "memgate/noise.h"|#include "memgate/insight.h"|' "$T/up/plugin/decision.c"
+code=0
+python3 "$SRC/tests/layers" "$T/up" >"$T/out" 2>"$T/err" || code=$?
+expect_code 1 "an include up a layer fails tests/layers"
+expect_out "plugin/decision.c:12: decision core includes insight.h, of insight (not below it)" \
+	"tests/layers names the file, line and layers of an arrow up"
 
 # The git source depends on no parser: only its own header, the path rules
 # and the utilities.
