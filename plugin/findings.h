@@ -8,7 +8,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
-#include "memgate/check.h"
+#include "memgate/result.h"
 
 
 /* How loud a finding is: the level of its annotation, from the kind of its

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "memgate/buf.h"
-#include "memgate/check.h"
+#include "memgate/result.h"
 #include "findings.h"
 
 #define NO_CANDIDATE SIZE_MAX

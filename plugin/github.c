@@ -12,7 +12,6 @@
 #include "memgate/escape.h"
 #include "format.h"
 #include "memgate/github.h"
-#include "memgate/plan.h"
 #include "memgate/text.h"
 
 static void put_safe(mg_buf *out, const char *s)

@@ -12,7 +12,6 @@
 #include "format.h"
 #include "memgate/insight.h"
 #include "memgate/summary.h"
-#include "memgate/plan.h"
 #include "summary_put.h"
 
 #define BIT(r) (1u << (r))

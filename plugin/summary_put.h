@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "memgate/buf.h"
-#include "memgate/check.h"
+#include "memgate/result.h"
 #include "memgate/escape.h"
 #include "compare.h"
 #include "findings.h"

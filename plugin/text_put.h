@@ -7,7 +7,7 @@
  */
 #include <string.h>
 #include "memgate/buf.h"
-#include "memgate/check.h"
+#include "memgate/result.h"
 #include "memgate/escape.h"
 #include "format.h"
 

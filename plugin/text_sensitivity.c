@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "memgate/buf.h"
-#include "memgate/check.h"
+#include "memgate/result.h"
 #include "format.h"
 #include "text_put.h"
 

@@ -10,6 +10,7 @@
 #include "demo-repo.h"
 #include "helpers.h"
 #include "memgate/comment.h"
+#include "memgate/check.h"
 
 #define URL "https://github.com/octo/models/actions/runs/42"
 

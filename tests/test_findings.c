@@ -14,6 +14,7 @@
 #include "demo-repo.h"
 #include "helpers.h"
 #include "../plugin/findings.h"
+#include "memgate/check.h"
 
 #define WAIVER \
 	"waivers:\n" \

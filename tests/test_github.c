@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../plugin/findings.h"
+#include "memgate/check.h"
 #include "fixture.h"
 #include "helpers.h"
 #include "../plugin/digest.h"

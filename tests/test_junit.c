@@ -16,6 +16,7 @@
 #include "memgate/codequality.h"
 #include "memgate/junit.h"
 #include "memgate/manifest.h"
+#include "memgate/check.h"
 
 #define BIT(r) (1u << (r))
 #define MANIFEST "bench/75_manifest.json"

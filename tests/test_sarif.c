@@ -16,6 +16,7 @@
 #include "../plugin/findings.h"
 #include "memgate/decision.h"
 #include "memgate/sarif.h"
+#include "memgate/check.h"
 
 static cJSON *path(cJSON *node, const char *keys)
 {

@@ -13,6 +13,7 @@
 #include "../plugin/digest.h"
 #include "memgate/manifest.h"
 #include "memgate/summary.h"
+#include "memgate/check.h"
 
 #define BIT(r) (1u << (r))
 #define REV "1111111111111111111111111111111111111111"

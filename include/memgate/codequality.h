@@ -12,7 +12,7 @@
  * policy's first line for a finding without a file).  No BOM; valid UTF-8.
  * Returns a malloc'd string.
  */
-#include "check.h"
+#include "result.h"
 
 /* Issues at most, the most important first (as SARIF's results): past it,
  * one last issue, check_name findings_omitted, says how many were left out.

@@ -19,7 +19,7 @@
  *   - untrusted text (names, paths, messages) goes through
  *     mg_escape_markdown_cell, as in the job summary.
  */
-#include "check.h"
+#include "result.h"
 
 #include "limits.h"   /* memgate's (this directory): MG_COMMENT_MAX, MG_COMMENT_ROWS */
 

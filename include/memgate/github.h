@@ -7,8 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "buf.h"
-#include "check.h"
-#include "plan.h"
+#include "result.h"
 
 #include "limits.h"   /* memgate's (this directory): MG_GITHUB_MAX_ANNOTATIONS */
 

@@ -27,7 +27,7 @@
  * " #i" (i = its place in the report) so that GitLab keeps every case.
  * Returns a malloc'd string.
  */
-#include "check.h"
+#include "result.h"
 
 /* Bounded like the record: at most MG_JUNIT_MAX_ITEMS candidate cases (in
  * the report's order; past them one skipped case, memgate.candidates/

@@ -10,33 +10,13 @@
  * here), retired with its evidence (named, not gated) or deleted while its
  * evidence stays (an error that says what to do).
  *
- * Plain data: the entries are in byte order of their paths.
+ * The plan's types (mg_plan, its entries and kinds) are in result.h, with
+ * what else a check gives.
  */
 #include <stdbool.h>
 #include <stddef.h>
-#include "check.h"
+#include "check.h"   /* mg_check_options; the plan itself: result.h */
 #include "error.h"
-
-enum mg_plan_kind {
-	MG_PLAN_GATE,      /* gated: mg_check_run with this policy */
-	MG_PLAN_RETIRED,   /* the change deletes it with its evidence: a warning */
-	MG_PLAN_DELETED,   /* the change deletes it, not its evidence: exit 2 */
-	MG_PLAN_UNCHANGED  /* --changed: none of its inputs changed: listed, not gated */
-};
-
-typedef struct mg_plan_entry {
-	char *policy;              /* repository path (at the policy revision
-				      when retired or deleted) */
-	enum mg_plan_kind kind;
-	char *message;             /* RETIRED, DELETED: what to tell, raw text
-				      (paths from the repository: escape it);
-				      NULL when gated */
-} mg_plan_entry;
-
-typedef struct mg_plan {
-	mg_plan_entry *entries;
-	size_t count;
-} mg_plan;
 
 /*
  * Plan check --all for `opt` (dir, rev, policy_rev, worktree): the policy

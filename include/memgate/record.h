@@ -4,7 +4,7 @@
  * parts built with cJSON, its evaluations and scenarios streamed. */
 #include <stdbool.h>
 #include "buf.h"
-#include "check.h"
+#include "result.h"
 #include "error.h"
 
 #define MG_RECORD_SCHEMA "memgate-decision/v1"

@@ -18,7 +18,7 @@
  * encoded URIs relative to the repository root; text is valid UTF-8 JSON.
  * Items that could not be decided add no result.  Returns a malloc'd string.
  */
-#include "check.h"
+#include "result.h"
 
 char *mg_sarif_render(const mg_check_item *items, size_t count, const char *version);
 

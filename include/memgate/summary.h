@@ -14,8 +14,7 @@
  * changes; notes; warnings; the evidence (commits, paths,
  * blobs, SHA-256).  Returns a malloc'd string to append.
  */
-#include "check.h"
-#include "plan.h"
+#include "result.h"
 
 #include "limits.h"   /* memgate's (this directory): MG_SUMMARY_MAX */
 

@@ -1,7 +1,7 @@
 #ifndef MEMGATE_TEXT_H
 #define MEMGATE_TEXT_H
 /* The text rendering for people. */
-#include "check.h"
+#include "result.h"
 
 /* The decision and its reason, the winner, one row per candidate with each
  * active check's value against its threshold, the reasons, sensitivity and

@@ -28,7 +28,7 @@ expect_code 0 "include/memgate.h compiles with only include/ on the path"
 
 # Public headers include only public headers and the C library.
 bad=$(grep -n '#include' "$SRC"/include/memgate/*.h |
-	grep -v '#include "\(buf\|check\|decision\|error\|escape\|github\|history\|junit\|manifest\|noise\|output\|limits\|plan\|policy\|record\|report\|summary\|text\|version\)\.h"' |
+	grep -v '#include "\(buf\|check\|decision\|error\|escape\|github\|history\|junit\|manifest\|noise\|result\|output\|limits\|plan\|policy\|record\|report\|summary\|text\|version\)\.h"' |
 	grep -v '#include <\(stdbool\|stddef\|stdint\|stdio\|stdlib\|string\|stdarg\|limits\|sys/types\)\.h>' || true)
 if [ -z "$bad" ]; then ok "public headers include only public headers"
 else not_ok "public headers include only public headers" "$bad"; fi

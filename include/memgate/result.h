@@ -1,0 +1,250 @@
+#ifndef MEMGATE_RESULT_H
+#define MEMGATE_RESULT_H
+/*
+ * What a check gives (mg_check_run, check.h; mg_plan_all, plan.h): the
+ * inputs read and where from, the decision, the policy's changes and
+ * waivers, the warnings.  Plain data the renderers read; they include
+ * this header, never check.h.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include "buf.h"
+#include "decision.h"
+#include "error.h"
+#include "history.h"
+#include "manifest.h"
+#include "policy.h"
+#include "report.h"
+
+/* The sizes of the hex ids a result holds, their NUL included. */
+#define MG_CHECK_OID_SIZE 65     /* a commit or blob id: 40 hex digits, 64 in a
+				    SHA-256 repository */
+#define MG_CHECK_SHA256_SIZE 65  /* a SHA-256: 64 lowercase hex digits */
+
+/* Where one input came from. */
+typedef struct mg_input_ref {
+	char *path;                 /* repository path, NULL when not read */
+	char commit[MG_CHECK_OID_SIZE];    /* "" with --worktree */
+	char blob[MG_CHECK_OID_SIZE];      /* blob id */
+	char sha256[MG_CHECK_SHA256_SIZE]; /* "" unless computed */
+	bool read;
+} mg_input_ref;
+
+/*
+ * The manifest's SSH signature, when the policy that decides has a
+ * provenance section (README, "Signed evidence"): MANIFEST.sig at --rev,
+ * checked against the allowed-signers file at the policy revision.
+ */
+typedef struct mg_check_signature {
+	bool checked;              /* the policy that decides asks for it */
+	bool required;             /* provenance.require: problems are issues, else warnings */
+	bool verified;             /* signed by a key the allowed signers list, valid today */
+	enum mg_issue issue;       /* why not verified (a signature issue) */
+	mg_input_ref sig_ref;      /* MANIFEST.sig at --rev (path set even when missing) */
+	mg_input_ref signers_ref;  /* the allowed signers at the policy revision */
+	char *principals;          /* the signer's line's principals, NULL when none */
+	char *key;                 /* "ssh-ed25519 SHA256:...", NULL when not read */
+	char *problem;             /* why not verified, one line; NULL when verified */
+	bool at_signers;           /* the problem is at a line of the allowed signers */
+	mg_pos at;                 /* where in that file or the signature; {0,0} unknown */
+	/* the allowed signers' blob ids at the policy revision and at --rev
+	 * (a change to the file is a policy change), "" when absent */
+	char base_signers_blob[MG_CHECK_OID_SIZE], head_signers_blob[MG_CHECK_OID_SIZE];
+} mg_check_signature;
+
+/* One side of a policy change; strings and arrays are borrowed from the
+ * policies the result holds. */
+enum mg_change_kind {
+	MG_CHANGE_UNSET,     /* the key is absent */
+	MG_CHANGE_NUMBER,    /* thresholds, min_repeats, numeric pins */
+	MG_CHANGE_STRING,    /* pins, baseline, rank_by */
+	MG_CHANGE_VERDICTS,  /* gate.fail_on */
+	MG_CHANGE_STRICTER,  /* sensitivity.stricter: count budgets of overrides */
+	MG_CHANGE_GRID,      /* sensitivity.grid: count axes */
+	MG_CHANGE_STRINGS    /* evidence.inputs: count strings */
+};
+typedef struct mg_change_value {
+	enum mg_change_kind kind;
+	double number;
+	const char *string;
+	const bool *verdicts;            /* MG_VERDICT_COUNT flags */
+	const mg_budget *stricter;
+	const mg_grid_axis *grid;
+	char *const *strings;
+	size_t count;
+} mg_change_value;
+
+enum mg_change_effect {
+	MG_CHANGE_TIGHTENS,  /* the proposed value makes the gate stricter */
+	MG_CHANGE_LOOSENS,   /* ... more lenient (a check or pin removed, a limit relaxed) */
+	MG_CHANGE_ALTERS,    /* neither, or both (a different pin, baseline, rank_by) */
+	MG_CHANGE_EXPIRED,   /* a waiver added or extended to a date already past: it
+				waives nothing */
+	MG_CHANGE_EFFECT_COUNT
+};
+/* "tightens", "loosens", "changes", "expired". */
+const char *mg_check_effect_name(enum mg_change_effect e);
+
+/* A key whose value differs between the policy that decides (at
+ * --policy-rev) and the one the change proposes (at --rev). */
+typedef struct mg_policy_change {
+	char key[320];              /* "budget.memory_cap_mb", "identity.hardware_id",
+				       "waivers[offload].memory_over_budget", ... */
+	mg_change_value before;     /* at --policy-rev */
+	mg_change_value after;      /* at --rev */
+	enum mg_change_effect effect;
+	mg_pos pos;                 /* the key in the proposed policy; 0 when it lacks it */
+} mg_policy_change;
+
+/* A change's value for people: 9400, 'gpu-a', [reject, tune], ['src/model'],
+ * [{memory_cap_mb: 8500}], {memory_cap_mb: [9600, 11200]}, unset.  Raw
+ * text: strings are the policy's, to be escaped for the destination. */
+void mg_check_change_text(mg_buf *out, const mg_change_value *v);
+
+struct mg_check_result;
+
+/* The comparison with the evidence at a base commit (--base). */
+typedef struct mg_check_base {
+	char rev[MG_CHECK_OID_SIZE];       /* the base commit */
+	struct mg_check_result *result;  /* its check under the same policy and
+					    fail_on, NULL when it could not decide */
+	char *error;                /* why it could not ("file:line:col: message"), else NULL */
+} mg_check_base;
+
+/* What became of a waiver of the policy. */
+enum mg_waiver_status {
+	MG_WAIVER_APPLIED,    /* in force, and it let its candidate pass a check */
+	MG_WAIVER_UNMATCHED,  /* in force, but its candidate or reason matches nothing */
+	MG_WAIVER_EXPIRED,    /* its expiry date is before today: ignored */
+	MG_WAIVER_STATUS_COUNT
+};
+/* "applied", "unmatched", "expired" (the record's words; a finding's code
+ * is "waiver_" and the word); NULL for an out-of-range value. */
+const char *mg_check_waiver_status_name(enum mg_waiver_status s);
+
+typedef struct mg_waiver_state {
+	const mg_policy_waiver *waiver;  /* borrowed from the result's policy */
+	enum mg_waiver_status status;
+	bool candidate_found;            /* the report has a candidate of that name */
+	bool expiring;                   /* in force, and expires within the policy's
+					    waivers_warn_days */
+	int days_left;                   /* days from today to its expiry (in force) */
+} mg_waiver_state;
+
+typedef struct mg_check_result {
+	bool worktree;
+	char rev[MG_CHECK_OID_SIZE];       /* evidence commit ("" with --worktree) */
+	char policy_rev[MG_CHECK_OID_SIZE]; /* policy commit */
+	mg_input_ref policy_ref, manifest_ref, report_ref, approved_ref;
+	mg_check_signature signature; /* the manifest's (policy provenance) */
+	mg_policy *policy;          /* the policy that decides */
+	mg_policy *head_policy;     /* the policy at --rev when another one decides
+				       (its lines are those annotations point at), else NULL */
+	mg_manifest *manifest;      /* NULL when the policy names report: */
+	mg_report *report;
+	mg_decision *decision;
+	struct mg_insight *insight; /* tipping points, noise, front (insight.h) */
+	bool fail_on[MG_VERDICT_COUNT];  /* effective: --fail-on, else policy */
+	bool passed;                /* verdict not in fail_on */
+	char **warnings;            /* human sentences, one line each */
+	char **warning_files;       /* per warning: the repository file it is
+				       about (annotated there), or NULL */
+	size_t warning_count;
+	char **notes;               /* things to know that need no action (adoption) */
+	size_t note_count;
+	mg_policy_change *changes;  /* policy at --rev vs --policy-rev */
+	size_t change_count;
+	mg_check_base *base;        /* --base, NULL when not compared */
+	mg_history *history;        /* regression.history: the medians the regressions
+				       were compared with, NULL without */
+	bool evidence_unchanged;    /* compared with a base that decided from the very
+				       same report and manifest blobs, and the change
+				       alters no key of the policy (README "What is
+				       annotated when") */
+	/* --require-approved (the decision says whether it was compared) */
+	char *approved_decision;    /* what the approved record says */
+	char *approved_selected;
+	const char *approved_hint;  /* approved_result_missing: why (static text from
+				       mg_repo_uncommitted_hint, e.g. "it is untracked:
+				       git add it, then commit"), or NULL */
+	/* where memgate ran, for commands the output tells users to paste */
+	char *cwd_prefix;           /* the current directory in the work tree:
+				       "models/a/", "" at its root; NULL when
+				       outside it (or in a bare repository) */
+	char *root;                 /* the work tree's real path, NULL when bare */
+	/* waivers, judged on `today` */
+	char today[11];             /* YYYY-MM-DD */
+	bool today_given;           /* from --today, else the clock's date in UTC */
+	mg_waiver_state *waivers;   /* one per waiver of the policy, in its order */
+	size_t waiver_count;
+	/* evidence.inputs: the paths that changed between the manifest's
+	 * measured.commit and the gated commit (evidence_stale), in byte order,
+	 * at most MG_CHECK_MAX_STALE of stale_total */
+	char **stale_paths;
+	size_t stale_count, stale_total;
+	bool measured_shallow;      /* measured_commit_unknown in a shallow clone */
+} mg_check_result;
+
+/* How many changed paths of evidence.inputs a result names: MG_CHECK_MAX_STALE,
+ * limits.h. */
+
+/* One policy of check --all or of a repeated --policy. */
+typedef struct mg_check_item {
+	const char *policy;         /* the policy's path as listed or typed (borrowed) */
+	mg_check_result *result;    /* NULL when it could not be decided */
+	mg_error error;             /* why, when result is NULL */
+} mg_check_item;
+
+/* The exit status of one item: 0 passes, 1 fails the gate, 2 not decided. */
+int mg_check_item_status(const mg_check_item *item);
+
+void mg_check_result_free(mg_check_result *r);
+
+/*
+ * One line about waiver i of r, in words: applied (with owner, expiry and
+ * justification), matching nothing (and why), or expired (when, and the
+ * date it was judged on).  Untrusted text (names, owner, justification) is
+ * appended as it is: the caller escapes the line for its destination.
+ */
+void mg_check_waiver_message(mg_buf *out, const mg_check_result *r, size_t i);
+
+/* One line about waiver i of r when it is expiring (mg_waiver_state): its
+ * expiry date, the days left and the policy's waivers_warn_days.  Untrusted
+ * text is appended as it is, as above. */
+void mg_check_waiver_expiring_message(mg_buf *out, const mg_check_result *r, size_t i);
+
+/*
+ * Append `path` (a repository path) as a command pasted in the current
+ * directory names it: relative to r->cwd_prefix ("bench/76.json",
+ * "../llm-b/x.json"), else r->root joined with it, else as it is.  Raw
+ * text: the caller escapes it for its destination.
+ */
+void mg_check_cli_path(mg_buf *out, const mg_check_result *r, const char *path);
+
+/* ---- check --all's plan (mg_plan_all, plan.h) ----
+ *
+ * Which policies a run gates, and what becomes of those it does not: see
+ * plan.h.  Plain data: the entries are in byte order of their paths.
+ */
+enum mg_plan_kind {
+	MG_PLAN_GATE,      /* gated: mg_check_run with this policy */
+	MG_PLAN_RETIRED,   /* the change deletes it with its evidence: a warning */
+	MG_PLAN_DELETED,   /* the change deletes it, not its evidence: exit 2 */
+	MG_PLAN_UNCHANGED  /* --changed: none of its inputs changed: listed, not gated */
+};
+
+typedef struct mg_plan_entry {
+	char *policy;              /* repository path (at the policy revision
+				      when retired or deleted) */
+	enum mg_plan_kind kind;
+	char *message;             /* RETIRED, DELETED: what to tell, raw text
+				      (paths from the repository: escape it);
+				      NULL when gated */
+} mg_plan_entry;
+
+typedef struct mg_plan {
+	mg_plan_entry *entries;
+	size_t count;
+} mg_plan;
+
+#endif
