@@ -25,73 +25,46 @@ struct values {
 	size_t *version;   /* for the peak only: the version of each value */
 };
 
-/* While the versions are read: the candidates by name (open addressing). */
+/*
+ * While the versions are read: the candidates, and their indices sorted by
+ * name.  No hash table: the names come from reports anyone could once have
+ * committed, and sorting has no inputs that make it slow.
+ */
 struct build {
 	mg_history *h;
 	size_t room;               /* of evidence.candidates and vals */
 	struct values (*vals)[MEASURED];
-	size_t *seen;              /* per candidate: the last version holding it, + 1 */
-	size_t *slot;              /* hash slots: candidate index + 1, 0 empty */
-	size_t slots;              /* a power of two */
 };
 
-/* FNV-1a: any hash will do; names come from the base's own history. */
-static uint64_t hash_name(const char *s)
-{
-	uint64_t x = 1469598103934665603ULL;
+static const mg_candidate *sort_cands;   /* qsort has no context argument */
 
-	for (; *s; s++)
-		x = (x ^ (unsigned char)*s) * 1099511628211ULL;
-	return x;
+/* By name, then by index: the first of a name comes first. */
+static int cmp_by_name(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int c = strcmp(sort_cands[a].name, sort_cands[b].name);
+
+	return c ? c : (a > b) - (a < b);
 }
 
-/* The slot of `name`: where it is, or the empty slot where it would go. */
-static size_t slot_of(const struct build *b, const char *name)
-{
-	size_t i = (size_t)hash_name(name) & (b->slots - 1);
-
-	while (b->slot[i] && strcmp(b->h->evidence.candidates[b->slot[i] - 1].name, name))
-		i = (i + 1) & (b->slots - 1);
-	return i;
-}
-
-static void grow_slots(struct build *b)
-{
-	size_t i, n = b->h->evidence.candidate_count;
-
-	free(b->slot);
-	b->slots = b->slots ? b->slots * 2 : 64;
-	b->slot = mg_xcalloc(b->slots, sizeof(*b->slot));
-	for (i = 0; i < n; i++)
-		b->slot[slot_of(b, b->h->evidence.candidates[i].name)] = i + 1;
-}
-
-/* The index of the candidate named `name`, added when new. */
-static size_t candidate_index(struct build *b, const char *name)
+/* Append a candidate named `name` to the history; its index. */
+static size_t add_candidate(struct build *b, const char *name)
 {
 	mg_evidence *ev = &b->h->evidence;
 	static char ok[] = "ok";
-	size_t s = slot_of(b, name), n = ev->candidate_count;
+	size_t n = ev->candidate_count;
 
-	if (b->slot[s])
-		return b->slot[s] - 1;
 	if (n == b->room) {
 		b->room = b->room ? b->room * 2 : 16;
 		ev->candidates = mg_xrealloc(ev->candidates, b->room * sizeof(*ev->candidates));
 		b->vals = mg_xrealloc(b->vals, b->room * sizeof(*b->vals));
-		b->seen = mg_xrealloc(b->seen, b->room * sizeof(*b->seen));
 	}
-	b->seen[n] = 0;
 	memset(&ev->candidates[n], 0, sizeof(ev->candidates[n]));
 	memset(&b->vals[n], 0, sizeof(b->vals[n]));
 	ev->candidates[n].name = mg_xstrdup(name);
 	ev->candidates[n].status = ok;   /* never freed: see mg_history_free */
 	ev->candidates[n].repeats = 1;
 	ev->candidate_count++;
-	if (2 * ev->candidate_count > b->slots)
-		grow_slots(b);
-	else
-		b->slot[s] = n + 1;
 	return n;
 }
 
@@ -108,26 +81,81 @@ static void push(struct values *v, double x, size_t version, bool keep_version)
 	v->value[v->count++] = x;
 }
 
+/*
+ * The history's candidate of each named candidate of r (at[i], or SIZE_MAX
+ * for a nameless one and every repeat of a name: the first of a name
+ * counts), new names appended in the report's order, and h->by_name kept
+ * sorted: one sort of r's names and one merge with the names so far.
+ */
+static void match_names(struct build *b, const mg_evidence *ev, size_t *at)
+{
+	mg_history *h = b->h;
+	size_t n = ev->candidate_count, old = h->evidence.candidate_count;
+	size_t *order = mg_xcalloc(n ? n : 1, sizeof(*order));
+	size_t i, j = 0, k = 0, named = 0;
+	size_t *merged;
+
+	for (i = 0; i < n; i++) {
+		at[i] = SIZE_MAX;
+		if (ev->candidates[i].name && *ev->candidates[i].name)
+			order[named++] = i;
+	}
+	sort_cands = ev->candidates;
+	qsort(order, named, sizeof(*order), cmp_by_name);
+	sort_cands = NULL;
+	for (i = 0; i < named; i++) {
+		const char *name = ev->candidates[order[i]].name;
+
+		if (i && !strcmp(name, ev->candidates[order[i - 1]].name))
+			continue;   /* a repeat: its first counts */
+		while (j < old && strcmp(h->evidence.candidates[h->by_name[j]].name, name) < 0)
+			j++;
+		at[order[i]] = j < old && !strcmp(h->evidence.candidates[h->by_name[j]].name, name) ?
+			h->by_name[j] : SIZE_MAX - 1;   /* new: added below */
+		order[k++] = order[i];   /* the report's first of each name, by name */
+	}
+	for (i = 0; i < n; i++)
+		if (at[i] == SIZE_MAX - 1)
+			at[i] = add_candidate(b, ev->candidates[i].name);
+	merged = mg_xcalloc(h->evidence.candidate_count ? h->evidence.candidate_count : 1,
+			    sizeof(*merged));
+	for (i = j = 0, named = 0; i < old || j < k;) {
+		bool take_new = j < k && at[order[j]] >= old &&
+			(i == old || strcmp(ev->candidates[order[j]].name,
+					    h->evidence.candidates[h->by_name[i]].name) < 0);
+
+		if (j < k && at[order[j]] < old)
+			j++;   /* a name already there */
+		else if (take_new)
+			merged[named++] = at[order[j++]];
+		else
+			merged[named++] = h->by_name[i++];
+	}
+	free(h->by_name);
+	h->by_name = merged;
+	free(order);
+}
+
 /* Add the measured metrics of report version `version` (the first
  * candidate of each name; nameless ones are not compared either). */
 static void add_report(struct build *b, const mg_report *r, size_t version)
 {
 	const mg_evidence *ev = &r->evidence;
-	size_t i, c, k;
+	size_t *at = mg_xcalloc(ev->candidate_count ? ev->candidate_count : 1, sizeof(*at));
+	size_t i, k;
 
+	match_names(b, ev, at);
 	for (i = 0; i < ev->candidate_count; i++) {
 		const mg_candidate *x = &ev->candidates[i];
 
-		if (!x->name || !*x->name)
+		if (at[i] == SIZE_MAX)
 			continue;
-		c = candidate_index(b, x->name);
-		if (b->seen[c] == version + 1)
-			continue;   /* the first of the name counts */
-		b->seen[c] = version + 1;
 		for (k = 0; k < MEASURED; k++)
 			if (x->metric[measured[k]].state == MG_METRIC_NUMBER)
-				push(&b->vals[c][k], x->metric[measured[k]].value, version, k == 0);
+				push(&b->vals[at[i]][k], x->metric[measured[k]].value, version,
+				     k == 0);
 	}
+	free(at);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -186,8 +214,6 @@ static void build_free(struct build *b)
 			free(b->vals[c][k].version);
 		}
 	free(b->vals);
-	free(b->seen);
-	free(b->slot);
 }
 
 /* Read version v as a report into the build; false (counted, the first
@@ -253,7 +279,6 @@ int mg_history__read(mg_history **out, mg_repo *repo, const char *base_hex,
 	h->path = mg_xstrdup(path);
 	h->versions = mg_xcalloc(n ? n : 1, sizeof(*h->versions));
 	h->evidence.candidates_present = true;
-	grow_slots(&b);
 	_Static_assert(sizeof(h->versions->commit) == sizeof(list->commit), "ids");
 	for (i = 0; i < n; i++)
 		read_version(&b, repo, &list[i], max_bytes);
@@ -266,11 +291,19 @@ int mg_history__read(mg_history **out, mg_repo *repo, const char *base_hex,
 
 long mg_history_find(const mg_history *h, const char *name)
 {
-	size_t i;
+	size_t lo = 0, hi = h && name ? h->evidence.candidate_count : 0, mid;
+	int c;
 
-	for (i = 0; h && name && i < h->evidence.candidate_count; i++)
-		if (!strcmp(h->evidence.candidates[i].name, name))
-			return (long)i;
+	while (lo < hi) {   /* h->by_name is sorted by name */
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(h->evidence.candidates[h->by_name[mid]].name, name);
+		if (!c)
+			return (long)h->by_name[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return -1;
 }
 
@@ -286,6 +319,7 @@ void mg_history_free(mg_history *h)
 		free(h->peaks ? h->peaks[i].version : NULL);
 	}
 	free(h->evidence.candidates);
+	free(h->by_name);
 	free(h->peaks);
 	free(h->versions);
 	free(h->path);

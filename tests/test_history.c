@@ -1,7 +1,11 @@
 /* regression.history's medians (include/memgate/history.h). */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
+#include "../plugin/git.h"
+#include "../plugin/history_read.h"
 #include "memgate/history.h"
 
 Test(history, median_of_an_odd_count_is_the_middle_value)
@@ -29,4 +33,66 @@ Test(history, median_of_one_and_of_none)
 Test(history, free_accepts_null)
 {
 	mg_history_free(NULL);
+}
+
+/* n versions of r.json (each its candidates' JSON), oldest first,
+ * committed by the real git in a new repository at `dir`. */
+static void commit_versions(const char *dir, const char *const *versions, size_t n)
+{
+	char cmd[2048];
+	size_t i;
+
+	snprintf(cmd, sizeof(cmd), "git init -q '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+	for (i = 0; i < n; i++) {
+		snprintf(cmd, sizeof(cmd), "cd '%s' && printf '%%s' '{\"workload_id\": \"w\", "
+			 "\"hardware_id\": \"g\", \"candidates\": [%s]}' >r.json && git add r.json && "
+			 "git -c user.name=t -c user.email=t@example.com commit -qm v%zu", dir,
+			 versions[i], i);
+		cr_assert_eq(system(cmd), 0, "%s", cmd);
+	}
+}
+
+#define C(name, peak) "{\"name\": " name ", \"peak_memory_mb\": " #peak "}"
+
+Test(history, names_in_order_of_first_appearance_newest_first_the_first_of_a_name_counting)
+{
+	static const char *const versions[] = {
+		C("\"b\"", 1) ", " C("\"a\"", 10) ", " C("\"a\"", 999) ", " C("\"\"", 5) ", "
+			"{\"peak_memory_mb\": 7}",
+		C("\"c\"", 20) ", " C("\"a\"", 30) ", " C("\"d\"", 40),
+		C("\"d\"", 50) ", " C("\"e\"", 60) ", " C("\"b\"", 70),
+	};
+	static const char *const names[] = { "d", "e", "b", "c", "a" };
+	static const double medians[] = { 45, 60, 35.5, 20, 20 };
+	const char *tmp = getenv("TMPDIR");
+	char dir[512], cmd[600], head[MG_GIT_OID_HEX];
+	mg_repo *repo = NULL;
+	mg_history *h = NULL;
+	mg_error err;
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "%s/memgate-history-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	cr_assert_not_null(mkdtemp(dir));
+	commit_versions(dir, versions, 3);
+	mg_error_clear(&err);
+	cr_assert_eq(mg_repo_open(&repo, dir, &err), 0, "%s", err.message);
+	cr_assert_eq(mg_repo_resolve(head, repo, "HEAD", &err), 0, "%s", err.message);
+	cr_assert_eq(mg_history__read(&h, repo, head, "r.json", 10, 100, 1 << 20, &err), 0,
+		     "%s", err.message);
+	cr_assert_eq(h->used, 3);
+	cr_assert_eq(h->evidence.candidate_count, 5);
+	for (i = 0; i < 5; i++) {
+		cr_expect_str_eq(h->evidence.candidates[i].name, names[i]);
+		cr_expect_eq(h->evidence.candidates[i].metric[MG_M_PEAK].value, medians[i],
+			     "%s", names[i]);
+		cr_expect_eq(mg_history_find(h, names[i]), (long)i);
+	}
+	cr_expect_eq(mg_history_find(h, "aa"), -1);
+	cr_expect_eq(mg_history_find(h, ""), -1);
+	cr_expect_eq(mg_history_find(h, "0"), -1);
+	mg_history_free(h);
+	mg_repo_free(repo);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
 }

@@ -45,6 +45,7 @@ typedef struct mg_history {
 	mg_evidence evidence;      /* the medians: a candidate per name, in order of
 				      first appearance, newest version first */
 	mg_history_series *peaks;  /* per evidence candidate: its peak per version */
+	size_t *by_name;           /* the evidence candidates' indices, sorted by name */
 } mg_history;
 
 /* The index of the candidate named `name` in h->evidence, or -1. */
