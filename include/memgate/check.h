@@ -53,7 +53,7 @@ typedef struct mg_input_ref {
 
 /*
  * The manifest's SSH signature, when the policy that decides has a
- * provenance section (README, "Signed evidence"): MANIFEST.sig at --rev,
+ * provenance section (memgate(1), SIGNED EVIDENCE): MANIFEST.sig at --rev,
  * checked against the allowed-signers file at the policy revision.
  */
 typedef struct mg_check_signature {
@@ -180,8 +180,8 @@ typedef struct mg_check_result {
 				       were compared with, NULL without */
 	bool evidence_unchanged;    /* compared with a base that decided from the very
 				       same report and manifest blobs, and the change
-				       alters no key of the policy (README "What is
-				       annotated when") */
+				       alters no key of the policy (memgate(1), CI,
+				       "Pull requests": What is annotated when) */
 	/* --require-approved (the decision says whether it was compared) */
 	char *approved_decision;    /* what the approved record says */
 	char *approved_selected;
@@ -286,7 +286,7 @@ void mg_check_list_free(char **paths, size_t count);
 
 /*
  * memgate manifest: read the report `report_path` committed at `rev` (or
- * from the working tree), and build a manifest (README, "Report reference") with its SHA-256
+ * from the working tree), and build a manifest (memgate(1), REPORTS) with its SHA-256
  * and, when the report has them, its schema_version and semantic_id.  A
  * Git LFS pointer is hashed as the report it points to (mg_repo_read_lfs).
  * `semantic_id` must equal the report's own (else MG_ERROR at the report's
