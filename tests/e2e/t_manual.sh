@@ -9,12 +9,14 @@
 
 MAN=$SRC/plugin/memgate.1
 
-# Renders: groff's warnings are errors here.
+# Renders, for print and for a terminal (as man shows it): groff's warnings
+# are errors here.
 if command -v groff >/dev/null 2>&1; then
-	if groff -man -ww -z "$MAN" >"$T/out" 2>"$T/err" && [ ! -s "$T/err" ]; then
+	if groff -man -ww -z "$MAN" >"$T/out" 2>"$T/err" && [ ! -s "$T/err" ] &&
+	   groff -man -Tutf8 -ww -z "$MAN" >"$T/out" 2>"$T/err" && [ ! -s "$T/err" ]; then
 		ok "the man page renders without warnings"
 	else
-		not_ok "the man page renders without warnings"
+		not_ok "the man page renders without warnings" "$(cat "$T/err")"
 	fi
 else
 	ok "the man page renders without warnings (groff is not installed: not checked)"
