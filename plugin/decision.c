@@ -1,4 +1,4 @@
-/* The decision core (README, "How memgate decides"): see
+/* The decision core (memgate(1), HOW MEMGATE DECIDES): see
  * include/memgate/decision.h. */
 #include <assert.h>
 #include <math.h>
@@ -15,7 +15,7 @@
 #include "sensitivity.h"
 #include "tables.h"
 
-/* ---- evidence issues (README, "How memgate decides", 1.) ---- */
+/* ---- evidence issues (memgate(1), HOW MEMGATE DECIDES, 1.) ---- */
 
 static bool value_equal(const mg_value *a, const mg_value *b)
 {
@@ -83,7 +83,7 @@ static void find_issues(mg_decision *d, const mg_rules *rules, const mg_evidence
 			d->applicable = false;
 }
 
-/* ---- the base decision (README, "How memgate decides", 3.) ---- */
+/* ---- the base decision (memgate(1), HOW MEMGATE DECIDES, 3.) ---- */
 
 /* 2.3 step 4: the first non-baseline candidate by rank that passes every
  * hard limit, or NULL. */
@@ -170,7 +170,7 @@ static void mark_used_waivers(mg_decision *d, const mg_rules *rules, const size_
 	}
 }
 
-/* ---- regressions against the base (README, "Regressions") ---- */
+/* ---- regressions against the base (memgate(1), REGRESSIONS AND HISTORY) ---- */
 
 /* A report's named candidates sorted by name, then by place (their
  * addresses, in one array), so that covers: all costs n log n, not n^2,

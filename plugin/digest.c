@@ -2,7 +2,7 @@
 /*
  * OpenSSL 3's EVP interface loads its configuration and builds a method
  * store on the first digest of a process: about 2 ms on Debian 12, a tenth
- * of a whole check of a small report (README, "Scale").  Its SHA-256
+ * of a whole check of a small report (memgate(1), SCALE).  Its SHA-256
  * functions compute the same digest without that, so they are used while
  * OpenSSL has them: deprecated since 3.0 but kept, and the deprecation
  * warning is what OPENSSL_SUPPRESS_DEPRECATED is for.  An OpenSSL built

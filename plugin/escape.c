@@ -111,7 +111,7 @@ static void emit_text(mg_buf *out, uint32_t cp, const unsigned char *bytes, size
 	} else if (cp == '[' && out->len >= 2 && out->ptr[out->len - 1] == '#' &&
 		   out->ptr[out->len - 2] == '#') {
 		/* The GitHub runner runs a legacy "##[command]" found anywhere
-		 * in a log line, stdout or stderr (README, "Escaping for CI"). */
+		 * in a log line, stdout or stderr (memgate(1), SECURITY, "Escaping for CI"). */
 		mg_buf_puts(out, "\\x5b");
 	} else {
 		mg_buf_put(out, bytes, n);

@@ -428,7 +428,7 @@ static const char *metric_unit(enum mg_metric_id m)
 
 /*
  * "checkpoint: peak increase 7.08 % (52110 -> 55800 MB) > max_peak_increase_pct 5
- * against the base": one per regression that counts (README, "Regressions"),
+ * against the base": one per regression that counts (memgate(1), REGRESSIONS AND HISTORY),
  * at the regressed value's line in the head's report.  The first names the
  * selected candidate, so it leads.
  */

@@ -71,8 +71,8 @@ void mg_findings(mg_finding **out, size_t *count, const mg_check_result *r);
  * Is `reason` of evaluation `e` the baseline compared with itself?  The
  * baseline (evidence.baseline) is the reference: its memory saving is 0, its
  * throughput ratio 1 and its quality delta 0 by definition, so it misses a
- * positive saving floor on every run.  The record keeps such reasons (README,
- * "Usage": the baseline); they are not findings: no annotation, no JUnit
+ * positive saving floor on every run.  The record keeps such reasons (memgate(1),
+ * USAGE: the baseline); they are not findings: no annotation, no JUnit
  * failure.
  */
 bool mg_finding_self_comparison(const mg_check_result *r, const mg_evaluation *e,

@@ -1,4 +1,4 @@
-/* The findings of the evidence issues (README, "How memgate decides", 1.)
+/* The findings of the evidence issues (memgate(1), HOW MEMGATE DECIDES, 1.)
  * and of a decision drift: see findings_put.h. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +62,7 @@ static void approved_missing(struct findings *f)
 			 mg_issue_name(MG_ISSUE_APPROVED_RESULT_MISSING), file, pos, NO_CANDIDATE);
 }
 
-/* The issues found in the manifest's pins (README, "How memgate decides",
+/* The issues found in the manifest's pins (memgate(1), HOW MEMGATE DECIDES,
  * 1.: the first five). */
 /* "[-C ROOT ]--report R --out M", with paths that work where memgate ran. */
 static void put_fix_command(mg_buf *msg, const mg_check_result *r)
@@ -157,7 +157,7 @@ static void stale_findings(struct findings *f)
 			 NO_CANDIDATE);
 }
 
-/* The issues of the measured commit (README, "How memgate decides", 1.). */
+/* The issues of the measured commit (memgate(1), HOW MEMGATE DECIDES, 1.). */
 static void measured_issue(struct findings *f, enum mg_issue issue)
 {
 	const mg_check_result *r = f->r;
@@ -196,7 +196,7 @@ static void measured_issue(struct findings *f, enum mg_issue issue)
 			 NO_CANDIDATE);
 }
 
-/* A signature issue (README, "Signed evidence"): at the signature, at the
+/* A signature issue (memgate(1), SIGNED EVIDENCE): at the signature, at the
  * allowed-signers line, or at the manifest when there is no signature. */
 static void signature_issue(struct findings *f, enum mg_issue issue)
 {
@@ -278,7 +278,7 @@ static void aggregate_issues(struct findings *f)
 	}
 }
 
-/* The issues found in the report (README, "How memgate decides", 1.: from
+/* The issues found in the report (memgate(1), HOW MEMGATE DECIDES, 1.: from
  * handoff_not_ready on). */
 static void report_issue(struct findings *f, enum mg_issue issue)
 {

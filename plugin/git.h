@@ -34,8 +34,8 @@ typedef struct mg_blob {
 
 /*
  * Open the repository containing `dir` (NULL = the current directory),
- * searching upwards.  Repository ownership checks are turned off (see the
- * README): memgate only reads.  A SHA-256 object-format repository is
+ * searching upwards.  Repository ownership checks are turned off (see
+ * memgate(1), READING FROM GIT): memgate only reads.  A SHA-256 object-format repository is
  * refused with a clear message, and so is a repository whose git directory
  * lies inside another repository's working tree (committed there as plain
  * files: a planted repository).
@@ -58,7 +58,7 @@ int mg_repo_resolve(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *rev,
 
 /*
  * Read `path` from the tree of commit `commit_hex` (as resolved above).
- * The repository path rules (README, "Reading from git") are enforced
+ * The repository path rules (memgate(1), READING FROM GIT) are enforced
  * first.  Errors (exit 2), each naming path and short commit id:
  *   missing at that commit (MG_ENOTFOUND; with mg_repo_uncommitted_hint's
  *   sentence when the working tree has it), symlink, submodule, directory,

@@ -1,6 +1,6 @@
 /*
  * GitHub Actions: annotations, the findings behind them and step outputs.
- * See include/memgate/github.h and README, "Escaping for CI".
+ * See include/memgate/github.h and memgate(1), SECURITY, "Escaping for CI".
  */
 #include <assert.h>
 #include <stdio.h>
@@ -339,7 +339,7 @@ done:
  * A step output holding untrusted text (a candidate name, a message that
  * quotes one), escaped as annotations are (mg_escape_text): one line, no
  * control character, no "##[" and no leading "::", so that a later step's
- * `echo "$VALUE"` runs no workflow command (README, "Step outputs").
+ * `echo "$VALUE"` runs no workflow command (memgate(1), SECURITY, "Escaping for CI").
  */
 static void put_output(mg_buf *out, const char *name, const char *value, const char *token)
 {

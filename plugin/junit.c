@@ -1,6 +1,6 @@
 /*
- * JUnit XML for GitLab and Jenkins: see include/memgate/junit.h and README,
- * "Escaping for CI".
+ * JUnit XML for GitLab and Jenkins: see include/memgate/junit.h and memgate(1),
+ * SECURITY, "Escaping for CI".
  */
 #include <assert.h>
 #include <math.h>
@@ -307,7 +307,7 @@ static unsigned finding_reasons(const struct junit *j, const mg_evaluation *e)
 	return reasons;
 }
 
-/* The reasons of evaluation i's regressions that count (README, "Regressions"). */
+/* The reasons of evaluation i's regressions that count (memgate(1), REGRESSIONS AND HISTORY). */
 static unsigned regressed_reasons(const struct junit *j, size_t i)
 {
 	unsigned reasons = 0;

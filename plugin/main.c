@@ -8,7 +8,7 @@
  *   memgate list     [--rev REV] [-C DIR] [--format json|text]
  *   memgate version
  *
- * Exit codes (README, "Exit codes"): 0 the check passes, 1 the decision is in fail_on,
+ * Exit codes (memgate(1), EXIT STATUS): 0 the check passes, 1 the decision is in fail_on,
  * 2 memgate could not decide (nothing is written then).
  */
 #include <errno.h>

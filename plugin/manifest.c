@@ -1,5 +1,5 @@
 /*
- * The stage-75 input manifest (README, "Report reference", its last
+ * The stage-75 input manifest (memgate(1), REPORTS, its last
  * paragraph): see include/memgate/manifest.h.
  *
  * Read as strictly as the report (plugin/json.c): malformed JSON, duplicate

@@ -1,8 +1,8 @@
 #ifndef MEMGATE_PATH_H
 #define MEMGATE_PATH_H
 /*
- * The repository path rules every input path obeys (README, "Reading from
- * git"): the policy's manifest path and the manifest's report and approved
+ * The repository path rules every input path obeys (memgate(1), READING
+ * FROM GIT): the policy's manifest path and the manifest's report and approved
  * paths, wherever they are read from.  Private: the git source and the
  * manifest parser both use it, so that neither depends on the other.
  */

@@ -1,5 +1,5 @@
 /*
- * The budget policy (README, "The policy"): see include/memgate/policy.h.
+ * The budget policy (memgate(1), POLICY): see include/memgate/policy.h.
  *
  * plugin/yaml.c loads the text into a tree, refusing what must never reach
  * a walk (aliases, anchors, foreign tags, a second document, deep nesting).
@@ -950,7 +950,7 @@ static int get_namespace(walk *w, const mg_yaml_node *n)
 	return 0;
 }
 
-/* provenance: who may sign the manifest (README, "Signed evidence"). */
+/* provenance: who may sign the manifest (memgate(1), SIGNED EVIDENCE). */
 static int walk_provenance(walk *w, const mg_yaml_node *map)
 {
 	mg_policy *p = w->p;

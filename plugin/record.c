@@ -1,4 +1,4 @@
-/* The decision record (README, "The decision record"): see
+/* The decision record (memgate(1), DECISION RECORD): see
  * include/memgate/record.h.  Its evaluations and scenarios are written by
  * record_stream.c. */
 #include <assert.h>
@@ -125,7 +125,7 @@ static void render_inputs(cJSON *root, const mg_check_result *r)
 		render_ref(inputs, "allowed_signers", &r->signature.signers_ref, policy_rev, false);
 }
 
-/* provenance: who signed the manifest (README, "Signed evidence"); only
+/* provenance: who signed the manifest (memgate(1), SIGNED EVIDENCE); only
  * when the policy that decides has a provenance section. */
 static void render_provenance(cJSON *root, const mg_check_result *r)
 {
@@ -503,7 +503,7 @@ static void render_insight(cJSON *root, const mg_check_result *r)
 }
 
 /* regression.history (with the key): what was asked, and what the walk of
- * the base's first-parent line found (README, "Regressions"). */
+ * the base's first-parent line found (memgate(1), REGRESSIONS AND HISTORY). */
 static void render_history(cJSON *o, const mg_check_result *r, const mg_regression *rg)
 {
 	const mg_history *h = r->history;

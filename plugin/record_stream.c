@@ -352,7 +352,7 @@ static void put_indices(struct stream *st, const mg_scenario *sc)
  * A scenario names candidates by their index in "evaluations" (0-based,
  * report order), never by name: a name is written once, in "evaluations",
  * however many scenarios it wins or passes, which bounds the record's size
- * (see the README's "The decision record").
+ * (see the memgate(1)'s DECISION RECORD).
  */
 static void write_scenario(struct writer *w, const mg_scenario *sc)
 {

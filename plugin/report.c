@@ -1,5 +1,5 @@
 /*
- * The stage-76 report (README, "Report reference"): see
+ * The stage-76 report (memgate(1), REPORTS): see
  * include/memgate/report.h.
  *
  * The report is read in one pass (mg_json__stream): each candidate is read
@@ -493,7 +493,7 @@ static const char *type_name(enum mg_jtype type)
 }
 
 /* Everything but the candidates, once the text is read; then the errors
- * about candidates in the order README's "Report reference" reads them: their count first. */
+ * about candidates in the order memgate(1)'s REPORTS reads them: their count first. */
 static int read_report(mg_report *r, struct parse *p)
 {
 	mg_evidence *ev = &r->evidence;

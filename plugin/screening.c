@@ -1,4 +1,4 @@
-/* Screening (README, "How memgate decides", 2.): steps 1-7 for every
+/* Screening (memgate(1), HOW MEMGATE DECIDES, 2.): steps 1-7 for every
  * candidate under one budget, the rank order and the waivers' part: see
  * include/memgate/decision.h and screening.h. */
 #include <assert.h>
@@ -262,7 +262,7 @@ void mg_screening__fill_values(const struct screen_ctx *x, mg_evaluation *e, boo
 }
 
 /* True when a non-baseline candidate at step 7 needs a value that the
- * baseline cannot give (README, "How memgate decides", 3.: baseline_missing_or_invalid). */
+ * baseline cannot give (memgate(1), HOW MEMGATE DECIDES, 3.: baseline_missing_or_invalid). */
 bool mg_screening__needs_missing_base(const struct screen_ctx *x, const mg_candidate *c)
 {
 	const mg_budget *b = x->b;
@@ -281,8 +281,7 @@ bool mg_screening__needs_missing_base(const struct screen_ctx *x, const mg_candi
 	return b->set[MG_MAX_RELATIVE_EVAL_LOSS] && !base_gives(x, MG_M_DELTA);
 }
 
-/* Sets the screening's effective quality ceiling (README, "How memgate
- * decides", 2.: quality_over_floor). */
+/* Sets the screening's effective quality ceiling (memgate(1), HOW MEMGATE DECIDES, 2.: quality_over_floor). */
 static void find_ceiling(mg_screening *s, const struct screen_ctx *x)
 {
 	const mg_budget *b = x->b;
@@ -357,7 +356,7 @@ static void check_candidate(mg_screening *s, const struct screen_ctx *x,
 	}
 }
 
-/* ---- ranking (README, "How memgate decides": Ranking) ---- */
+/* ---- ranking (memgate(1), HOW MEMGATE DECIDES: Ranking) ---- */
 
 /* Compares one key; a value that is not known sorts last. */
 static int key_cmp(const mg_evaluation *a, const mg_evaluation *b,

@@ -1,7 +1,7 @@
 #ifndef MEMGATE_SCREENING_H
 #define MEMGATE_SCREENING_H
 /*
- * Screening (screening.c): steps 1-7 of README "How memgate decides" for
+ * Screening (screening.c): steps 1-7 of memgate(1), HOW MEMGATE DECIDES for
  * every candidate under one budget, and the rank order.  What the
  * sensitivity and the decision share of it.  Internal to the decision core.
  */

@@ -1,4 +1,4 @@
-/* Sensitivity (README, "How memgate decides": Sensitivity): the scenarios,
+/* Sensitivity (memgate(1), HOW MEMGATE DECIDES: Sensitivity): the scenarios,
  * screened as bit sets; see include/memgate/decision.h and sensitivity.h. */
 #include <assert.h>
 #include <stdint.h>
@@ -11,7 +11,7 @@
 #include "sensitivity.h"
 #include "tables.h"
 
-/* ---- sensitivity (README, "How memgate decides": Sensitivity) ---- */
+/* ---- sensitivity (memgate(1), HOW MEMGATE DECIDES: Sensitivity) ---- */
 
 static size_t grid_cells(const mg_rules *rules, bool *overflow)
 {

@@ -1,8 +1,8 @@
 #ifndef MEMGATE_SENSITIVITY_H
 #define MEMGATE_SENSITIVITY_H
 /*
- * Sensitivity (sensitivity.c): the scenarios of README "How memgate
- * decides": Sensitivity, screened as bit sets.  What the decision needs of
+ * Sensitivity (sensitivity.c): the scenarios of memgate(1), HOW MEMGATE
+ * DECIDES: Sensitivity, screened as bit sets.  What the decision needs of
  * it: the state a memo keeps from one decision to the next, and the steps.
  * Internal to the decision core.
  */

@@ -486,7 +486,7 @@ static void put_notes(struct render *x)
 	}
 }
 
-/* With regression: (README, "Regressions"): the allowances and a row per
+/* With regression: (memgate(1), REGRESSIONS AND HISTORY): the allowances and a row per
  * regression that counts, right under the heading. */
 static void put_regression(struct render *x)
 {

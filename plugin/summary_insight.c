@@ -227,7 +227,7 @@ static void put_history_chart(mg_buf *out, const struct render *x, size_t i)
 	mg_buf_puts(out, "]\n```\n");
 }
 
-/* Whether evaluation i was compared with the history (README, "Regressions"):
+/* Whether evaluation i was compared with the history (memgate(1), REGRESSIONS AND HISTORY):
  * covers all, or the candidate selected now or by the base. */
 static bool history_compared(const struct render *x, size_t i)
 {

@@ -68,7 +68,7 @@ static const char *const metric_names[MG_METRIC_COUNT] = {
 	"throughput_ratio", "quality_delta", "mb_saved_per_pct_throughput",
 };
 
-/* The values a measured metric can have (README, "Report reference"):
+/* The values a measured metric can have (memgate(1), REPORTS):
  * 0 for any finite number. */
 static const enum mg_metric_range metric_ranges[MG_METRIC_COUNT] = {
 	[MG_M_PEAK] = MG_METRIC_POSITIVE,
@@ -303,8 +303,8 @@ static const char *const next_action_names[MG_NEXT_ACTION_COUNT] = {
 	"sign_on_trusted_runner", "fix_regression_against_base",
 };
 
-/* Each outcome's verdict and next action: the decision table of README
- * "How memgate decides". */
+/* Each outcome's verdict and next action: the decision table of memgate(1),
+ * HOW MEMGATE DECIDES. */
 static const struct {
 	enum mg_verdict verdict;
 	enum mg_next_action next;

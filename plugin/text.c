@@ -327,7 +327,7 @@ static void put_evidence_line(mg_buf *out, const mg_check_result *r)
 /*
  * With regression: "regression against the base 0123456789ab: 1 beyond
  * max_peak_increase_pct 5 (covers selected; decision tune)", then each
- * regression at its line of the report (README, "Regressions").
+ * regression at its line of the report (memgate(1), REGRESSIONS AND HISTORY).
  */
 static void put_regression(mg_buf *out, const mg_check_result *r)
 {

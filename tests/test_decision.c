@@ -1,4 +1,4 @@
-/* The decision core (README, "How memgate decides"): inputs built by
+/* The decision core (memgate(1), HOW MEMGATE DECIDES): inputs built by
  * hand, no files. */
 #include <stdint.h>
 
@@ -2290,7 +2290,7 @@ Test(decision, comparison_operators)
 	cr_expect_str_eq(mg_check_operator(cap, true, true), ">");
 }
 
-/* ---- regressions against the base (README, "Regressions") ---- */
+/* ---- regressions against the base (memgate(1), REGRESSIONS AND HISTORY) ---- */
 
 /* head: baseline 12000 MB, checkpoint (winner) at `peak`, hybrid at
  * `hybrid`; base: the same with checkpoint at 8000 and hybrid at 9000;

@@ -2,7 +2,7 @@
  * GitHub Actions annotations and step outputs: include/memgate/github.h.
  *
  * What memgate prints is read back the way the runner reads it
- * (README, "Escaping for CI"): a workflow-command parser
+ * (memgate(1), SECURITY, "Escaping for CI"): a workflow-command parser
  * with the stop-commands state machine and the legacy '##[' syntax, and the
  * GITHUB_OUTPUT env-file parser.  Tests assert exactly which commands run.
  */

@@ -1,4 +1,4 @@
-/* The stage-75 input manifest (README, "Report reference"). */
+/* The stage-75 input manifest (memgate(1), REPORTS). */
 #include "helpers.h"
 #include "memgate/manifest.h"
 

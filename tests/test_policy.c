@@ -1,5 +1,5 @@
 /*
- * The policy parser (README, "The policy"): every field of a valid policy with its
+ * The policy parser (memgate(1), POLICY): every field of a valid policy with its
  * position, the defaults, and one test per refusal with its exact message,
  * line and column.  Fixtures are under fixtures/policies/.
  */

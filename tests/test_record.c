@@ -1,5 +1,4 @@
-/* The decision record: include/memgate/record.h (README, "The decision
- * record"). */
+/* The decision record: include/memgate/record.h (memgate(1), DECISION RECORD). */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>

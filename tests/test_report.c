@@ -1,4 +1,4 @@
-/* The stage-76 report (README, "Report reference"): every real shape, the lookup order, runs[],
+/* The stage-76 report (memgate(1), REPORTS): every real shape, the lookup order, runs[],
  * and every way a report is refused. */
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /*
  * Print the decision core's vocabularies as one JSON object, for
  * tests/check-vocabulary, which holds every list outside C (the JSON
- * Schemas, the README's tables, the man page) against them:
+ * Schemas, the man page's tables and lists) against them:
  *
  *   verdicts, outcomes (the decision's reasons), next_actions, issues,
  *   statuses, reasons (the candidates' screening reasons), waivable,

@@ -1,7 +1,7 @@
 #ifndef MEMGATE_APPROVE_H
 #define MEMGATE_APPROVE_H
 /*
- * memgate approve (README, "Release gates"): decide the evidence committed
+ * memgate approve (memgate(1), CI, "Release gates"): decide the evidence committed
  * at HEAD, write its decision record and pin it as the manifest's
  * approved_result (path and SHA-256), in one output transaction: both
  * files or neither.  Refused (nothing written) unless the record is one

@@ -78,7 +78,7 @@ void mg_check_list_free(char **paths, size_t count);
 
 /*
  * memgate manifest: read the report `report_path` committed at `rev` (or
- * from the working tree), and build a manifest (README, "Report reference") with its SHA-256
+ * from the working tree), and build a manifest (memgate(1), REPORTS) with its SHA-256
  * and, when the report has them, its schema_version and semantic_id.  A
  * Git LFS pointer is hashed as the report it points to (mg_repo_read_lfs).
  * `semantic_id` must equal the report's own (else MG_ERROR at the report's

@@ -1,7 +1,7 @@
 #ifndef MEMGATE_DECISION_H
 #define MEMGATE_DECISION_H
 /*
- * The decision core (README, "How memgate decides"): pure, no I/O, no libgit2, no printing.
+ * The decision core (memgate(1), HOW MEMGATE DECIDES): pure, no I/O, no libgit2, no printing.
  *
  * Inputs are plain structs that the parsers fill (policy.h -> mg_rules,
  * report.h -> mg_evidence) and that tests may build by hand.  Strings in
@@ -14,7 +14,7 @@
 #include "error.h"
 #include "limits.h"   /* memgate's, in this directory */
 
-/* Thresholds, in the order of the policy reference (README, "The policy"). */
+/* Thresholds, in the order of the policy reference (memgate(1), POLICY). */
 enum mg_threshold {
 	MG_MEMORY_CAP_MB,          /* budget.memory_cap_mb          hard */
 	MG_MIN_SAMPLES_PER_S,      /* budget.min_samples_per_s      hard */
@@ -59,8 +59,7 @@ typedef struct mg_value {
 	mg_pos pos;       /* where the value is (or the enclosing object) */
 } mg_value;
 
-/* Identity fields, in the order of their issue codes (README, "How
- * memgate decides", 1.). */
+/* Identity fields, in the order of their issue codes (memgate(1), HOW MEMGATE DECIDES, 1.). */
 enum mg_ident {
 	MG_ID_WORKLOAD,   /* policy identity.workload_id; report workload_id | config.workload */
 	MG_ID_HARDWARE,   /* hardware_id; report hardware_id | config.device */
@@ -162,7 +161,7 @@ const char *mg_covers_name(enum mg_covers c);
 int mg_covers_from_name(const char *name);
 
 /*
- * Regressions against the base (README, "Regressions"): how much worse than
+ * Regressions against the base (memgate(1), REGRESSIONS AND HISTORY): how much worse than
  * the same-named candidate of the base revision's report a covered candidate
  * may get.  `limits` sets only the regression thresholds (section
  * "regression"); none set means no regression is checked.  The policy fills
@@ -220,7 +219,7 @@ const char *mg_rules_baseline(const mg_rules *rules);
 /* Sets *index to the first candidate named as the baseline; false when none. */
 bool mg_find_baseline(size_t *index, const mg_rules *rules, const mg_evidence *ev);
 
-/* Evidence issues, in the README's order ("How memgate decides", 1.).  Those
+/* Evidence issues, in memgate(1)'s order (HOW MEMGATE DECIDES, 1.).  Those
  * up to MG_ISSUE_PRE_LAST come from outside the core (hashes, manifest,
  * approved result, the measured commit and evidence.inputs, the manifest's
  * signature) and are passed in. */
@@ -269,7 +268,7 @@ enum mg_status {
 };
 const char *mg_status_name(enum mg_status s);  /* "feasible", ... */
 
-/* Screening reasons, in the README's order ("How memgate decides", 2.: the
+/* Screening reasons, in memgate(1)'s order (HOW MEMGATE DECIDES, 2.: the
  * first table, then the thresholds' table). */
 enum mg_reason {
 	MG_R_MISSING_OR_DUPLICATE_NAME,
@@ -293,7 +292,7 @@ enum mg_reason {
 	MG_REASON_COUNT
 };
 #define MG_R_CHECK_LAST MG_R_TRADE_OFF_BELOW_FLOOR   /* the last step-7 reason */
-/* Whether r is a regression's reason (README, "Regressions"). */
+/* Whether r is a regression's reason (memgate(1), REGRESSIONS AND HISTORY). */
 #define MG_REASON_IS_REGRESSION(r) ((r) > MG_R_CHECK_LAST && (r) < MG_REASON_COUNT)
 const char *mg_reason_name(enum mg_reason r);  /* "memory_over_budget", ... */
 /* The enum for a reason's name, or -1. */
@@ -319,7 +318,7 @@ enum mg_vs_base {
 };
 
 /*
- * A threshold of the policy (README "The policy" and "How memgate
+ * A threshold of the policy (memgate(1), POLICY and "How memgate
  * decides"): the one table every module reads for its key, what it
  * checks and how it is shown.
  */
@@ -450,7 +449,7 @@ typedef struct mg_screening {
  * A sensitivity scenario.  At scale (10^5 candidates, 10^3 scenarios) the
  * core keeps no per-candidate evaluations for a scenario, only its feasible
  * set as a bit set over the candidates in the scenario's rank order
- * (README, "How memgate decides": Ranking): bit k of `feasible` is set when the k-th candidate of `rank` is
+ * (memgate(1), HOW MEMGATE DECIDES: Ranking): bit k of `feasible` is set when the k-th candidate of `rank` is
  * feasible.  Walk it with mg_scenario_next_feasible; screen one scenario in
  * full (statuses and reasons of every candidate) with mg_scenario_screen.
  * `feasible` and `rank` belong to the decision (or, in a hand-built
@@ -480,7 +479,7 @@ const char *mg_verdict_name(enum mg_verdict v);  /* "accept", "tune", "reject" *
 /* The enum for "accept"/"tune"/"reject", or -1. */
 int mg_verdict_from_name(const char *name);
 
-/* Why the decision is what it is: README "How memgate decides". */
+/* Why the decision is what it is: memgate(1), HOW MEMGATE DECIDES. */
 enum mg_outcome {
 	MG_O_EVIDENCE_NOT_APPLICABLE,
 	MG_O_BASELINE_MISSING_OR_INVALID,
@@ -606,10 +605,10 @@ bool mg_check_limit(double *limit, const mg_threshold_def *c, const mg_decision 
  * MG_DECISION_MAX_EVALUATIONS and MG_DECISION_MAX_SCENARIOS: limits.h. */
 
 /*
- * Decide (README, "How memgate decides").  `pre_issues` holds the issues found outside the core
+ * Decide (memgate(1), HOW MEMGATE DECIDES).  `pre_issues` holds the issues found outside the core
  * (MG_ISSUE_REPORT_HASH_MISMATCH .. MG_ISSUE_PRE_LAST);
  * may be NULL.  `approved`, when not NULL, is the approved decision the
- * computed one must agree with (README "How memgate decides").  On success
+ * computed one must agree with (memgate(1), HOW MEMGATE DECIDES).  On success
  * *out is the caller's, freed with mg_decision_free.  Fails only when the
  * scenario count exceeds `max_scenarios` (0 = MG_DECISION_MAX_SCENARIOS) or
  * scenarios times candidates exceeds MG_DECISION_MAX_EVALUATIONS; the

@@ -101,7 +101,7 @@ void mg_escape_xml(mg_buf *out, const char *s, size_t len);
  * For the DATA (message) of a GitHub workflow command ::NAME ...::DATA, as
  * @actions/core escapeData: % \r \n become %25 %0D %0A, everything else is
  * copied, so that the runner decodes the exact text and a command stays on
- * one line (README, "Escaping for CI").  NUL and each
+ * one line (memgate(1), SECURITY, "Escaping for CI").  NUL and each
  * ill-formed sequence become U+FFFD.
  */
 void mg_escape_gh_data(mg_buf *out, const char *s, size_t len);

@@ -2,7 +2,7 @@
 #define MEMGATE_GITHUB_H
 /*
  * GitHub Actions: workflow-command annotations and step outputs
- * (README, "Escaping for CI").
+ * (memgate(1), SECURITY, "Escaping for CI").
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,8 +21,9 @@
  * more shows one fewer and a closing annotation that counts the rest.  Then
  * the full text log (mg_text_render and every finding) inside
  * ::stop-commands::<token> ... ::<token>:: so that no input text can run a
- * command.  Properties and messages are encoded per README, "Escaping
- * for CI"; untrusted text in them is first escaped with mg_escape_text, so an
+ * command.  Properties and messages are encoded per memgate(1), SECURITY,
+ * "Escaping for CI"; untrusted text in them is first escaped with
+ * mg_escape_text, so an
  * annotation is always one line of visible text.  `token` is
  * mg_output_token's.  Returns a malloc'd string for stdout.
  */

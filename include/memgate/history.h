@@ -1,7 +1,7 @@
 #ifndef MEMGATE_HISTORY_H
 #define MEMGATE_HISTORY_H
 /*
- * regression.history (README, "Regressions"): the base's evidence as the
+ * regression.history (memgate(1), REGRESSIONS AND HISTORY): the base's evidence as the
  * median of the last N measurements on the base's first-parent line.
  *
  * A measurement is a version of the base's report: a commit of the line

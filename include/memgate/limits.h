@@ -15,7 +15,7 @@
  * file:  make EXTRA_CFLAGS=-DMG_REPORT_MAX_CANDIDATES=4194304 clean memgate
  * The input size has a command-line option as well (--max-input-mb).
  *
- * The README's "Limits" table, the man page and the JSON Schemas' bounds
+ * The memgate(1)'s LIMITS table, the man page and the JSON Schemas' bounds
  * are checked against this file (tests/check-vocabulary).
  */
 
@@ -24,7 +24,7 @@
 /* The size of one input (policy, manifest, report, approved record), in
  * bytes, read from the object header before the object is: --max-input-mb
  * changes it per run.  64 MiB holds a sweep of 10^5 candidates with 3 runs
- * each (README "Scale: strategy sweeps"). */
+ * each (memgate(1), SCALE). */
 #ifndef MG_GIT_DEFAULT_MAX_INPUT
 #define MG_GIT_DEFAULT_MAX_INPUT ((size_t)64 << 20)
 #endif
@@ -152,7 +152,7 @@
  * candidates with the five base thresholds and no grid, about 60 with the
  * five and a 2x3x3 grid (18 scenarios, 8 more knobs).  The default keeps the
  * searches to about 10 ms, so that a sweep costs what deciding it costs
- * (README "Scale: strategy sweeps"). */
+ * (memgate(1), SCALE). */
 #ifndef MG_INSIGHT_MAX_WORK
 #define MG_INSIGHT_MAX_WORK 1000000ULL
 #endif

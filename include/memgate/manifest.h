@@ -1,7 +1,7 @@
 #ifndef MEMGATE_MANIFEST_H
 #define MEMGATE_MANIFEST_H
 /*
- * The stage-75 input manifest (README, "Report reference"), read with cJSON as strictly as the
+ * The stage-75 input manifest (memgate(1), REPORTS), read with cJSON as strictly as the
  * report.
  */
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 #ifndef MEMGATE_POLICY_H
 #define MEMGATE_POLICY_H
 /*
- * The budget policy (README, "The policy"), read with libyaml.
+ * The budget policy (memgate(1), POLICY), read with libyaml.
  *
  * mg_policy is plain data owned by the policy: every string and array in it
  * is freed by mg_policy_free.  `rules` is what the decision core reads.
@@ -80,7 +80,7 @@ typedef struct mg_policy {
  * strings.  Refused before any key is looked at: aliases, anchors, tags
  * outside the core schema, a second document, and nesting, scalars or value
  * counts past the limits above.  The manifest/report path is stored as
- * written: its path rules (README, "Reading from git") are checked when it
+ * written: its path rules (memgate(1), READING FROM GIT) are checked when it
  * is read.  Assumes the C locale for LC_NUMERIC (strtod).
  */
 int mg_policy_parse(mg_policy **out, const char *path, const char *text,

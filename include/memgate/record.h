@@ -1,6 +1,6 @@
 #ifndef MEMGATE_RECORD_H
 #define MEMGATE_RECORD_H
-/* The decision record (README, "The decision record"): JSON, its small
+/* The decision record (memgate(1), DECISION RECORD): JSON, its small
  * parts built with cJSON, its evaluations and scenarios streamed. */
 #include <stdbool.h>
 #include "buf.h"

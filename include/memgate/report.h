@@ -1,7 +1,7 @@
 #ifndef MEMGATE_REPORT_H
 #define MEMGATE_REPORT_H
 /*
- * The stage-76 report (README, "Report reference"), read with cJSON.
+ * The stage-76 report (memgate(1), REPORTS), read with cJSON.
  *
  * Reads every real shape (flat, nested "training-memory-benchmark/v1",
  * the seed's handoff shape, candidates with runs[]).  mg_report is plain data
@@ -35,10 +35,10 @@ typedef struct mg_report {
  * decision core, never an error: a missing or non-numeric metric, a
  * candidate that is not an object (a candidate without a name), and so on.
  *
- * Lookup (README, "Report reference"): for peak memory, throughput and eval loss the places
+ * Lookup (memgate(1), REPORTS): for peak memory, throughput and eval loss the places
  * are tried in order -- the candidate's own keys, its `metrics` (memory,
  * throughput) or `quality` (losses) object, the median of its runs[] -- and
- * in each place the keys in the README's order; the first place holding any of
+ * in each place the keys in memgate(1)'s order (REPORTS); the first place holding any of
  * the keys with a non-null value wins, whatever that value is (a string
  * there makes the metric MG_METRIC_INVALID even when a later place has a
  * number).  The runs place holds a metric when any run has it; it is

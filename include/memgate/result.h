@@ -32,7 +32,7 @@ typedef struct mg_input_ref {
 
 /*
  * The manifest's SSH signature, when the policy that decides has a
- * provenance section (README, "Signed evidence"): MANIFEST.sig at --rev,
+ * provenance section (memgate(1), SIGNED EVIDENCE): MANIFEST.sig at --rev,
  * checked against the allowed-signers file at the policy revision.
  */
 typedef struct mg_check_signature {
@@ -159,8 +159,8 @@ typedef struct mg_check_result {
 				       were compared with, NULL without */
 	bool evidence_unchanged;    /* compared with a base that decided from the very
 				       same report and manifest blobs, and the change
-				       alters no key of the policy (README "What is
-				       annotated when") */
+				       alters no key of the policy (memgate(1), CI,
+				       "Pull requests": What is annotated when) */
 	/* --require-approved (the decision says whether it was compared) */
 	char *approved_decision;    /* what the approved record says */
 	char *approved_selected;

@@ -8,7 +8,7 @@ it keeps to the subset memgate accepts), the same policy as JSON for
 tests/diff/reference.py, and a stage-76 report.  tests/diff/run imports
 make_case() directly.
 
-The generator aims at every branch of README's "How memgate decides": handoff shape or not, identity
+The generator aims at every branch of memgate(1)'s HOW MEMGATE DECIDES: handoff shape or not, identity
 pins that match or not, a baseline present, absent, oom or invalid, paired
 values or not, runs[] with odd and even counts and aggregates inside and
 outside them, missing and non-numeric metrics (strings, booleans, null,
@@ -221,7 +221,7 @@ def make_sensitivity(c):
 def relative_equality(c):
     """Put one candidate exactly at the relative ceiling l0 * (1 + x), with
     x often one where the other order, l0 + l0 * x, rounds differently: the
-    The README fixes the order, so the two orders give different decisions."""
+    memgate(1) fixes the order, so the two orders give different decisions."""
     quality = c.policy.get('quality', {})
     others = [t for t in c.truth if t['name'] != c.baseline]
     if 'max_relative_eval_loss' not in quality or not others or not c.chance(0.6):
@@ -540,7 +540,7 @@ def scaled(obj, factor):
 
 def make_regression(seed, index, policy, report_text):
     """A regression: section and a base report for about one case in three
-    (README "Regressions"): (policy with regression, YAML, base report JSON
+    (memgate(1), REGRESSIONS AND HISTORY): (policy with regression, YAML, base report JSON
     text, older base reports' JSON texts, oldest first), or None.  The base report is the case's report with each
     candidate's metrics scaled, so that the names match."""
     r = random.Random('%s/%d/regression' % (seed, index))
@@ -566,7 +566,7 @@ def make_regression(seed, index, policy, report_text):
         reg['covers'] = r.choice(('selected', 'all'))
     if r.random() < 0.4:
         reg['decision'] = r.choice(('tune', 'reject'))
-    # regression.history (README "Regressions"): for about one regression
+    # regression.history (memgate(1), REGRESSIONS AND HISTORY): for about one regression
     # case in three, older base reports, each scaled afresh from the case's
     # (own random stream: the cases without it stay as they were)
     older = []

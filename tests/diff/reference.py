@@ -1,5 +1,5 @@
-"""An independent reference for memgate's decision (README sections "The policy", "Report reference" and
-"How memgate decides").
+"""An independent reference for memgate's decision (memgate(1): POLICY, REPORTS and
+HOW MEMGATE DECIDES).
 
 Written from the written contract only, never from the decision core (plugin/decision.c,
 tables.c, screening.c, sensitivity.c), so that tests/diff/run can compare the two on random inputs.  The entry point is
@@ -12,11 +12,11 @@ and `report` is the report as json.loads reads it (1e999 becomes inf).  The
 result holds the fields of the decision record that the comparison uses:
 decision, reason, next_action, selected_candidate, issues, evaluations,
 feasible_names, best_candidate, scenarios and their stability summary, and
-with a `regression` section and the base revision's report (README
-"Regressions") the regressions that count; with regression.history, against
+with a `regression` section and the base revision's report (memgate(1),
+REGRESSIONS AND HISTORY) the regressions that count; with regression.history, against
 the medians of base_history (the base's report versions, newest first).
 
-Where the README is silent this follows the lead engineer's documented choices
+Where memgate(1) is silent this follows the lead engineer's documented choices
 (see the comments marked CHOICE).
 """
 import copy
@@ -33,7 +33,7 @@ QUALITY_CEILINGS = ('max_eval_loss', 'max_relative_eval_loss')
 TARGET_REASONS = ('memory_saving_below_floor', 'throughput_below_floor',
                   'quality_delta_over_limit', 'trade_off_below_floor')
 
-# metric -> (own keys in the README's order, sub-object)
+# metric -> (own keys in memgate(1)'s order, sub-object)
 MEASURED = {
     'peak_memory_mb': (('peak_memory_mb', 'peak_mem_mb', 'candidate_peak_memory_mb'), 'metrics'),
     'samples_per_s': (('samples_per_s',), 'metrics'),
@@ -211,7 +211,7 @@ def same_identity(pin, got):
 
 def evidence_issues(policy, report, cands):
     found = set()
-    # README "Stale evidence": evidence.inputs needs the manifest's
+    # memgate(1), STALE EVIDENCE: evidence.inputs needs the manifest's
     # measured.commit; a policy naming the report directly (report:, as
     # every case here does) has no manifest, so none.  measured_commit_unknown
     # and evidence_stale need a repository's history: tests/e2e/t_fresh.sh.
@@ -539,7 +539,7 @@ def base_decision(screening, rules):
     return verdict('reject', 'no_candidate_meets_base_budget', 'rework_strategy_or_budget')
 
 
-# README "Regressions": regression.<key> -> (metric, change, reason)
+# memgate(1), REGRESSIONS AND HISTORY: regression.<key> -> (metric, change, reason)
 REGRESSION = (
     ('max_peak_increase_mb', 'peak_memory_mb', 'rise', 'peak_memory_regressed'),
     ('max_peak_increase_pct', 'peak_memory_mb', 'rise_pct', 'peak_memory_regressed'),
@@ -550,8 +550,8 @@ SEVERITY = {'accept': 0, 'tune': 1, 'reject': 2}
 
 
 def change(kind, b, h, bband, hband):
-    """(the change, its band from both runs' ranges or None), README
-    "Regressions"; None when a percentage has no positive base."""
+    """(the change, its band from both runs' ranges or None), memgate(1),
+    REGRESSIONS AND HISTORY; None when a percentage has no positive base."""
     if kind == 'rise':
         v = h - b
         band = (hband[0] - bband[1], hband[1] - bband[0]) if bband and hband else None
@@ -578,7 +578,7 @@ def base_selection(policy, base_report):
 
 
 class MedianCandidate:
-    """regression.history (README "Regressions"): a candidate whose peak,
+    """regression.history (memgate(1), REGRESSIONS AND HISTORY): a candidate whose peak,
     samples/s and eval loss are the medians over the versions holding it
     as a number; no runs, so no band."""
 

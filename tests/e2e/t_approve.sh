@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# memgate approve (README, "Release gates"): it writes the decision record
+# memgate approve (memgate(1), CI, "Release gates"): it writes the decision record
 # and pins it as the manifest's approved_result in one step; approve, git
 # add, commit, then check --require-approved passes and the release gate
 # accepts the tag.  Every refusal exits 2 and writes nothing: evidence that

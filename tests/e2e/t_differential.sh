@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# The decision against an independent reference of README's "How memgate
-# decides" (tests/diff/):
+# The decision against an independent reference of memgate(1)'s HOW MEMGATE DECIDES (tests/diff/):
 # 200 random policies and reports from a fixed seed, each run through
 # `memgate check --worktree`, must give the reference's decision, reasons,
 # evaluations and scenarios; then sweeps of 10^3 and 10^4 candidates.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Evidence of today's code (README, "Stale evidence"): the manifest's
+# Evidence of today's code (memgate(1), STALE EVIDENCE): the manifest's
 # measured.commit and the policy's evidence.inputs.  A change to a listed
 # input since the measured commit is reject (evidence_stale) naming the
 # path, at every entry point (CLI, the Action's steps, the pre-push hook,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regressions against the history (README, "Regressions"): with
+# Regressions against the history (memgate(1), REGRESSIONS AND HISTORY): with
 # regression.history: N each covered candidate is compared with the median
 # of its last N measurements on the base's first-parent line (the commits
 # that changed the report).  The medians match a reference computed here

@@ -33,6 +33,14 @@ done
 if [ -z "$missing" ]; then ok "every file is under DESTDIR/PREFIX"; else not_ok "installed files" "missing:$missing"; fi
 if [ -e "$SRC/plugin/memgate.1" ]; then
 	if [ -f "$top/share/man/man1/memgate.1" ]; then ok "the man page is installed"; else not_ok "the man page is not installed"; fi
+	# `man memgate` finds it under the prefix and shows the reference.
+	if command -v man >/dev/null 2>&1; then
+		if MANWIDTH=80 man -M "$top/share/man" memgate 2>"$T/err" | grep -q '^HOW MEMGATE DECIDES$'; then
+			ok "man memgate shows the installed page"
+		else
+			not_ok "man memgate shows the installed page" "$(cat "$T/err")"
+		fi
+	fi
 fi
 if grep -qx "prefix=$prefix" "$top/lib/pkgconfig/memgate.pc"; then
 	ok "memgate.pc names PREFIX, not DESTDIR"

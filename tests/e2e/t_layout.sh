@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The repository's layout rules (README, "For maintainers"): the fixed top
+# The repository's layout rules (.github/CONTRIBUTING.md, "For maintainers"): the fixed top
 # level, include/ holding only the public headers, all listed by the
 # umbrella header and usable alone, and the git source depending on no
 # parser; and a compile-time guard on the limits.
@@ -57,7 +57,8 @@ bad=$(grep -n '#include "' "$SRC/plugin/git.c" | grep -v '"memgate/buf.h"\|"git.
 if [ -z "$bad" ]; then ok "plugin/git.c includes no parser header"
 else not_ok "plugin/git.c includes no parser header" "$bad"; fi
 
-# Comments cite the repository's own documents (README sections), never a
+# Comments cite the repository's own documents (README, memgate(1),
+# .github/CONTRIBUTING.md), never a
 # contract kept outside the repository.
 bad=$(cd "$SRC" && grep -rn 'SPEC\|\.\./shared\|LIBRARY-FACTS\|CI-CONVENTIONS' plugin include tests actions |
 	grep -v 'GIT_EINVALIDSPEC\|^tests/e2e/t_layout.sh:' || true)

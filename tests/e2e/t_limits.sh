@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every documented limit (README "Limits"), end to end: a clear error naming
+# Every documented limit (memgate(1), LIMITS), end to end: a clear error naming
 # the file and position, exit 2, nothing written.
 . "$(dirname "$0")/lib.sh"
 

@@ -3,17 +3,20 @@
 # warnings and lists exactly the options each command's -h lists (its lists
 # of words and limits are generated and checked by t_vocabulary.sh); the
 # README's demo transcript is what `make demo` prints (fixtures/demo/run),
-# commit ids aside.
+# commit ids aside; the README stays a guide (at most 500 lines) whose
+# recipes are the man page's, byte for byte.
 . "$(dirname "$0")/lib.sh"
 
 MAN=$SRC/plugin/memgate.1
 
-# Renders: groff's warnings are errors here.
+# Renders, for print and for a terminal (as man shows it): groff's warnings
+# are errors here.
 if command -v groff >/dev/null 2>&1; then
-	if groff -man -ww -z "$MAN" >"$T/out" 2>"$T/err" && [ ! -s "$T/err" ]; then
+	if groff -man -ww -z "$MAN" >"$T/out" 2>"$T/err" && [ ! -s "$T/err" ] &&
+	   groff -man -Tutf8 -ww -z "$MAN" >"$T/out" 2>"$T/err" && [ ! -s "$T/err" ]; then
 		ok "the man page renders without warnings"
 	else
-		not_ok "the man page renders without warnings"
+		not_ok "the man page renders without warnings" "$(cat "$T/err")"
 	fi
 else
 	ok "the man page renders without warnings (groff is not installed: not checked)"
@@ -58,5 +61,34 @@ if [ -s "$T/readme-demo" ] && diff "$T/readme-demo" "$T/demo.norm" >"$T/diff"; t
 else
 	not_ok "README: the demo transcript is what make demo prints" "$(cat "$T/diff")"
 fi
+
+# The README is the guide, the man page the reference: the README stays
+# short, and every recipe it gives (its sh and yaml blocks) is one the man
+# page gives too, byte for byte once the roff escapes are undone.
+lines=$(wc -l <"$SRC/README.md")
+if [ "$lines" -le 500 ]; then ok "README: $lines lines, at most 500"
+else not_ok "README: $lines lines, at most 500 (move reference text to plugin/memgate.1)"; fi
+python3 - "$SRC/README.md" "$MAN" >"$T/out" 2>&1 <<'EOF'
+import re, sys
+readme = open(sys.argv[1], encoding="utf-8").read()
+page = open(sys.argv[2], encoding="utf-8").read()
+ESC = {"-": "-", "e": "\\", "&": "", "(aq": "'", "(ga": "`", "(ha": "^", "(ti": "~",
+       "(mu": "\u00d7", "(di": "\u00f7", "(mi": "\u2212", "(em": "\u2014", "(<=": "\u2264",
+       "(>=": "\u2265", "(md": "\u00b7"}
+def plain(line):
+    return re.sub(r"\\(\(..|.)", lambda m: ESC.get(m.group(1), m.group(0)), line)
+blocks = ["\n".join(plain(l) for l in b.split("\n"))
+          for b in re.findall(r"^\.nf\n(.*?)\n\.fi$", page, re.S | re.M)]
+for lang, body in re.findall(r"^```(sh|yaml)\n(.*?)\n```$", readme, re.S | re.M):
+    name = body.split("\n")[0].strip()[:50]
+    if any(body in b for b in blocks):
+        print(f"ok - README: its {lang} block '{name}' is the man page's")
+    else:
+        print(f"not ok - README: its {lang} block '{name}' is not in the man page")
+EOF
+cat "$T/out"
+PASSED=$((PASSED + $(grep -c '^ok - ' "$T/out")))
+FAILED=$((FAILED + $(grep -c '^not ok - ' "$T/out")))
+grep -q '^ok - ' "$T/out" || not_ok "README: its recipes were compared with the man page" "$(cat "$T/out")"
 
 finish

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Numbers that are not plain numbers: each is a clear error or a documented
-# reading (README "Numbers"), never a silent wrong decision.
+# reading (memgate(1), NUMBERS), never a silent wrong decision.
 . "$(dirname "$0")/lib.sh"
 
 E=$FIX/e2e

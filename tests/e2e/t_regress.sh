@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regressions against the base (README, "Regressions"): the policy's
+# Regressions against the base (memgate(1), REGRESSIONS AND HISTORY): the policy's
 # regression: section, read from the policy revision, bounds how much worse
 # than the base revision's report each covered candidate may get.  A 7 %
 # peak regression of the selected candidate fails under a 5 % allowance and

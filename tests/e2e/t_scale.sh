@@ -74,7 +74,7 @@ lines=$(wc -l <"$T/out")
 if [ "$lines" -lt 200 ]; then ok "github: a log of $lines lines"; else not_ok "github: a short log" "$lines lines"; fi
 
 # A report of 49 candidates with 3 runs each and a one-value grid: every
-# tipping point is exact at the default limit (README "Beyond pass/fail").
+# tipping point is exact at the default limit (memgate(1), INSIGHT).
 e=$T/e
 sweep "$e" 49 1x1x1
 mg check -C "$e" --format json

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Signed evidence (README, "Signed evidence"): the policy's provenance
+# Signed evidence (memgate(1), SIGNED EVIDENCE): the policy's provenance
 # section, MANIFEST.sig made by ssh-keygen -Y sign, the allowed signers
 # read from the policy that decides, each forgery its own issue code, and
 # the hostile cases (a valid signature over another manifest, a signer the
@@ -170,10 +170,15 @@ mg check -C "$repo"
 expect_code 2 "a missing allowed-signers file"
 expect_err ".memgate/allowed_signers" "names the file"
 
-# The README and the record schema name every signature code.
+# The man page (its SIGNED EVIDENCE table) and the record schema name every
+# signature code.
 for c in signature_missing signature_malformed signature_invalid signature_namespace_mismatch \
 	signer_unknown signer_outside_validity sign_on_trusted_runner; do
-	if grep -q "\`$c\`" "$SRC/README.md"; then ok "README names $c"; else not_ok "README names $c"; fi
+	if sed -n '/^\.SH "SIGNED EVIDENCE"$/,/^\.SH /p' "$SRC/plugin/memgate.1" | grep -q "fB\\\\%$c\\\\fR"; then
+		ok "man page: SIGNED EVIDENCE names $c"
+	else
+		not_ok "man page: SIGNED EVIDENCE names $c"
+	fi
 done
 for c in signature_missing signature_malformed signature_invalid signature_namespace_mismatch \
 	signer_unknown signer_outside_validity; do

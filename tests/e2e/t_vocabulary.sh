@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One home for every vocabulary and limit: the JSON Schemas' enums, the
-# README's tables of issues, reasons, decisions, waivable reasons and
-# limits, and the man page's lists, each held against the decision core's
+# man page's tables of issues, reasons, decisions and waivable reasons,
+# and its generated lists, each held against the decision core's
 # tables (tests/vocabulary.c prints them) and include/memgate/limits.h by
 # tests/check-vocabulary.  A word added on either side fails here.
 . "$(dirname "$0")/lib.sh"

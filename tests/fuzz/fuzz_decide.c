@@ -10,7 +10,7 @@
  * --format github and the output files (annotations, step outputs, job
  * summary, JUnit XML).
  *
- * Checked: the decision keeps the invariants of README's "How memgate decides"; the record is one
+ * Checked: the decision keeps the invariants of memgate(1)'s HOW MEMGATE DECIDES; the record is one
  * strict JSON object (valid UTF-8, no duplicate keys) that names the
  * decision; the text is valid UTF-8 with no control character but '\n';
  * the CI renderings are valid UTF-8, findings are one line each, the
@@ -95,7 +95,7 @@ static void check_screening(const mg_screening *s, const mg_evidence *ev)
 }
 
 /* A feasible candidate passes every active threshold of its budget, on the
- * values the evaluation shows (README, "How memgate decides", 2.: equality passes). */
+ * values the evaluation shows (memgate(1), HOW MEMGATE DECIDES, 2.: equality passes). */
 static void check_feasible(const mg_screening *s, const mg_budget *b)
 {
 	size_t i;
@@ -125,7 +125,7 @@ static bool same_name(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* README, "How memgate decides": Sensitivity: accept means no scenario changed the winner; sensitive means
+/* memgate(1), HOW MEMGATE DECIDES: Sensitivity: accept means no scenario changed the winner; sensitive means
  * one did. */
 static void check_sensitivity(const mg_decision *d)
 {
