@@ -56,7 +56,11 @@ QUIET_AR = @echo '   ' AR $@;
 QUIET_LINK = @echo '   ' LINK $@;
 endif
 
-LIB_SOURCES = $(filter-out plugin/main.c,$(sort $(wildcard plugin/*.c)))
+# The front end (main.c, options.c, one cmd_<name>.c per command) is the
+# binary's; every other plugin/*.c is the library's.
+CLI_SOURCES = plugin/main.c plugin/options.c $(sort $(wildcard plugin/cmd_*.c))
+CLI_OBJS = $(patsubst plugin/%.c,$(BUILD)/obj/%.o,$(CLI_SOURCES))
+LIB_SOURCES = $(filter-out $(CLI_SOURCES),$(sort $(wildcard plugin/*.c)))
 LIB_OBJS = $(patsubst plugin/%.c,$(BUILD)/obj/%.o,$(LIB_SOURCES))
 LIB = $(BUILD)/libmemgate.a
 PROG = $(BUILD)/memgate
@@ -88,7 +92,7 @@ $(BUILD)/obj/%.o: plugin/%.c $(HEADERS) $(BUILD)/CFLAGS
 $(LIB): $(LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && ar rcs $@ $^
 
-$(PROG): $(BUILD)/obj/main.o $(LIB)
+$(PROG): $(CLI_OBJS) $(LIB)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(BUILD)/tests/%: tests/%.c tests/helpers.h tests/approved-read.h tests/fixture.h tests/demo-repo.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
