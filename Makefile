@@ -56,9 +56,9 @@ QUIET_AR = @echo '   ' AR $@;
 QUIET_LINK = @echo '   ' LINK $@;
 endif
 
-# The front end (main.c, options.c, one cmd_<name>.c per command) is the
-# binary's; every other plugin/*.c is the library's.
-CLI_SOURCES = plugin/main.c plugin/options.c $(sort $(wildcard plugin/cmd_*.c))
+# The front end (main.c, commands.c, options.c, one cmd_<name>.c per
+# command) is the binary's; every other plugin/*.c is the library's.
+CLI_SOURCES = plugin/main.c plugin/commands.c plugin/options.c $(sort $(wildcard plugin/cmd_*.c))
 CLI_OBJS = $(patsubst plugin/%.c,$(BUILD)/obj/%.o,$(CLI_SOURCES))
 LIB_SOURCES = $(filter-out $(CLI_SOURCES),$(sort $(wildcard plugin/*.c)))
 LIB_OBJS = $(patsubst plugin/%.c,$(BUILD)/obj/%.o,$(LIB_SOURCES))

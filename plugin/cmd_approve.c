@@ -8,35 +8,18 @@
 
 #include "options.h"
 
-static const char usage_approve[] =
-"usage: memgate approve --out PATH [-C DIR] [--policy PATH] [--fail-on LIST]\n"
-"                       [--today YYYY-MM-DD] [--max-input-mb N]\n"
-"\n"
-"Approve the evidence committed at HEAD for a release: write its decision record\n"
-"to PATH (write-once, as memgate record) and pin it as the manifest's\n"
-"approved_result (path and SHA-256), both files or neither.  Refused (exit 2,\n"
-"nothing written) unless 'memgate check --require-approved' with the same\n"
-"--fail-on passes once both are committed: the evidence must apply, and the\n"
-"decision be neither reject nor in fail_on; also when the manifest has\n"
-"uncommitted edits.  When the policy checks signatures (provenance), prints\n"
-"the ssh-keygen line that signs the changed manifest again.\n"
-"\n"
-"  --out PATH         the record's file, inside the working tree (required)\n"
-"  --fail-on LIST     the release gate's rule, e.g. reject to approve a tune\n"
-"                     (default: the policy's gate.fail_on)\n"
-"  -C DIR, --policy PATH, --today DATE, --max-input-mb N   as for check\n"
-"  -h, --help         show this help\n"
-"\n"
-"Exit status: 0 approved, 2 refused or could not decide.\n";
-
-static const struct option approve_options[] = {
-	{ "policy", required_argument, NULL, OPT_POLICY },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
-	{ "today", required_argument, NULL, OPT_TODAY },
-	{ "max-input-mb", required_argument, NULL, OPT_MAX_INPUT },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 }
+static const struct cli_option approve_options[] = {
+	{ OPT_OUT, "out", "PATH", CLI_OPT_REQUIRED,
+	  "the record's file, inside the working tree (required)", NULL },
+	CLI_OPTION_DIR,
+	CLI_OPTION_POLICY,
+	{ OPT_FAIL_ON, "fail-on", "LIST", 0,
+	  "the release gate's rule, e.g. reject to approve a tune\n"
+	  "(default: the policy's gate.fail_on)", NULL },
+	CLI_OPTION_TODAY,
+	CLI_OPTION_MAX_INPUT,
+	CLI_OPTION_HELP,
+	{ 0 }
 };
 
 /* `s` quoted for a POSIX shell when it holds more than [A-Za-z0-9_./@%+=:,-]. */
@@ -126,13 +109,12 @@ static int run_approve(struct cli *cli)
 	return code;
 }
 
-int cmd_approve(int argc, char **argv)
+static int approve_main(int argc, char **argv)
 {
 	struct cli cli = { 0 };
 	enum parsed parsed;
 
-	cli.command = argv[0];
-	if ((parsed = cli_parse(&cli, argc, argv, approve_options, usage_approve)))
+	if ((parsed = cli_parse(&cli, argc, argv, &cmd_approve)))
 		return cli_parsed_exit(parsed);
 	if (!cli.out_path)
 		return cli_usage_error(cli.command, "%s", "needs --out PATH");
@@ -140,3 +122,16 @@ int cmd_approve(int argc, char **argv)
 		return cli_usage_error(cli.command, "%s", "approve writes one policy's record: give one --policy");
 	return run_approve(&cli);
 }
+
+const struct cli_command cmd_approve = {
+	"approve", approve_main, approve_options,
+	"Approve the evidence committed at HEAD for a release: write its decision record\n"
+	"to PATH (write-once, as memgate record) and pin it as the manifest's\n"
+	"approved_result (path and SHA-256), both files or neither.  Refused (exit 2,\n"
+	"nothing written) unless 'memgate check --require-approved' with the same\n"
+	"--fail-on passes once both are committed: the evidence must apply, and the\n"
+	"decision be neither reject nor in fail_on; also when the manifest has\n"
+	"uncommitted edits.  When the policy checks signatures (provenance), prints\n"
+	"the ssh-keygen line that signs the changed manifest again.\n",
+	"Exit status: 0 approved, 2 refused or could not decide.\n"
+};

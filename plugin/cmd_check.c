@@ -10,81 +10,90 @@
 
 #include "options.h"
 
-static const char usage_check[] =
-"usage: memgate check [-C DIR] [--rev REV] [--policy PATH]... [--all [--changed]]\n"
-"                     [--policy-rev REV] [--base REV] [--worktree] [--format text|json|github]\n"
-"                     [--json FILE] [--summary FILE] [--junit FILE] [--sarif FILE]\n"
-"                     [--codequality FILE] [--comment FILE] [--inputs FILE] [--fail-on LIST]\n"
-"                     [--require-approved] [--today YYYY-MM-DD] [--max-input-mb N]\n"
-"\n"
-"Gate the committed evidence against the budget policy.\n"
-"\n"
-"  -C DIR             the repository, seen from DIR (default: the current directory)\n"
-"  --rev REV          read the manifest, report and approved result from REV (default HEAD)\n"
-"  --policy PATH      the policy, relative to DIR (default: the nearest .memgate.yml in\n"
-"                     DIR or above it); repeat it to gate several policies\n"
-"  --all              gate every policy file of the repository (see memgate list)\n"
-"  --changed          with --all: gate only the policies whose inputs changed between\n"
-"                     --policy-rev and --rev (large monorepos)\n"
-"  --policy-rev REV   read the policy from REV (default: --rev); on a pull request, the base\n"
-"  --base REV         compare with the decision and values of the evidence at REV\n"
-"                     (default: --policy-rev when given)\n"
-"  --worktree         read every input from the working tree instead (never in CI)\n"
-"  --format FORMAT    text, json (the decision record) or github (workflow-command\n"
-"                     annotations); default text, or github when GITHUB_ACTIONS=true\n"
-"  --json FILE        also write the decision record to FILE (atomically)\n"
-"  --summary FILE     append a Markdown job summary to FILE (default $GITHUB_STEP_SUMMARY)\n"
-"  --junit FILE       write a JUnit XML report (GitLab, Jenkins)\n"
-"  --sarif FILE       write a SARIF 2.1.0 log (GitHub code scanning)\n"
-"  --codequality FILE write a GitLab Code Quality report\n"
-"  --comment FILE     write the short pull-request comment (Markdown, one per policy,\n"
-"                     each opened by its <!-- memgate: POLICY --> marker line)\n"
-"  --inputs FILE      write the repository paths of the inputs read, one per line\n"
-"  --fail-on LIST     decisions that fail the check, e.g. reject,tune, or none\n"
-"                     (default: the policy's gate.fail_on)\n"
-"  --require-approved the manifest's approved_result must match this decision (release gates)\n"
-"  --today DATE       judge waivers' expiry on DATE, YYYY-MM-DD (default: today in UTC)\n"
-"  --max-input-mb N   refuse inputs larger than N MiB (default 64)\n"
-"  -h, --help         show this help\n"
-"\n"
-"When GITHUB_OUTPUT is set, the step outputs decision, reason, next-action,\n"
-"selected-candidate and passed are appended to it.\n"
-"\n"
-"Exit status: 0 passes, 1 the decision is in fail_on, 2 could not decide; with\n"
-"several policies, the worst of theirs.\n";
+/* The options check and record both have, said once. */
+#define OPTION_REV { OPT_REV, "rev", "REV", 0, \
+	"read the manifest, report and approved result from REV (default HEAD)", NULL }
+#define OPTION_POLICY_REV { OPT_POLICY_REV, "policy-rev", "REV", 0, \
+	"read the policy from REV (default: --rev); on a pull request, the base", NULL }
+#define OPTION_BASE { OPT_BASE, "base", "REV", 0, \
+	"compare with the decision and values of the evidence at REV\n" \
+	"(default: --policy-rev when given)", NULL }
+#define OPTION_WORKTREE { OPT_WORKTREE, "worktree", NULL, 0, \
+	"read every input from the working tree instead (never in CI)", NULL }
+#define OPTION_FORMAT { OPT_FORMAT, "format", "FORMAT", 0, \
+	"text, json (the decision record) or github (workflow-command\n" \
+	"annotations); default text, or github when GITHUB_ACTIONS=true", NULL }
+#define OUTPUT_OPTIONS \
+	{ OPT_JSON, "json", "FILE", 0, \
+	  "also write the decision record to FILE (atomically)", NULL }, \
+	{ OPT_SUMMARY, "summary", "FILE", 0, \
+	  "append a Markdown job summary to FILE (default $GITHUB_STEP_SUMMARY)", NULL }, \
+	{ OPT_JUNIT, "junit", "FILE", 0, "write a JUnit XML report (GitLab, Jenkins)", NULL }, \
+	{ OPT_SARIF, "sarif", "FILE", 0, \
+	  "write a SARIF 2.1.0 log (GitHub code scanning)", NULL }, \
+	{ OPT_CODEQUALITY, "codequality", "FILE", 0, "write a GitLab Code Quality report", NULL }, \
+	{ OPT_COMMENT, "comment", "FILE", 0, \
+	  "write the short pull-request comment (Markdown, one per policy,\n" \
+	  "each opened by its <!-- memgate: POLICY --> marker line)", \
+	  "At most MG_COMMENT_MAX bytes each; the Action's comment input posts it." }, \
+	{ OPT_INPUTS, "inputs", "FILE", 0, \
+	  "write the repository paths of the inputs read, one per line", NULL }
+#define OPTION_FAIL_ON { OPT_FAIL_ON, "fail-on", "LIST", 0, \
+	"decisions that fail the check, e.g. reject,tune, or none\n" \
+	"(default: the policy's gate.fail_on)", NULL }
+#define OPTION_REQUIRE_APPROVED { OPT_REQUIRE_APPROVED, "require-approved", NULL, 0, \
+	"the manifest's approved_result must match this decision (release gates)", NULL }
+#define OPTION_ALL(flags) { OPT_ALL, "all", NULL, flags, \
+	"gate every policy file of the repository (see memgate list)", NULL }
+#define OPTION_CHANGED(flags) { OPT_CHANGED, "changed", NULL, flags, \
+	"with --all: gate only the policies whose inputs changed between\n" \
+	"--policy-rev and --rev (large monorepos)", \
+	"The others are listed as unchanged; a policy's inputs are the policy, its " \
+	"manifest, report and approved result." }
 
-static const char usage_record[] =
-"usage: memgate record --out PATH [-C DIR] [--rev REV] [--policy PATH]\n"
-"                      [--policy-rev REV] [--worktree] [--fail-on LIST]\n"
-"                      [--require-approved] [--max-input-mb N] [check's output options]\n"
-"\n"
-"Write the decision record to PATH, write-once: when PATH holds the same record (apart\n"
-"from commit ids) nothing is done; when it holds a different one, memgate refuses (exit 2).\n"
-"Exits like check; the options are check's (see 'memgate check -h').\n";
+static const struct cli_option check_options[] = {
+	CLI_OPTION_DIR,
+	OPTION_REV,
+	{ OPT_POLICY, "policy", "PATH", CLI_OPT_REPEAT,
+	  "the policy, relative to DIR (default: the nearest .memgate.yml in\n"
+	  "DIR or above it); repeat it to gate several policies", NULL },
+	OPTION_ALL(0),
+	OPTION_CHANGED(CLI_OPT_NESTED),
+	OPTION_POLICY_REV,
+	OPTION_BASE,
+	OPTION_WORKTREE,
+	OPTION_FORMAT,
+	OUTPUT_OPTIONS,
+	OPTION_FAIL_ON,
+	OPTION_REQUIRE_APPROVED,
+	CLI_OPTION_TODAY,
+	CLI_OPTION_MAX_INPUT,
+	{ OPT_OUT, "out", "PATH", CLI_OPT_HIDDEN, "record's: check says so", NULL },
+	CLI_OPTION_HELP,
+	{ 0 }
+};
 
-static const struct option check_options[] = {
-	{ "rev", required_argument, NULL, OPT_REV },
-	{ "policy", required_argument, NULL, OPT_POLICY },
-	{ "policy-rev", required_argument, NULL, OPT_POLICY_REV },
-	{ "base", required_argument, NULL, OPT_BASE },
-	{ "worktree", no_argument, NULL, OPT_WORKTREE },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "summary", required_argument, NULL, OPT_SUMMARY },
-	{ "junit", required_argument, NULL, OPT_JUNIT },
-	{ "sarif", required_argument, NULL, OPT_SARIF },
-	{ "codequality", required_argument, NULL, OPT_CODEQUALITY },
-	{ "comment", required_argument, NULL, OPT_COMMENT },
-	{ "all", no_argument, NULL, OPT_ALL },
-	{ "changed", no_argument, NULL, OPT_CHANGED },
-	{ "today", required_argument, NULL, OPT_TODAY },
-	{ "inputs", required_argument, NULL, OPT_INPUTS },
-	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
-	{ "require-approved", no_argument, NULL, OPT_REQUIRE_APPROVED },
-	{ "max-input-mb", required_argument, NULL, OPT_MAX_INPUT },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 }
+/* record's: check's, but one policy and --out; --all and --changed are
+ * parsed only to say that record takes one policy. */
+static const struct cli_option record_options[] = {
+	{ OPT_OUT, "out", "PATH", CLI_OPT_REQUIRED,
+	  "write the decision record to PATH, write-once (required)", NULL },
+	CLI_OPTION_DIR,
+	OPTION_REV,
+	CLI_OPTION_POLICY,
+	OPTION_POLICY_REV,
+	OPTION_BASE,
+	OPTION_WORKTREE,
+	OPTION_FORMAT,
+	OUTPUT_OPTIONS,
+	OPTION_FAIL_ON,
+	OPTION_REQUIRE_APPROVED,
+	CLI_OPTION_TODAY,
+	CLI_OPTION_MAX_INPUT,
+	OPTION_ALL(CLI_OPT_HIDDEN),
+	OPTION_CHANGED(CLI_OPT_HIDDEN),
+	CLI_OPTION_HELP,
+	{ 0 }
 };
 
 /* memgate record: queue --out unless it already holds the same record. */
@@ -568,15 +577,14 @@ done:
 }
 
 /* memgate check and memgate record: parse, then run. */
-static int check_or_record(int argc, char **argv, bool record)
+static int check_or_record(int argc, char **argv, const struct cli_command *self)
 {
 	struct cli cli = { 0 };
-	const char *cmd = argv[0];
-	const char *usage = record ? usage_record : usage_check;
+	const char *cmd = self->name;
+	bool record = self == &cmd_record;
 	enum parsed parsed;
 
-	cli.command = cmd;
-	if ((parsed = cli_parse(&cli, argc, argv, check_options, usage)))
+	if ((parsed = cli_parse(&cli, argc, argv, self)))
 		return cli_parsed_exit(parsed);
 	if (record && !cli.out_path)
 		return cli_usage_error(cmd, "%s", "needs --out PATH");
@@ -591,12 +599,30 @@ static int check_or_record(int argc, char **argv, bool record)
 	return run_check(&cli, record);
 }
 
-int cmd_check(int argc, char **argv)
+static int check_main(int argc, char **argv)
 {
-	return check_or_record(argc, argv, false);
+	return check_or_record(argc, argv, &cmd_check);
 }
 
-int cmd_record(int argc, char **argv)
+static int record_main(int argc, char **argv)
 {
-	return check_or_record(argc, argv, true);
+	return check_or_record(argc, argv, &cmd_record);
 }
+
+const struct cli_command cmd_check = {
+	"check", check_main, check_options,
+	"Gate the committed evidence against the budget policy.\n",
+	"When GITHUB_OUTPUT is set, the step outputs decision, reason, next-action,\n"
+	"selected-candidate and passed are appended to it.\n"
+	"\n"
+	"Exit status: 0 passes, 1 the decision is in fail_on, 2 could not decide; with\n"
+	"several policies, the worst of theirs.\n"
+};
+
+const struct cli_command cmd_record = {
+	"record", record_main, record_options,
+	"Write the decision record to PATH, write-once: when PATH holds the same record (apart\n"
+	"from commit ids) nothing is done; when it holds a different one, memgate refuses (exit 2).\n"
+	"Exits like check.\n",
+	NULL
+};

@@ -8,19 +8,14 @@
 #include "json.h"
 #include "options.h"
 
-static const char usage_list[] =
-"usage: memgate list [--rev REV] [-C DIR] [--format json|text]\n"
-"\n"
-"Print every policy file committed at REV (default HEAD): .memgate.yml in any\n"
-"directory and *.memgate.yml, as paths from the repository root.  json (the\n"
-"default) prints a JSON array, e.g. for a GitHub matrix through fromJSON; text\n"
-"prints one path per line.\n";
-
-static const struct option list_options[] = {
-	{ "rev", required_argument, NULL, OPT_REV },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 }
+static const struct cli_option list_options[] = {
+	{ OPT_REV, "rev", "REV", 0, "list the policy files committed at REV (default HEAD)", NULL },
+	CLI_OPTION_DIR,
+	{ OPT_FORMAT, "format", "json|text", 0,
+	  "json (the default) prints a JSON array, e.g. for a GitHub matrix\n"
+	  "through fromJSON; text prints one path per line", NULL },
+	CLI_OPTION_HELP,
+	{ 0 }
 };
 
 /* memgate list: the policy files, as JSON (a matrix) or one per line. */
@@ -60,15 +55,21 @@ done:
 	return code;
 }
 
-int cmd_list(int argc, char **argv)
+static int list_main(int argc, char **argv)
 {
 	struct cli cli = { 0 };
 	enum parsed parsed;
 
-	cli.command = argv[0];
-	if ((parsed = cli_parse(&cli, argc, argv, list_options, usage_list)))
+	if ((parsed = cli_parse(&cli, argc, argv, &cmd_list)))
 		return cli_parsed_exit(parsed);
 	if (cli.format == FORMAT_GITHUB)
 		return cli_usage_error(cli.command, "%s", "--format: list prints json or text");
 	return run_list(&cli);
 }
+
+const struct cli_command cmd_list = {
+	"list", list_main, list_options,
+	"Print every policy file committed at REV (default HEAD): .memgate.yml in any\n"
+	"directory and *.memgate.yml, as paths from the repository root.\n",
+	NULL
+};

@@ -8,29 +8,24 @@
 #include "git.h"
 #include "options.h"
 
-static const char usage_manifest[] =
-"usage: memgate manifest --report PATH [--out PATH] [--semantic-id ID] [--force]\n"
-"                        [--measured-commit REV] [--worktree] [-C DIR] [--rev REV]\n"
-"                        [--max-input-mb N]\n"
-"\n"
-"Print (or write to --out) a manifest pinning the SHA-256 of the report committed at\n"
-"REV (default HEAD), or with --worktree of the working-tree file (a report not yet\n"
-"committed).  An existing --out with different content is kept unless --force; its\n"
-"approved_result is carried over.  --semantic-id must equal the report's semantic_id.\n"
-"--measured-commit writes measured.commit, the full id of the commit whose code was\n"
-"measured (what evidence.inputs of the policy is compared with).\n";
-
-static const struct option manifest_options[] = {
-	{ "rev", required_argument, NULL, OPT_REV },
-	{ "report", required_argument, NULL, OPT_REPORT },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "semantic-id", required_argument, NULL, OPT_SEMANTIC_ID },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "measured-commit", required_argument, NULL, OPT_MEASURED_COMMIT },
-	{ "worktree", no_argument, NULL, OPT_WORKTREE },
-	{ "max-input-mb", required_argument, NULL, OPT_MAX_INPUT },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 }
+static const struct cli_option manifest_options[] = {
+	{ OPT_REPORT, "report", "PATH", CLI_OPT_REQUIRED,
+	  "the report, a repository path (required)", NULL },
+	{ OPT_OUT, "out", "PATH", 0,
+	  "write the manifest to PATH instead of stdout; a PATH with different\n"
+	  "content is kept unless --force, its approved_result carried over", NULL },
+	{ OPT_SEMANTIC_ID, "semantic-id", "ID", 0, "must equal the report's semantic_id", NULL },
+	{ OPT_FORCE, "force", NULL, 0, "replace an --out file that differs", NULL },
+	{ OPT_MEASURED_COMMIT, "measured-commit", "REV", 0,
+	  "write measured.commit, the full id of the commit whose code was\n"
+	  "measured (what the policy's evidence.inputs is compared with)", NULL },
+	{ OPT_WORKTREE, "worktree", NULL, 0,
+	  "hash the working-tree file (a report not yet committed)", NULL },
+	CLI_OPTION_DIR,
+	{ OPT_REV, "rev", "REV", 0, "hash the report committed at REV (default HEAD)", NULL },
+	CLI_OPTION_MAX_INPUT,
+	CLI_OPTION_HELP,
+	{ 0 }
 };
 
 static void print_lines(const char *prefix, char **lines, size_t count)
@@ -122,15 +117,22 @@ done:
 	return code;
 }
 
-int cmd_manifest(int argc, char **argv)
+static int manifest_main(int argc, char **argv)
 {
 	struct cli cli = { 0 };
 	enum parsed parsed;
 
-	cli.command = argv[0];
-	if ((parsed = cli_parse(&cli, argc, argv, manifest_options, usage_manifest)))
+	if ((parsed = cli_parse(&cli, argc, argv, &cmd_manifest)))
 		return cli_parsed_exit(parsed);
 	if (!cli.report_path)
 		return cli_usage_error(cli.command, "%s", "needs --report PATH");
 	return run_manifest(&cli);
 }
+
+const struct cli_command cmd_manifest = {
+	"manifest", manifest_main, manifest_options,
+	"Print (or write to --out) a manifest pinning the SHA-256 of the report committed at\n"
+	"REV (default HEAD), or with --worktree of the working-tree file (a report not yet\n"
+	"committed).\n",
+	NULL
+};

@@ -3,11 +3,8 @@
  * options.c and one cmd_<name>.c per command) is the only code that prints
  * or exits.
  *
- *   memgate check    [input options] [output options]
- *   memgate record   [input options] --out PATH
- *   memgate manifest --report PATH [--out PATH] [--semantic-id ID] [--force]
- *   memgate approve  --out PATH [-C DIR] [--policy PATH] [--fail-on LIST]
- *   memgate list     [--rev REV] [-C DIR] [--format json|text]
+ *   memgate <command> [options]    (the commands: commands.c; each one's
+ *                                   options: its table in cmd_<name>.c)
  *   memgate version
  */
 #include <stdio.h>
@@ -27,21 +24,10 @@ static const char usage_main[] =
 "\n"
 "'memgate <command> -h' describes a command.\n";
 
-static const struct {
-	const char *name;
-	int (*run)(int argc, char **argv);
-} commands[] = {
-	{ "check", cmd_check },
-	{ "record", cmd_record },
-	{ "manifest", cmd_manifest },
-	{ "approve", cmd_approve },
-	{ "list", cmd_list },
-};
-
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
-	size_t i;
+	const struct cli_command *const *c;
 
 	if (!cmd) {
 		fputs(usage_main, stderr);
@@ -55,8 +41,8 @@ int main(int argc, char **argv)
 		printf("memgate %s\n", MG_VERSION);
 		return EXIT_PASS;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(cmd, commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+	for (c = cli_commands; *c; c++)
+		if (!strcmp(cmd, (*c)->name))
+			return (*c)->run(argc - 1, argv + 1);
 	return cli_usage_error(NULL, "unknown command '%s'", cmd);
 }

@@ -2,12 +2,20 @@
  * The front end's shared parts: parsing a command's options into struct
  * cli, and the messages every command prints.  See options.h.
  */
+#include <assert.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "options.h"
+
+enum {
+	CLI_MAX_OPTIONS = 32,   /* in one command's table */
+	CLI_HELP_WIDTH = 80,    /* -h's usage lines wrap before this column */
+	CLI_HELP_NAMES = 18,    /* -h's option names, padded; the help starts 3 columns on */
+	LONG_OF_SHORT = 0x1000  /* getopt's val of a long option with a short one (--help) */
+};
 
 int cli_fail(const mg_error *err)
 {
@@ -121,7 +129,7 @@ static int apply_option(struct cli *cli, int c, const char *arg)
 	case OPT_SEMANTIC_ID: cli->semantic_id = arg; break;
 	case OPT_MEASURED_COMMIT: cli->measured_commit = arg; break;
 	case OPT_FORCE: cli->force = true; break;
-	case 'h': case OPT_HELP: return 1;
+	case 'h': return 1;
 	case OPT_FORMAT:
 		if (!strcmp(arg, "text"))
 			cli->format = FORMAT_TEXT;
@@ -166,13 +174,50 @@ static const char *bad_option(char *const *argv, char buf[3])
 	return argv[optind - 1];
 }
 
-/* The long option name of an OPT_ value that takes an argument, for messages. */
-static const char *option_name(const struct option *opts, int c)
+/* The option a value is missing for, as the user wrote it ("-C",
+ * "--rev"), in buf. */
+static const char *needs_value(const struct cli_option *opts, char *const *argv,
+			       char *buf, size_t size)
 {
-	for (; opts->name; opts++)
-		if (opts->val == c)
-			return opts->name;
-	return "?";
+	if (optopt > 0 && optopt < 256) {
+		snprintf(buf, size, "-%c", optopt);
+		return buf;
+	}
+	for (; optopt && opts->id; opts++)
+		if (opts->id == (optopt & ~LONG_OF_SHORT) && opts->name) {
+			snprintf(buf, size, "--%s", opts->name);
+			return buf;
+		}
+	return optopt ? "--?" : argv[optind - 1];
+}
+
+/* getopt_long's tables, built from a command's: `longs` ends with a zeroed
+ * entry, `shorts` starts with ':' (a missing value returns ':'). */
+struct getopt_tables {
+	struct option longs[CLI_MAX_OPTIONS + 1];
+	char shorts[2 * CLI_MAX_OPTIONS + 2];
+};
+
+static void build_getopt(struct getopt_tables *t, const struct cli_option *opts)
+{
+	size_t n = 0, s = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->shorts[s++] = ':';
+	for (; opts->id; opts++) {
+		assert(n < CLI_MAX_OPTIONS);
+		if (opts->id < 256) {
+			t->shorts[s++] = (char)opts->id;
+			if (opts->arg)
+				t->shorts[s++] = ':';
+		}
+		if (!opts->name)
+			continue;
+		t->longs[n].name = opts->name;
+		t->longs[n].has_arg = opts->arg ? required_argument : no_argument;
+		t->longs[n].val = opts->id < 256 ? opts->id | LONG_OF_SHORT : opts->id;
+		n++;
+	}
 }
 
 int cli_parsed_exit(enum parsed p)
@@ -180,36 +225,42 @@ int cli_parsed_exit(enum parsed p)
 	return p == PARSED_HELP ? EXIT_PASS : EXIT_ERROR;
 }
 
-enum parsed cli_parse(struct cli *cli, int argc, char **argv, const struct option *opts,
-		      const char *usage)
+/* The command's -h on stdout. */
+static void print_help(const struct cli_command *cmd)
 {
-	char shortopt[3];
+	mg_buf help = MG_BUF_INIT;
+
+	cli_help(&help, cmd);
+	fputs(help.ptr, stdout);
+	mg_buf_free(&help);
+}
+
+enum parsed cli_parse(struct cli *cli, int argc, char **argv, const struct cli_command *cmd)
+{
+	struct getopt_tables t;
+	char shortopt[3], name[64];
 	int c, r, idx;
 
+	build_getopt(&t, cmd->options);
+	cli->command = cmd->name;
 	optind = 1;
 	opterr = 0;
 	for (;;) {
 		idx = -1;
 		optopt = 0;
-		if ((c = getopt_long(argc, argv, ":C:h", opts, &idx)) == -1)
+		if ((c = getopt_long(argc, argv, t.shorts, t.longs, &idx)) == -1)
 			break;
 		if (c == '?') {
 			cli_usage_error(cli->command, "unknown option '%s'", bad_option(argv, shortopt));
 			return PARSED_USAGE_ERROR;
 		}
 		if (c == ':') {
-			const char *name = optopt == 'C' ? "-C" : NULL;
-			char dashed[64];
-
-			if (!name) {
-				snprintf(dashed, sizeof(dashed), "--%s", option_name(opts, optopt));
-				name = optopt ? dashed : argv[optind - 1];
-			}
-			cli_usage_error(cli->command, "option '%s' needs a value", name);
+			cli_usage_error(cli->command, "option '%s' needs a value",
+					needs_value(cmd->options, argv, name, sizeof(name)));
 			return PARSED_USAGE_ERROR;
 		}
-		if ((r = apply_option(cli, c, optarg)) > 0) {
-			fputs(usage, stdout);
+		if ((r = apply_option(cli, c & ~LONG_OF_SHORT, optarg)) > 0) {
+			print_help(cmd);
 			return PARSED_HELP;
 		}
 		if (r < 0)
@@ -220,6 +271,107 @@ enum parsed cli_parse(struct cli *cli, int argc, char **argv, const struct optio
 		return PARSED_USAGE_ERROR;
 	}
 	return PARSED_GO;
+}
+
+/* ---- -h, from the table ---- */
+
+/* b shortened to its first len bytes. */
+static void cut(mg_buf *b, size_t len)
+{
+	if (b->cap) {
+		b->len = len;
+		b->ptr[len] = '\0';
+	}
+}
+
+/* An option's names as -h lists them: "-C DIR", "--rev REV", "-h, --help". */
+static void put_names(mg_buf *out, const struct cli_option *o)
+{
+	if (o->id < 256)
+		mg_buf_printf(out, "-%c%s", o->id, o->name ? ", " : "");
+	if (o->name)
+		mg_buf_printf(out, "--%s", o->name);
+	if (o->arg)
+		mg_buf_printf(out, " %s", o->arg);
+}
+
+/* Move `item` onto `line`, or onto a new line (`line` then goes to out)
+ * when it would pass CLI_HELP_WIDTH columns. */
+static void put_item(mg_buf *out, mg_buf *line, mg_buf *item, size_t indent)
+{
+	if (!item->len)
+		return;
+	if (line->len + 1 + item->len > CLI_HELP_WIDTH) {
+		mg_buf_printf(out, "%s\n", line->ptr);
+		cut(line, 0);
+		mg_buf_printf(line, "%*s", (int)indent - 1, "");
+	}
+	mg_buf_printf(line, " %s", item->ptr);
+	cut(item, 0);
+}
+
+/* The usage lines: every option shown, wrapped at CLI_HELP_WIDTH columns
+ * under the first after "usage: memgate NAME ". */
+static void put_usage(mg_buf *out, const struct cli_command *cmd)
+{
+	mg_buf item = MG_BUF_INIT, line = MG_BUF_INIT;
+	const struct cli_option *o;
+	size_t indent;
+
+	mg_buf_printf(&line, "usage: memgate %s", cmd->name);
+	indent = line.len + 1;
+	for (o = cmd->options; o->id; o++) {
+		if (o->flags & CLI_OPT_HIDDEN || o->id == 'h')
+			continue;
+		if (o->flags & CLI_OPT_NESTED) {   /* inside the item before: "[--all [--changed]]" */
+			cut(&item, item.len - 1);
+			mg_buf_puts(&item, " [");
+		} else {
+			put_item(out, &line, &item, indent);
+			mg_buf_puts(&item, o->flags & CLI_OPT_REQUIRED ? "" : "[");
+		}
+		put_names(&item, o);
+		mg_buf_puts(&item, o->flags & CLI_OPT_REQUIRED ? "" : "]");
+		if (o->flags & CLI_OPT_NESTED)
+			mg_buf_putc(&item, ']');
+		if (o->flags & CLI_OPT_REPEAT)
+			mg_buf_puts(&item, "...");
+	}
+	put_item(out, &line, &item, indent);
+	mg_buf_printf(out, "%s\n", line.ptr);
+	mg_buf_free(&item);
+	mg_buf_free(&line);
+}
+
+/* The list of options: names, then the help's lines from column 21. */
+static void put_options(mg_buf *out, const struct cli_option *o)
+{
+	mg_buf names = MG_BUF_INIT;
+	const char *p, *end;
+
+	for (; o->id; o++) {
+		if (o->flags & CLI_OPT_HIDDEN)
+			continue;
+		cut(&names, 0);
+		put_names(&names, o);
+		if (names.len > CLI_HELP_NAMES)
+			mg_buf_printf(out, "  %s\n%*s", names.ptr, CLI_HELP_NAMES + 3, "");
+		else
+			mg_buf_printf(out, "  %-*s ", CLI_HELP_NAMES, names.ptr);
+		for (p = o->help; (end = strchr(p, '\n')); p = end + 1)
+			mg_buf_printf(out, "%.*s\n%*s", (int)(end - p), p, CLI_HELP_NAMES + 3, "");
+		mg_buf_printf(out, "%s\n", p);
+	}
+	mg_buf_free(&names);
+}
+
+void cli_help(mg_buf *out, const struct cli_command *cmd)
+{
+	put_usage(out, cmd);
+	mg_buf_printf(out, "\n%s\n", cmd->about);
+	put_options(out, cmd->options);
+	if (cmd->footer)
+		mg_buf_printf(out, "\n%s", cmd->footer);
 }
 
 void cli_print_warnings(const mg_check_result *res)
