@@ -148,10 +148,12 @@ $(BUILD)/tests/sshsig-check: tests/sshsig-check.c $(LIB) $(HEADERS) $(BUILD)/CFL
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
-# The core's vocabularies as JSON, for tests/check-vocabulary.
-$(BUILD)/tests/vocabulary: tests/vocabulary.c $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+# The core's vocabularies and the commands' option tables as JSON, for
+# tests/check-vocabulary: it links the front end, but main.o.
+$(BUILD)/tests/vocabulary: tests/vocabulary.c $(filter-out %/main.o,$(CLI_OBJS)) $(LIB) $(HEADERS) $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
-	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -Iplugin $(LDFLAGS) -o $@ $< $(filter-out %/main.o,$(CLI_OBJS)) \
+		$(LIB) $(PKG_LIBS)
 
 $(BUILD)/tests/maxrss: tests/maxrss.c $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
