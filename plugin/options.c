@@ -324,6 +324,7 @@ static void put_usage(mg_buf *out, const struct cli_command *cmd)
 		if (o->flags & CLI_OPT_HIDDEN || o->id == 'h')
 			continue;
 		if (o->flags & CLI_OPT_NESTED) {   /* inside the item before: "[--all [--changed]]" */
+			assert(item.len && item.ptr[item.len - 1] == ']');
 			cut(&item, item.len - 1);
 			mg_buf_puts(&item, " [");
 		} else {
