@@ -56,7 +56,11 @@ QUIET_AR = @echo '   ' AR $@;
 QUIET_LINK = @echo '   ' LINK $@;
 endif
 
-LIB_SOURCES = $(filter-out plugin/main.c,$(sort $(wildcard plugin/*.c)))
+# The front end (main.c, commands.c, options.c, one cmd_<name>.c per
+# command) is the binary's; every other plugin/*.c is the library's.
+CLI_SOURCES = plugin/main.c plugin/commands.c plugin/options.c $(sort $(wildcard plugin/cmd_*.c))
+CLI_OBJS = $(patsubst plugin/%.c,$(BUILD)/obj/%.o,$(CLI_SOURCES))
+LIB_SOURCES = $(filter-out $(CLI_SOURCES),$(sort $(wildcard plugin/*.c)))
 LIB_OBJS = $(patsubst plugin/%.c,$(BUILD)/obj/%.o,$(LIB_SOURCES))
 LIB = $(BUILD)/libmemgate.a
 PROG = $(BUILD)/memgate
@@ -88,7 +92,7 @@ $(BUILD)/obj/%.o: plugin/%.c $(HEADERS) $(BUILD)/CFLAGS
 $(LIB): $(LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && ar rcs $@ $^
 
-$(PROG): $(BUILD)/obj/main.o $(LIB)
+$(PROG): $(CLI_OBJS) $(LIB)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(BUILD)/tests/%: tests/%.c tests/helpers.h tests/approved-read.h tests/fixture.h tests/demo-repo.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
@@ -144,10 +148,12 @@ $(BUILD)/tests/sshsig-check: tests/sshsig-check.c $(LIB) $(HEADERS) $(BUILD)/CFL
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
-# The core's vocabularies as JSON, for tests/check-vocabulary.
-$(BUILD)/tests/vocabulary: tests/vocabulary.c $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+# The core's vocabularies and the commands' option tables as JSON, for
+# tests/check-vocabulary: it links the front end, but main.o.
+$(BUILD)/tests/vocabulary: tests/vocabulary.c $(filter-out %/main.o,$(CLI_OBJS)) $(LIB) $(HEADERS) $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
-	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -Iplugin $(LDFLAGS) -o $@ $< $(filter-out %/main.o,$(CLI_OBJS)) \
+		$(LIB) $(PKG_LIBS)
 
 $(BUILD)/tests/maxrss: tests/maxrss.c $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)

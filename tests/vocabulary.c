@@ -6,14 +6,22 @@
  *   verdicts, outcomes (the decision's reasons), next_actions, issues,
  *   statuses, reasons (the candidates' screening reasons), waivable,
  *   thresholds, noise_modes, covers, waiver_statuses, change_effects and codes
- *   (every code a finding carries, with its kind and summary).
+ *   (every code a finding carries, with its kind and summary);
+ *
+ *   commands (memgate's, in order), and for each command NAME
+ *   options_NAME (its option table, hidden options left out: names,
+ *   argument, required, repeat, help and the man page's addition) and
+ *   help_NAME (its -h, as memgate prints it).
  *
  * Each list is read from the core's own tables through their accessors,
- * so a word added there shows up here with no edit.
+ * and the options from the front end's tables (plugin/options.h: this
+ * program links the front end but main.c), so a word or an option added
+ * there shows up here with no edit.
  */
 #include <stdio.h>
 
 #include "memgate.h"
+#include "options.h"
 
 typedef const char *(*name_fn)(int);
 
@@ -67,6 +75,63 @@ static int status_count(void)
 	return n;
 }
 
+/* s as a JSON string, or null. */
+static void put_string_or_null(const char *s)
+{
+	if (s)
+		put_string(s);
+	else
+		printf("null");
+}
+
+/* One option of a table, as a JSON object. */
+static void put_option(const struct cli_option *o)
+{
+	char letter[2] = { o->id < 256 ? (char)o->id : '\0', '\0' };
+
+	printf("{\"short\": ");
+	put_string_or_null(*letter ? letter : NULL);
+	printf(", \"long\": ");
+	put_string_or_null(o->name);
+	printf(", \"arg\": ");
+	put_string_or_null(o->arg);
+	printf(", \"required\": %s, \"repeat\": %s, \"help\": ",
+	       o->flags & CLI_OPT_REQUIRED ? "true" : "false",
+	       o->flags & CLI_OPT_REPEAT ? "true" : "false");
+	put_string(o->help);
+	printf(", \"more\": ");
+	put_string_or_null(o->more);
+	printf("}");
+}
+
+/* commands, then options_NAME and help_NAME of each command. */
+static void put_commands(void)
+{
+	const struct cli_command *const *c;
+	const struct cli_option *o;
+	mg_buf help = MG_BUF_INIT;
+	int n;
+
+	printf("  \"commands\": [");
+	for (c = cli_commands; *c; c++)
+		printf("%s\"%s\"", c == cli_commands ? "" : ", ", (*c)->name);
+	printf("],\n");
+	for (c = cli_commands; *c; c++) {
+		printf("  \"options_%s\": [", (*c)->name);
+		for (n = 0, o = (*c)->options; o->id; o++) {
+			if (o->flags & CLI_OPT_HIDDEN)
+				continue;
+			printf("%s", n++ ? ",\n    " : "\n    ");
+			put_option(o);
+		}
+		printf("],\n  \"help_%s\": ", (*c)->name);
+		cli_help(&help, *c);
+		put_string(help.ptr);
+		mg_buf_free(&help);
+		printf(",\n");
+	}
+}
+
 int main(void)
 {
 	static const char *const kinds[] = {
@@ -88,6 +153,7 @@ int main(void)
 	put_list("covers", covers, MG_COVERS_COUNT, NULL);
 	put_list("waiver_statuses", waiver, MG_WAIVER_STATUS_COUNT, NULL);
 	put_list("change_effects", effect, MG_CHANGE_EFFECT_COUNT, NULL);
+	put_commands();
 	codes = mg_codes(&n);
 	printf("  \"codes\": [");
 	for (i = 0; i < n; i++) {

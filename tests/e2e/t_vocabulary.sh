@@ -3,7 +3,9 @@
 # man page's tables of issues, reasons, decisions and waivable reasons,
 # and its generated lists, each held against the decision core's
 # tables (tests/vocabulary.c prints them) and include/memgate/limits.h by
-# tests/check-vocabulary.  A word added on either side fails here.
+# tests/check-vocabulary; the man page's SYNOPSIS and option lists, and each
+# command's -h, against the commands' option tables.  A word or an option
+# added on either side fails here.
 . "$(dirname "$0")/lib.sh"
 
 VOCABULARY=$(dirname "$MEMGATE")/tests/vocabulary
