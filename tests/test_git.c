@@ -1,7 +1,7 @@
 /*
- * The git source layer (plugin/git.c).  Every test builds its repositories
- * with the real git CLI (tests/fixture-repo.sh) in a fresh scratch
- * directory, removed afterwards.
+ * The git source layer (plugin/git.c and plugin/git_*.c).  Every test
+ * builds its repositories with the real git CLI (tests/fixture-repo.sh) in
+ * a fresh scratch directory, removed afterwards.
  */
 #include <criterion/criterion.h>
 #include <git2/common.h>  /* git_libgit2_version: the version memgate names */

@@ -2,7 +2,7 @@
 # The repository's layout rules (.github/CONTRIBUTING.md, "For maintainers"): the fixed top
 # level, include/ holding only the public headers, all listed by the
 # umbrella header and usable alone, and the git source depending on no
-# parser; and a compile-time guard on the limits.
+# parser, alone including git2.h; and a compile-time guard on the limits.
 . "$(dirname "$0")/lib.sh"
 
 # The top level holds exactly the fixed entries (dotfiles aside).
@@ -51,11 +51,22 @@ expect_code 1 "an include up a layer fails tests/layers"
 expect_out "plugin/decision.c:12: decision core includes insight.h, of insight (not below it)" \
 	"tests/layers names the file, line and layers of an arrow up"
 
-# The git source depends on no parser: only its own header, the path rules
-# and the utilities.
-bad=$(grep -n '#include "' "$SRC/plugin/git.c" | grep -v '"memgate/buf.h"\|"git.h"\|"path.h"' || true)
-if [ -z "$bad" ]; then ok "plugin/git.c includes no parser header"
-else not_ok "plugin/git.c includes no parser header" "$bad"; fi
+# The git source (plugin/git.c, plugin/git_*.c) depends on no parser: only
+# its own headers, the path rules and the utilities.
+bad=$(cd "$SRC/plugin" && grep -n '#include "' git.c git_*.c git_repo.h |
+	grep -v '"memgate/buf.h"\|"git.h"\|"git_repo.h"\|"path.h"' || true)
+if [ -z "$bad" ]; then ok "the git source includes no parser header"
+else not_ok "the git source includes no parser header" "$bad"; fi
+
+# Only the git source includes git2.h (itself or through git_repo.h), and
+# only plugin/git.c tests libgit2's version.
+bad=$(cd "$SRC/plugin" && grep -l '#include <git2\|#include "git_repo.h"' ./*.c ./*.h |
+	grep -v '^\./git\(_[a-z]*\)\{0,1\}\.[ch]$' || true)
+if [ -z "$bad" ]; then ok "only the git source includes git2.h"
+else not_ok "only the git source includes git2.h" "$bad"; fi
+got=$(cd "$SRC/plugin" && grep -l 'LIBGIT2_VER' ./*.c ./*.h | tr '\n' ' ')
+if [ "$got" = "./git.c " ]; then ok "only plugin/git.c tests libgit2's version"
+else not_ok "only plugin/git.c tests libgit2's version" "got: $got"; fi
 
 # Comments cite the repository's own documents (README, memgate(1),
 # .github/CONTRIBUTING.md), never a

@@ -1,0 +1,63 @@
+#ifndef MEMGATE_GIT_REPO_H
+#define MEMGATE_GIT_REPO_H
+/*
+ * What the files of the git source layer (see plugin/git.h) share, defined
+ * in git.c unless said otherwise:
+ *
+ *   git.c          opening the repository, and the differences between
+ *                  libgit2 versions: every test of the version is there
+ *   git_rev.c      resolving a revision to a commit
+ *   git_blob.c     reading a path's blob at a commit, within the input limit
+ *   git_worktree.c the working tree: reading a file, whether it differs from
+ *                  a blob, why a missing path is missing, where a directory is
+ *   git_diff.c     which paths: a tree's files, those two trees differ in
+ *   git_walk.c     a path's versions on a first-parent line
+ *   git_lfs.c      Git LFS pointers and the local LFS store
+ *
+ * Only these files include git2.h.  libgit2 errors are translated into
+ * mg_error messages in git's wording ("cannot read 'x' at 3f2a1c0: ...");
+ * the messages name the repository path and the short commit id in the
+ * message itself and leave err->file empty: the caller knows which policy
+ * or manifest line named the path and may fill file, line and column.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <git2.h>
+
+#include "memgate/buf.h"
+#include "git.h"
+
+struct mg_repo {
+	git_repository *git;
+	bool shallow;
+};
+
+#define SHORT_ID_LEN 7
+#define LIMIT_HINT "(raise it with --max-input-mb)"
+#define REGULAR_ONLY "(memgate reads regular files only)"
+
+/* libgit2's last error message, never NULL. */
+const char *mg_git__message(void);
+
+/* Forget libgit2's last error: git_error_clear, declared where the linked
+ * libgit2 declares it. */
+void mg_git__error_clear(void);
+
+/* Parse a full hex object id; 0, or -1 when it is not 40 hex digits. */
+int mg_git__parse_oid(git_oid *oid, const char *hex);
+
+/* max_bytes, or MG_GIT_DEFAULT_MAX_INPUT for 0. */
+size_t mg_git__effective_limit(size_t max_bytes);
+
+/* Cut b back to its first len bytes. */
+void mg_git__buf_truncate(mg_buf *b, size_t len);
+
+/* The tree of commit `commit_hex` into *tree (the caller's); messages name
+ * `path`.  0 or MG_ERROR. */
+int mg_git__lookup_tree(git_tree **tree, mg_repo *repo, const char *commit_hex,
+			const char *path, mg_error *err);
+
+/* Bytes read from a file (data, emptied), as a blob's data (git_blob.c). */
+void mg_git__take_buf(mg_blob *out, mg_buf *data);
+
+#endif

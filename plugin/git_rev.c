@@ -1,0 +1,103 @@
+/*
+ * Resolving a revision (branch, tag, id, HEAD~2, ...) to a commit, and
+ * saying why one does not resolve (see plugin/git.h, mg_repo_resolve).
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "git_repo.h"
+
+/*
+ * In a shallow clone, does `rev` fail because it reaches past the shallow
+ * boundary?  True when it navigates (~ or ^) from a revision that does
+ * resolve, or when it is an object id that the clone lacks.  Worked out
+ * here rather than from libgit2's error, whose class and wording vary
+ * between versions.
+ */
+static bool past_shallow_boundary(mg_repo *repo, const char *rev)
+{
+	git_object *base = NULL;
+	size_t n = strcspn(rev, "~^");
+	char *prefix;
+	bool past = false;
+
+	if (!repo->shallow)
+		return false;
+	if (rev[n] && n > 0 && rev[n + 1] != '{') {
+		prefix = mg_xstrndup(rev, n);
+		past = git_revparse_single(&base, repo->git, prefix) == 0;
+		git_object_free(base);
+		free(prefix);
+	} else if (!rev[n] && n >= 4 && strspn(rev, "0123456789abcdefABCDEF") == n) {
+		past = true;
+	}
+	mg_git__error_clear();
+	return past;
+}
+
+/* Translate a failed git_revparse_single; returns MG_ENOTFOUND or MG_ERROR. */
+static int revparse_error(mg_repo *repo, const char *rev, int rc, mg_error *err)
+{
+	char *msg = mg_xstrdup(mg_git__message());
+
+	if (past_shallow_boundary(repo, rev)) {
+		mg_error_set(err, NULL, 0, 0,
+			     "revision '%s' is not in this shallow clone (fetch more history, "
+			     "e.g. git fetch --deepen=N or fetch-depth: 0)", rev);
+		rc = MG_ENOTFOUND;
+	} else if (rc == GIT_EAMBIGUOUS) {
+		rc = mg_error_set(err, NULL, 0, 0,
+				  "ambiguous revision '%s' (give more hex digits)", rev);
+	} else if (rc != GIT_ENOTFOUND && rc != GIT_EINVALIDSPEC) {
+		rc = mg_error_set(err, NULL, 0, 0, "cannot resolve revision '%s': %s", rev, msg);
+	} else {
+		if (!strncmp(rev, "HEAD", 4) && git_repository_head_unborn(repo->git) == 1)
+			mg_error_set(err, NULL, 0, 0, "unknown revision '%s' (the repository "
+				     "has no commits yet)", rev);
+		else
+			mg_error_set(err, NULL, 0, 0, "unknown revision '%s'", rev);
+		rc = MG_ENOTFOUND;
+	}
+	free(msg);
+	return rc;
+}
+
+/* The type name of what obj finally points at ("blob", "tree"). */
+static const char *peeled_type(git_object *obj)
+{
+	git_object *target = NULL;
+	git_object_t type = git_object_type(obj);
+
+	if (type == GIT_OBJECT_TAG && git_object_peel(&target, obj, GIT_OBJECT_ANY) == 0)
+		type = git_object_type(target);
+	git_object_free(target);
+	return git_object_type2string(type);
+}
+
+int mg_repo_resolve(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *rev,
+		    mg_error *err)
+{
+	git_object *obj = NULL;
+	git_object *commit = NULL;
+	int rc;
+
+	assert(out && repo && rev);
+	out[0] = '\0';
+	if ((rc = git_revparse_single(&obj, repo->git, rev)) < 0) {
+		rc = revparse_error(repo, rev, rc, err);
+		goto done;
+	}
+	if (git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0) {
+		mg_error_set(err, NULL, 0, 0, "revision '%s' names a %s, not a commit",
+			     rev, peeled_type(obj));
+		rc = MG_ENOTFOUND;
+		goto done;
+	}
+	git_oid_tostr(out, MG_GIT_OID_HEX, git_object_id(commit));
+	rc = 0;
+done:
+	git_object_free(commit);
+	git_object_free(obj);
+	return rc;
+}

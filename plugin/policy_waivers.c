@@ -1,0 +1,194 @@
+/*
+ * waivers: and waivers_warn_days: (see policy_walk.h): each waiver's fields,
+ * the reasons a waiver may name, and the date format.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "policy_walk.h"
+
+static bool leap_year(int y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+int mg_policy_parse_date(int *ymd, const char *text, size_t n)
+{
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, m, d, i;
+
+	if (n != 10 || text[4] != '-' || text[7] != '-')
+		return MG_ERROR;
+	for (i = 0; i < 10; i++)
+		if (i != 4 && i != 7 && (text[i] < '0' || text[i] > '9'))
+			return MG_ERROR;
+	y = (text[0] - '0') * 1000 + (text[1] - '0') * 100 + (text[2] - '0') * 10 + (text[3] - '0');
+	m = (text[5] - '0') * 10 + (text[6] - '0');
+	d = (text[8] - '0') * 10 + (text[9] - '0');
+	if (y < 1 || m < 1 || m > 12 || d < 1 ||
+	    d > days[m - 1] + (m == 2 && leap_year(y)))
+		return MG_ERROR;
+	*ymd = y * 10000 + m * 100 + d;
+	return MG_OK;
+}
+
+/*
+ * A waiver's reason: a step-7 reason.  Evidence problems (issues, steps 1-6,
+ * evidence_not_applicable) and the decision's own codes are refused with a
+ * message that says why.  0 or MG_ERROR.
+ */
+static int get_reason(enum mg_reason *out, walk *w, const mg_yaml_node *n, const char *where)
+{
+	const char *waivable[MG_REASON_COUNT + 1];
+	const mg_code *code;
+	const char *near = NULL;
+	mg_buf b = MG_BUF_INIT;
+	size_t k = 0;
+	int r;
+
+	if (n->kind != MG_YAML_STR)
+		return mg_policy__type_error(w, n, where, "a reason such as 'memory_over_budget'");
+	r = strlen(n->text) == n->len ? mg_reason_from_name(n->text) : -1;
+	if (r >= 0 && mg_reason_waivable((enum mg_reason)r)) {
+		*out = (enum mg_reason)r;
+		return 0;
+	}
+	code = mg_code_find(n->text);
+	if ((code && code->kind == MG_KIND_EVIDENCE) || !strcmp(n->text, "evidence_not_applicable"))
+		mg_buf_printf(&b, "'%s': '%.64s' is an evidence problem and cannot be waived: "
+			      "fix the evidence instead (a waiver names one of: ", where, n->text);
+	else if (code)
+		mg_buf_printf(&b, "'%s': '%.64s' is not a threshold's reason and cannot be waived "
+			      "(a waiver names one of: ", where, n->text);
+	for (r = 0; r < MG_REASON_COUNT; r++)
+		if (mg_reason_waivable((enum mg_reason)r))
+			waivable[k++] = mg_reason_name((enum mg_reason)r);
+	waivable[k] = NULL;
+	if (!b.len && (near = mg_policy__nearest(waivable, n->text, n->len)))
+		mg_buf_printf(&b, "'%s': unknown reason '%.64s' (did you mean '%s'?", where,
+			      n->text, near);
+	else if (!b.len)
+		mg_buf_printf(&b, "'%s': unknown reason '%.64s' (a waiver names one of: ", where,
+			      n->text);
+	if (!near || code)
+		mg_policy__list_words(&b, waivable);
+	mg_buf_putc(&b, ')');
+	mg_error_at(w->err, w->path, n->pos, "%s", b.ptr);
+	mg_buf_free(&b);
+	return MG_ERROR;
+}
+
+static int get_date(mg_policy_waiver *wv, walk *w, const mg_yaml_node *n, const char *where)
+{
+	if (n->kind != MG_YAML_STR)
+		return mg_policy__type_error(w, n, where, "a date YYYY-MM-DD");
+	if (mg_policy_parse_date(&wv->expires_ymd, n->text, n->len) < 0)
+		return mg_error_at(w->err, w->path, n->pos,
+				   "'%s': expected a date YYYY-MM-DD, got '%.40s'", where, n->text);
+	memcpy(wv->expires, n->text, 10);
+	wv->expires[10] = '\0';
+	return 0;
+}
+
+/* One field of a waiver entry.  0 or MG_ERROR. */
+static int waiver_field(mg_policy_waiver *wv, walk *w, int key, const mg_yaml_node *n,
+			const char *where)
+{
+	switch (key) {
+	case W_CANDIDATE:
+		wv->candidate_pos = n->pos;
+		return mg_policy__get_string(&wv->candidate, w, n, where);
+	case W_REASON:
+		wv->reason_pos = n->pos;
+		return get_reason(&wv->reason, w, n, where);
+	case W_JUSTIFICATION:
+		return mg_policy__get_string(&wv->justification, w, n, where);
+	case W_OWNER:
+		return mg_policy__get_string(&wv->owner, w, n, where);
+	default:
+		wv->expires_pos = n->pos;
+		return get_date(wv, w, n, where);
+	}
+}
+
+/* One waiver: a mapping with every field.  0 or MG_ERROR. */
+static int walk_waiver(walk *w, mg_policy_waiver *wv, const mg_yaml_node *map, size_t index)
+{
+	bool seen[W_COUNT] = { false };
+	char where[48], sub[80];
+	int key, error = 0;
+	size_t i;
+
+	snprintf(where, sizeof(where), "waivers[%zu]", index);
+	wv->pos = map->pos;
+	if ((error = mg_policy__expect_map(w, map, where)) < 0)
+		return error;
+	for (i = 0; i < map->count; i += 2) {
+		if ((error = mg_policy__pair_key(&key, w, map, i, SEC_WAIVER, where)) < 0)
+			return error;
+		seen[key] = true;
+		mg_policy__join(sub, sizeof(sub), where, mg_policy__waiver_keys[key]);
+		if ((error = waiver_field(wv, w, key, map->kids[i + 1], sub)) < 0)
+			return error;
+	}
+	for (key = 0; key < W_COUNT; key++)
+		if (!seen[key])
+			return mg_error_at(w->err, w->path, map->pos,
+					   "missing required key '%s' in '%s' (a waiver needs candidate, "
+					   "reason, justification, owner and expires)",
+					   mg_policy__waiver_keys[key], where);
+	return 0;
+}
+
+/* A second waiver of the same candidate and reason.  0 or MG_ERROR. */
+static int check_duplicate_waiver(walk *w, size_t k)
+{
+	const mg_policy_waiver *v = w->p->waivers, *x = &v[k];
+	size_t j;
+
+	for (j = 0; j < k; j++)
+		if (v[j].reason == x->reason && !strcmp(v[j].candidate, x->candidate))
+			return mg_error_at(w->err, w->path, x->pos,
+					   "'waivers[%zu]' waives %s for this candidate again "
+					   "(first at %d:%d): give one waiver per candidate and reason",
+					   k, mg_reason_name(x->reason), v[j].pos.line, v[j].pos.column);
+	return 0;
+}
+
+int mg_policy__walk_waivers(walk *w, const mg_yaml_node *seq)
+{
+	mg_policy *p = w->p;
+	size_t i;
+	int error = 0;
+
+	p->waivers_set = true;
+	if (seq->kind != MG_YAML_SEQ)
+		return mg_policy__type_error(w, seq, "waivers", "a sequence");
+	if (seq->count > MG_POLICY_MAX_WAIVERS)
+		return mg_error_at(w->err, w->path, seq->kids[MG_POLICY_MAX_WAIVERS]->pos,
+				   "'waivers' has more than %d entries", MG_POLICY_MAX_WAIVERS);
+	p->waivers = mg_xcalloc(seq->count ? seq->count : 1, sizeof(*p->waivers));
+	for (i = 0; i < seq->count && error == 0; i++) {
+		p->waiver_count++;
+		if ((error = walk_waiver(w, &p->waivers[i], seq->kids[i], i)) == 0)
+			error = check_duplicate_waiver(w, i);
+	}
+	return error;
+}
+
+/* waivers_warn_days: an integer from 0 to MG_POLICY_MAX_WARN_DAYS. */
+int mg_policy__walk_warn_days(walk *w, const mg_yaml_node *n)
+{
+	double days = 0;
+	int error;
+
+	w->p->waivers_warn_days_pos = n->pos;
+	if ((error = mg_policy__get_int(&days, w, n, "waivers_warn_days", 0)) < 0)
+		return error;
+	if (days > MG_POLICY_MAX_WARN_DAYS)
+		return mg_error_at(w->err, w->path, n->pos, "'waivers_warn_days' must be at most %d, "
+				   "got '%.40s'", MG_POLICY_MAX_WARN_DAYS, n->text);
+	w->p->waivers_warn_days = (int)days;
+	return 0;
+}

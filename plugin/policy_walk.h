@@ -1,0 +1,113 @@
+#ifndef MEMGATE_POLICY_WALK_H
+#define MEMGATE_POLICY_WALK_H
+/*
+ * What the files of the policy share: the walk that maps the YAML tree of
+ * plugin/yaml.c to an mg_policy, checking every key and value in document
+ * order; each error names path:line:column of the offending node.
+ *
+ *   policy.c             the top level (its own small keys and gate:), parse, free
+ *   policy_keys.c        each section's keys: unknown, misplaced, duplicate ones
+ *   policy_hint.c        "did you mean": the known word nearest a typo
+ *   policy_value.c       one value: a string, an integer, a threshold, a type error
+ *   policy_screening.c   identity:, budget:, quality: (and a scenario's thresholds)
+ *   policy_evidence.c    evidence:, provenance:
+ *   policy_sensitivity.c sensitivity: (stricter, grid, the scenario limit)
+ *   policy_regression.c  regression:
+ *   policy_waivers.c     waivers:, waivers_warn_days:, the date format
+ *
+ * Every function here returns 0 or MG_ERROR (with w->err filled) unless it
+ * says otherwise.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include "memgate/buf.h"
+#include "memgate/policy.h"
+#include "yaml.h"
+
+/* The mappings whose keys are checked (policy_keys.c lists each one's). */
+enum section { SEC_ROOT, SEC_IDENTITY, SEC_BUDGET, SEC_QUALITY, SEC_EVIDENCE,
+	       SEC_SENSITIVITY, SEC_GATE, SEC_REGRESSION, SEC_OVERRIDE, SEC_WAIVER, SEC_PROVENANCE, SEC_COUNT };
+
+/* The indexes of the keys of the top level, provenance, a waiver and
+ * regression (besides its thresholds, in this order after them), in the
+ * order of their lists in policy_keys.c. */
+enum { K_VERSION, K_MANIFEST, K_REPORT, K_IDENTITY, K_BUDGET, K_QUALITY,
+       K_EVIDENCE, K_RANK_BY, K_SENSITIVITY, K_GATE, K_WAIVERS, K_WAIVERS_WARN_DAYS,
+       K_PROVENANCE, K_REGRESSION, K_COUNT };
+enum { P_ALLOWED_SIGNERS, P_NAMESPACE, P_REQUIRE };
+enum { W_CANDIDATE, W_REASON, W_JUSTIFICATION, W_OWNER, W_EXPIRES, W_COUNT };
+enum { R_COVERS, R_DECISION, R_HISTORY, R_HISTORY_MAX_COMMITS, R_COUNT };
+
+/* The keys of identity: (in the order of enum mg_ident) and of a waiver. */
+extern const char *const mg_policy__identity_keys[];
+extern const char *const mg_policy__waiver_keys[];
+
+/* One walk: the policy's path (for messages), the error, the policy filled. */
+typedef struct walk {
+	const char *path;
+	mg_error *err;
+	mg_policy *p;
+} walk;
+
+/* ---- keys (policy_keys.c) ---- */
+
+/* Index of the n-byte `key` in a NULL-terminated list, or -1. */
+int mg_policy__key_find(const char *const *keys, const char *key, size_t n);
+
+/*
+ * Check the key of the pair at kids[i] of `map`: a scalar, not given earlier
+ * in the mapping, known in `sec`.  Sets *idx to its index in the section's
+ * key list (a threshold section's: the threshold's enum, or
+ * MG_THRESHOLD_COUNT + j for its j-th other key).
+ */
+int mg_policy__pair_key(int *idx, walk *w, const mg_yaml_node *map, size_t i,
+			enum section sec, const char *where);
+
+/* ---- hints (policy_hint.c) ---- */
+
+/* The known word nearest to `word` (n bytes), when near enough to be a
+ * typo; or NULL. */
+const char *mg_policy__nearest(const char *const *words, const char *word, size_t n);
+
+/* Append the NULL-terminated words, separated by ", ". */
+void mg_policy__list_words(mg_buf *b, const char *const *words);
+
+/* ---- values (policy_value.c) ---- */
+
+/* "where.key", or "key" at the top level, in buf; returns buf. */
+const char *mg_policy__join(char *buf, size_t n, const char *where, const char *key);
+
+/* What n is, for messages: "a mapping", "a number", ... */
+const char *mg_policy__describe(const mg_yaml_node *n);
+
+/* "'where': expected <what>, got <kind of n>".  Always MG_ERROR. */
+int mg_policy__type_error(walk *w, const mg_yaml_node *n, const char *where, const char *what);
+
+int mg_policy__expect_map(walk *w, const mg_yaml_node *n, const char *where);
+
+/* A non-empty string without NUL bytes, copied into *out (the caller's). */
+int mg_policy__get_string(char **out, walk *w, const mg_yaml_node *n, const char *where);
+
+/* An integer in [min, INT_MAX]. */
+int mg_policy__get_int(double *out, walk *w, const mg_yaml_node *n, const char *where, int min);
+
+/* A threshold's value: a finite number in the threshold's range. */
+int mg_policy__get_threshold(double *out, walk *w, const mg_yaml_node *n, enum mg_threshold t,
+			     const char *where);
+
+/* ---- the sections (a file each, named above) ---- */
+
+/* budget, quality and stricter entries: thresholds keyed by name; pos, when
+ * not NULL, gets each value's position. */
+int mg_policy__walk_thresholds(walk *w, const mg_yaml_node *map, enum section sec,
+			       const char *where, mg_budget *b, mg_pos *pos);
+int mg_policy__walk_budget(walk *w, const mg_yaml_node *map);
+int mg_policy__walk_identity(walk *w, const mg_yaml_node *map);
+int mg_policy__walk_evidence(walk *w, const mg_yaml_node *map);
+int mg_policy__walk_provenance(walk *w, const mg_yaml_node *map);
+int mg_policy__walk_sensitivity(walk *w, const mg_yaml_node *map);
+int mg_policy__walk_regression(walk *w, const mg_yaml_node *map);
+int mg_policy__walk_waivers(walk *w, const mg_yaml_node *seq);
+int mg_policy__walk_warn_days(walk *w, const mg_yaml_node *n);
+
+#endif
