@@ -48,6 +48,15 @@ const char *mg_json__type_name(const cJSON *v);
 void mg_json__free(mg_json *j);
 
 /*
+ * Writing: a parsed tree written again by the one JSON writer
+ * (json_write.h), as cJSON_Print (MG_JW_TABS) or cJSON_PrintUnformatted
+ * (MG_JW_LINE) prints it, but with strings made valid UTF-8 and "##["
+ * escaped (the manifest rewritten with its approved result).
+ */
+struct mg_jw;
+void mg_json__write(struct mg_jw *w, const cJSON *v);
+
+/*
  * Writing (the SARIF and Code Quality renderers).  Allocation failure
  * aborts, as mg_xmalloc does.
  */
