@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "git.h"
-#include "json.h"
+#include "json_write.h"
 #include "memgate.h"
 
 enum { EXIT_PASS = 0, EXIT_GATE = 1, EXIT_ERROR = 2 };
@@ -1126,9 +1126,9 @@ static int cmd_approve(struct cli *cli)
 /* memgate list: the policy files, as JSON (a matrix) or one per line. */
 static int cmd_list(struct cli *cli)
 {
-	char **paths = NULL, *json;
-	cJSON *list;
+	char **paths = NULL;
 	size_t count = 0, i;
+	mg_jw w;
 	mg_buf out = MG_BUF_INIT;
 	mg_error err;
 	int code = EXIT_ERROR;
@@ -1144,13 +1144,12 @@ static int cmd_list(struct cli *cli)
 			mg_buf_putc(&out, '\n');
 		}
 	} else {
-		if (!(list = cJSON_CreateArray()))
-			abort();
+		mg_jw_init(&w, &out, MG_JW_LINE, 0);
+		mg_jw_array(&w);
 		for (i = 0; i < count; i++)
-			mg_json__add(list, NULL, mg_json__new_string(paths[i]));
-		json = mg_json__print_line(list);   /* deletes list */
-		mg_buf_puts(&out, json);
-		free(json);
+			mg_jw_string(&w, paths[i]);
+		mg_jw_end(&w);
+		mg_buf_putc(&out, '\n');
 	}
 	fputs(out.ptr, stdout);
 	code = EXIT_PASS;
