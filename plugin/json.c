@@ -29,7 +29,6 @@
 #include "json_lex.h"
 #include "json_write.h"
 #include "memgate/buf.h"
-#include "memgate/escape.h"
 
 struct entry {
 	const cJSON *node;
@@ -438,31 +437,6 @@ void mg_json__free(mg_json *j)
 
 /* ---- writing ---- */
 
-cJSON *mg_json__new_string(const char *s)
-{
-	mg_buf b = MG_BUF_INIT;
-	cJSON *item;
-
-	if (!s)
-		return cJSON_CreateNull();
-	mg_escape_utf8(&b, s, strlen(s));
-	item = cJSON_CreateString(b.ptr);
-	mg_buf_free(&b);
-	return item;
-}
-
-cJSON *mg_json__add(cJSON *parent, const char *key, cJSON *item)
-{
-	cJSON_bool ok;
-
-	if (!item)
-		abort();
-	ok = key ? cJSON_AddItemToObject(parent, key, item) : cJSON_AddItemToArray(parent, item);
-	if (!ok)
-		abort();
-	return item;
-}
-
 void mg_json__write(mg_jw *w, const cJSON *v)
 {
 	const cJSON *c;
@@ -490,32 +464,6 @@ void mg_json__write(mg_jw *w, const cJSON *v)
 		assert(cJSON_IsNull(v));
 		mg_jw_null(w);
 	}
-}
-
-/* The tree printed (pretty or not) and a newline, safe for a log
- * (mg_escape_json_log: these files end up in logs); deletes the tree. */
-static char *print_tree(cJSON *root, bool pretty)
-{
-	mg_buf out = MG_BUF_INIT;
-	char *text = pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
-
-	if (!text)
-		abort();
-	mg_escape_json_log(&out, text);
-	mg_buf_putc(&out, '\n');
-	cJSON_free(text);
-	cJSON_Delete(root);
-	return mg_buf_detach(&out, NULL);
-}
-
-char *mg_json__print(cJSON *root)
-{
-	return print_tree(root, true);
-}
-
-char *mg_json__print_line(cJSON *root)
-{
-	return print_tree(root, false);
 }
 
 /* ---- the streaming reader ----------------------------------------- */

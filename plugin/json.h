@@ -57,23 +57,6 @@ struct mg_jw;
 void mg_json__write(struct mg_jw *w, const cJSON *v);
 
 /*
- * Writing (the SARIF and Code Quality renderers).  Allocation failure
- * aborts, as mg_xmalloc does.
- */
-
-/* A JSON string holding s as valid UTF-8 (mg_escape_utf8); null for NULL. */
-cJSON *mg_json__new_string(const char *s);
-/* Add item to an object under key, or to an array when key is NULL;
- * returns the item. */
-cJSON *mg_json__add(cJSON *parent, const char *key, cJSON *item);
-/* The tree as pretty JSON and a newline, each "##[" written "##\u005b"
- * (no legacy GitHub command when the file is shown in a log); deletes the
- * tree; malloc'd. */
-char *mg_json__print(cJSON *root);
-/* The same on one line. */
-char *mg_json__print_line(cJSON *root);
-
-/*
  * ---- the streaming reader ----
  *
  * One pass over the text that accepts exactly what mg_json__parse accepts
