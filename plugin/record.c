@@ -11,7 +11,6 @@
 
 #include "json_write.h"
 #include "compare.h"
-#include "memgate/escape.h"
 #include "format.h"
 #include "memgate/insight.h"
 #include "memgate/record.h"

@@ -1,14 +1,11 @@
 /* The decision record's evaluations and scenarios, written as they go:
  * see record_stream.h. */
 #include <assert.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "memgate/buf.h"
-#include "memgate/escape.h"
-#include "format.h"
 #include "memgate/insight.h"
 #include "record_stream.h"
 
