@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "json_write.h"
 #include "options.h"
 
 static const struct cli_option list_options[] = {
@@ -21,8 +21,8 @@ static const struct cli_option list_options[] = {
 /* memgate list: the policy files, as JSON (a matrix) or one per line. */
 static int run_list(struct cli *cli)
 {
-	char **paths = NULL, *json;
-	cJSON *list;
+	char **paths = NULL;
+	mg_jw w;
 	size_t count = 0, i;
 	mg_buf out = MG_BUF_INIT;
 	mg_error err;
@@ -39,13 +39,12 @@ static int run_list(struct cli *cli)
 			mg_buf_putc(&out, '\n');
 		}
 	} else {
-		if (!(list = cJSON_CreateArray()))
-			abort();
+		mg_jw_init(&w, &out, MG_JW_LINE, 0);
+		mg_jw_array(&w);
 		for (i = 0; i < count; i++)
-			mg_json__add(list, NULL, mg_json__new_string(paths[i]));
-		json = mg_json__print_line(list);   /* deletes list */
-		mg_buf_puts(&out, json);
-		free(json);
+			mg_jw_string(&w, paths[i]);
+		mg_jw_end(&w);
+		mg_buf_putc(&out, '\n');
 	}
 	fputs(out.ptr, stdout);
 	code = EXIT_PASS;

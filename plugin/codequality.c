@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "findings.h"
-#include "json.h"
+#include "json_write.h"
 #include "memgate/codequality.h"
 
 static const char *severity_of(const char *code)
@@ -23,10 +23,28 @@ static const char *severity_of(const char *code)
 size_t mg_codequality_max_issues = MG_CODEQUALITY_MAX_ISSUES;
 
 struct issues {
-	cJSON *list;
+	mg_jw w;                        /* in the list */
 	size_t kept, omitted;
 	const mg_check_result *first;   /* the first decided item, for the cut's place */
 };
+
+/* One issue: description, check_name, fingerprint, severity, location. */
+static void put_issue(mg_jw *w, const char *description, const char *check,
+		      const char *fingerprint, const char *severity, const char *path, int line)
+{
+	mg_jw_object(w);
+	mg_jw_key_string(w, "description", description);
+	mg_jw_key_string(w, "check_name", check);
+	mg_jw_key_string(w, "fingerprint", fingerprint);
+	mg_jw_key_string(w, "severity", severity);
+	mg_jw_key_object(w, "location");
+	mg_jw_key_string(w, "path", path);
+	mg_jw_key_object(w, "lines");
+	mg_jw_key_number(w, "begin", line);
+	mg_jw_end(w);
+	mg_jw_end(w);
+	mg_jw_end(w);
+}
 
 /* One finding into the list (ctx), for mg_findings_each: the first
  * mg_codequality_max_issues of them, the rest counted. */
@@ -34,7 +52,6 @@ static void put_finding(void *ctx, const mg_check_result *r, const mg_finding *f
 			const char *fingerprint)
 {
 	struct issues *is = ctx;
-	cJSON *o, *loc, *lines;
 	const char *file;
 	mg_pos pos;
 
@@ -43,47 +60,33 @@ static void put_finding(void *ctx, const mg_check_result *r, const mg_finding *f
 		return;
 	}
 	is->kept++;
-	o = mg_json__add(is->list, NULL, cJSON_CreateObject());
 	mg_finding_place(&file, &pos, r, f);
-	mg_json__add(o, "description", mg_json__new_string(f->message));
-	mg_json__add(o, "check_name", mg_json__new_string(f->code));
-	mg_json__add(o, "fingerprint", mg_json__new_string(fingerprint));
-	mg_json__add(o, "severity", mg_json__new_string(severity_of(f->code)));
-	loc = mg_json__add(o, "location", cJSON_CreateObject());
-	mg_json__add(loc, "path", mg_json__new_string(file ? file : ".memgate.yml"));
-	lines = mg_json__add(loc, "lines", cJSON_CreateObject());
-	mg_json__add(lines, "begin", cJSON_CreateNumber(pos.line));
+	put_issue(&is->w, f->message, f->code, fingerprint, severity_of(f->code),
+		  file ? file : ".memgate.yml", pos.line);
 }
 
 /* The last issue, when findings were left out: how many, and where to see
  * them all. */
 static void put_omitted(struct issues *is)
 {
-	cJSON *o = mg_json__add(is->list, NULL, cJSON_CreateObject()), *loc, *lines;
 	char text[160];
 
 	snprintf(text, sizeof(text), "%zu more findings omitted (the limit is %zu); see the "
 		 "decision record (memgate check --format json)", is->omitted,
 		 mg_codequality_max_issues);
-	mg_json__add(o, "description", mg_json__new_string(text));
-	mg_json__add(o, "check_name", mg_json__new_string("findings_omitted"));
-	mg_json__add(o, "fingerprint", mg_json__new_string("memgate-findings-omitted"));
-	mg_json__add(o, "severity", mg_json__new_string("info"));
-	loc = mg_json__add(o, "location", cJSON_CreateObject());
-	mg_json__add(loc, "path", mg_json__new_string(is->first && is->first->policy ?
-						       is->first->policy->path : ".memgate.yml"));
-	lines = mg_json__add(loc, "lines", cJSON_CreateObject());
-	mg_json__add(lines, "begin", cJSON_CreateNumber(1));
+	put_issue(&is->w, text, "findings_omitted", "memgate-findings-omitted", "info",
+		  is->first && is->first->policy ? is->first->policy->path : ".memgate.yml", 1);
 }
 
 char *mg_codequality_render(const mg_check_item *items, size_t count)
 {
-	struct issues is = { cJSON_CreateArray(), 0, 0, NULL };
+	mg_buf out = MG_BUF_INIT;
+	struct issues is = { .kept = 0 };
 	size_t i;
 
 	assert(items);
-	if (!is.list)
-		abort();
+	mg_jw_init(&is.w, &out, MG_JW_TABS, 0);
+	mg_jw_array(&is.w);
 	for (i = 0; i < count; i++) {
 		if (!items[i].result)
 			continue;
@@ -93,5 +96,7 @@ char *mg_codequality_render(const mg_check_item *items, size_t count)
 	}
 	if (is.omitted)
 		put_omitted(&is);
-	return mg_json__print(is.list);
+	mg_jw_end(&is.w);
+	mg_buf_putc(&out, '\n');
+	return mg_buf_detach(&out, NULL);
 }

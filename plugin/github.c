@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "findings.h"
-#include "json.h"
+#include "json_write.h"
 #include "memgate/escape.h"
 #include "format.h"
 #include "memgate/github.h"
@@ -364,13 +364,14 @@ static void put_decision_outputs(mg_buf *out, const mg_decision *d, bool passed,
 char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char *token)
 {
 	const mg_check_result *worst = NULL;
-	cJSON *list = cJSON_CreateArray(), *o;
-	mg_buf out = MG_BUF_INIT;
+	mg_buf out = MG_BUF_INIT, json = MG_BUF_INIT;
 	bool passed = true;
-	char *json;
 	size_t i;
+	mg_jw w;
 
-	assert(items && count && token && plain_token(token) && list);
+	assert(items && count && token && plain_token(token));
+	mg_jw_init(&w, &json, MG_JW_LINE, 0);
+	mg_jw_array(&w);
 	for (i = 0; i < count; i++) {
 		const mg_check_result *r = items[i].result;
 
@@ -378,20 +379,20 @@ char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char
 		passed = passed && r->passed;
 		if (!worst || r->decision->verdict > worst->decision->verdict)
 			worst = r;
-		o = mg_json__add(list, NULL, cJSON_CreateObject());
-		mg_json__add(o, "policy", mg_json__new_string(items[i].policy));
-		mg_json__add(o, "decision", mg_json__new_string(mg_verdict_name(r->decision->verdict)));
-		mg_json__add(o, "reason", mg_json__new_string(mg_outcome_name(r->decision->reason)));
-		mg_json__add(o, "selected_candidate", mg_json__new_string(r->decision->selected));
-		mg_json__add(o, "passed", cJSON_CreateBool(r->passed));
+		mg_jw_object(&w);
+		mg_jw_key_string(&w, "policy", items[i].policy);
+		mg_jw_key_string(&w, "decision", mg_verdict_name(r->decision->verdict));
+		mg_jw_key_string(&w, "reason", mg_outcome_name(r->decision->reason));
+		mg_jw_key_string(&w, "selected_candidate", r->decision->selected);
+		mg_jw_key_bool(&w, "passed", r->passed);
+		mg_jw_end(&w);
 	}
-	/* one line of JSON (controls escaped by the printer), "##[" written
+	/* one line of JSON (controls escaped by the writer), "##[" written
 	 * "##\u005b"; it starts with '[', never with "::" */
-	json = mg_json__print_line(list);
-	json[strcspn(json, "\n")] = '\0';
+	mg_jw_end(&w);
 	put_decision_outputs(&out, worst->decision, passed, token);
-	put_output_safe(&out, "policies", json, token);
-	free(json);
+	put_output_safe(&out, "policies", json.ptr, token);
+	mg_buf_free(&json);
 	return mg_buf_detach(&out, NULL);
 }
 

@@ -27,8 +27,8 @@
 
 #include "json.h"
 #include "json_lex.h"
+#include "json_write.h"
 #include "memgate/buf.h"
-#include "memgate/escape.h"
 
 struct entry {
 	const cJSON *node;
@@ -437,55 +437,33 @@ void mg_json__free(mg_json *j)
 
 /* ---- writing ---- */
 
-cJSON *mg_json__new_string(const char *s)
+void mg_json__write(mg_jw *w, const cJSON *v)
 {
-	mg_buf b = MG_BUF_INIT;
-	cJSON *item;
+	const cJSON *c;
 
-	if (!s)
-		return cJSON_CreateNull();
-	mg_escape_utf8(&b, s, strlen(s));
-	item = cJSON_CreateString(b.ptr);
-	mg_buf_free(&b);
-	return item;
-}
-
-cJSON *mg_json__add(cJSON *parent, const char *key, cJSON *item)
-{
-	cJSON_bool ok;
-
-	if (!item)
-		abort();
-	ok = key ? cJSON_AddItemToObject(parent, key, item) : cJSON_AddItemToArray(parent, item);
-	if (!ok)
-		abort();
-	return item;
-}
-
-/* The tree printed (pretty or not) and a newline, safe for a log
- * (mg_escape_json_log: these files end up in logs); deletes the tree. */
-static char *print_tree(cJSON *root, bool pretty)
-{
-	mg_buf out = MG_BUF_INIT;
-	char *text = pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
-
-	if (!text)
-		abort();
-	mg_escape_json_log(&out, text);
-	mg_buf_putc(&out, '\n');
-	cJSON_free(text);
-	cJSON_Delete(root);
-	return mg_buf_detach(&out, NULL);
-}
-
-char *mg_json__print(cJSON *root)
-{
-	return print_tree(root, true);
-}
-
-char *mg_json__print_line(cJSON *root)
-{
-	return print_tree(root, false);
+	if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
+		if (cJSON_IsObject(v))
+			mg_jw_object(w);
+		else
+			mg_jw_array(w);
+		cJSON_ArrayForEach(c, v) {
+			if (cJSON_IsObject(v))
+				mg_jw_key(w, c->string);
+			mg_json__write(w, c);
+		}
+		mg_jw_end(w);
+	} else if (cJSON_IsString(v)) {
+		mg_jw_string(w, v->valuestring ? v->valuestring : "");
+	} else if (cJSON_IsNumber(v)) {
+		mg_jw_number(w, v->valuedouble);
+	} else if (cJSON_IsBool(v)) {
+		mg_jw_bool(w, cJSON_IsTrue(v));
+	} else if (cJSON_IsRaw(v)) {
+		mg_jw_raw(w, v->valuestring, strlen(v->valuestring));
+	} else {
+		assert(cJSON_IsNull(v));
+		mg_jw_null(w);
+	}
 }
 
 /* ---- the streaming reader ----------------------------------------- */

@@ -48,21 +48,13 @@ const char *mg_json__type_name(const cJSON *v);
 void mg_json__free(mg_json *j);
 
 /*
- * Writing (the SARIF and Code Quality renderers).  Allocation failure
- * aborts, as mg_xmalloc does.
+ * Writing: a parsed tree written again by the one JSON writer
+ * (json_write.h), as cJSON_Print (MG_JW_TABS) or cJSON_PrintUnformatted
+ * (MG_JW_LINE) prints it, but with strings made valid UTF-8 and "##["
+ * escaped (the manifest rewritten with its approved result).
  */
-
-/* A JSON string holding s as valid UTF-8 (mg_escape_utf8); null for NULL. */
-cJSON *mg_json__new_string(const char *s);
-/* Add item to an object under key, or to an array when key is NULL;
- * returns the item. */
-cJSON *mg_json__add(cJSON *parent, const char *key, cJSON *item);
-/* The tree as pretty JSON and a newline, each "##[" written "##\u005b"
- * (no legacy GitHub command when the file is shown in a log); deletes the
- * tree; malloc'd. */
-char *mg_json__print(cJSON *root);
-/* The same on one line. */
-char *mg_json__print_line(cJSON *root);
+struct mg_jw;
+void mg_json__write(struct mg_jw *w, const cJSON *v);
 
 /*
  * ---- the streaming reader ----

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "json.h"
+#include "json_write.h"
 #include "memgate/buf.h"
-#include "memgate/escape.h"
 #include "memgate/manifest.h"
 #include "path.h"
 
@@ -253,26 +253,13 @@ void mg_manifest_free(mg_manifest *m)
 
 /* ---- rendering ---------------------------------------------------- */
 
-/* cJSON indents with tabs and puts a tab after ':'; write what json.dump(s,
- * indent=2) writes instead, safe for a log (mg_escape_json_log).  Every tab
- * in cJSON's output is layout: tabs in strings are printed as "\t". */
-static char *two_space_layout(const char *printed)
+/* The manifest's layout: json.dump(s, indent=2)'s for its objects (two
+ * spaces a level, ": " after a key), written with the one JSON writer, and a
+ * newline. */
+static char *finish(mg_buf *out)
 {
-	mg_buf b = MG_BUF_INIT, safe = MG_BUF_INIT;
-	bool line_start = true;
-	const char *s;
-
-	for (s = printed; *s; s++) {
-		if (*s == '\t')
-			mg_buf_puts(&b, line_start ? "  " : " ");
-		else
-			mg_buf_putc(&b, *s);
-		line_start = *s == '\n' || (line_start && *s == '\t');
-	}
-	mg_escape_json_log(&safe, b.ptr);
-	mg_buf_putc(&safe, '\n');
-	mg_buf_free(&b);
-	return mg_buf_detach(&safe, NULL);
+	mg_buf_putc(out, '\n');
+	return mg_buf_detach(out, NULL);
 }
 
 char *mg_manifest_render(const char *source_path, const char *sha256_hex,
@@ -287,58 +274,88 @@ char *mg_manifest_render_approved(const char *source_path, const char *sha256_he
 				  const char *approved_path, const char *approved_sha256,
 				  const char *measured_commit)
 {
-	cJSON *root, *src, *approved, *measured;
-	char *printed, *text;
+	mg_buf out = MG_BUF_INIT;
+	mg_jw w;
 
 	assert(source_path && sha256_hex);
-	root = cJSON_CreateObject();
-	src = cJSON_AddObjectToObject(root, "source");
-	cJSON_AddStringToObject(src, "path", source_path);
-	cJSON_AddStringToObject(src, "sha256", sha256_hex);
+	mg_jw_init(&w, &out, MG_JW_SPACES, 0);
+	mg_jw_object(&w);
+	mg_jw_key_object(&w, "source");
+	mg_jw_key_string(&w, "path", source_path);
+	mg_jw_key_string(&w, "sha256", sha256_hex);
 	if (schema_version)
-		cJSON_AddStringToObject(src, "schema_version", schema_version);
+		mg_jw_key_string(&w, "schema_version", schema_version);
 	if (semantic_id)
-		cJSON_AddStringToObject(src, "semantic_id", semantic_id);
+		mg_jw_key_string(&w, "semantic_id", semantic_id);
+	mg_jw_end(&w);
 	if (measured_commit) {
-		measured = cJSON_AddObjectToObject(root, "measured");
-		cJSON_AddStringToObject(measured, "commit", measured_commit);
+		mg_jw_key_object(&w, "measured");
+		mg_jw_key_string(&w, "commit", measured_commit);
+		mg_jw_end(&w);
 	}
 	if (approved_path && approved_sha256) {
-		approved = cJSON_AddObjectToObject(root, "approved_result");
-		cJSON_AddStringToObject(approved, "path", approved_path);
-		cJSON_AddStringToObject(approved, "sha256", approved_sha256);
+		mg_jw_key_object(&w, "approved_result");
+		mg_jw_key_string(&w, "path", approved_path);
+		mg_jw_key_string(&w, "sha256", approved_sha256);
+		mg_jw_end(&w);
 	}
-	printed = cJSON_Print(root);
-	if (!printed)
-		abort();  /* out of memory, as in mg_xmalloc */
-	text = two_space_layout(printed);
-	cJSON_free(printed);
-	cJSON_Delete(root);
-	return text;
+	mg_jw_end(&w);
+	return finish(&out);
+}
+
+/* Whether v nests deeper than the writer writes. */
+static bool too_deep(const cJSON *v, int depth)
+{
+	const cJSON *c;
+
+	if (depth >= MG_JW_MAX_DEPTH - 1)
+		return true;
+	cJSON_ArrayForEach(c, v)
+		if (too_deep(c, depth + 1))
+			return true;
+	return false;
+}
+
+/* approved_result: {path, sha256} as the member's value. */
+static void put_approved(mg_jw *w, const char *path, const char *sha256)
+{
+	mg_jw_object(w);
+	mg_jw_key_string(w, "path", path);
+	mg_jw_key_string(w, "sha256", sha256);
+	mg_jw_end(w);
 }
 
 char *mg_manifest_set_approved(const char *text, size_t len, const char *approved_path,
 			       const char *approved_sha256)
 {
-	cJSON *root, *approved;
-	char *printed, *out = NULL;
+	mg_buf out = MG_BUF_INIT;
+	bool replaced = false;
+	const cJSON *c;
+	cJSON *root;
+	mg_jw w;
 
 	assert(text && approved_path && approved_sha256);
 	root = cJSON_ParseWithLength(text, len);
-	if (!cJSON_IsObject(root))
-		goto done;
-	approved = cJSON_CreateObject();
-	cJSON_AddStringToObject(approved, "path", approved_path);
-	cJSON_AddStringToObject(approved, "sha256", approved_sha256);
-	if (cJSON_GetObjectItemCaseSensitive(root, "approved_result"))
-		cJSON_ReplaceItemInObjectCaseSensitive(root, "approved_result", approved);
-	else
-		cJSON_AddItemToObject(root, "approved_result", approved);
-	if (!(printed = cJSON_Print(root)))
-		abort();  /* out of memory, as in mg_xmalloc */
-	out = two_space_layout(printed);
-	cJSON_free(printed);
-done:
+	if (!cJSON_IsObject(root) || too_deep(root, 0)) {
+		cJSON_Delete(root);
+		return NULL;
+	}
+	mg_jw_init(&w, &out, MG_JW_SPACES, 0);
+	mg_jw_object(&w);
+	cJSON_ArrayForEach(c, root) {
+		mg_jw_key(&w, c->string);
+		if (!replaced && !strcmp(c->string, "approved_result")) {
+			put_approved(&w, approved_path, approved_sha256);
+			replaced = true;
+		} else {
+			mg_json__write(&w, c);
+		}
+	}
+	if (!replaced) {
+		mg_jw_key(&w, "approved_result");
+		put_approved(&w, approved_path, approved_sha256);
+	}
+	mg_jw_end(&w);
 	cJSON_Delete(root);
-	return out;
+	return finish(&out);
 }

@@ -5,36 +5,18 @@
 #include <string.h>
 
 #include "findings.h"
-#include "json.h"
+#include "json_write.h"
 #include "memgate/buf.h"
 #include "memgate/sarif.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 
-static cJSON *str(const char *s)
+/* key: {"text": s}. */
+static void text(mg_jw *w, const char *key, const char *s)
 {
-	return mg_json__new_string(s);
-}
-
-static cJSON *obj(cJSON *parent, const char *key)
-{
-	return mg_json__add(parent, key, cJSON_CreateObject());
-}
-
-static cJSON *arr(cJSON *parent, const char *key)
-{
-	return mg_json__add(parent, key, cJSON_CreateArray());
-}
-
-static void num(cJSON *parent, const char *key, double v)
-{
-	mg_json__add(parent, key, cJSON_CreateNumber(v));
-}
-
-/* {"text": s} under key. */
-static void text(cJSON *parent, const char *key, const char *s)
-{
-	mg_json__add(obj(parent, key), "text", str(s));
+	mg_jw_key_object(w, key);
+	mg_jw_key_string(w, "text", s);
+	mg_jw_end(w);
 }
 
 /* SARIF's result levels, most severe first (the order a capped run keeps). */
@@ -62,25 +44,31 @@ static const char *kind_tag(enum mg_kind kind)
 }
 
 /* One rule per code, in mg_codes order (ruleIndex is that order). */
-static void put_rules(cJSON *driver)
+static void put_rules(mg_jw *w)
 {
-	cJSON *rules = arr(driver, "rules"), *rule, *tags;
 	const mg_code *codes;
 	size_t i, n;
 
 	codes = mg_codes(&n);
+	mg_jw_key_array(w, "rules");
 	for (i = 0; i < n; i++) {
-		rule = mg_json__add(rules, NULL, cJSON_CreateObject());
-		mg_json__add(rule, "id", str(codes[i].name));
-		text(rule, "shortDescription", codes[i].summary);
-		text(rule, "fullDescription", codes[i].summary);
-		text(rule, "help", codes[i].help);
-		mg_json__add(obj(rule, "defaultConfiguration"), "level",
-			     str(level_names[level_of(codes[i].kind)]));
-		tags = arr(obj(rule, "properties"), "tags");
-		mg_json__add(tags, NULL, str("memgate"));
-		mg_json__add(tags, NULL, str(kind_tag(codes[i].kind)));
+		mg_jw_object(w);
+		mg_jw_key_string(w, "id", codes[i].name);
+		text(w, "shortDescription", codes[i].summary);
+		text(w, "fullDescription", codes[i].summary);
+		text(w, "help", codes[i].help);
+		mg_jw_key_object(w, "defaultConfiguration");
+		mg_jw_key_string(w, "level", level_names[level_of(codes[i].kind)]);
+		mg_jw_end(w);
+		mg_jw_key_object(w, "properties");
+		mg_jw_key_array(w, "tags");
+		mg_jw_string(w, "memgate");
+		mg_jw_string(w, kind_tag(codes[i].kind));
+		mg_jw_end(w);
+		mg_jw_end(w);
+		mg_jw_end(w);
 	}
+	mg_jw_end(w);
 }
 
 /* The index of a code in mg_codes (every finding's code is one of them). */
@@ -111,18 +99,25 @@ static char *uri_of(const char *path)
 	return mg_buf_detach(&b, NULL);
 }
 
-static void put_location(cJSON *result, const char *file, mg_pos pos)
+static void put_location(mg_jw *w, const char *file, mg_pos pos)
 {
-	cJSON *loc = mg_json__add(arr(result, "locations"), NULL, cJSON_CreateObject());
-	cJSON *phys = obj(loc, "physicalLocation"), *region;
 	char *uri = uri_of(file ? file : ".memgate.yml");
 
-	mg_json__add(obj(phys, "artifactLocation"), "uri", str(uri));
-	region = obj(phys, "region");
-	num(region, "startLine", pos.line);
-	num(region, "startColumn", pos.column);
-	num(region, "endLine", pos.line);
-	num(region, "endColumn", pos.column + 1);
+	mg_jw_key_array(w, "locations");
+	mg_jw_object(w);
+	mg_jw_key_object(w, "physicalLocation");
+	mg_jw_key_object(w, "artifactLocation");
+	mg_jw_key_string(w, "uri", uri);
+	mg_jw_end(w);
+	mg_jw_key_object(w, "region");
+	mg_jw_key_number(w, "startLine", pos.line);
+	mg_jw_key_number(w, "startColumn", pos.column);
+	mg_jw_key_number(w, "endLine", pos.line);
+	mg_jw_key_number(w, "endColumn", pos.column + 1);
+	mg_jw_end(w);
+	mg_jw_end(w);
+	mg_jw_end(w);
+	mg_jw_end(w);
 	free(uri);
 }
 
@@ -136,56 +131,74 @@ static void put_location(cJSON *result, const char *file, mg_pos pos)
  * results kept stay in the findings' order.
  */
 
+/* Where the results array's elements stand: root, runs, run, results. */
+#define RESULT_DEPTH 4
+
 struct results {
-	cJSON *level[LEVEL_COUNT];   /* the first MG_SARIF_MAX_RESULTS of each level */
+	mg_buf text[LEVEL_COUNT];    /* the first MG_SARIF_MAX_RESULTS of each level, written */
+	size_t *end[LEVEL_COUNT];    /* where each ends in text */
 	size_t *seq[LEVEL_COUNT];    /* their places in the findings' order */
 	size_t kept[LEVEL_COUNT];
 	size_t total;                /* findings seen */
 };
 
-/* One finding as a result into its level's list (ctx, a struct results),
- * for mg_findings_each. */
-static void put_result(void *ctx, const mg_check_result *r, const mg_finding *f,
-		       const char *fingerprint)
+static void put_result(mg_jw *w, const mg_check_result *r, const mg_finding *f,
+		       const char *fingerprint, enum level l)
+{
+	char line_hash[40];
+	const char *file;
+	mg_pos pos;
+
+	mg_finding_place(&file, &pos, r, f);
+	mg_jw_object(w);
+	mg_jw_key_string(w, "ruleId", f->code);
+	mg_jw_key_number(w, "ruleIndex", (double)rule_index(f->code));
+	mg_jw_key_string(w, "level", level_names[l]);
+	text(w, "message", f->message);
+	put_location(w, file, pos);
+	mg_jw_key_object(w, "partialFingerprints");
+	mg_jw_key_string(w, "memgateFinding/v1", fingerprint);
+	/* code scanning tracks alerts by this one: make it follow the
+	 * candidate and reason, not the line's text */
+	snprintf(line_hash, sizeof(line_hash), "%.16s:1", fingerprint);
+	mg_jw_key_string(w, "primaryLocationLineHash", line_hash);
+	mg_jw_end(w);
+	mg_jw_key_object(w, "properties");
+	mg_jw_key_string(w, "policy", mg_findings_policy_file(r));
+	if (f->candidate < r->decision->base.count)
+		mg_jw_key_string(w, "candidate", r->decision->base.evaluations[f->candidate].name);
+	mg_jw_end(w);
+	mg_jw_end(w);
+}
+
+/* One finding as a result written into its level's text (ctx, a struct
+ * results), for mg_findings_each. */
+static void keep_result(void *ctx, const mg_check_result *r, const mg_finding *f,
+			const char *fingerprint)
 {
 	struct results *all = ctx;
 	const mg_code *code = mg_code_find(f->code);
 	enum level l = mg_finding_quiet(r, f) ? LEVEL_NOTE :
 		level_of(code ? code->kind : MG_KIND_EVIDENCE);
-	cJSON *result, *fp, *props;
-	const char *file;
-	char line_hash[40];
-	mg_pos pos;
+	mg_jw w;
 
 	if (all->kept[l] == MG_SARIF_MAX_RESULTS) {
 		all->total++;
 		return;
 	}
-	all->seq[l][all->kept[l]++] = all->total++;
-	result = mg_json__add(all->level[l], NULL, cJSON_CreateObject());
-	mg_finding_place(&file, &pos, r, f);
-	mg_json__add(result, "ruleId", str(f->code));
-	num(result, "ruleIndex", (double)rule_index(f->code));
-	mg_json__add(result, "level", str(level_names[l]));
-	text(result, "message", f->message);
-	put_location(result, file, pos);
-	fp = obj(result, "partialFingerprints");
-	mg_json__add(fp, "memgateFinding/v1", str(fingerprint));
-	/* code scanning tracks alerts by this one: make it follow the
-	 * candidate and reason, not the line's text */
-	snprintf(line_hash, sizeof(line_hash), "%.16s:1", fingerprint);
-	mg_json__add(fp, "primaryLocationLineHash", str(line_hash));
-	props = obj(result, "properties");
-	mg_json__add(props, "policy", str(mg_findings_policy_file(r)));
-	if (f->candidate < r->decision->base.count)
-		mg_json__add(props, "candidate", str(r->decision->base.evaluations[f->candidate].name));
+	all->seq[l][all->kept[l]] = all->total++;
+	mg_jw_init(&w, &all->text[l], MG_JW_TABS, RESULT_DEPTH);
+	put_result(&w, r, f, fingerprint, l);
+	all->end[l][all->kept[l]++] = all->text[l].len;
 }
 
-/* Move the results kept into `results`: each level's share of MG_SARIF_MAX_RESULTS
- * (errors first), merged back into the findings' order.  Returns how many. */
-static size_t take_results(cJSON *results, struct results *all)
+/* The results kept, into the results array w has open: each level's share
+ * of MG_SARIF_MAX_RESULTS (errors first), merged back into the findings'
+ * order.  Returns how many. */
+static size_t take_results(mg_jw *w, struct results *all)
 {
 	size_t quota[LEVEL_COUNT], at[LEVEL_COUNT] = { 0 }, left = MG_SARIF_MAX_RESULTS, taken = 0;
+	size_t from;
 	int l, next;
 
 	for (l = 0; l < LEVEL_COUNT; l++) {
@@ -200,83 +213,113 @@ static size_t take_results(cJSON *results, struct results *all)
 				next = l;
 		if (next < 0)
 			return taken;
-		cJSON_AddItemToArray(results, cJSON_DetachItemFromArray(all->level[next], 0));
+		from = at[next] ? all->end[next][at[next] - 1] : 0;
+		mg_jw_raw(w, all->text[next].ptr + from, all->end[next][at[next]] - from);
 		at[next]++;
 		taken++;
 	}
 }
 
 /* The run's invocation, saying how many findings were left out. */
-static void put_omitted(cJSON *run, size_t omitted)
+static void put_omitted(mg_jw *w, size_t omitted)
 {
-	cJSON *inv = mg_json__add(arr(run, "invocations"), NULL, cJSON_CreateObject()), *note;
 	mg_buf msg = MG_BUF_INIT;
 
-	mg_json__add(inv, "executionSuccessful", cJSON_CreateBool(true));
-	note = mg_json__add(arr(inv, "toolExecutionNotifications"), NULL, cJSON_CreateObject());
-	mg_json__add(note, "level", str("note"));
+	mg_jw_key_array(w, "invocations");
+	mg_jw_object(w);
+	mg_jw_key_bool(w, "executionSuccessful", true);
+	mg_jw_key_array(w, "toolExecutionNotifications");
+	mg_jw_object(w);
+	mg_jw_key_string(w, "level", "note");
 	mg_buf_printf(&msg, "%zu more findings were left out: a run holds the %d most "
 		      "important (GitHub code scanning shows 5,000 and rejects more than "
 		      "25,000); the decision record (--json) lists every evaluation",
 		      omitted, MG_SARIF_MAX_RESULTS);
-	text(note, "message", msg.ptr);
+	text(w, "message", msg.ptr);
+	mg_jw_end(w);
+	mg_jw_end(w);
+	mg_jw_end(w);
+	mg_jw_end(w);
 	mg_buf_free(&msg);
 }
 
 /* run.properties.decisions: each policy's decision, for readers of the file. */
-static void put_decisions(cJSON *run, const mg_check_item *items, size_t count)
+static void put_decisions(mg_jw *w, const mg_check_item *items, size_t count)
 {
-	cJSON *list = arr(obj(run, "properties"), "decisions"), *o;
 	size_t i;
 
+	mg_jw_key_object(w, "properties");
+	mg_jw_key_array(w, "decisions");
 	for (i = 0; i < count; i++) {
 		const mg_check_result *r = items[i].result;
 
 		if (!r)
 			continue;
-		o = mg_json__add(list, NULL, cJSON_CreateObject());
-		mg_json__add(o, "policy", str(mg_findings_policy_file(r)));
-		mg_json__add(o, "decision", str(mg_verdict_name(r->decision->verdict)));
-		mg_json__add(o, "reason", str(mg_outcome_name(r->decision->reason)));
-		mg_json__add(o, "selected_candidate", str(r->decision->selected));
-		mg_json__add(o, "passed", cJSON_CreateBool(r->passed));
+		mg_jw_object(w);
+		mg_jw_key_string(w, "policy", mg_findings_policy_file(r));
+		mg_jw_key_string(w, "decision", mg_verdict_name(r->decision->verdict));
+		mg_jw_key_string(w, "reason", mg_outcome_name(r->decision->reason));
+		mg_jw_key_string(w, "selected_candidate", r->decision->selected);
+		mg_jw_key_bool(w, "passed", r->passed);
+		mg_jw_end(w);
 	}
+	mg_jw_end(w);
+	mg_jw_end(w);
+}
+
+/* The run's results, and its invocation when some were left out. */
+static void put_results(mg_jw *w, const mg_check_item *items, size_t count)
+{
+	struct results all;
+	size_t i, written;
+	int l;
+
+	memset(&all, 0, sizeof(all));
+	for (l = 0; l < LEVEL_COUNT; l++) {
+		mg_buf_init(&all.text[l]);
+		all.seq[l] = mg_xcalloc(MG_SARIF_MAX_RESULTS, sizeof(*all.seq[l]));
+		all.end[l] = mg_xcalloc(MG_SARIF_MAX_RESULTS, sizeof(*all.end[l]));
+	}
+	for (i = 0; i < count; i++)
+		if (items[i].result)
+			mg_findings_each(items[i].result, keep_result, &all);
+	mg_jw_key_array(w, "results");
+	written = take_results(w, &all);
+	mg_jw_end(w);
+	for (l = 0; l < LEVEL_COUNT; l++) {
+		mg_buf_free(&all.text[l]);
+		free(all.seq[l]);
+		free(all.end[l]);
+	}
+	if (written < all.total)
+		put_omitted(w, all.total - written);
 }
 
 char *mg_sarif_render(const mg_check_item *items, size_t count, const char *version)
 {
-	cJSON *root = cJSON_CreateObject(), *run, *driver, *results;
-	struct results all = { { NULL }, { NULL }, { 0 }, 0 };
-	size_t i, written;
-	int l;
+	mg_buf out = MG_BUF_INIT;
+	mg_jw w;
 
 	assert(items && version);
-	if (!root)
-		abort();
-	mg_json__add(root, "$schema", str(SARIF_SCHEMA));
-	mg_json__add(root, "version", str("2.1.0"));
-	run = mg_json__add(arr(root, "runs"), NULL, cJSON_CreateObject());
-	driver = obj(obj(run, "tool"), "driver");
-	mg_json__add(driver, "name", str("memgate"));
-	mg_json__add(driver, "version", str(version));
-	mg_json__add(driver, "semanticVersion", str(version));
-	put_rules(driver);
-	results = arr(run, "results");
-	for (l = 0; l < LEVEL_COUNT; l++) {
-		if (!(all.level[l] = cJSON_CreateArray()))
-			abort();
-		all.seq[l] = mg_xcalloc(MG_SARIF_MAX_RESULTS, sizeof(*all.seq[l]));
-	}
-	for (i = 0; i < count; i++)
-		if (items[i].result)
-			mg_findings_each(items[i].result, put_result, &all);
-	written = take_results(results, &all);
-	for (l = 0; l < LEVEL_COUNT; l++) {
-		cJSON_Delete(all.level[l]);
-		free(all.seq[l]);
-	}
-	if (written < all.total)
-		put_omitted(run, all.total - written);
-	put_decisions(run, items, count);
-	return mg_json__print(root);
+	mg_jw_init(&w, &out, MG_JW_TABS, 0);
+	mg_jw_object(&w);
+	mg_jw_key_string(&w, "$schema", SARIF_SCHEMA);
+	mg_jw_key_string(&w, "version", "2.1.0");
+	mg_jw_key_array(&w, "runs");
+	mg_jw_object(&w);
+	mg_jw_key_object(&w, "tool");
+	mg_jw_key_object(&w, "driver");
+	mg_jw_key_string(&w, "name", "memgate");
+	mg_jw_key_string(&w, "version", version);
+	mg_jw_key_string(&w, "semanticVersion", version);
+	put_rules(&w);
+	mg_jw_end(&w);
+	mg_jw_end(&w);
+	put_results(&w, items, count);
+	put_decisions(&w, items, count);
+	mg_jw_end(&w);
+	mg_jw_end(&w);
+	mg_jw_end(&w);
+	mg_buf_putc(&out, '\n');
+	return mg_buf_detach(&out, NULL);
 }

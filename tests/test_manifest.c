@@ -369,6 +369,47 @@ Test(manifest, set_approved_replaces_it_in_place_and_keeps_other_keys)
 	free(got);
 }
 
+/* Other members keep the layout the manifest's writer gives every value:
+ * arrays on one line, empty objects open, "##[" escaped. */
+Test(manifest, set_approved_writes_other_values_in_the_manifest_layout)
+{
+	static const char in[] = "{\"extra\": {\"list\": [1, 2.5, \"x\\t##[y\"], \"empty\": {}, "
+		"\"none\": [], \"flag\": true, \"n\": null}}";
+	char *got = mg_manifest_set_approved(in, sizeof(in) - 1, "a.json", ABC_SHA256);
+
+	cr_expect_str_eq(got, "{\n"
+			 "  \"extra\": {\n"
+			 "    \"list\": [1, 2.5, \"x\\t##\\u005by\"],\n"
+			 "    \"empty\": {\n"
+			 "    },\n"
+			 "    \"none\": [],\n"
+			 "    \"flag\": true,\n"
+			 "    \"n\": null\n"
+			 "  },\n"
+			 "  \"approved_result\": {\n"
+			 "    \"path\": \"a.json\",\n"
+			 "    \"sha256\": \"" ABC_SHA256 "\"\n"
+			 "  }\n"
+			 "}\n");
+	free(got);
+}
+
+/* Nesting deeper than the writer writes (the checks refuse it before). */
+Test(manifest, set_approved_refuses_a_manifest_nested_too_deep)
+{
+	mg_buf in = MG_BUF_INIT;
+	int i;
+
+	mg_buf_puts(&in, "{\"x\": ");
+	for (i = 0; i < 100; i++)
+		mg_buf_putc(&in, '[');
+	for (i = 0; i < 100; i++)
+		mg_buf_putc(&in, ']');
+	mg_buf_putc(&in, '}');
+	cr_expect_null(mg_manifest_set_approved(in.ptr, in.len, "a.json", ABC_SHA256));
+	mg_buf_free(&in);
+}
+
 Test(manifest, set_approved_refuses_what_is_not_an_object)
 {
 	cr_expect_null(mg_manifest_set_approved("[1]", 3, "a.json", ABC_SHA256));

@@ -60,9 +60,10 @@ void mg_escape_utf8(mg_buf *out, const char *s, size_t len);
  * \u005b.  '#' only occurs inside strings in JSON text, so the escape
  * always lands in a string, and the JSON means the same.
  *
- * mg_escape_json_log appends NUL-terminated JSON text to out so escaped;
  * mg_escape_is_command tells a writer that escapes a string byte by byte
- * whether s[i] is such a '['.
+ * (plugin/json_write.c, which writes all of memgate's JSON) whether s[i] is
+ * such a '['; mg_escape_json_log appends NUL-terminated JSON text printed
+ * by another writer to out so escaped.
  */
 void mg_escape_json_log(mg_buf *out, const char *json);
 

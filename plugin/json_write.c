@@ -1,0 +1,303 @@
+/* The one JSON writer: see plugin/json_write.h. */
+#include <assert.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>   /* only its version: see mg_jw_number */
+
+#include "format.h"
+#include "json_write.h"
+#include "memgate/escape.h"
+
+void mg_jw_init(mg_jw *w, mg_buf *out, enum mg_jw_style style, int depth)
+{
+	assert(w && out && depth >= 0 && depth < MG_JW_MAX_DEPTH);
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+	w->style = style;
+	w->depth = depth;
+}
+
+static void indent(mg_jw *w, int n)
+{
+	static const char tabs[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+	static const char spaces[] = "                                ";
+	const char *unit = w->style == MG_JW_TABS ? tabs : spaces;
+	size_t per = w->style == MG_JW_TABS ? 1 : 2, max = 16;
+
+	while (n > 0) {
+		size_t k = (size_t)n < max ? (size_t)n : max;
+
+		mg_buf_put(w->out, unit, k * per);
+		n -= (int)k;
+	}
+}
+
+/* Before a value: the separator of its array, nothing after a key. */
+static void value_start(mg_jw *w)
+{
+	if (w->key_written) {
+		w->key_written = false;
+		return;
+	}
+	assert(!w->any[w->depth] || w->array[w->depth]);
+	if (w->any[w->depth])
+		mg_buf_puts(w->out, w->style == MG_JW_LINE ? "," : ", ");
+	w->any[w->depth] = true;
+}
+
+/* s (valid UTF-8) quoted and escaped as cJSON escapes it, the '[' of each
+ * "##[" as \u005b. */
+static void put_quoted(mg_buf *out, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, run = 0;
+
+	mg_buf_grow(out, len + 2);
+	mg_buf_putc(out, '"');
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		bool command = mg_escape_is_command(s, i);
+		char esc[6] = { '\\', 0, 0, 0, 0, 0 };
+		size_t n = 2;
+
+		if (c >= 0x20 && c != '"' && c != '\\' && !command)
+			continue;
+		mg_buf_put(out, s + run, i - run);
+		run = i + 1;
+		switch (c) {
+		case '"': esc[1] = '"'; break;
+		case '\\': esc[1] = '\\'; break;
+		case '\b': esc[1] = 'b'; break;
+		case '\f': esc[1] = 'f'; break;
+		case '\n': esc[1] = 'n'; break;
+		case '\r': esc[1] = 'r'; break;
+		case '\t': esc[1] = 't'; break;
+		default:
+			esc[1] = 'u';
+			esc[2] = '0';
+			esc[3] = '0';
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			n = 6;
+		}
+		mg_buf_put(out, esc, n);
+	}
+	mg_buf_put(out, s + run, len - run);
+	mg_buf_putc(out, '"');
+}
+
+/* s as a JSON string of valid UTF-8 (mg_escape_utf8 when it holds a byte
+ * above ASCII). */
+static void put_string(mg_buf *out, const char *s)
+{
+	mg_buf valid = MG_BUF_INIT;
+	size_t len = strlen(s), i;
+
+	for (i = 0; i < len && (unsigned char)s[i] < 0x80; i++)
+		;
+	if (i == len) {
+		put_quoted(out, s, len);
+		return;
+	}
+	mg_escape_utf8(&valid, s, len);
+	put_quoted(out, valid.ptr, valid.len);
+	mg_buf_free(&valid);
+}
+
+static void open_level(mg_jw *w, bool array)
+{
+	value_start(w);
+	mg_buf_putc(w->out, array ? '[' : '{');
+	if (!array && w->style != MG_JW_LINE)
+		mg_buf_putc(w->out, '\n');
+	w->depth++;
+	assert(w->depth < MG_JW_MAX_DEPTH);
+	w->array[w->depth] = array;
+	w->any[w->depth] = false;
+}
+
+void mg_jw_object(mg_jw *w)
+{
+	open_level(w, false);
+}
+
+void mg_jw_array(mg_jw *w)
+{
+	open_level(w, true);
+}
+
+/* cJSON_Print ends each member with ",\n" or "\n", and then indents the
+ * '}' one level less: "{\n}" when empty. */
+void mg_jw_end(mg_jw *w)
+{
+	bool array = w->array[w->depth], any = w->any[w->depth];
+
+	assert(w->depth > 0 && !w->key_written);
+	w->depth--;
+	if (array || w->style == MG_JW_LINE) {
+		mg_buf_putc(w->out, array ? ']' : '}');
+		return;
+	}
+	if (any)
+		mg_buf_putc(w->out, '\n');
+	indent(w, w->depth);
+	mg_buf_putc(w->out, '}');
+}
+
+void mg_jw_key(mg_jw *w, const char *key)
+{
+	assert(key && !w->key_written && w->depth > 0 && !w->array[w->depth]);
+	if (w->any[w->depth])
+		mg_buf_puts(w->out, w->style == MG_JW_LINE ? "," : ",\n");
+	w->any[w->depth] = true;
+	if (w->style != MG_JW_LINE)
+		indent(w, w->depth);
+	put_string(w->out, key);
+	mg_buf_puts(w->out, w->style == MG_JW_LINE ? ":" : w->style == MG_JW_TABS ? ":\t" : ": ");
+	w->key_written = true;
+}
+
+void mg_jw_string(mg_jw *w, const char *s)
+{
+	value_start(w);
+	if (s)
+		put_string(w->out, s);
+	else
+		mg_buf_puts(w->out, "null");
+}
+
+/* Whether a and b are equal within a unit of the larger's last place:
+ * cJSON's test that %1.15g reads back (compare_double). */
+static bool near(double a, double b)
+{
+	double max = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+
+	return fabs(a - b) <= max * DBL_EPSILON;
+}
+
+static void put_digits(mg_buf *out, bool minus, unsigned long long n)
+{
+	char digits[24];
+	size_t k = sizeof(digits);
+
+	do {
+		digits[--k] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	if (minus)
+		digits[--k] = '-';
+	mg_buf_put(out, digits + k, sizeof(digits) - k);
+}
+
+/*
+ * cJSON's print_number: NaN and infinities as null, else %1.15g, or %1.17g
+ * when that does not read back (within a unit of the last place).  From
+ * 1.7.16 on, a value equal to its int (valueint, saturated at INT_MIN and
+ * INT_MAX) is printed with %d first, which writes -0 as "0"; before, "-0".
+ * Other whole numbers in int's range print the same digits either way,
+ * written here without printf.
+ */
+#define CJSON_PRINTS_INT (CJSON_VERSION_MAJOR * 10000 + CJSON_VERSION_MINOR * 100 + \
+			  CJSON_VERSION_PATCH >= 10716)
+
+void mg_jw_number(mg_jw *w, double v)
+{
+	char text[32];
+
+	value_start(w);
+	if (isnan(v) || isinf(v)) {
+		mg_buf_puts(w->out, "null");
+		return;
+	}
+	if (v >= INT_MIN && v <= INT_MAX && v == (double)(int)v) {
+		int i = (int)v;
+
+		put_digits(w->out, i < 0 || (!CJSON_PRINTS_INT && signbit(v)),
+			   i < 0 ? 0ULL - (unsigned long long)(long long)i : (unsigned long long)i);
+		return;
+	}
+	snprintf(text, sizeof(text), "%1.15g", v);
+	if (!near(strtod(text, NULL), v))
+		snprintf(text, sizeof(text), "%1.17g", v);
+	mg_buf_puts(w->out, text);
+}
+
+void mg_jw_exact(mg_jw *w, double v)
+{
+	value_start(w);
+	if (isfinite(v))
+		mg_format_exact(w->out, v);
+	else
+		mg_buf_puts(w->out, "null");
+}
+
+void mg_jw_uint(mg_jw *w, size_t n)
+{
+	value_start(w);
+	put_digits(w->out, false, n);
+}
+
+void mg_jw_bool(mg_jw *w, bool v)
+{
+	value_start(w);
+	mg_buf_puts(w->out, v ? "true" : "false");
+}
+
+void mg_jw_null(mg_jw *w)
+{
+	value_start(w);
+	mg_buf_puts(w->out, "null");
+}
+
+void mg_jw_raw(mg_jw *w, const char *text, size_t len)
+{
+	value_start(w);
+	mg_buf_put(w->out, text, len);
+}
+
+void mg_jw_key_string(mg_jw *w, const char *key, const char *s)
+{
+	mg_jw_key(w, key);
+	mg_jw_string(w, s);
+}
+
+void mg_jw_key_number(mg_jw *w, const char *key, double v)
+{
+	mg_jw_key(w, key);
+	mg_jw_number(w, v);
+}
+
+void mg_jw_key_exact(mg_jw *w, const char *key, double v)
+{
+	mg_jw_key(w, key);
+	mg_jw_exact(w, v);
+}
+
+void mg_jw_key_bool(mg_jw *w, const char *key, bool v)
+{
+	mg_jw_key(w, key);
+	mg_jw_bool(w, v);
+}
+
+void mg_jw_key_null(mg_jw *w, const char *key)
+{
+	mg_jw_key(w, key);
+	mg_jw_null(w);
+}
+
+void mg_jw_key_object(mg_jw *w, const char *key)
+{
+	mg_jw_key(w, key);
+	mg_jw_object(w);
+}
+
+void mg_jw_key_array(mg_jw *w, const char *key)
+{
+	mg_jw_key(w, key);
+	mg_jw_array(w);
+}
