@@ -8,6 +8,7 @@
 #include "memgate/decision.h"
 #include "memgate/error.h"
 #include "memgate/insight.h"
+#include "number.h"   /* mg_format_exact */
 
 /* A value in its shortest natural form: %.15g (9450.76, not 9450.760000),
  * never "-0".  When that takes more than 10 significant digits (derived
@@ -18,13 +19,6 @@ void mg_format_value(mg_buf *out, double v, const double *limit);
 
 /* A threshold as written: %.15g, never "-0". */
 void mg_format_threshold(mg_buf *out, double v);
-
-/* A finite number as the decision record writes it: the shortest of
- * %.15g, %.16g and %.17g that reads back as the same double ("9450.76",
- * "331.97999999999956", "-0"), without snprintf for the usual magnitudes. */
-void mg_format_exact(mg_buf *out, double v);
-/* The same, always with snprintf and strtod (for tests). */
-void mg_format__exact_slow(mg_buf *out, double v);
 
 /* A candidate name escaped with mg_escape_text; "(no name)" for NULL and
  * "(empty name)" for "". */

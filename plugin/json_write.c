@@ -9,7 +9,7 @@
 
 #include <cjson/cJSON.h>   /* only its version: see mg_jw_number */
 
-#include "format.h"
+#include "number.h"
 #include "json_write.h"
 #include "memgate/escape.h"
 
