@@ -233,6 +233,48 @@ static bool passes(const mg_evaluation *e, enum mg_threshold t, double value,
 static void cache_flush(struct sens *s)
 {
 	s->cached = 0;
+	if (s->slots)
+		memset(s->slots, 0, s->slot_count * sizeof(*s->slots));
+}
+
+/* The hash of a threshold at a value (values equal under == hash alike). */
+static size_t pred_hash(int v, enum mg_threshold t, double value)
+{
+	uint64_t h, bits = 0;
+
+	if (value != 0)                   /* -0.0 == 0.0 */
+		memcpy(&bits, &value, sizeof(bits));
+	h = (bits ^ ((uint64_t)t << 1) ^ (uint64_t)v) * 0x9E3779B97F4A7C15ull;
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* The slot of (v, t, value) in the index: its entry's, else a free one. */
+static size_t *pred_slot(const struct sens *s, int v, enum mg_threshold t, double value)
+{
+	size_t mask = s->slot_count - 1, i = pred_hash(v, t, value) & mask;
+	const struct pred *p;
+
+	for (;; i = (i + 1) & mask) {
+		if (!s->slots[i])
+			return &s->slots[i];
+		p = &s->cache[s->slots[i] - 1];
+		if (p->variant == v && p->t == t && p->value == value)
+			return &s->slots[i];
+	}
+}
+
+/* Doubles the index when it would pass half full with one entry more. */
+static void index_grow(struct sens *s)
+{
+	size_t i;
+
+	if (2 * (s->cached + 1) <= s->slot_count)
+		return;
+	s->slot_count = s->slot_count ? 2 * s->slot_count : 64;
+	free(s->slots);
+	s->slots = mg_xcalloc(s->slot_count, sizeof(*s->slots));
+	for (i = 0; i < s->cached; i++)
+		*pred_slot(s, s->cache[i].variant, s->cache[i].t, s->cache[i].value) = i + 1;
 }
 
 /* The measured baseline's eval loss, which the relative ceiling scales, in
@@ -245,16 +287,17 @@ static const double *ceiling_base_of(const struct sens *s, int v)
 		&bl->metric[MG_M_EVAL_LOSS].value : NULL;
 }
 
-/* The candidates (in variant v's rank order) that pass threshold t at value. */
+/* The candidates (in variant v's rank order) that pass threshold t at
+ * value: computed once, then kept (in a memo, from one decision to the
+ * next: they depend on the evidence and the rank order only). */
 static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, double value)
 {
 	const double *ceiling_base = ceiling_base_of(s, v);
 	struct pred *p;
-	size_t i, k;
+	size_t *slot, k;
 
-	for (i = 0; i < s->cached; i++)
-		if (s->cache[i].variant == v && s->cache[i].t == t && s->cache[i].value == value)
-			return s->cache[i].bits;
+	if (s->slot_count && *(slot = pred_slot(s, v, t, value)))
+		return s->cache[*slot - 1].bits;
 	if ((s->cached + 1) * s->words * sizeof(word_t) > CACHE_BYTES)
 		cache_flush(s);
 	if (s->cached == s->cache_cap) {
@@ -263,6 +306,8 @@ static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, 
 	}
 	if (s->cached == s->allocated)
 		s->cache[s->allocated++].bits = mg_xcalloc(s->words, sizeof(word_t));
+	index_grow(s);
+	*pred_slot(s, v, t, value) = s->cached + 1;
 	p = &s->cache[s->cached++];
 	p->variant = v;
 	p->t = t;
@@ -346,6 +391,7 @@ void mg_sensitivity__release(struct sens *s)
 	for (i = 0; i < s->allocated; i++)
 		free(s->cache[i].bits);
 	free(s->cache);
+	free(s->slots);
 	for (m = 0; m < (1u << MG_THRESHOLD_COUNT); m++)
 		free(s->eligible[m]);
 	free(s->evals[0]);
@@ -412,7 +458,6 @@ void mg_sensitivity__run(mg_decision *d, struct sens *s, size_t count, bool kept
 	int v;
 
 	s->waiver_used = d->waiver_used;
-	cache_flush(s);   /* a memo's last values would only lengthen the lookups */
 	d->sensitivity_storage = st;
 	d->scenarios = mg_xcalloc(count, sizeof(*d->scenarios));
 	d->scenario_count = count;

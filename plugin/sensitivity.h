@@ -41,6 +41,8 @@ struct sens {
 	struct pred *cache;
 	size_t cached, cache_cap;
 	size_t allocated;          /* cache entries whose bits are allocated */
+	size_t *slots;             /* hash index of the cache: entry + 1, 0 when free */
+	size_t slot_count;         /* a power of two, at least twice `cached` */
 };
 
 /* Sets *count to the number of scenarios; fails above the limit. */
