@@ -177,6 +177,32 @@ static void variant_build(struct sens *s, int v)
 		s->pos[v][s->rank[v][i]] = i;
 }
 
+/* The class of `mask` met before, or NULL. */
+static const struct sens_class *class_find(const struct sens *s, unsigned mask)
+{
+	size_t i;
+
+	for (i = 0; i < s->class_count; i++)
+		if (s->classes[i].mask == mask)
+			return &s->classes[i];
+	return NULL;
+}
+
+/* Remembers a class. */
+static void class_add(struct sens *s, unsigned mask, bool measured, word_t *eligible)
+{
+	struct sens_class *c;
+
+	if (s->class_count == s->class_cap) {
+		s->class_cap = s->class_cap ? 2 * s->class_cap : 4;
+		s->classes = mg_xrealloc(s->classes, s->class_cap * sizeof(*s->classes));
+	}
+	c = &s->classes[s->class_count++];
+	c->mask = mask;
+	c->measured = measured;
+	c->eligible = eligible;
+}
+
 /* The candidates of a class that reach step 7 in a scenario, in rank order;
  * `b` is any budget of the class (only which thresholds are set counts). */
 static const word_t *class_eligible(struct sens *s, const mg_budget *b, bool *measured)
@@ -186,13 +212,15 @@ static const word_t *class_eligible(struct sens *s, const mg_budget *b, bool *me
 		.rules = s->rules, .waive = s->waive, .ev = s->ev, .b = b, .scenario = true,
 		.has_base = s->has_base, .base = s->base,
 	};
+	const struct sens_class *known = class_find(s, mask);
+	word_t *eligible;
 	int *stop;
 	size_t i, k;
 	int v;
 
-	if (s->eligible[mask]) {
-		*measured = s->measured[mask];
-		return s->eligible[mask];
+	if (known) {
+		*measured = known->measured;
+		return known->eligible;
 	}
 	stop = mg_xcalloc(s->n, sizeof(*stop));
 	for (i = 0; i < s->n; i++)
@@ -202,17 +230,17 @@ static const word_t *class_eligible(struct sens *s, const mg_budget *b, bool *me
 		x.measured = &s->ev->candidates[s->base];
 	v = x.measured != NULL;
 	variant_build(s, v);
-	s->eligible[mask] = mg_xcalloc(s->words, sizeof(word_t));
+	eligible = mg_xcalloc(s->words, sizeof(word_t));
 	for (k = 0; k < s->n; k++) {
 		i = s->rank[v][k];
 		if (stop[i] < 0 && ((s->has_base && i == s->base) ||
 				    !mg_screening__needs_missing_base(&x, &s->ev->candidates[i])))
-			bit_set(s->eligible[mask], k);
+			bit_set(eligible, k);
 	}
 	free(stop);
-	s->measured[mask] = v;
+	class_add(s, mask, v, eligible);
 	*measured = v;
-	return s->eligible[mask];
+	return eligible;
 }
 
 /* Does e pass threshold t at `value`?  `ceiling_base` is the measured
@@ -385,15 +413,15 @@ static void run_scenario(mg_scenario *sc, struct sens *s, word_t *bits)
 
 void mg_sensitivity__release(struct sens *s)
 {
-	unsigned m;
 	size_t i;
 
 	for (i = 0; i < s->allocated; i++)
 		free(s->cache[i].bits);
 	free(s->cache);
 	free(s->slots);
-	for (m = 0; m < (1u << MG_THRESHOLD_COUNT); m++)
-		free(s->eligible[m]);
+	for (i = 0; i < s->class_count; i++)
+		free(s->classes[i].eligible);
+	free(s->classes);
 	free(s->evals[0]);
 	free(s->evals[1]);
 	free(s->pos[0]);

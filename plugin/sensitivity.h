@@ -21,6 +21,14 @@ struct storage {               /* what the scenarios point into */
 
 struct pred;
 
+/* A class of scenarios (which thresholds they set): whether the baseline is
+ * measured, and its candidates that reach step 7, in rank order. */
+struct sens_class {
+	unsigned mask;
+	bool measured;
+	word_t *eligible;
+};
+
 /* The sensitivity's state: what it derives from the evidence, the waivers
  * and the rank order, and its caches (sensitivity.c explains them). */
 struct sens {
@@ -36,8 +44,8 @@ struct sens {
 	mg_evaluation *evals[2];   /* values per variant, report order */
 	size_t *rank[2];
 	size_t *pos[2];            /* inverse of rank: a candidate's place in it */
-	word_t *eligible[1u << MG_THRESHOLD_COUNT];  /* per class; NULL until needed */
-	bool measured[1u << MG_THRESHOLD_COUNT];
+	struct sens_class *classes;  /* the classes met so far (a few) */
+	size_t class_count, class_cap;
 	struct pred *cache;
 	size_t cached, cache_cap;
 	size_t allocated;          /* cache entries whose bits are allocated */
