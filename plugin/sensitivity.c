@@ -261,6 +261,7 @@ static bool passes(const mg_evaluation *e, enum mg_threshold t, double value,
 static void cache_flush(struct sens *s)
 {
 	s->cached = 0;
+	memset(s->last, 0, sizeof(s->last));
 	if (s->slots)
 		memset(s->slots, 0, s->slot_count * sizeof(*s->slots));
 }
@@ -315,17 +316,28 @@ static const double *ceiling_base_of(const struct sens *s, int v)
 		&bl->metric[MG_M_EVAL_LOSS].value : NULL;
 }
 
+/* p's bits, remembered as its threshold's last. */
+static const word_t *remember(struct sens *s, const struct pred *p)
+{
+	s->last[p->t].bits = p->bits;
+	s->last[p->t].variant = p->variant;
+	s->last[p->t].value = p->value;
+	return p->bits;
+}
+
 /* The candidates (in variant v's rank order) that pass threshold t at
  * value: computed once, then kept (in a memo, from one decision to the
  * next: they depend on the evidence and the rank order only). */
 static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, double value)
 {
-	const double *ceiling_base = ceiling_base_of(s, v);
+	const double *ceiling_base;
 	struct pred *p;
 	size_t *slot, k;
 
+	if (s->last[t].bits && s->last[t].variant == v && s->last[t].value == value)
+		return s->last[t].bits;   /* consecutive scenarios share most values */
 	if (s->slot_count && *(slot = pred_slot(s, v, t, value)))
-		return s->cache[*slot - 1].bits;
+		return remember(s, &s->cache[*slot - 1]);
 	if ((s->cached + 1) * s->words * sizeof(word_t) > CACHE_BYTES)
 		cache_flush(s);
 	if (s->cached == s->cache_cap) {
@@ -341,6 +353,7 @@ static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, 
 	p->t = t;
 	p->value = value;
 	memset(p->bits, 0, s->words * sizeof(word_t));
+	ceiling_base = ceiling_base_of(s, v);
 	for (k = 0; k < s->n; k++) {
 		size_t c = s->rank[v][k];
 
@@ -348,7 +361,7 @@ static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, 
 		    (s->waive[c] & BIT(mg_tables__threshold_reason(t))))
 			bit_set(p->bits, k);
 	}
-	return p->bits;
+	return remember(s, p);
 }
 
 /* Marks the waivers that let their candidate pass in scenario sc: the

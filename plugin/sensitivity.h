@@ -51,6 +51,11 @@ struct sens {
 	size_t allocated;          /* cache entries whose bits are allocated */
 	size_t *slots;             /* hash index of the cache: entry + 1, 0 when free */
 	size_t slot_count;         /* a power of two, at least twice `cached` */
+	struct {                   /* per threshold, the entry found last (valid until a flush) */
+		const word_t *bits;    /* NULL when none */
+		int variant;
+		double value;
+	} last[MG_THRESHOLD_COUNT];
 };
 
 /* Sets *count to the number of scenarios; fails above the limit. */
