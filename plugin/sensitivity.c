@@ -432,6 +432,11 @@ void mg_sensitivity__release(struct sens *s)
 		free(s->cache[i].bits);
 	free(s->cache);
 	free(s->slots);
+	if (s->pool) {
+		free(s->pool->bits);
+		free(s->pool);
+		free(s->pool_scenarios);
+	}
 	for (i = 0; i < s->class_count; i++)
 		free(s->classes[i].eligible);
 	free(s->classes);
@@ -489,36 +494,77 @@ static size_t *rank_copy(const size_t *rank, size_t n)
 	return copy;
 }
 
+/* A memo's storage for `count` scenarios, lent to its decisions in turn
+ * (each is freed before the next is made): named once, their winners
+ * cleared.  NULL when the memo's decisions change the count. */
+static struct storage *lend(mg_decision *d, struct sens *s, size_t count)
+{
+	size_t i;
+
+	if (s->pool && s->pool_count != count)
+		return NULL;
+	if (!s->pool) {
+		s->pool = mg_xcalloc(1, sizeof(*s->pool));
+		s->pool->bits = mg_xcalloc(count ? count * s->words : 1, sizeof(word_t));
+		s->pool->lent = true;
+		s->pool_scenarios = mg_xcalloc(count, sizeof(*s->pool_scenarios));
+		s->pool_count = count;
+		for (i = 0; i < count; i++)
+			if (i < s->rules->stricter_count)
+				scenario_id(s->pool_scenarios[i].id, "stricter", i);
+			else
+				scenario_id(s->pool_scenarios[i].id, "grid", i - s->rules->stricter_count);
+	}
+	for (i = 0; i < count; i++) {
+		s->pool_scenarios[i].best = NULL;
+		s->pool_scenarios[i].best_index = 0;
+	}
+	d->scenarios = s->pool_scenarios;
+	return s->pool;
+}
+
+/* A decision's own storage for `count` scenarios, named. */
+static struct storage *own(mg_decision *d, const struct sens *s, size_t count)
+{
+	struct storage *st = mg_xcalloc(1, sizeof(*st));
+	size_t i;
+
+	st->bits = mg_xcalloc(count ? count * s->words : 1, sizeof(word_t));
+	d->scenarios = mg_xcalloc(count, sizeof(*d->scenarios));
+	for (i = 0; i < count; i++)
+		if (i < s->rules->stricter_count)
+			scenario_id(d->scenarios[i].id, "stricter", i);
+		else
+			scenario_id(d->scenarios[i].id, "grid", i - s->rules->stricter_count);
+	return st;
+}
+
 /* The scenarios of d, screened with s (its caches filled as they go, kept
- * when `kept`: a memo's, whose rank orders the decision copies). */
+ * when `kept`: a memo's, which lends the decision its scenarios). */
 void mg_sensitivity__run(mg_decision *d, struct sens *s, size_t count, bool kept)
 {
 	const mg_rules *rules = s->rules;
-	struct storage *st = mg_xcalloc(1, sizeof(*st));
+	struct storage *st = kept ? lend(d, s, count) : NULL;
 	size_t i;
 	int v;
 
+	st = st ? st : own(d, s, count);
 	s->waiver_used = d->waiver_used;
 	d->sensitivity_storage = st;
-	d->scenarios = mg_xcalloc(count, sizeof(*d->scenarios));
 	d->scenario_count = count;
-	st->bits = mg_xcalloc(count ? count * s->words : 1, sizeof(word_t));
 	for (i = 0; i < count; i++) {
 		mg_scenario *sc = &d->scenarios[i];
 
-		if (i < rules->stricter_count) {
-			scenario_id(sc->id, "stricter", i);
+		if (i < rules->stricter_count)
 			sc->overrides = rules->stricter[i];
-		} else {
-			scenario_id(sc->id, "grid", i - rules->stricter_count);
+		else
 			grid_overrides(&sc->overrides, rules, i - rules->stricter_count);
-		}
 		apply_overrides(&sc->budget, &rules->budget, &sc->overrides);
 		run_scenario(sc, s, st->bits + i * s->words);
 	}
 	for (v = 0; v < 2; v++)
-		st->rank[v] = kept ? rank_copy(s->rank[v], s->n) : s->rank[v];
-	for (i = 0; kept && i < count; i++)
+		st->rank[v] = kept && !st->lent ? rank_copy(s->rank[v], s->n) : s->rank[v];
+	for (i = 0; kept && !st->lent && i < count; i++)
 		d->scenarios[i].rank = st->rank[d->scenarios[i].rank == s->rank[1]];
 	s->waiver_used = NULL;
 	if (!kept) {

@@ -17,6 +17,7 @@ typedef unsigned long long word_t;
 struct storage {               /* what the scenarios point into */
 	size_t *rank[2];           /* candidates in rank order, baseline not measured / measured */
 	word_t *bits;              /* scenario_count * words */
+	bool lent;                 /* a memo's, with the scenarios: the decision frees neither */
 };
 
 struct pred;
@@ -51,6 +52,9 @@ struct sens {
 	size_t allocated;          /* cache entries whose bits are allocated */
 	size_t *slots;             /* hash index of the cache: entry + 1, 0 when free */
 	size_t slot_count;         /* a power of two, at least twice `cached` */
+	struct storage *pool;      /* a memo's storage and scenarios, lent to each decision */
+	mg_scenario *pool_scenarios;
+	size_t pool_count;
 	struct {                   /* per threshold, the entry found last (valid until a flush) */
 		const word_t *bits;    /* NULL when none */
 		int variant;
