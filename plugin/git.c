@@ -62,12 +62,18 @@
  */
 #define BLOB_MEMO_SLOTS 16
 #define BLOB_MEMO_MAX ((size_t)1 << 20)
+#define RESOLVED_SLOTS 8   /* check --all resolves HEAD and --rev for every policy */
 
 struct mg_repo {
 	git_repository *git;
 	bool shallow;
 	git_blob *memo[BLOB_MEMO_SLOTS];
 	size_t memo_next;
+	struct {                   /* revisions resolved (refs do not move during a run) */
+		char *rev;
+		char oid[MG_GIT_OID_HEX];
+	} resolved[RESOLVED_SLOTS];
+	size_t resolved_next;
 };
 
 #define SHORT_ID_LEN 7
@@ -296,6 +302,8 @@ void mg_repo_free(mg_repo *repo)
 		return;
 	for (i = 0; i < BLOB_MEMO_SLOTS; i++)
 		git_blob_free(repo->memo[i]);
+	for (i = 0; i < RESOLVED_SLOTS; i++)
+		free(repo->resolved[i].rev);
 	git_repository_free(repo->git);
 	free(repo);
 	git_libgit2_shutdown();
@@ -380,6 +388,29 @@ static const char *peeled_type(git_object *obj)
 	return git_object_type2string(type);
 }
 
+/* The commit rev resolved to before, into out; false when it was not. */
+static bool resolved_before(char out[MG_GIT_OID_HEX], const mg_repo *repo, const char *rev)
+{
+	size_t i;
+
+	for (i = 0; i < RESOLVED_SLOTS && repo->resolved[i].rev; i++)
+		if (!strcmp(repo->resolved[i].rev, rev)) {
+			memcpy(out, repo->resolved[i].oid, MG_GIT_OID_HEX);
+			return true;
+		}
+	return false;
+}
+
+static void remember_resolved(mg_repo *repo, const char *rev, const char *oid)
+{
+	size_t k = repo->resolved_next;
+
+	free(repo->resolved[k].rev);
+	repo->resolved[k].rev = mg_xstrdup(rev);
+	memcpy(repo->resolved[k].oid, oid, MG_GIT_OID_HEX);
+	repo->resolved_next = (k + 1) % RESOLVED_SLOTS;
+}
+
 int mg_repo_resolve(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *rev,
 		    mg_error *err)
 {
@@ -389,6 +420,8 @@ int mg_repo_resolve(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *rev,
 
 	assert(out && repo && rev);
 	out[0] = '\0';
+	if (resolved_before(out, repo, rev))
+		return 0;
 	if ((rc = git_revparse_single(&obj, repo->git, rev)) < 0) {
 		rc = revparse_error(repo, rev, rc, err);
 		goto done;
@@ -400,6 +433,7 @@ int mg_repo_resolve(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *rev,
 		goto done;
 	}
 	git_oid_tostr(out, MG_GIT_OID_HEX, git_object_id(commit));
+	remember_resolved(repo, rev, out);
 	rc = 0;
 done:
 	git_object_free(commit);
