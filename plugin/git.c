@@ -61,7 +61,7 @@
  * Small blobs only, in a few slots replaced in turn: bounded memory.
  */
 #define BLOB_MEMO_SLOTS 16
-#define BLOB_MEMO_MAX ((size_t)1 << 20)
+#define BLOB_MEMO_MAX ((size_t)256 << 10)
 #define RESOLVED_SLOTS 8   /* check --all resolves HEAD and --rev for every policy */
 
 struct mg_repo {
