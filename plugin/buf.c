@@ -110,18 +110,25 @@ void mg_buf_putc(mg_buf *b, char c)
 	mg_buf_put(b, &c, 1);
 }
 
+/* Formats into the room the buffer has, and again after growing it only
+ * when that was too small (a text report prints thousands of cells). */
 void mg_buf_vprintf(mg_buf *b, const char *fmt, va_list ap)
 {
+	size_t room = b->cap ? b->cap - b->len : 0;
 	va_list cp;
 	int n;
 
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(room ? b->ptr + b->len : NULL, room, fmt, cp);
 	va_end(cp);
+	if (room)
+		b->ptr[b->len + (n > 0 && (size_t)n < room ? (size_t)n : 0)] = '\0';
 	if (n <= 0)
 		return;
-	mg_buf_grow(b, (size_t)n);
-	vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
+	if ((size_t)n >= room) {
+		mg_buf_grow(b, (size_t)n);
+		vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
 }
 

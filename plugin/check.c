@@ -22,6 +22,7 @@
 #include "check_run.h"
 #include "check_evidence.h"
 #include "check_policy.h"
+#include "check_repo.h"
 #include "policy_diff.h"
 #include "waivers.h"
 
@@ -351,23 +352,23 @@ done:
 	free(cwd);
 }
 
-/* Open the repository at dir for run, or take the held one. */
-static int open_repo(struct run *run, const char *dir, mg_error *err)
+int mg_check__open_repo(mg_repo **out, bool *held_out, const char *dir, mg_error *err)
 {
 	const char *key = dir ? dir : ".";
 	int error;
 
+	*held_out = false;
 	if (held.repo && !strcmp(held.dir, key)) {
-		run->repo = held.repo;
-		run->repo_held = true;
+		*out = held.repo;
+		*held_out = true;
 		return MG_OK;
 	}
-	if ((error = mg_repo_open(&run->repo, dir, err)) < 0)
+	if ((error = mg_repo_open(out, dir, err)) < 0)
 		return error;
 	if (held.on && !held.repo) {
-		held.repo = run->repo;
+		held.repo = *out;
 		held.dir = mg_xstrdup(key);
-		run->repo_held = true;
+		*held_out = true;
 	}
 	return MG_OK;
 }
@@ -378,7 +379,7 @@ static int run_check(struct run *run, mg_error *err)
 	mg_check_result *res = run->res;
 	int error;
 
-	if ((error = open_repo(run, opt->dir, err)) < 0)
+	if ((error = mg_check__open_repo(&run->repo, &run->repo_held, opt->dir, err)) < 0)
 		return error;
 	locate_cwd(run);
 	if ((error = mg_check__resolve_revs(run, err)) < 0)

@@ -368,6 +368,30 @@ static int repair_policy(struct run *run, mg_error *err)
  * listed.  When the policy revision has no policy, the change adopts
  * memgate and its own policy decides.
  */
+/*
+ * The policy at --rev into res->head_policy, read as any input; not parsed
+ * again when it is the very blob of the policy that decides, at the same
+ * path: head_policy then stays NULL, and the one that decides stands for it.
+ */
+static int load_head_policy(struct run *run, mg_input_ref *ref, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	mg_blob blob = { 0 };
+	int error;
+
+	if ((error = mg_check__read_input(&blob, run, ref, res->rev, run->policy_path, NULL,
+					  (mg_pos){ 0, 0 }, true, err)) < 0 ||
+	    (error = check_text(&blob, run->policy_path, err)) < 0)
+		goto done;
+	if (res->policy_ref.path && !strcmp(res->policy_ref.path, run->policy_path) &&
+	    !strcmp(res->policy_ref.blob, blob.oid))
+		goto done;
+	error = mg_policy_parse(&res->head_policy, run->policy_path, blob.data, blob.len, err);
+done:
+	mg_blob_release(&blob);
+	return error;
+}
+
 int mg_check__load_policies(struct run *run, mg_error *err)
 {
 	mg_check_result *res = run->res;
@@ -394,7 +418,7 @@ int mg_check__load_policies(struct run *run, mg_error *err)
 			   : error;
 	if (!two)
 		return MG_OK;
-	error = load_policy_at(&res->head_policy, run, res->rev, &head_ref, err);
+	error = load_head_policy(run, &head_ref, err);
 	free(head_ref.path);
 	if (error == MG_ENOTFOUND)
 		return mg_error_set(err, policy_path_of(run), 0, 0,
@@ -404,7 +428,7 @@ int mg_check__load_policies(struct run *run, mg_error *err)
 				    mg_check__short_id(res->rev).hex);
 	if (error < 0)
 		return policy_context(err, "this change proposes", res->rev);
-	mg_policy_diff__compare(run, res->policy, res->head_policy);
+	mg_policy_diff__compare(run, res->policy, res->head_policy ? res->head_policy : res->policy);
 	return MG_OK;
 }
 

@@ -9,8 +9,8 @@
 
 /*
  * Read the policy at --policy-rev into res->policy; when that is another
- * commit than --rev, also the policy at --rev (res->head_policy) and what
- * it changes.  0 or MG_ERROR.
+ * commit than --rev, also the policy at --rev (res->head_policy, unless it
+ * is the same blob) and what it changes.  0 or MG_ERROR.
  */
 int mg_check__load_policies(struct run *run, mg_error *err);
 

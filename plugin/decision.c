@@ -571,17 +571,21 @@ size_t mg_decision_best(const mg_decision *d, size_t *out, size_t max)
 void mg_decision_free(mg_decision *d)
 {
 	struct storage *st;
+	bool lent;
 
 	if (!d)
 		return;
 	mg_screening_release(&d->base);
-	if ((st = d->sensitivity_storage)) {
+	st = d->sensitivity_storage;
+	lent = st && st->lent;   /* then the scenarios and their storage are a memo's */
+	if (st && !lent) {
 		free(st->rank[0]);
 		free(st->rank[1]);
 		free(st->bits);
 		free(st);
 	}
-	free(d->scenarios);
+	if (!lent)
+		free(d->scenarios);
 	free(d->waiver_used);
 	free(d->regressed);
 	free(d);

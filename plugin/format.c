@@ -35,9 +35,12 @@ void mg_format_value(mg_buf *out, double v, const double *limit)
 
 	v = v == 0 ? 0 : v;
 	snprintf(full, sizeof(full), "%.15g", v);
+	if (sig_digits(full) <= SHORT_DIGITS) {
+		mg_buf_puts(out, full);
+		return;
+	}
 	snprintf(brief, sizeof(brief), "%.6g", v);
-	if (sig_digits(full) > SHORT_DIGITS &&
-	    (!limit || compare(strtod(brief, NULL), *limit) == compare(v, *limit)))
+	if (!limit || compare(strtod(brief, NULL), *limit) == compare(v, *limit))
 		mg_buf_puts(out, brief);
 	else
 		mg_buf_puts(out, full);

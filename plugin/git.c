@@ -254,8 +254,14 @@ done:
 
 void mg_repo_free(mg_repo *repo)
 {
+	size_t i;
+
 	if (!repo)
 		return;
+	for (i = 0; i < BLOB_MEMO_SLOTS; i++)
+		git_blob_free(repo->memo[i]);
+	for (i = 0; i < RESOLVED_SLOTS; i++)
+		free(repo->resolved[i].rev);
 	git_repository_free(repo->git);
 	free(repo);
 	git_libgit2_shutdown();

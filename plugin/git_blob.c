@@ -117,43 +117,79 @@ void mg_git__take_buf(mg_blob *out, mg_buf *data)
 	out->owner_free = free;
 }
 
+/* A blob of the memo by id: a new handle (the caller frees it), or NULL. */
+static git_blob *memo_find(mg_repo *repo, const git_oid *oid)
+{
+	git_blob *copy = NULL;
+	size_t i;
+
+	for (i = 0; i < BLOB_MEMO_SLOTS && repo->memo[i]; i++)
+		if (git_oid_equal(git_blob_id(repo->memo[i]), oid)) {
+			if (git_blob_dup(&copy, repo->memo[i]) < 0)
+				return NULL;
+			return copy;
+		}
+	return NULL;
+}
+
+/* Keep a handle on blob in the memo when it is small enough. */
+static void memo_keep(mg_repo *repo, git_blob *blob)
+{
+	git_blob *copy = NULL;
+
+	if ((size_t)git_blob_rawsize(blob) > BLOB_MEMO_MAX || git_blob_dup(&copy, blob) < 0)
+		return;
+	git_blob_free(repo->memo[repo->memo_next]);
+	repo->memo[repo->memo_next] = copy;
+	repo->memo_next = (repo->memo_next + 1) % BLOB_MEMO_SLOTS;
+}
+
+/* The blob oid, refused when larger than limit: from the memo, else from
+ * the object store, its size read from the object's header first (a blob
+ * over the limit is refused before a byte of it is inflated: a few MB of
+ * zlib can hold gigabytes of zeros). */
+static int lookup_blob(git_blob **out, mg_repo *repo, const git_oid *oid,
+		       const char *path, const char *at, size_t limit, mg_error *err)
+{
+	size_t size = 0;
+
+	if ((*out = memo_find(repo, oid))) {
+		size = (size_t)git_blob_rawsize(*out);
+	} else if (blob_size(&size, repo, oid) < 0) {
+		return mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: %s", path, at,
+				    mg_git__message());
+	}
+	if (size > limit) {
+		git_blob_free(*out);
+		*out = NULL;
+		return mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: blob is %zu bytes, "
+				    "more than the limit of %zu " LIMIT_HINT, path, at, size, limit);
+	}
+	if (*out)
+		return 0;
+	if (git_blob_lookup(out, repo->git, oid) < 0)
+		return mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: %s", path, at,
+				    mg_git__message());
+	memo_keep(repo, *out);
+	return 0;
+}
+
 /* Read the blob of entry into out (its bytes stay where libgit2 holds
  * them), refusing one larger than limit. */
 static int read_blob_id(mg_blob *out, mg_repo *repo, const git_oid *oid,
 			const char *path, const char *at, size_t limit, mg_error *err)
 {
 	git_blob *blob = NULL;
-	size_t size = 0;
-	int rc = MG_ERROR;
+	int rc;
 
-	/* The size comes from the object's header: a blob over the limit is
-	 * refused before a byte of it is inflated (a few MB of zlib can hold
-	 * gigabytes of zeros). */
-	if (blob_size(&size, repo, oid) < 0) {
-		mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: %s", path, at,
-			     mg_git__message());
-		goto done;
-	}
-	if (size > limit) {
-		mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: blob is %zu bytes, "
-			     "more than the limit of %zu " LIMIT_HINT, path, at, size, limit);
-		goto done;
-	}
-	if (git_blob_lookup(&blob, repo->git, oid) < 0) {
-		mg_error_set(err, NULL, 0, 0, "cannot read '%s' at %s: %s", path, at,
-			     mg_git__message());
-		goto done;
-	}
+	if ((rc = lookup_blob(&blob, repo, oid, path, at, limit, err)) < 0)
+		return rc;
 	out->len = (size_t)git_blob_rawsize(blob);
 	out->data = out->len ? git_blob_rawcontent(blob) : "";
 	out->owner = blob;
 	out->owner_free = free_git_blob;
-	blob = NULL;
 	git_oid_tostr(out->oid, sizeof(out->oid), oid);
-	rc = 0;
-done:
-	git_blob_free(blob);
-	return rc;
+	return 0;
 }
 
 static int read_blob(mg_blob *out, mg_repo *repo, const git_tree_entry *entry,

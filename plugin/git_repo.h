@@ -27,9 +27,27 @@
 #include "memgate/buf.h"
 #include "git.h"
 
+/*
+ * The blobs read last, by id: check --all reads each policy, and each
+ * unchanged manifest and report, at the base commit and the head (the same
+ * blob), so the second read is served from here instead of the object
+ * store (a loose object is opened, inflated and hashed on every read).
+ * Small blobs only, in a few slots replaced in turn: bounded memory.
+ */
+#define BLOB_MEMO_SLOTS 16
+#define BLOB_MEMO_MAX ((size_t)256 << 10)
+#define RESOLVED_SLOTS 8   /* check --all resolves HEAD and --rev for every policy */
+
 struct mg_repo {
 	git_repository *git;
 	bool shallow;
+	git_blob *memo[BLOB_MEMO_SLOTS];
+	size_t memo_next;
+	struct {                   /* revisions resolved (refs do not move during a run) */
+		char *rev;
+		char oid[MG_GIT_OID_HEX];
+	} resolved[RESOLVED_SLOTS];
+	size_t resolved_next;
 };
 
 #define SHORT_ID_LEN 7

@@ -75,6 +75,29 @@ static const char *peeled_type(git_object *obj)
 	return git_object_type2string(type);
 }
 
+/* The commit rev resolved to before, into out; false when it was not. */
+static bool resolved_before(char out[MG_GIT_OID_HEX], const mg_repo *repo, const char *rev)
+{
+	size_t i;
+
+	for (i = 0; i < RESOLVED_SLOTS && repo->resolved[i].rev; i++)
+		if (!strcmp(repo->resolved[i].rev, rev)) {
+			memcpy(out, repo->resolved[i].oid, MG_GIT_OID_HEX);
+			return true;
+		}
+	return false;
+}
+
+static void remember_resolved(mg_repo *repo, const char *rev, const char *oid)
+{
+	size_t k = repo->resolved_next;
+
+	free(repo->resolved[k].rev);
+	repo->resolved[k].rev = mg_xstrdup(rev);
+	memcpy(repo->resolved[k].oid, oid, MG_GIT_OID_HEX);
+	repo->resolved_next = (k + 1) % RESOLVED_SLOTS;
+}
+
 int mg_repo_resolve(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *rev,
 		    mg_error *err)
 {
@@ -84,6 +107,8 @@ int mg_repo_resolve(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *rev,
 
 	assert(out && repo && rev);
 	out[0] = '\0';
+	if (resolved_before(out, repo, rev))
+		return 0;
 	if ((rc = git_revparse_single(&obj, repo->git, rev)) < 0) {
 		rc = revparse_error(repo, rev, rc, err);
 		goto done;
@@ -95,6 +120,7 @@ int mg_repo_resolve(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *rev,
 		goto done;
 	}
 	git_oid_tostr(out, MG_GIT_OID_HEX, git_object_id(commit));
+	remember_resolved(repo, rev, out);
 	rc = 0;
 done:
 	git_object_free(commit);

@@ -9,11 +9,13 @@
 #include "memgate/manifest.h"
 #include "memgate/plan.h"
 #include "memgate/policy.h"
+#include "check_repo.h"
 #include "git.h"
 
 struct plan_run {
 	const mg_check_options *opt;
 	mg_repo *repo;
+	bool repo_held;            /* the checks' (check_repo.h): not freed here */
 	char rev[MG_GIT_OID_HEX];
 	char policy_rev[MG_GIT_OID_HEX];
 	mg_repo_change *changes;   /* policy revision -> rev, renames paired */
@@ -257,7 +259,7 @@ int mg_plan_all(mg_plan **out, const mg_check_options *opt, bool changed, mg_err
 	x.opt = opt;
 	x.changed = changed;
 	x.plan = mg_xcalloc(1, sizeof(*x.plan));
-	if ((error = mg_repo_open(&x.repo, opt->dir, err)) < 0)
+	if ((error = mg_check__open_repo(&x.repo, &x.repo_held, opt->dir, err)) < 0)
 		goto done;
 	if ((error = mg_repo_resolve(x.rev, x.repo, rev, err)) < 0)
 		goto done;
@@ -273,7 +275,8 @@ int mg_plan_all(mg_plan **out, const mg_check_options *opt, bool changed, mg_err
 				     opt->policy_rev && !opt->worktree ? opt->policy_rev : rev);
 done:
 	mg_repo_changes_free(x.changes, x.change_count);
-	mg_repo_free(x.repo);
+	if (!x.repo_held)
+		mg_repo_free(x.repo);
 	if (error < 0) {
 		mg_plan_free(x.plan);
 		return error;

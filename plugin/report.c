@@ -70,6 +70,9 @@ struct mg_report_strings {
 	struct block *head;
 };
 
+#define STRINGS_BLOCK_MIN ((size_t)1024)
+#define STRINGS_BLOCK_MAX ((size_t)65536)
+
 /* A copy of s[0..len) with a NUL, owned by the report's string blocks. */
 static char *strings_add(mg_report *r, const char *s, size_t len)
 {
@@ -78,7 +81,13 @@ static char *strings_add(mg_report *r, const char *s, size_t len)
 	char *p;
 
 	if (!b || b->size - b->used < len + 1) {
-		size_t size = len + 1 > 65536 ? len + 1 : 65536;
+		/* from 1 KiB, doubling up to 64 KiB: a report of a few candidates
+		 * holds a few hundred bytes of names, and check --all keeps
+		 * hundreds of reports */
+		size_t size = b ? (b->size < STRINGS_BLOCK_MAX ? 2 * b->size : STRINGS_BLOCK_MAX)
+			        : STRINGS_BLOCK_MIN;
+
+		size = len + 1 > size ? len + 1 : size;
 
 		b = mg_xmalloc(sizeof(*b) + size);
 		b->next = st->head;
@@ -456,7 +465,7 @@ static int take_candidate(void *ctx, const mg_json_tape *t, size_t node, size_t 
 	if (p->candidate_error || ev->candidate_count >= MG_REPORT_MAX_CANDIDATES)
 		return MG_OK;     /* refused once the count is known */
 	if (ev->candidate_count == p->cap) {
-		p->cap = p->cap ? 2 * p->cap : 64;
+		p->cap = p->cap ? 2 * p->cap : 16;
 		ev->candidates = mg_xrealloc(ev->candidates, p->cap * sizeof(*ev->candidates));
 	}
 	memset(&ev->candidates[ev->candidate_count], 0, sizeof(*ev->candidates));

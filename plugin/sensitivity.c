@@ -177,6 +177,32 @@ static void variant_build(struct sens *s, int v)
 		s->pos[v][s->rank[v][i]] = i;
 }
 
+/* The class of `mask` met before, or NULL. */
+static const struct sens_class *class_find(const struct sens *s, unsigned mask)
+{
+	size_t i;
+
+	for (i = 0; i < s->class_count; i++)
+		if (s->classes[i].mask == mask)
+			return &s->classes[i];
+	return NULL;
+}
+
+/* Remembers a class. */
+static void class_add(struct sens *s, unsigned mask, bool measured, word_t *eligible)
+{
+	struct sens_class *c;
+
+	if (s->class_count == s->class_cap) {
+		s->class_cap = s->class_cap ? 2 * s->class_cap : 4;
+		s->classes = mg_xrealloc(s->classes, s->class_cap * sizeof(*s->classes));
+	}
+	c = &s->classes[s->class_count++];
+	c->mask = mask;
+	c->measured = measured;
+	c->eligible = eligible;
+}
+
 /* The candidates of a class that reach step 7 in a scenario, in rank order;
  * `b` is any budget of the class (only which thresholds are set counts). */
 static const word_t *class_eligible(struct sens *s, const mg_budget *b, bool *measured)
@@ -186,13 +212,15 @@ static const word_t *class_eligible(struct sens *s, const mg_budget *b, bool *me
 		.rules = s->rules, .waive = s->waive, .ev = s->ev, .b = b, .scenario = true,
 		.has_base = s->has_base, .base = s->base,
 	};
+	const struct sens_class *known = class_find(s, mask);
+	word_t *eligible;
 	int *stop;
 	size_t i, k;
 	int v;
 
-	if (s->eligible[mask]) {
-		*measured = s->measured[mask];
-		return s->eligible[mask];
+	if (known) {
+		*measured = known->measured;
+		return known->eligible;
 	}
 	stop = mg_xcalloc(s->n, sizeof(*stop));
 	for (i = 0; i < s->n; i++)
@@ -202,17 +230,17 @@ static const word_t *class_eligible(struct sens *s, const mg_budget *b, bool *me
 		x.measured = &s->ev->candidates[s->base];
 	v = x.measured != NULL;
 	variant_build(s, v);
-	s->eligible[mask] = mg_xcalloc(s->words, sizeof(word_t));
+	eligible = mg_xcalloc(s->words, sizeof(word_t));
 	for (k = 0; k < s->n; k++) {
 		i = s->rank[v][k];
 		if (stop[i] < 0 && ((s->has_base && i == s->base) ||
 				    !mg_screening__needs_missing_base(&x, &s->ev->candidates[i])))
-			bit_set(s->eligible[mask], k);
+			bit_set(eligible, k);
 	}
 	free(stop);
-	s->measured[mask] = v;
+	class_add(s, mask, v, eligible);
 	*measured = v;
-	return s->eligible[mask];
+	return eligible;
 }
 
 /* Does e pass threshold t at `value`?  `ceiling_base` is the measured
@@ -233,6 +261,49 @@ static bool passes(const mg_evaluation *e, enum mg_threshold t, double value,
 static void cache_flush(struct sens *s)
 {
 	s->cached = 0;
+	memset(s->last, 0, sizeof(s->last));
+	if (s->slots)
+		memset(s->slots, 0, s->slot_count * sizeof(*s->slots));
+}
+
+/* The hash of a threshold at a value (values equal under == hash alike). */
+static size_t pred_hash(int v, enum mg_threshold t, double value)
+{
+	uint64_t h, bits = 0;
+
+	if (value != 0)                   /* -0.0 == 0.0 */
+		memcpy(&bits, &value, sizeof(bits));
+	h = (bits ^ ((uint64_t)t << 1) ^ (uint64_t)v) * 0x9E3779B97F4A7C15ull;
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* The slot of (v, t, value) in the index: its entry's, else a free one. */
+static size_t *pred_slot(const struct sens *s, int v, enum mg_threshold t, double value)
+{
+	size_t mask = s->slot_count - 1, i = pred_hash(v, t, value) & mask;
+	const struct pred *p;
+
+	for (;; i = (i + 1) & mask) {
+		if (!s->slots[i])
+			return &s->slots[i];
+		p = &s->cache[s->slots[i] - 1];
+		if (p->variant == v && p->t == t && p->value == value)
+			return &s->slots[i];
+	}
+}
+
+/* Doubles the index when it would pass half full with one entry more. */
+static void index_grow(struct sens *s)
+{
+	size_t i;
+
+	if (2 * (s->cached + 1) <= s->slot_count)
+		return;
+	s->slot_count = s->slot_count ? 2 * s->slot_count : 64;
+	free(s->slots);
+	s->slots = mg_xcalloc(s->slot_count, sizeof(*s->slots));
+	for (i = 0; i < s->cached; i++)
+		*pred_slot(s, s->cache[i].variant, s->cache[i].t, s->cache[i].value) = i + 1;
 }
 
 /* The measured baseline's eval loss, which the relative ceiling scales, in
@@ -245,16 +316,28 @@ static const double *ceiling_base_of(const struct sens *s, int v)
 		&bl->metric[MG_M_EVAL_LOSS].value : NULL;
 }
 
-/* The candidates (in variant v's rank order) that pass threshold t at value. */
+/* p's bits, remembered as its threshold's last. */
+static const word_t *remember(struct sens *s, const struct pred *p)
+{
+	s->last[p->t].bits = p->bits;
+	s->last[p->t].variant = p->variant;
+	s->last[p->t].value = p->value;
+	return p->bits;
+}
+
+/* The candidates (in variant v's rank order) that pass threshold t at
+ * value: computed once, then kept (in a memo, from one decision to the
+ * next: they depend on the evidence and the rank order only). */
 static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, double value)
 {
-	const double *ceiling_base = ceiling_base_of(s, v);
+	const double *ceiling_base;
 	struct pred *p;
-	size_t i, k;
+	size_t *slot, k;
 
-	for (i = 0; i < s->cached; i++)
-		if (s->cache[i].variant == v && s->cache[i].t == t && s->cache[i].value == value)
-			return s->cache[i].bits;
+	if (s->last[t].bits && s->last[t].variant == v && s->last[t].value == value)
+		return s->last[t].bits;   /* consecutive scenarios share most values */
+	if (s->slot_count && *(slot = pred_slot(s, v, t, value)))
+		return remember(s, &s->cache[*slot - 1]);
 	if ((s->cached + 1) * s->words * sizeof(word_t) > CACHE_BYTES)
 		cache_flush(s);
 	if (s->cached == s->cache_cap) {
@@ -263,11 +346,14 @@ static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, 
 	}
 	if (s->cached == s->allocated)
 		s->cache[s->allocated++].bits = mg_xcalloc(s->words, sizeof(word_t));
+	index_grow(s);
+	*pred_slot(s, v, t, value) = s->cached + 1;
 	p = &s->cache[s->cached++];
 	p->variant = v;
 	p->t = t;
 	p->value = value;
 	memset(p->bits, 0, s->words * sizeof(word_t));
+	ceiling_base = ceiling_base_of(s, v);
 	for (k = 0; k < s->n; k++) {
 		size_t c = s->rank[v][k];
 
@@ -275,7 +361,7 @@ static const word_t *threshold_bits(struct sens *s, int v, enum mg_threshold t, 
 		    (s->waive[c] & BIT(mg_tables__threshold_reason(t))))
 			bit_set(p->bits, k);
 	}
-	return p->bits;
+	return remember(s, p);
 }
 
 /* Marks the waivers that let their candidate pass in scenario sc: the
@@ -340,14 +426,20 @@ static void run_scenario(mg_scenario *sc, struct sens *s, word_t *bits)
 
 void mg_sensitivity__release(struct sens *s)
 {
-	unsigned m;
 	size_t i;
 
 	for (i = 0; i < s->allocated; i++)
 		free(s->cache[i].bits);
 	free(s->cache);
-	for (m = 0; m < (1u << MG_THRESHOLD_COUNT); m++)
-		free(s->eligible[m]);
+	free(s->slots);
+	if (s->pool) {
+		free(s->pool->bits);
+		free(s->pool);
+		free(s->pool_scenarios);
+	}
+	for (i = 0; i < s->class_count; i++)
+		free(s->classes[i].eligible);
+	free(s->classes);
 	free(s->evals[0]);
 	free(s->evals[1]);
 	free(s->pos[0]);
@@ -402,37 +494,77 @@ static size_t *rank_copy(const size_t *rank, size_t n)
 	return copy;
 }
 
+/* A memo's storage for `count` scenarios, lent to its decisions in turn
+ * (each is freed before the next is made): named once, their winners
+ * cleared.  NULL when the memo's decisions change the count. */
+static struct storage *lend(mg_decision *d, struct sens *s, size_t count)
+{
+	size_t i;
+
+	if (s->pool && s->pool_count != count)
+		return NULL;
+	if (!s->pool) {
+		s->pool = mg_xcalloc(1, sizeof(*s->pool));
+		s->pool->bits = mg_xcalloc(count ? count * s->words : 1, sizeof(word_t));
+		s->pool->lent = true;
+		s->pool_scenarios = mg_xcalloc(count, sizeof(*s->pool_scenarios));
+		s->pool_count = count;
+		for (i = 0; i < count; i++)
+			if (i < s->rules->stricter_count)
+				scenario_id(s->pool_scenarios[i].id, "stricter", i);
+			else
+				scenario_id(s->pool_scenarios[i].id, "grid", i - s->rules->stricter_count);
+	}
+	for (i = 0; i < count; i++) {
+		s->pool_scenarios[i].best = NULL;
+		s->pool_scenarios[i].best_index = 0;
+	}
+	d->scenarios = s->pool_scenarios;
+	return s->pool;
+}
+
+/* A decision's own storage for `count` scenarios, named. */
+static struct storage *own(mg_decision *d, const struct sens *s, size_t count)
+{
+	struct storage *st = mg_xcalloc(1, sizeof(*st));
+	size_t i;
+
+	st->bits = mg_xcalloc(count ? count * s->words : 1, sizeof(word_t));
+	d->scenarios = mg_xcalloc(count, sizeof(*d->scenarios));
+	for (i = 0; i < count; i++)
+		if (i < s->rules->stricter_count)
+			scenario_id(d->scenarios[i].id, "stricter", i);
+		else
+			scenario_id(d->scenarios[i].id, "grid", i - s->rules->stricter_count);
+	return st;
+}
+
 /* The scenarios of d, screened with s (its caches filled as they go, kept
- * when `kept`: a memo's, whose rank orders the decision copies). */
+ * when `kept`: a memo's, which lends the decision its scenarios). */
 void mg_sensitivity__run(mg_decision *d, struct sens *s, size_t count, bool kept)
 {
 	const mg_rules *rules = s->rules;
-	struct storage *st = mg_xcalloc(1, sizeof(*st));
+	struct storage *st = kept ? lend(d, s, count) : NULL;
 	size_t i;
 	int v;
 
+	st = st ? st : own(d, s, count);
 	s->waiver_used = d->waiver_used;
-	cache_flush(s);   /* a memo's last values would only lengthen the lookups */
 	d->sensitivity_storage = st;
-	d->scenarios = mg_xcalloc(count, sizeof(*d->scenarios));
 	d->scenario_count = count;
-	st->bits = mg_xcalloc(count ? count * s->words : 1, sizeof(word_t));
 	for (i = 0; i < count; i++) {
 		mg_scenario *sc = &d->scenarios[i];
 
-		if (i < rules->stricter_count) {
-			scenario_id(sc->id, "stricter", i);
+		if (i < rules->stricter_count)
 			sc->overrides = rules->stricter[i];
-		} else {
-			scenario_id(sc->id, "grid", i - rules->stricter_count);
+		else
 			grid_overrides(&sc->overrides, rules, i - rules->stricter_count);
-		}
 		apply_overrides(&sc->budget, &rules->budget, &sc->overrides);
 		run_scenario(sc, s, st->bits + i * s->words);
 	}
 	for (v = 0; v < 2; v++)
-		st->rank[v] = kept ? rank_copy(s->rank[v], s->n) : s->rank[v];
-	for (i = 0; kept && i < count; i++)
+		st->rank[v] = kept && !st->lent ? rank_copy(s->rank[v], s->n) : s->rank[v];
+	for (i = 0; kept && !st->lent && i < count; i++)
 		d->scenarios[i].rank = st->rank[d->scenarios[i].rank == s->rank[1]];
 	s->waiver_used = NULL;
 	if (!kept) {

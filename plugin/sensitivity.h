@@ -17,9 +17,18 @@ typedef unsigned long long word_t;
 struct storage {               /* what the scenarios point into */
 	size_t *rank[2];           /* candidates in rank order, baseline not measured / measured */
 	word_t *bits;              /* scenario_count * words */
+	bool lent;                 /* a memo's, with the scenarios: the decision frees neither */
 };
 
 struct pred;
+
+/* A class of scenarios (which thresholds they set): whether the baseline is
+ * measured, and its candidates that reach step 7, in rank order. */
+struct sens_class {
+	unsigned mask;
+	bool measured;
+	word_t *eligible;
+};
 
 /* The sensitivity's state: what it derives from the evidence, the waivers
  * and the rank order, and its caches (sensitivity.c explains them). */
@@ -36,11 +45,21 @@ struct sens {
 	mg_evaluation *evals[2];   /* values per variant, report order */
 	size_t *rank[2];
 	size_t *pos[2];            /* inverse of rank: a candidate's place in it */
-	word_t *eligible[1u << MG_THRESHOLD_COUNT];  /* per class; NULL until needed */
-	bool measured[1u << MG_THRESHOLD_COUNT];
+	struct sens_class *classes;  /* the classes met so far (a few) */
+	size_t class_count, class_cap;
 	struct pred *cache;
 	size_t cached, cache_cap;
 	size_t allocated;          /* cache entries whose bits are allocated */
+	size_t *slots;             /* hash index of the cache: entry + 1, 0 when free */
+	size_t slot_count;         /* a power of two, at least twice `cached` */
+	struct storage *pool;      /* a memo's storage and scenarios, lent to each decision */
+	mg_scenario *pool_scenarios;
+	size_t pool_count;
+	struct {                   /* per threshold, the entry found last (valid until a flush) */
+		const word_t *bits;    /* NULL when none */
+		int variant;
+		double value;
+	} last[MG_THRESHOLD_COUNT];
 };
 
 /* Sets *count to the number of scenarios; fails above the limit. */

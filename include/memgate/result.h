@@ -139,7 +139,8 @@ typedef struct mg_check_result {
 	mg_check_signature signature; /* the manifest's (policy provenance) */
 	mg_policy *policy;          /* the policy that decides */
 	mg_policy *head_policy;     /* the policy at --rev when another one decides
-				       (its lines are those annotations point at), else NULL */
+				       (its lines are those annotations point at), else NULL;
+				       NULL too when it is the same blob at the same path */
 	mg_manifest *manifest;      /* NULL when the policy names report: */
 	mg_report *report;
 	mg_decision *decision;
