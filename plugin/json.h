@@ -130,9 +130,22 @@ size_t mg_json__tape_count(const mg_json_tape *t, size_t node);
 size_t mg_json__tape_first(const mg_json_tape *t, size_t node);
 size_t mg_json__tape_next(const mg_json_tape *t, size_t parent, size_t node);
 
-/* object[key], MG_J_NONE when absent, null, or `object` is not an object
- * (as mg_json__get). */
+/* object[key], MG_J_NONE when absent, null, or `object` is not an object. */
 size_t mg_json__tape_get(const mg_json_tape *t, size_t object, const char *key);
+
+/* object[key] as mg_json__tape_get, but a null value is returned (for
+ * "'key' must be a string, not null"). */
+size_t mg_json__tape_member(const mg_json_tape *t, size_t object, const char *key);
+
+/* Where an object member's key starts (its opening quote); the value's
+ * position when the node is not a member; {0,0} for no node.  Counted
+ * from the start of the text: for messages, not for loops. */
+mg_pos mg_json__tape_key_pos(const mg_json_tape *t, size_t node);
+
+/* "a string", "a number", "an object", "an array", "a boolean" or "null"
+ * (also for MG_J_NONE): for messages such as "'source' must be an object,
+ * not a string". */
+const char *mg_json__tape_type_name(const mg_json_tape *t, size_t node);
 
 /* A string node's text, decoded (malloc'd; the caller frees), and a number
  * node's value as cJSON reads it (strtod: 1e999 is infinity). */

@@ -26,6 +26,7 @@ struct jnode {
 
 struct mg_json_tape {
 	const char *text;
+	size_t len;
 	struct jnode *n;
 	size_t count, cap;
 };
@@ -493,6 +494,7 @@ int mg_json__stream(mg_json_tape **out, const char *text, size_t len, const char
 	sc.line = 1;
 	sc.t = mg_xcalloc(1, sizeof(*sc.t));
 	sc.t->text = sc.s;
+	sc.t->len = len;
 	sc.stream_key = stream_key;
 	sc.keep = keep;
 	sc.element = element;
@@ -622,7 +624,7 @@ static bool key_equals(const mg_json_tape *t, const struct jnode *m, const char 
 	return same;
 }
 
-size_t mg_json__tape_get(const mg_json_tape *t, size_t object, const char *key)
+size_t mg_json__tape_member(const mg_json_tape *t, size_t object, const char *key)
 {
 	size_t c, len = strlen(key);
 
@@ -630,8 +632,37 @@ size_t mg_json__tape_get(const mg_json_tape *t, size_t object, const char *key)
 		return MG_J_NONE;
 	for (c = object + 1; c < t->n[object].end; c = t->n[c].end)
 		if (key_equals(t, &t->n[c], key, len))
-			return t->n[c].type == MG_J_NULL ? MG_J_NONE : c;
+			return c;
 	return MG_J_NONE;
+}
+
+size_t mg_json__tape_get(const mg_json_tape *t, size_t object, const char *key)
+{
+	size_t c = mg_json__tape_member(t, object, key);
+
+	return c != MG_J_NONE && t->n[c].type == MG_J_NULL ? MG_J_NONE : c;
+}
+
+mg_pos mg_json__tape_key_pos(const mg_json_tape *t, size_t node)
+{
+	if (node >= t->count)
+		return (mg_pos){ 0, 0 };
+	if (!t->n[node].key_off)
+		return t->n[node].pos;
+	return mg_json__pos_at(t->text, t->len, t->n[node].key_off - 1);
+}
+
+const char *mg_json__tape_type_name(const mg_json_tape *t, size_t node)
+{
+	switch (node < t->count ? t->n[node].type : MG_J_NULL) {
+	case MG_J_OBJECT: return "an object";
+	case MG_J_ARRAY: return "an array";
+	case MG_J_STRING: return "a string";
+	case MG_J_NUMBER: return "a number";
+	case MG_J_TRUE:
+	case MG_J_FALSE: return "a boolean";
+	default: return "null";
+	}
 }
 
 char *mg_json__tape_strdup(const mg_json_tape *t, size_t node)
