@@ -78,7 +78,7 @@ char *mg_json__print_line(cJSON *root);
  *
  * Returns 0 with *out the tape of everything else (the streamed array's
  * node stays, with its element count), or MG_ERROR when the text is not
- * such JSON: the caller asks mg_json__parse for the exact message.  An
+ * such JSON: the caller asks mg_json__explain for the message.  An
  * error returned by `element` stops further calls and is returned in
  * *element_error (the text is still read to its end).
  */
@@ -105,18 +105,13 @@ int mg_json__stream(mg_json_tape **out, const char *text, size_t len, const char
 void mg_json__tape_free(mg_json_tape *t);
 
 /*
- * Say why mg_json__stream refused `text` (always MG_ERROR, err filled).  A
- * text of at most MG_JSON_EXPLAIN_TREE_MAX bytes is explained by the strict
- * reader (mg_json__parse), in its exact words.  A longer one is explained
- * without a tree, so that the error costs no more than the parse it
- * explains: the same checks of bytes, UTF-8 and depth, then the streaming
- * reader again, keeping no node, for the first duplicate key it meets or
- * the place where it stops.  (Where a text has several faults, the one
- * named may then differ from the strict reader's choice.)
+ * Say why mg_json__stream refused `text`: MG_ERROR, err filled with
+ * path:line:column and the first fault, in the order the project has
+ * always named them: bytes (NUL, UTF-8, UTF-16, depth); then where cJSON
+ * would stop reading; then, in text order, what cJSON reads but RFC 8259
+ * refuses, duplicate keys and trailing text.  No tree is built: a long
+ * text costs no more to explain than to read.
  */
-#ifndef MG_JSON_EXPLAIN_TREE_MAX
-#define MG_JSON_EXPLAIN_TREE_MAX ((size_t)1 << 20)
-#endif
 int mg_json__explain(const char *path, const char *text, size_t len, mg_error *err);
 
 /* The root node (0), a node's type, its position, its number of children

@@ -9,6 +9,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include "memgate/buf.h"
 #include "memgate/error.h"
 
 /* A problem found at a byte offset; what[0] == '\0' means none. */
@@ -78,5 +79,9 @@ size_t mg_json__scan_number(struct fault *f, const char *text, size_t len, size_
  * and say what is wrong there.
  */
 void mg_json__explain_failure(struct fault *f, const char *text, size_t len, size_t off);
+
+/* Append the raw string s[0..len) (valid: checked, inside its quotes) to
+ * out, decoded.  In json_stream.c. */
+void mg_json__decode_string(mg_buf *out, const char *s, size_t len);
 
 #endif
