@@ -1,51 +1,23 @@
 #ifndef MEMGATE_PLUGIN_JSON_H
 #define MEMGATE_PLUGIN_JSON_H
 /*
- * Strict JSON reading shared by the report, manifest and record modules
- * (private: includes cJSON.h).
+ * JSON for the parsers and renderers (private: includes cJSON.h).
  *
- * cJSON parses; this adds what it lacks: refusing NUL bytes, invalid UTF-8,
- * trailing text and duplicate keys (cJSON keeps both and returns the first),
- * a nesting limit, and 1-based line:column positions for every value and
- * key (cJSON keeps none), so that later errors and annotations can point at
- * the exact line.
+ * Reading: one strict reader (json_stream.c), which refuses what cJSON
+ * would let through: NUL bytes, invalid UTF-8, trailing text, duplicate
+ * keys (cJSON keeps both and returns the first), nesting deeper than
+ * MG_JSON_MAX_DEPTH, and what RFC 8259 does not allow; and records the
+ * 1-based line:column position of every value (cJSON keeps none), so that
+ * later errors and annotations can point at the exact line.  When it
+ * refuses a text, mg_json__explain says why and where (json_explain.c).
+ *
+ * Writing: cJSON trees, for the SARIF and Code Quality renderers.
  */
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
 #include "memgate/error.h"
-
-typedef struct mg_json mg_json;   /* opaque: the cJSON tree and its positions */
-
 #include "memgate/limits.h"   /* MG_JSON_MAX_DEPTH */
-
-/*
- * Parse len bytes of text read from `path`.  Errors name path:line:column:
- * malformed JSON (where cJSON stopped), NUL byte, invalid UTF-8, trailing
- * text, a duplicate key (at its second occurrence), nesting deeper than
- * max_depth (0 = MG_JSON_MAX_DEPTH).  On success *out is the caller's.
- */
-int mg_json__parse(mg_json **out, const char *path, const char *text,
-		   size_t len, size_t max_depth, mg_error *err);
-
-/* The root value; borrowed for the life of j. */
-const cJSON *mg_json__root(const mg_json *j);
-
-/* Where a value starts (the '{' of an object); {0,0} for a node not in j. */
-mg_pos mg_json__pos(const mg_json *j, const cJSON *node);
-
-/* Where an object member's key starts; its value position when the node is
- * not an object member. */
-mg_pos mg_json__key_pos(const mg_json *j, const cJSON *node);
-
-/* Case-sensitive member lookup that treats a null value as absent. */
-const cJSON *mg_json__get(const cJSON *object, const char *key);
-
-/* "a string", "a number", "an object", "an array", "a boolean" or "null":
- * for messages such as "'source' must be an object, not a string". */
-const char *mg_json__type_name(const cJSON *v);
-
-void mg_json__free(mg_json *j);
 
 /*
  * Writing (the SARIF and Code Quality renderers).  Allocation failure
@@ -65,21 +37,22 @@ char *mg_json__print(cJSON *root);
 char *mg_json__print_line(cJSON *root);
 
 /*
- * ---- the streaming reader ----
+ * ---- the reader ----
  *
- * One pass over the text that accepts exactly what mg_json__parse accepts
- * (RFC 8259, UTF-8 without NUL bytes, no duplicate keys, no \u0000, long
- * numbers as the linked cJSON reads them, nesting of at most
- * MG_JSON_MAX_DEPTH) and records the values in a tape: a flat array of
- * nodes in text order, each with its 1-based position.  The elements of
- * the root object's member `stream_key` (when it is an array) are handed to
- * `element` one at a time, each while its nodes are on the tape, and then
- * dropped: a report of 10^5 candidates never exists as one tree.
+ * One pass over the text that accepts RFC 8259 JSON in UTF-8 without NUL
+ * bytes, duplicate keys or \u0000, with long numbers as the linked cJSON
+ * reads them and nesting of at most MG_JSON_MAX_DEPTH; it records the
+ * values in a tape: a flat array of nodes in text order, each with its
+ * 1-based position.  Without `stream_key` the tape holds the whole
+ * document.  With it, the elements of the root object's member
+ * `stream_key` (when it is an array) are handed to `element` one at a
+ * time, each while its nodes are on the tape, and then dropped: a report
+ * of 10^5 candidates never exists as one tree.
  *
  * Returns 0 with *out the tape of everything else (the streamed array's
  * node stays, with its element count), or MG_ERROR when the text is not
- * such JSON: the caller asks mg_json__explain for the message.  An
- * error returned by `element` stops further calls and is returned in
+ * such JSON: the caller asks mg_json__explain for the message.  An error
+ * returned by `element` stops further calls and is returned in
  * *element_error (the text is still read to its end).
  */
 typedef struct mg_json_tape mg_json_tape;   /* opaque: mg_json__tape_free */

@@ -1,11 +1,11 @@
 #ifndef MEMGATE_JSON_LEX_H
 #define MEMGATE_JSON_LEX_H
 /*
- * What both JSON readers (json.c, the tree; json_stream.c, the tape)
- * share, in json_lex.c: positions, the byte checks of pass 1 (NUL bytes,
- * UTF-8, depth), the lexical checks of strings and numbers, and pass 2,
- * the explanation of where and why a text is not JSON.  Internal to the
- * json module.
+ * What the JSON reader (json_stream.c) and the explanation of its
+ * refusals (json_explain.c) share, in json_lex.c: positions, the byte
+ * checks of pass 1 (NUL bytes, UTF-8, depth), the lexical checks of
+ * strings and numbers, and the explanation of where and why a text cJSON
+ * stopped reading is not JSON.  Internal to the json module.
  */
 #include <stdbool.h>
 #include <stddef.h>
