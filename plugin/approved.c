@@ -6,7 +6,6 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cjson/cJSON.h>
 
 #include "json.h"
 #include "memgate/approved.h"
@@ -25,95 +24,100 @@ static int not_a_record(mg_error *err, const char *path, mg_pos pos, const char 
 	return MG_ERROR;
 }
 
-/* The verdict word of a record: "accept", "tune" or "reject". */
-static int read_verdict(char **out, const mg_json *j, const cJSON *node,
+/* The verdict word of a record (a string node): "accept", "tune" or "reject". */
+static int read_verdict(char **out, const mg_json_tape *t, size_t node,
 			const char *path, mg_error *err)
 {
 	mg_buf safe = MG_BUF_INIT;
+	char *word = mg_json__tape_strdup(t, node);
 	int error = MG_OK;
 
-	if (mg_verdict_from_name(node->valuestring) >= 0) {
-		*out = mg_xstrdup(node->valuestring);
+	if (mg_verdict_from_name(word) >= 0) {
+		*out = word;
+		word = NULL;
 	} else {
-		mg_escape_text(&safe, node->valuestring, strlen(node->valuestring));
-		error = mg_error_at(err, path, mg_json__pos(j, node),
+		mg_escape_text(&safe, word, strlen(word));
+		error = mg_error_at(err, path, mg_json__tape_pos(t, node),
 				    "unknown decision '%s' (expected %s, %s or %s)", safe.ptr,
 				    mg_verdict_name(MG_ACCEPT), mg_verdict_name(MG_TUNE),
 				    mg_verdict_name(MG_REJECT));
 	}
+	free(word);
 	mg_buf_free(&safe);
 	return error;
 }
 
 /* A candidate name under key: a string, or null or absent (*out stays NULL). */
-static int read_candidate(char **out, const mg_json *j, const cJSON *object,
+static int read_candidate(char **out, const mg_json_tape *t, size_t object,
 			  const char *key, const char *path, mg_error *err)
 {
-	const cJSON *node = cJSON_GetObjectItemCaseSensitive(object, key);
+	size_t node = mg_json__tape_get(t, object, key);
 	int error = MG_OK;
 
-	if (cJSON_IsString(node))
-		*out = mg_xstrdup(node->valuestring);
-	else if (node && !cJSON_IsNull(node))
-		error = mg_error_at(err, path, mg_json__pos(j, node),
+	if (node == MG_J_NONE)
+		return MG_OK;
+	if (mg_json__tape_type(t, node) == MG_J_STRING)
+		*out = mg_json__tape_strdup(t, node);
+	else
+		error = mg_error_at(err, path, mg_json__tape_pos(t, node),
 				    "'%s' must be a string or null, not %s", key,
-				    mg_json__type_name(node));
+				    mg_json__tape_type_name(t, node));
 	return error;
 }
 
 /* A memgate record: "decision" is a string, "selected_candidate" a string or null. */
-static int read_memgate(char **decision, char **selected, const mg_json *j,
+static int read_memgate(char **decision, char **selected, const mg_json_tape *t,
 			const char *path, mg_error *err)
 {
-	const cJSON *root = mg_json__root(j);
 	int error;
 
-	if (!cJSON_GetObjectItemCaseSensitive(root, "selected_candidate"))
-		error = not_a_record(err, path, mg_json__pos(j, root), "selected_candidate");
-	else if ((error = read_verdict(decision, j, mg_json__get(root, "decision"), path, err)) == MG_OK)
-		error = read_candidate(selected, j, root, "selected_candidate", path, err);
+	if (mg_json__tape_member(t, 0, "selected_candidate") == MG_J_NONE)
+		error = not_a_record(err, path, mg_json__tape_pos(t, 0), "selected_candidate");
+	else if ((error = read_verdict(decision, t, mg_json__tape_get(t, 0, "decision"), path,
+				       err)) == MG_OK)
+		error = read_candidate(selected, t, 0, "selected_candidate", path, err);
 	return error;
 }
 
 /* The seed's stage-75 record: decision.decision and summary.best_candidate. */
-static int read_seed(char **decision, char **selected, const mg_json *j,
+static int read_seed(char **decision, char **selected, const mg_json_tape *t,
 		     const char *path, mg_error *err)
 {
-	const cJSON *root = mg_json__root(j);
-	const cJSON *outer = mg_json__get(root, "decision");
-	const cJSON *inner = mg_json__get(outer, "decision");
-	const cJSON *summary = mg_json__get(root, "summary");
+	size_t outer = mg_json__tape_get(t, 0, "decision");
+	size_t inner = mg_json__tape_get(t, outer, "decision");
+	size_t summary = mg_json__tape_get(t, 0, "summary");
 	int error;
 
-	if (!cJSON_IsString(inner))
-		error = not_a_record(err, path, mg_json__pos(j, outer), "decision");
-	else if (!cJSON_IsObject(summary))
-		error = not_a_record(err, path, mg_json__pos(j, root), "summary");
-	else if ((error = read_verdict(decision, j, inner, path, err)) == MG_OK)
-		error = read_candidate(selected, j, summary, "best_candidate", path, err);
+	if (mg_json__tape_type(t, inner) != MG_J_STRING)
+		error = not_a_record(err, path, mg_json__tape_pos(t, outer), "decision");
+	else if (mg_json__tape_type(t, summary) != MG_J_OBJECT)
+		error = not_a_record(err, path, mg_json__tape_pos(t, 0), "summary");
+	else if ((error = read_verdict(decision, t, inner, path, err)) == MG_OK)
+		error = read_candidate(selected, t, summary, "best_candidate", path, err);
 	return error;
 }
 
 int mg_approved_read(char **decision, char **selected, const char *path, const char *text,
 		     size_t len, mg_error *err)
 {
-	mg_json *j = NULL;
-	const cJSON *root, *verdict;
+	mg_json_tape *t = NULL;
+	enum mg_jtype verdict;
 	int error;
 
 	assert(decision && selected && path && text);
 	*decision = NULL;
 	*selected = NULL;
-	if ((error = mg_json__parse(&j, path, text, len, 0, err)) < 0)
+	if (mg_json__stream(&t, text, len, NULL, NULL, NULL, NULL, NULL) < 0) {
+		error = mg_json__explain(path, text, len, err);
 		goto done;
-	root = mg_json__root(j);
-	verdict = cJSON_IsObject(root) ? mg_json__get(root, "decision") : NULL;
-	if (cJSON_IsString(verdict))
-		error = read_memgate(decision, selected, j, path, err);
-	else if (cJSON_IsObject(verdict))
-		error = read_seed(decision, selected, j, path, err);
+	}
+	verdict = mg_json__tape_type(t, mg_json__tape_get(t, 0, "decision"));
+	if (verdict == MG_J_STRING)
+		error = read_memgate(decision, selected, t, path, err);
+	else if (verdict == MG_J_OBJECT)
+		error = read_seed(decision, selected, t, path, err);
 	else
-		error = not_a_record(err, path, mg_json__pos(j, root), "decision");
+		error = not_a_record(err, path, mg_json__tape_pos(t, 0), "decision");
 done:
 	if (error < 0) {
 		free(*decision);
@@ -121,6 +125,6 @@ done:
 		*decision = NULL;
 		*selected = NULL;
 	}
-	mg_json__free(j);
+	mg_json__tape_free(t);
 	return error;
 }

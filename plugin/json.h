@@ -1,51 +1,24 @@
 #ifndef MEMGATE_PLUGIN_JSON_H
 #define MEMGATE_PLUGIN_JSON_H
 /*
- * Strict JSON reading shared by the report, manifest and record modules
- * (private: includes cJSON.h).
+ * JSON for the parsers and renderers (private: includes cJSON.h).
  *
- * cJSON parses; this adds what it lacks: refusing NUL bytes, invalid UTF-8,
- * trailing text and duplicate keys (cJSON keeps both and returns the first),
- * a nesting limit, and 1-based line:column positions for every value and
- * key (cJSON keeps none), so that later errors and annotations can point at
- * the exact line.
+ * Reading: one strict reader (json_stream.c), which refuses what cJSON
+ * would let through: NUL bytes, invalid UTF-8, trailing text, duplicate
+ * keys (cJSON keeps both and returns the first), nesting deeper than
+ * MG_JSON_MAX_DEPTH, and what RFC 8259 does not allow; and records the
+ * 1-based line:column position of every value (cJSON keeps none), so that
+ * later errors and annotations can point at the exact line.  When it
+ * refuses a text, mg_json__explain says why and where (json_explain.c).
+ *
+ * Writing: json_write.h, the one writer; here only a tree cJSON parsed,
+ * written again through it (mg_json__write).
  */
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
 #include "memgate/error.h"
-
-typedef struct mg_json mg_json;   /* opaque: the cJSON tree and its positions */
-
 #include "memgate/limits.h"   /* MG_JSON_MAX_DEPTH */
-
-/*
- * Parse len bytes of text read from `path`.  Errors name path:line:column:
- * malformed JSON (where cJSON stopped), NUL byte, invalid UTF-8, trailing
- * text, a duplicate key (at its second occurrence), nesting deeper than
- * max_depth (0 = MG_JSON_MAX_DEPTH).  On success *out is the caller's.
- */
-int mg_json__parse(mg_json **out, const char *path, const char *text,
-		   size_t len, size_t max_depth, mg_error *err);
-
-/* The root value; borrowed for the life of j. */
-const cJSON *mg_json__root(const mg_json *j);
-
-/* Where a value starts (the '{' of an object); {0,0} for a node not in j. */
-mg_pos mg_json__pos(const mg_json *j, const cJSON *node);
-
-/* Where an object member's key starts; its value position when the node is
- * not an object member. */
-mg_pos mg_json__key_pos(const mg_json *j, const cJSON *node);
-
-/* Case-sensitive member lookup that treats a null value as absent. */
-const cJSON *mg_json__get(const cJSON *object, const char *key);
-
-/* "a string", "a number", "an object", "an array", "a boolean" or "null":
- * for messages such as "'source' must be an object, not a string". */
-const char *mg_json__type_name(const cJSON *v);
-
-void mg_json__free(mg_json *j);
 
 /*
  * Writing: a parsed tree written again by the one JSON writer
@@ -57,21 +30,22 @@ struct mg_jw;
 void mg_json__write(struct mg_jw *w, const cJSON *v);
 
 /*
- * ---- the streaming reader ----
+ * ---- the reader ----
  *
- * One pass over the text that accepts exactly what mg_json__parse accepts
- * (RFC 8259, UTF-8 without NUL bytes, no duplicate keys, no \u0000, long
- * numbers as the linked cJSON reads them, nesting of at most
- * MG_JSON_MAX_DEPTH) and records the values in a tape: a flat array of
- * nodes in text order, each with its 1-based position.  The elements of
- * the root object's member `stream_key` (when it is an array) are handed to
- * `element` one at a time, each while its nodes are on the tape, and then
- * dropped: a report of 10^5 candidates never exists as one tree.
+ * One pass over the text that accepts RFC 8259 JSON in UTF-8 without NUL
+ * bytes, duplicate keys or \u0000, with long numbers as the linked cJSON
+ * reads them and nesting of at most MG_JSON_MAX_DEPTH; it records the
+ * values in a tape: a flat array of nodes in text order, each with its
+ * 1-based position.  Without `stream_key` the tape holds the whole
+ * document.  With it, the elements of the root object's member
+ * `stream_key` (when it is an array) are handed to `element` one at a
+ * time, each while its nodes are on the tape, and then dropped: a report
+ * of 10^5 candidates never exists as one tree.
  *
  * Returns 0 with *out the tape of everything else (the streamed array's
  * node stays, with its element count), or MG_ERROR when the text is not
- * such JSON: the caller asks mg_json__parse for the exact message.  An
- * error returned by `element` stops further calls and is returned in
+ * such JSON: the caller asks mg_json__explain for the message.  An error
+ * returned by `element` stops further calls and is returned in
  * *element_error (the text is still read to its end).
  */
 typedef struct mg_json_tape mg_json_tape;   /* opaque: mg_json__tape_free */
@@ -97,18 +71,13 @@ int mg_json__stream(mg_json_tape **out, const char *text, size_t len, const char
 void mg_json__tape_free(mg_json_tape *t);
 
 /*
- * Say why mg_json__stream refused `text` (always MG_ERROR, err filled).  A
- * text of at most MG_JSON_EXPLAIN_TREE_MAX bytes is explained by the strict
- * reader (mg_json__parse), in its exact words.  A longer one is explained
- * without a tree, so that the error costs no more than the parse it
- * explains: the same checks of bytes, UTF-8 and depth, then the streaming
- * reader again, keeping no node, for the first duplicate key it meets or
- * the place where it stops.  (Where a text has several faults, the one
- * named may then differ from the strict reader's choice.)
+ * Say why mg_json__stream refused `text`: MG_ERROR, err filled with
+ * path:line:column and the first fault, in the order the project has
+ * always named them: bytes (NUL, UTF-8, UTF-16, depth); then where cJSON
+ * would stop reading; then, in text order, what cJSON reads but RFC 8259
+ * refuses, duplicate keys and trailing text.  No tree is built: a long
+ * text costs no more to explain than to read.
  */
-#ifndef MG_JSON_EXPLAIN_TREE_MAX
-#define MG_JSON_EXPLAIN_TREE_MAX ((size_t)1 << 20)
-#endif
 int mg_json__explain(const char *path, const char *text, size_t len, mg_error *err);
 
 /* The root node (0), a node's type, its position, its number of children
@@ -122,9 +91,22 @@ size_t mg_json__tape_count(const mg_json_tape *t, size_t node);
 size_t mg_json__tape_first(const mg_json_tape *t, size_t node);
 size_t mg_json__tape_next(const mg_json_tape *t, size_t parent, size_t node);
 
-/* object[key], MG_J_NONE when absent, null, or `object` is not an object
- * (as mg_json__get). */
+/* object[key], MG_J_NONE when absent, null, or `object` is not an object. */
 size_t mg_json__tape_get(const mg_json_tape *t, size_t object, const char *key);
+
+/* object[key] as mg_json__tape_get, but a null value is returned (for
+ * "'key' must be a string, not null"). */
+size_t mg_json__tape_member(const mg_json_tape *t, size_t object, const char *key);
+
+/* Where an object member's key starts (its opening quote); the value's
+ * position when the node is not a member; {0,0} for no node.  Counted
+ * from the start of the text: for messages, not for loops. */
+mg_pos mg_json__tape_key_pos(const mg_json_tape *t, size_t node);
+
+/* "a string", "a number", "an object", "an array", "a boolean" or "null"
+ * (also for MG_J_NONE): for messages such as "'source' must be an object,
+ * not a string". */
+const char *mg_json__tape_type_name(const mg_json_tape *t, size_t node);
 
 /* A string node's text, decoded (malloc'd; the caller frees), and a number
  * node's value as cJSON reads it (strtod: 1e999 is infinity). */

@@ -1,7 +1,7 @@
 /*
- * The JSON readers' shared checks: positions, pass 1 (bytes), the lexical
+ * The JSON reader's shared checks: positions, pass 1 (bytes), the lexical
  * checks, pass 2 (cJSON's failure, explained).  See json_lex.h and, for
- * the passes, json.c.
+ * the passes, json_explain.c.
  */
 #include <stdarg.h>
 #include <stdbool.h>

@@ -1,14 +1,15 @@
 #ifndef MEMGATE_JSON_LEX_H
 #define MEMGATE_JSON_LEX_H
 /*
- * What both JSON readers (json.c, the tree; json_stream.c, the tape)
- * share, in json_lex.c: positions, the byte checks of pass 1 (NUL bytes,
- * UTF-8, depth), the lexical checks of strings and numbers, and pass 2,
- * the explanation of where and why a text is not JSON.  Internal to the
- * json module.
+ * What the JSON reader (json_stream.c) and the explanation of its
+ * refusals (json_explain.c) share, in json_lex.c: positions, the byte
+ * checks of pass 1 (NUL bytes, UTF-8, depth), the lexical checks of
+ * strings and numbers, and the explanation of where and why a text cJSON
+ * stopped reading is not JSON.  Internal to the json module.
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include "memgate/buf.h"
 #include "memgate/error.h"
 
 /* A problem found at a byte offset; what[0] == '\0' means none. */
@@ -78,5 +79,9 @@ size_t mg_json__scan_number(struct fault *f, const char *text, size_t len, size_
  * and say what is wrong there.
  */
 void mg_json__explain_failure(struct fault *f, const char *text, size_t len, size_t off);
+
+/* Append the raw string s[0..len) (valid: checked, inside its quotes) to
+ * out, decoded.  In json_stream.c. */
+void mg_json__decode_string(mg_buf *out, const char *s, size_t len);
 
 #endif

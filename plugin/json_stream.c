@@ -1,7 +1,7 @@
 /*
  * The streaming reader: one pass over the text into a tape, the elements
  * of one array handed over one at a time.  See plugin/json.h ("the
- * streaming reader"); its checks are json_lex.c's, as the tree reader's.
+ * reader"); its checks are json_lex.c's, as the explanation's.
  */
 #include <assert.h>
 #include <stdbool.h>
@@ -26,6 +26,7 @@ struct jnode {
 
 struct mg_json_tape {
 	const char *text;
+	size_t len;
 	struct jnode *n;
 	size_t count, cap;
 };
@@ -35,7 +36,6 @@ struct rkey {
 			     once its object is closed) */
 	size_t len;
 	size_t doff;      /* an escaped key's offset in the scratch buffer */
-	size_t off;       /* its opening quote's offset in the text */
 	bool escaped;
 };
 
@@ -56,7 +56,6 @@ struct scan {
 	int element_error;
 	mg_buf a;                 /* scratch for decoding escaped keys */
 	bool validate;            /* keep no node once its value is read */
-	struct fault dup;         /* the first duplicate key found, when any */
 };
 
 static mg_pos scan_pos(const struct scan *sc)
@@ -145,8 +144,7 @@ static bool read_string(struct scan *sc, bool *escaped)
 	return true;
 }
 
-/* Decode the raw string s[0..len) (valid, inside its quotes) into out. */
-static void decode_string(mg_buf *out, const char *s, size_t len)
+void mg_json__decode_string(mg_buf *out, const char *s, size_t len)
 {
 	size_t p = 0, run = 0;
 	unsigned long cp, lo;
@@ -217,18 +215,6 @@ static int rkey_cmp(const void *a, const void *b)
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
-/* Remember two equal keys x and y: the later one is the duplicate (what the
- * strict reader says, "duplicate key 'name'", at its opening quote). */
-static void note_duplicate(struct scan *sc, const struct rkey *x, const struct rkey *y)
-{
-	const struct rkey *second = x->off > y->off ? x : y;
-
-	if (sc->dup.what[0])
-		return;
-	mg_json__fault_set(&sc->dup, second->off, "duplicate key '%.*s'",
-			   (int)(second->len < 200 ? second->len : 200), second->p);
-}
-
 /*
  * True when the keys of the object just closed (keys[base..]) are unique.
  * Escaped keys are decoded once, each into the scratch buffer, so that
@@ -238,7 +224,7 @@ static void note_duplicate(struct scan *sc, const struct rkey *x, const struct r
 static bool keys_unique(struct scan *sc, size_t base)
 {
 	struct rkey *k = sc->keys + base;
-	size_t n = sc->nkeys - base, i, j, x = 0, y = 0;
+	size_t n = sc->nkeys - base, i, j;
 	bool ok = true;
 
 	if (n < 2)
@@ -248,7 +234,7 @@ static bool keys_unique(struct scan *sc, size_t base)
 		if (!k[i].escaped)
 			continue;
 		k[i].doff = sc->a.len;
-		decode_string(&sc->a, k[i].p, k[i].len);
+		mg_json__decode_string(&sc->a, k[i].p, k[i].len);
 		k[i].len = sc->a.len - k[i].doff;
 	}
 	for (i = 0; i < n; i++)
@@ -257,21 +243,13 @@ static bool keys_unique(struct scan *sc, size_t base)
 	if (n <= 16) {
 		for (i = 1; i < n && ok; i++)
 			for (j = 0; j < i && ok; j++)
-				if (!(ok = rkey_cmp(&k[i], &k[j]) != 0)) {
-					x = i;
-					y = j;
-				}
+				ok = rkey_cmp(&k[i], &k[j]) != 0;
 		goto done;
 	}
 	qsort(k, n, sizeof(*k), rkey_cmp);
 	for (i = 1; i < n && ok; i++)
-		if (!(ok = rkey_cmp(&k[i], &k[i - 1]) != 0)) {
-			x = i;
-			y = i - 1;
-		}
+		ok = rkey_cmp(&k[i], &k[i - 1]) != 0;
 done:
-	if (!ok)
-		note_duplicate(sc, &k[x], &k[y]);
 	sc->nkeys = base;
 	return ok;
 }
@@ -288,7 +266,7 @@ static bool key_is(struct scan *sc, size_t key_off, size_t key_len, bool escaped
 	if (!escaped)
 		return key_len == n && !memcmp(sc->s + key_off, want, n);
 	sc->a.len = 0;
-	decode_string(&sc->a, sc->s + key_off, key_len);
+	mg_json__decode_string(&sc->a, sc->s + key_off, key_len);
 	return sc->a.len == n && !memcmp(sc->a.ptr, want, n);
 }
 
@@ -325,7 +303,6 @@ static bool read_members(struct scan *sc, size_t node, bool root)
 			sc->keys = mg_xrealloc(sc->keys, sc->kcap * sizeof(*sc->keys));
 		}
 		sc->keys[sc->nkeys].p = sc->s + key_off;
-		sc->keys[sc->nkeys].off = key_off - 1;
 		sc->keys[sc->nkeys].len = key_len;
 		sc->keys[sc->nkeys++].escaped = escaped;
 		skip_space(sc);
@@ -404,7 +381,8 @@ static bool read_elements(struct scan *sc, size_t node, bool stream)
  * Does the linked cJSON read this number of more than 63 characters inside
  * an array?  Upstream cJSON 1.7.15 reads 63 and then fails on the rest;
  * Debian's patched build reads any length.  A lone number is read either
- * way (the strict reader allows text after it and walks the rest).
+ * way (cJSON stops after 63 characters, and the rest is checked as RFC
+ * 8259 asks: mg_json__explain follows the same rules).
  */
 static bool cjson_reads_long_number(const char *num, size_t len)
 {
@@ -493,6 +471,7 @@ int mg_json__stream(mg_json_tape **out, const char *text, size_t len, const char
 	sc.line = 1;
 	sc.t = mg_xcalloc(1, sizeof(*sc.t));
 	sc.t->text = sc.s;
+	sc.t->len = len;
 	sc.stream_key = stream_key;
 	sc.keep = keep;
 	sc.element = element;
@@ -514,57 +493,6 @@ int mg_json__stream(mg_json_tape **out, const char *text, size_t len, const char
 	}
 	*out = sc.t;
 	return MG_OK;
-}
-
-int mg_json__explain(const char *path, const char *text, size_t len, mg_error *err)
-{
-	mg_json *j = NULL;
-	struct scan sc;
-	struct fault f;
-	bool ok;
-	int error;
-
-	assert(text || !len);
-	text = text ? text : "";
-	if (len <= MG_JSON_EXPLAIN_TREE_MAX) {
-		error = mg_json__parse(&j, path, text, len, 0, err);
-		mg_json__free(j);
-		goto done;
-	}
-	if (mg_json__prescan(&f, text, len, MG_JSON_MAX_DEPTH) < 0)
-		goto fault;
-	memset(&sc, 0, sizeof(sc));
-	sc.s = text;
-	sc.len = len;
-	sc.off = sc.line_start = mg_json__skip_bom(text, len);
-	sc.line = 1;
-	sc.t = mg_xcalloc(1, sizeof(*sc.t));
-	sc.t->text = text;
-	sc.validate = true;
-	mg_buf_init(&sc.a);
-	ok = read_value(&sc, 0, 0, false, false);
-	if (ok) {
-		skip_space(&sc);
-		if (sc.off < len)
-			mg_json__fault_set(&f, sc.off, "trailing text after the JSON document");
-	} else if (sc.dup.what[0]) {
-		f = sc.dup;
-	} else {
-		mg_json__explain_failure(&f, text, len, sc.off);
-	}
-	free(sc.keys);
-	mg_buf_free(&sc.a);
-	mg_json__tape_free(sc.t);
-	if (ok && sc.off >= len) {
-		error = mg_error_set(err, path, 0, 0, "internal error: the JSON readers disagree "
-				     "on this text");
-		goto done;
-	}
-fault:
-	error = mg_error_at(err, path, mg_json__pos_at(text, len, f.off), "%s", f.what);
-done:
-	return error < 0 ? error : mg_error_set(err, path, 0, 0, "internal error: the JSON "
-						"readers disagree on this text");
 }
 
 void mg_json__tape_free(mg_json_tape *t)
@@ -616,13 +544,13 @@ static bool key_equals(const mg_json_tape *t, const struct jnode *m, const char 
 
 	if (!(m->escaped & 2))
 		return m->key_len == len && !memcmp(t->text + m->key_off, key, len);
-	decode_string(&b, t->text + m->key_off, m->key_len);
+	mg_json__decode_string(&b, t->text + m->key_off, m->key_len);
 	same = b.len == len && !memcmp(b.ptr, key, len);
 	mg_buf_free(&b);
 	return same;
 }
 
-size_t mg_json__tape_get(const mg_json_tape *t, size_t object, const char *key)
+size_t mg_json__tape_member(const mg_json_tape *t, size_t object, const char *key)
 {
 	size_t c, len = strlen(key);
 
@@ -630,8 +558,37 @@ size_t mg_json__tape_get(const mg_json_tape *t, size_t object, const char *key)
 		return MG_J_NONE;
 	for (c = object + 1; c < t->n[object].end; c = t->n[c].end)
 		if (key_equals(t, &t->n[c], key, len))
-			return t->n[c].type == MG_J_NULL ? MG_J_NONE : c;
+			return c;
 	return MG_J_NONE;
+}
+
+size_t mg_json__tape_get(const mg_json_tape *t, size_t object, const char *key)
+{
+	size_t c = mg_json__tape_member(t, object, key);
+
+	return c != MG_J_NONE && t->n[c].type == MG_J_NULL ? MG_J_NONE : c;
+}
+
+mg_pos mg_json__tape_key_pos(const mg_json_tape *t, size_t node)
+{
+	if (node >= t->count)
+		return (mg_pos){ 0, 0 };
+	if (!t->n[node].key_off)
+		return t->n[node].pos;
+	return mg_json__pos_at(t->text, t->len, t->n[node].key_off - 1);
+}
+
+const char *mg_json__tape_type_name(const mg_json_tape *t, size_t node)
+{
+	switch (node < t->count ? t->n[node].type : MG_J_NULL) {
+	case MG_J_OBJECT: return "an object";
+	case MG_J_ARRAY: return "an array";
+	case MG_J_STRING: return "a string";
+	case MG_J_NUMBER: return "a number";
+	case MG_J_TRUE:
+	case MG_J_FALSE: return "a boolean";
+	default: return "null";
+	}
 }
 
 char *mg_json__tape_strdup(const mg_json_tape *t, size_t node)
@@ -642,7 +599,7 @@ char *mg_json__tape_strdup(const mg_json_tape *t, size_t node)
 	assert(n->type == MG_J_STRING);
 	if (!(n->escaped & 1))
 		return mg_xstrndup(t->text + n->off, n->len);
-	decode_string(&b, t->text + n->off, n->len);
+	mg_json__decode_string(&b, t->text + n->off, n->len);
 	return mg_buf_detach(&b, NULL);
 }
 

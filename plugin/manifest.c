@@ -2,10 +2,11 @@
  * The stage-75 input manifest (memgate(1), REPORTS, its last
  * paragraph): see include/memgate/manifest.h.
  *
- * Read as strictly as the report (plugin/json.c): malformed JSON, duplicate
- * keys and trailing text are errors.  Unknown keys are ignored, so that a
- * producer may add its own fields; a key that is present with a null value
- * counts as absent for optional keys and as the wrong type for required ones.
+ * Read by the report's strict reader (mg_json__stream, whole document):
+ * malformed JSON, duplicate keys and trailing text are errors.  Unknown keys
+ * are ignored, so that a producer may add its own fields; a key that is
+ * present with a null value counts as absent for optional keys and as the
+ * wrong type for required ones.
  */
 #include <assert.h>
 #include <stdbool.h>
@@ -20,7 +21,7 @@
 #include "path.h"
 
 struct parse {
-	const mg_json *j;
+	const mg_json_tape *t;
 	const char *path;
 	mg_error *err;
 };
@@ -36,32 +37,38 @@ static void key_label(char *out, size_t n, const char *parent, const char *key)
 		snprintf(out, n, "%s", key);
 }
 
-/*
- * parent[key], which must hold a value of `type` (cJSON_Object or
- * cJSON_String).  *out is NULL when the key is absent (or null) and not
- * required.
- */
-static int member(const cJSON **out, const struct parse *p, const cJSON *parent,
-		  const char *parent_name, const char *key, int type, bool required)
+static mg_pos pos_of(const struct parse *p, size_t node)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(parent, key);
+	return mg_json__tape_pos(p->t, node);
+}
+
+/*
+ * parent[key], which must hold a value of `type` (MG_J_OBJECT or
+ * MG_J_STRING).  *out is MG_J_NONE when the key is absent (or null) and
+ * not required.
+ */
+static int member(size_t *out, const struct parse *p, size_t parent,
+		  const char *parent_name, const char *key, enum mg_jtype type, bool required)
+{
+	size_t v = mg_json__tape_member(p->t, parent, key);
+	enum mg_jtype vt = v == MG_J_NONE ? MG_J_NULL : mg_json__tape_type(p->t, v);
 	char label[128];
 
-	*out = NULL;
+	*out = MG_J_NONE;
 	key_label(label, sizeof(label), parent_name, key);
-	if (!required && (!v || cJSON_IsNull(v)))
+	if (!required && vt == MG_J_NULL)
 		return MG_OK;
-	if (!v && parent_name)
-		return mg_error_at(p->err, p->path, mg_json__pos(p->j, parent),
+	if (v == MG_J_NONE && parent_name)
+		return mg_error_at(p->err, p->path, pos_of(p, parent),
 				   "missing required key '%s' in '%s'", key, parent_name);
-	if (!v)
-		return mg_error_at(p->err, p->path, mg_json__pos(p->j, parent),
+	if (v == MG_J_NONE)
+		return mg_error_at(p->err, p->path, pos_of(p, parent),
 				   "missing required key '%s'", key);
-	if (type == cJSON_Object ? !cJSON_IsObject(v) : !cJSON_IsString(v))
-		return mg_error_at(p->err, p->path, mg_json__pos(p->j, v),
+	if (vt != type)
+		return mg_error_at(p->err, p->path, pos_of(p, v),
 				   "'%s' must be %s, not %s", label,
-				   type == cJSON_Object ? "an object" : "a string",
-				   mg_json__type_name(v));
+				   type == MG_J_OBJECT ? "an object" : "a string",
+				   mg_json__tape_type_name(p->t, v));
 	*out = v;
 	return MG_OK;
 }
@@ -104,51 +111,56 @@ static void printable(char *out, size_t n, const char *s)
 
 /* object.path and object.sha256, both required, checked and copied. */
 static int read_ref(char **path, mg_pos *path_pos, char **sha, mg_pos *sha_pos,
-		    const struct parse *p, const cJSON *object, const char *name)
+		    const struct parse *p, size_t object, const char *name)
 {
-	const cJSON *vp, *vs;
-	char why[160], label[64], shown[256];
+	size_t vp, vs;
+	char why[160], label[64], shown[256], *ps = NULL, *ss = NULL;
 	mg_error tmp;
 	int error;
 
-	if ((error = member(&vp, p, object, name, "path", cJSON_String, true)) < 0 ||
-	    (error = member(&vs, p, object, name, "sha256", cJSON_String, true)) < 0)
+	if ((error = member(&vp, p, object, name, "path", MG_J_STRING, true)) < 0 ||
+	    (error = member(&vs, p, object, name, "sha256", MG_J_STRING, true)) < 0)
 		return error;
-	if (mg_path_check(vp->valuestring, &tmp) < 0) {
-		printable(shown, sizeof(shown), vp->valuestring);
-		return mg_error_at(p->err, p->path, mg_json__pos(p->j, vp),
-				   "invalid path '%s' in '%s.path': %s", shown, name, tmp.message);
-	}
-	if (sha256_problem(why, sizeof(why), vs->valuestring)) {
+	ps = mg_json__tape_strdup(p->t, vp);
+	ss = mg_json__tape_strdup(p->t, vs);
+	if (mg_path_check(ps, &tmp) < 0) {
+		printable(shown, sizeof(shown), ps);
+		error = mg_error_at(p->err, p->path, pos_of(p, vp),
+				    "invalid path '%s' in '%s.path': %s", shown, name, tmp.message);
+	} else if (sha256_problem(why, sizeof(why), ss)) {
 		key_label(label, sizeof(label), name, "sha256");
-		return mg_error_at(p->err, p->path, mg_json__pos(p->j, vs), "'%s' %s", label, why);
+		error = mg_error_at(p->err, p->path, pos_of(p, vs), "'%s' %s", label, why);
+	} else {
+		*path = ps;
+		*path_pos = pos_of(p, vp);
+		*sha = ss;
+		*sha_pos = pos_of(p, vs);
+		ps = ss = NULL;
 	}
-	*path = mg_xstrdup(vp->valuestring);
-	*path_pos = mg_json__pos(p->j, vp);
-	*sha = mg_xstrdup(vs->valuestring);
-	*sha_pos = mg_json__pos(p->j, vs);
-	return MG_OK;
+	free(ps);
+	free(ss);
+	return error;
 }
 
 static int read_optional_string(char **out, mg_pos *pos, const struct parse *p,
-				const cJSON *object, const char *name, const char *key)
+				size_t object, const char *name, const char *key)
 {
-	const cJSON *v;
+	size_t v;
 	int error;
 
-	if ((error = member(&v, p, object, name, key, cJSON_String, false)) < 0 || !v)
+	if ((error = member(&v, p, object, name, key, MG_J_STRING, false)) < 0 || v == MG_J_NONE)
 		return error;
-	*out = mg_xstrdup(v->valuestring);
-	*pos = mg_json__pos(p->j, v);
+	*out = mg_json__tape_strdup(p->t, v);
+	*pos = pos_of(p, v);
 	return MG_OK;
 }
 
-static int read_source(mg_manifest *m, const struct parse *p, const cJSON *root)
+static int read_source(mg_manifest *m, const struct parse *p, size_t root)
 {
-	const cJSON *src;
+	size_t src;
 	int error;
 
-	if ((error = member(&src, p, root, NULL, "source", cJSON_Object, true)) < 0)
+	if ((error = member(&src, p, root, NULL, "source", MG_J_OBJECT, true)) < 0)
 		return error;
 	if ((error = read_ref(&m->source_path, &m->source_path_pos, &m->source_sha256,
 			      &m->source_sha256_pos, p, src, "source")) < 0)
@@ -160,12 +172,13 @@ static int read_source(mg_manifest *m, const struct parse *p, const cJSON *root)
 				    p, src, "source", "semantic_id");
 }
 
-static int read_approved(mg_manifest *m, const struct parse *p, const cJSON *root)
+static int read_approved(mg_manifest *m, const struct parse *p, size_t root)
 {
-	const cJSON *ap;
+	size_t ap;
 	int error;
 
-	if ((error = member(&ap, p, root, NULL, "approved_result", cJSON_Object, false)) < 0 || !ap)
+	if ((error = member(&ap, p, root, NULL, "approved_result", MG_J_OBJECT, false)) < 0 ||
+	    ap == MG_J_NONE)
 		return error;
 	m->has_approved = true;
 	return read_ref(&m->approved_path, &m->approved_path_pos, &m->approved_sha256,
@@ -173,36 +186,39 @@ static int read_approved(mg_manifest *m, const struct parse *p, const cJSON *roo
 }
 
 /* measured.commit: a full object id, 40 (or, SHA-256, 64) lowercase hex. */
-static int read_measured(mg_manifest *m, const struct parse *p, const cJSON *root)
+static int read_measured(mg_manifest *m, const struct parse *p, size_t root)
 {
-	const cJSON *ms, *c;
-	size_t len;
+	size_t ms, c, len;
+	char *id;
 	int error;
 
-	if ((error = member(&ms, p, root, NULL, "measured", cJSON_Object, false)) < 0 || !ms)
+	if ((error = member(&ms, p, root, NULL, "measured", MG_J_OBJECT, false)) < 0 ||
+	    ms == MG_J_NONE)
 		return error;
-	if ((error = member(&c, p, ms, "measured", "commit", cJSON_String, true)) < 0)
+	if ((error = member(&c, p, ms, "measured", "commit", MG_J_STRING, true)) < 0)
 		return error;
-	len = strlen(c->valuestring);
-	if ((len != 40 && len != 64) ||
-	    strspn(c->valuestring, "0123456789abcdef") != len)
-		return mg_error_at(p->err, p->path, mg_json__pos(p->j, c),
+	id = mg_json__tape_strdup(p->t, c);
+	len = strlen(id);
+	if ((len != 40 && len != 64) || strspn(id, "0123456789abcdef") != len) {
+		free(id);
+		return mg_error_at(p->err, p->path, pos_of(p, c),
 				   "'measured.commit' must be a full commit id (40 lowercase hex "
 				   "digits; memgate manifest --measured-commit REV writes it)");
-	m->measured_commit = mg_xstrdup(c->valuestring);
-	m->measured_commit_pos = mg_json__pos(p->j, c);
+	}
+	m->measured_commit = id;
+	m->measured_commit_pos = pos_of(p, c);
 	return MG_OK;
 }
 
 static int read_manifest(mg_manifest *m, const struct parse *p)
 {
-	const cJSON *root = mg_json__root(p->j);
+	size_t root = 0;
 	int error;
 
-	if (!cJSON_IsObject(root))
-		return mg_error_at(p->err, p->path, mg_json__pos(p->j, root),
+	if (mg_json__tape_type(p->t, root) != MG_J_OBJECT)
+		return mg_error_at(p->err, p->path, pos_of(p, root),
 				   "manifest must be a JSON object, not %s",
-				   mg_json__type_name(root));
+				   mg_json__tape_type_name(p->t, root));
 	if ((error = read_source(m, p, root)) < 0 ||
 	    (error = read_measured(m, p, root)) < 0)
 		return error;
@@ -212,16 +228,18 @@ static int read_manifest(mg_manifest *m, const struct parse *p)
 int mg_manifest_parse(mg_manifest **out, const char *path, const char *text,
 		      size_t len, mg_error *err)
 {
-	mg_json *j = NULL;
+	mg_json_tape *t = NULL;
 	mg_manifest *m = NULL;
 	struct parse p;
 	int error;
 
 	assert(out);
 	*out = NULL;
-	if ((error = mg_json__parse(&j, path, text, len, 0, err)) < 0)
+	if (mg_json__stream(&t, text, len, NULL, NULL, NULL, NULL, NULL) < 0) {
+		error = mg_json__explain(path, text, len, err);
 		goto done;
-	p.j = j;
+	}
+	p.t = t;
 	p.path = path;
 	p.err = err;
 	m = mg_xcalloc(1, sizeof(*m));
@@ -232,7 +250,7 @@ int mg_manifest_parse(mg_manifest **out, const char *path, const char *text,
 	m = NULL;
 done:
 	mg_manifest_free(m);
-	mg_json__free(j);
+	mg_json__tape_free(t);
 	return error;
 }
 

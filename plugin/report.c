@@ -6,8 +6,7 @@
  * as soon as its closing brace is, then dropped, so that a report of 10^5
  * candidates never exists as one tree.  Every string in the report is a
  * copy owned by it.  When the text is not valid JSON, mg_json__explain
- * says where and why (the strict reader's words for a text up to 1 MiB,
- * a pass that keeps no tree for a longer one).
+ * says where and why, in passes that keep no tree.
  *
  * Metric lookup: for the measured metrics (peak memory, throughput, eval
  * loss) the places are tried in order -- the candidate's own keys, then its
