@@ -18,7 +18,7 @@
 #include <stddef.h>
 
 #include "memgate/error.h"
-#include "memgate/limits.h"   /* MG_JSON_MAX_DEPTH */
+#include "memgate/limits.h"   /* MG_JSON_MAX_DEPTH, MG_JSON_EXPLAIN_TREE_MAX */
 
 /*
  * Writing: a parsed tree written again by the one JSON writer
@@ -72,11 +72,17 @@ void mg_json__tape_free(mg_json_tape *t);
 
 /*
  * Say why mg_json__stream refused `text`: MG_ERROR, err filled with
- * path:line:column and the first fault, in the order the project has
- * always named them: bytes (NUL, UTF-8, UTF-16, depth); then where cJSON
- * would stop reading; then, in text order, what cJSON reads but RFC 8259
- * refuses, duplicate keys and trailing text.  No tree is built: a long
- * text costs no more to explain than to read.
+ * path:line:column and the first fault.  A text of at most
+ * MG_JSON_EXPLAIN_TREE_MAX bytes (limits.h) is explained in the order the
+ * project has always named faults: bytes (NUL, UTF-8, UTF-16, depth); then
+ * where cJSON stops reading it (cJSON builds its tree, deleted at once);
+ * then, in text order, what cJSON reads but RFC 8259 refuses, duplicate
+ * keys and trailing text.  A longer text is explained without a tree, so
+ * that the error costs no more than the read it explains: the same checks
+ * of bytes, UTF-8 and depth, then the reader again, keeping no node, for
+ * the first duplicate key it meets, the place where it stops, or trailing
+ * text.  (Where a long text has several faults, the one named may then
+ * differ from the one a shorter text's explanation would choose.)
  */
 int mg_json__explain(const char *path, const char *text, size_t len, mg_error *err);
 

@@ -1,13 +1,14 @@
 /*
  * Why the strict reader (json_stream.c) refused a text: mg_json__explain,
- * in the words and at the place the project has always given, without
- * building a tree.  See plugin/json.h.
+ * in the words and at the place the project has always given.  See
+ * plugin/json.h.
  *
- * Three passes, each of which names the first problem it meets:
+ * A text of at most MG_JSON_EXPLAIN_TREE_MAX bytes goes through three
+ * passes, each of which names the first problem it meets:
  *  1. the bytes (json_lex.c): NUL bytes, invalid UTF-8, nesting depth;
- *  2. cJSON's reading, followed here step by step (cjson_*): where
- *     cJSON_ParseWithLengthOpts would stop on a text and its terminating
- *     NUL, explained by mg_json__explain_failure;
+ *  2. cJSON itself (cJSON_ParseWithLengthOpts on the text and its
+ *     terminating NUL): where it stops, explained by
+ *     mg_json__explain_failure; its tree is deleted at once;
  *  3. what cJSON lets through and RFC 8259 does not, in text order
  *     (walk_*): whitespace other than RFC 8259's, leading zeros, "1.",
  *     raw control characters and bad escapes in strings, '\u0000', then
@@ -17,6 +18,10 @@
  * Pass 3 runs only on texts cJSON reads, so their structure is what cJSON
  * saw: the walk follows it with cJSON's whitespace and checks with RFC
  * 8259's.
+ *
+ * A longer text builds no tree: pass 1, then the reader's own fault
+ * (mg_json__stream_fault), so that an error costs no more than the read
+ * it explains.
  */
 #include <assert.h>
 #include <stdbool.h>
@@ -29,217 +34,28 @@
 
 /* ---- pass 2: cJSON's reading ------------------------------------- */
 
-/* cJSON's nesting limit (CJSON_NESTING_LIMIT), never reached after pass 1. */
-#define CJSON_DEPTH 1000
-
-/* cJSON reading a text of len bytes and its NUL: a buffer of len + 1. */
-struct cj {
-	const unsigned char *s;
-	size_t len;        /* the text's length; the buffer has one byte more */
-	size_t off;
-	size_t depth;
-	bool long_numbers; /* the linked cJSON reads numbers past 63 characters */
-};
-
-static unsigned char cj_at(const struct cj *c, size_t i)
-{
-	return i < c->len ? c->s[i] : 0;
-}
-
-/* buffer_skip_whitespace: every byte up to ' ' (the final NUL too). */
-static void cj_skip(struct cj *c)
-{
-	if (c->off > c->len)
-		return;
-	while (c->off <= c->len && cj_at(c, c->off) <= ' ')
-		c->off++;
-	if (c->off == c->len + 1)
-		c->off--;
-}
-
-/* parse_hex4: 0 for a non-hex digit. */
-static unsigned cj_hex4(const struct cj *c, size_t p)
-{
-	long v = p + 4 <= c->len ? mg_json__hex4((const char *)c->s + p, 4) : -1;
-
-	return v < 0 ? 0 : (unsigned)v;
-}
-
-/* utf16_literal_to_utf8: the length of the \u escape at p, or 0. */
-static size_t cj_utf16(const struct cj *c, size_t p, size_t end)
-{
-	unsigned first, second;
-
-	if (end - p < 6)
-		return 0;
-	first = cj_hex4(c, p + 2);
-	if (first >= 0xdc00 && first <= 0xdfff)
-		return 0;
-	if (first < 0xd800 || first > 0xdbff)
-		return 6;
-	if (end - (p + 6) < 6 || cj_at(c, p + 6) != '\\' || cj_at(c, p + 7) != 'u')
-		return 0;
-	second = cj_hex4(c, p + 8);
-	return second >= 0xdc00 && second <= 0xdfff ? 12 : 0;
-}
-
-/* parse_string: on failure cJSON stands after the opening quote, or at the
- * escape it could not read. */
-static bool cj_string(struct cj *c)
-{
-	size_t start = c->off, end = start + 1, p, n;
-
-	c->off = start + 1;
-	if (cj_at(c, start) != '"')
-		return false;
-	for (; end <= c->len && cj_at(c, end) != '"'; end++)
-		if (cj_at(c, end) == '\\' && ++end > c->len)
-			return false;
-	if (end > c->len)
-		return false;
-	for (p = start + 1; p < end; p += n) {
-		n = 1;
-		if (cj_at(c, p) != '\\')
-			continue;
-		c->off = p;
-		n = cj_at(c, p + 1) == 'u' ? cj_utf16(c, p, end) :
-		    strchr("bfnrt\"\\/", cj_at(c, p + 1)) && cj_at(c, p + 1) ? 2 : 0;
-		if (!n)
-			return false;
-	}
-	c->off = end + 1;
-	return true;
-}
-
-static bool cj_number_char(unsigned char ch)
-{
-	return (ch >= '0' && ch <= '9') || ch == '+' || ch == '-' || ch == 'e' || ch == 'E' ||
-	       ch == '.';
-}
-
 /*
- * Does the linked cJSON read a number of more than 63 characters?
- * Upstream cJSON 1.7.15 copies 63 and reads those; Debian's patched build
- * copies any length.
+ * Does cJSON read text?  When it does not, *stop is where it stopped
+ * (`end`, never the racy cJSON_GetErrorPtr), at most len.  cJSON is given
+ * the text and a NUL after it, so that it reports an unexpected end where
+ * the text ends, not at its last byte; the tree it builds is deleted at
+ * once.
  */
-static bool cjson_reads_long_numbers(void)
-{
-	static const char probe[] =
-		"[1234567890123456789012345678901234567890123456789012345678901234567890]";
-	cJSON *root = cJSON_ParseWithLength(probe, sizeof(probe) - 1);
-	bool ok = root != NULL;
-
-	cJSON_Delete(root);
-	return ok;
-}
-
-/* parse_number: the characters a number may hold, read by strtod. */
-static bool cj_number(struct cj *c)
-{
-	char small[64], *copy = small, *after;
-	size_t n = 0;
-
-	while (c->off + n <= c->len && cj_number_char(cj_at(c, c->off + n)) &&
-	       (c->long_numbers || n < sizeof(small) - 1))
-		n++;
-	if (n >= sizeof(small))
-		copy = mg_xmalloc(n + 1);
-	memcpy(copy, c->s + c->off, n);
-	copy[n] = '\0';
-	strtod(copy, &after);
-	n = (size_t)(after - copy);
-	if (copy != small)
-		free(copy);
-	c->off += n;
-	return n > 0;
-}
-
-static bool cj_value(struct cj *c);
-
-/* parse_array and parse_object: the elements (or members) after the
- * bracket, each then cj_skip, separated by ','; false where cJSON fails. */
-static bool cj_container(struct cj *c, char close)
-{
-	if (c->depth >= CJSON_DEPTH)
-		return false;
-	c->depth++;
-	c->off++;
-	cj_skip(c);
-	if (cj_at(c, c->off) == close)
-		goto done;
-	for (;;) {
-		cj_skip(c);
-		if (close == '}') {
-			if (!cj_string(c))
-				return false;
-			cj_skip(c);
-			if (c->off > c->len || cj_at(c, c->off) != ':')
-				return false;
-			c->off++;
-			cj_skip(c);
-		}
-		if (!cj_value(c))
-			return false;
-		cj_skip(c);
-		if (c->off > c->len || cj_at(c, c->off) != ',')
-			break;
-		c->off++;
-	}
-	if (c->off > c->len || cj_at(c, c->off) != close)
-		return false;
-done:
-	c->depth--;
-	c->off++;
-	return true;
-}
-
-static bool cj_word(struct cj *c, const char *word)
-{
-	size_t n = strlen(word);
-
-	if (c->off + n > c->len || memcmp(c->s + c->off, word, n))
-		return false;
-	c->off += n;
-	return true;
-}
-
-/* parse_value. */
-static bool cj_value(struct cj *c)
-{
-	unsigned char ch = cj_at(c, c->off);
-
-	if (c->off > c->len)
-		return false;
-	if (cj_word(c, "null") || cj_word(c, "false") || cj_word(c, "true"))
-		return true;
-	if (ch == '"')
-		return cj_string(c);
-	if (ch == '-' || (ch >= '0' && ch <= '9'))
-		return cj_number(c);
-	if (ch == '[')
-		return cj_container(c, ']');
-	if (ch == '{')
-		return cj_container(c, '}');
-	return false;
-}
-
-/* Does cJSON read text?  When it does not, *stop is where it stopped (as
- * cJSON_ParseWithLengthOpts's return_parse_end, at most len). */
 static bool cjson_reads(size_t *stop, const char *text, size_t len)
 {
-	struct cj c;
+	char *copy = mg_xmalloc(len + 1);
+	const char *end = NULL;
+	cJSON *root;
 
-	memset(&c, 0, sizeof(c));
-	c.s = (const unsigned char *)text;
-	c.len = len;
-	c.long_numbers = cjson_reads_long_numbers();
-	if (len + 1 > 4 && !memcmp(text, "\xef\xbb\xbf", 3))
-		c.off = 3;
-	cj_skip(&c);
-	if (cj_value(&c))
-		return true;
-	*stop = c.off < len ? c.off : len;
-	return false;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 0);
+	*stop = end && end >= copy ? (size_t)(end - copy) : 0;
+	if (*stop > len)
+		*stop = len;
+	cJSON_Delete(root);
+	free(copy);
+	return root != NULL;
 }
 
 /* ---- pass 3: the walk --------------------------------------------- */
@@ -445,24 +261,31 @@ static bool walk_text(struct fault *f, const char *text, size_t len)
 
 /* ---- the explanation ---------------------------------------------- */
 
+/* A text of at most MG_JSON_EXPLAIN_TREE_MAX bytes: passes 2 and 3. */
+static bool explain_short(struct fault *f, const char *text, size_t len)
+{
+	size_t stop;
+
+	if (!cjson_reads(&stop, text, len)) {
+		mg_json__explain_failure(f, text, len, stop);
+		return true;
+	}
+	return !walk_text(f, text, len);
+}
+
 int mg_json__explain(const char *path, const char *text, size_t len, mg_error *err)
 {
 	struct fault f;
-	size_t stop;
+	bool found;
 
 	assert(text || !len);
 	text = text ? text : "";
 	memset(&f, 0, sizeof(f));
-	if (mg_json__prescan(&f, text, len, MG_JSON_MAX_DEPTH) < 0)
-		goto fault;
-	if (!cjson_reads(&stop, text, len)) {
-		mg_json__explain_failure(&f, text, len, stop);
-		goto fault;
-	}
-	if (!walk_text(&f, text, len))
-		goto fault;
-	return mg_error_set(err, path, 0, 0, "internal error: cannot say why this JSON text "
-			    "was refused");
-fault:
+	found = mg_json__prescan(&f, text, len, MG_JSON_MAX_DEPTH) < 0 ||
+		(len <= MG_JSON_EXPLAIN_TREE_MAX ? explain_short(&f, text, len) :
+						   mg_json__stream_fault(&f, text, len));
+	if (!found)
+		return mg_error_set(err, path, 0, 0, "internal error: cannot say why this JSON "
+				    "text was refused");
 	return mg_error_at(err, path, mg_json__pos_at(text, len, f.off), "%s", f.what);
 }

@@ -84,4 +84,12 @@ void mg_json__explain_failure(struct fault *f, const char *text, size_t len, siz
  * out, decoded.  In json_stream.c. */
 void mg_json__decode_string(mg_buf *out, const char *s, size_t len);
 
+/*
+ * Why the reader refuses a text that passed mg_json__prescan, keeping no
+ * node: the first duplicate key it meets (found when its object closes),
+ * the place where it stops, or text after the document.  True with f set;
+ * false when it reads the text.  In json_stream.c.
+ */
+bool mg_json__stream_fault(struct fault *f, const char *text, size_t len);
+
 #endif

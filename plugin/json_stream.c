@@ -36,6 +36,7 @@ struct rkey {
 			     once its object is closed) */
 	size_t len;
 	size_t doff;      /* an escaped key's offset in the scratch buffer */
+	size_t off;       /* its opening quote's offset in the text */
 	bool escaped;
 };
 
@@ -56,6 +57,7 @@ struct scan {
 	int element_error;
 	mg_buf a;                 /* scratch for decoding escaped keys */
 	bool validate;            /* keep no node once its value is read */
+	struct fault dup;         /* the first duplicate key found, when any */
 };
 
 static mg_pos scan_pos(const struct scan *sc)
@@ -215,6 +217,18 @@ static int rkey_cmp(const void *a, const void *b)
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
+/* Remember two equal keys x and y: the later one is the duplicate (what
+ * mg_json__explain says, "duplicate key 'name'", at its opening quote). */
+static void note_duplicate(struct scan *sc, const struct rkey *x, const struct rkey *y)
+{
+	const struct rkey *second = x->off > y->off ? x : y;
+
+	if (sc->dup.what[0])
+		return;
+	mg_json__fault_set(&sc->dup, second->off, "duplicate key '%.*s'",
+			   (int)(second->len < 200 ? second->len : 200), second->p);
+}
+
 /*
  * True when the keys of the object just closed (keys[base..]) are unique.
  * Escaped keys are decoded once, each into the scratch buffer, so that
@@ -224,7 +238,7 @@ static int rkey_cmp(const void *a, const void *b)
 static bool keys_unique(struct scan *sc, size_t base)
 {
 	struct rkey *k = sc->keys + base;
-	size_t n = sc->nkeys - base, i, j;
+	size_t n = sc->nkeys - base, i, j, x = 0, y = 0;
 	bool ok = true;
 
 	if (n < 2)
@@ -243,13 +257,21 @@ static bool keys_unique(struct scan *sc, size_t base)
 	if (n <= 16) {
 		for (i = 1; i < n && ok; i++)
 			for (j = 0; j < i && ok; j++)
-				ok = rkey_cmp(&k[i], &k[j]) != 0;
+				if (!(ok = rkey_cmp(&k[i], &k[j]) != 0)) {
+					x = i;
+					y = j;
+				}
 		goto done;
 	}
 	qsort(k, n, sizeof(*k), rkey_cmp);
 	for (i = 1; i < n && ok; i++)
-		ok = rkey_cmp(&k[i], &k[i - 1]) != 0;
+		if (!(ok = rkey_cmp(&k[i], &k[i - 1]) != 0)) {
+			x = i;
+			y = i - 1;
+		}
 done:
+	if (!ok)
+		note_duplicate(sc, &k[x], &k[y]);
 	sc->nkeys = base;
 	return ok;
 }
@@ -303,6 +325,7 @@ static bool read_members(struct scan *sc, size_t node, bool root)
 			sc->keys = mg_xrealloc(sc->keys, sc->kcap * sizeof(*sc->keys));
 		}
 		sc->keys[sc->nkeys].p = sc->s + key_off;
+		sc->keys[sc->nkeys].off = key_off - 1;
 		sc->keys[sc->nkeys].len = key_len;
 		sc->keys[sc->nkeys++].escaped = escaped;
 		skip_space(sc);
@@ -493,6 +516,38 @@ int mg_json__stream(mg_json_tape **out, const char *text, size_t len, const char
 	}
 	*out = sc.t;
 	return MG_OK;
+}
+
+bool mg_json__stream_fault(struct fault *f, const char *text, size_t len)
+{
+	struct scan sc;
+	bool ok;
+
+	assert(f && (text || !len));
+	memset(&sc, 0, sizeof(sc));
+	sc.s = text ? text : "";
+	sc.len = len;
+	sc.off = sc.line_start = mg_json__skip_bom(sc.s, len);
+	sc.line = 1;
+	sc.t = mg_xcalloc(1, sizeof(*sc.t));
+	sc.t->text = sc.s;
+	sc.t->len = len;
+	sc.validate = true;
+	mg_buf_init(&sc.a);
+	ok = read_value(&sc, 0, 0, false, false);
+	if (ok) {
+		skip_space(&sc);
+		if (sc.off < len)
+			mg_json__fault_set(f, sc.off, "trailing text after the JSON document");
+	} else if (sc.dup.what[0]) {
+		*f = sc.dup;
+	} else {
+		mg_json__explain_failure(f, sc.s, len, sc.off);
+	}
+	free(sc.keys);
+	mg_buf_free(&sc.a);
+	mg_json__tape_free(sc.t);
+	return !ok || sc.off < len;
 }
 
 void mg_json__tape_free(mg_json_tape *t)

@@ -487,12 +487,13 @@ static char *zeros(const char *head, size_t n, const char *tail, size_t *len)
 	return mg_buf_detach(&b, len);
 }
 
-/* The explanation of a text the reader refuses, for a short text and one
- * past 1 MiB: the same message, at the same column of the last line. */
+/* The explanation of a text the reader refuses, for a short text (cJSON's
+ * reading) and one past MG_JSON_EXPLAIN_TREE_MAX (no tree): the same
+ * message, at the same column of the last line. */
 static void expect_explained(const char *head, const char *tail, size_t from_end,
 			     const char *msg)
 {
-	size_t len, i, sizes[2] = { 10, (size_t)1 << 20 };
+	size_t len, i, sizes[2] = { 10, MG_JSON_EXPLAIN_TREE_MAX };
 	mg_json_tape *t = NULL;
 	mg_error err;
 	char *text;
@@ -511,9 +512,8 @@ static void expect_explained(const char *head, const char *tail, size_t from_end
 }
 
 /* Issue 19, finding 5: a long report whose fault lies at its very end was
- * explained by parsing it again as a cJSON tree (3.4 GB for 63 MiB).  The
- * explanation keeps no tree, and says the same for a long text as for a
- * short one. */
+ * explained by parsing it again as a cJSON tree (3.4 GB for 63 MiB).  Past
+ * MG_JSON_EXPLAIN_TREE_MAX the explanation keeps no tree and says the same. */
 Test(json, a_long_text_is_explained_without_a_tree)
 {
 	expect_explained("{\"candidates\": [", "0], \"a\": 1, \"a\": 2}", 7, "duplicate key 'a'");
