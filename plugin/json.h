@@ -1,7 +1,7 @@
 #ifndef MEMGATE_PLUGIN_JSON_H
 #define MEMGATE_PLUGIN_JSON_H
 /*
- * JSON for the parsers and renderers (private: includes cJSON.h).
+ * JSON for the parsers and renderers (private).
  *
  * Reading: one strict reader (json_stream.c), which refuses what cJSON
  * would let through: NUL bytes, invalid UTF-8, trailing text, duplicate
@@ -11,23 +11,24 @@
  * later errors and annotations can point at the exact line.  When it
  * refuses a text, mg_json__explain says why and where (json_explain.c).
  *
- * Writing: json_write.h, the one writer; here only a tree cJSON parsed,
- * written again through it (mg_json__write).
+ * Writing: json_write.h, the one writer; here only a tape node written
+ * again through it (mg_json__write_tape).
  */
-#include <cjson/cJSON.h>
 #include <stddef.h>
 
 #include "memgate/error.h"
 #include "memgate/limits.h"   /* MG_JSON_MAX_DEPTH, MG_JSON_EXPLAIN_TREE_MAX */
 
 /*
- * Writing: a parsed tree written again by the one JSON writer
- * (json_write.h), as cJSON_Print (MG_JW_TABS) or cJSON_PrintUnformatted
- * (MG_JW_LINE) prints it, but with strings made valid UTF-8 and "##["
- * escaped (the manifest rewritten with its approved result).
+ * Writing: a tape's node (json_stream.c) written again by the one JSON
+ * writer (json_write.h), as cJSON_Print (MG_JW_TABS) or
+ * cJSON_PrintUnformatted (MG_JW_LINE) prints what cJSON parses from the
+ * same text: strings decoded, numbers as strtod reads them, "##[" escaped
+ * (the manifest rewritten with its approved result).
  */
 struct mg_jw;
-void mg_json__write(struct mg_jw *w, const cJSON *v);
+struct mg_json_tape;
+void mg_json__write_tape(struct mg_jw *w, const struct mg_json_tape *t, size_t node);
 
 /*
  * ---- the reader ----
@@ -117,6 +118,9 @@ const char *mg_json__tape_type_name(const mg_json_tape *t, size_t node);
 /* A string node's text, decoded (malloc'd; the caller frees), and a number
  * node's value as cJSON reads it (strtod: 1e999 is infinity). */
 char *mg_json__tape_strdup(const mg_json_tape *t, size_t node);
+
+/* An object member's key, decoded (malloc'd; the caller frees). */
+char *mg_json__tape_key(const mg_json_tape *t, size_t node);
 double mg_json__tape_number(const mg_json_tape *t, size_t node);
 
 #endif

@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>   /* only to probe its number reading */
+
 #include "json.h"
 #include "json_lex.h"
 #include "memgate/buf.h"

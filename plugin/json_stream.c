@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>   /* only to probe its number reading */
+
 #include "json.h"
 #include "json_lex.h"
 #include "memgate/buf.h"
@@ -655,6 +657,18 @@ char *mg_json__tape_strdup(const mg_json_tape *t, size_t node)
 	if (!(n->escaped & 1))
 		return mg_xstrndup(t->text + n->off, n->len);
 	mg_json__decode_string(&b, t->text + n->off, n->len);
+	return mg_buf_detach(&b, NULL);
+}
+
+char *mg_json__tape_key(const mg_json_tape *t, size_t node)
+{
+	const struct jnode *n = &t->n[node];
+	mg_buf b = MG_BUF_INIT;
+
+	assert(n->key_off);
+	if (!(n->escaped & 2))
+		return mg_xstrndup(t->text + n->key_off, n->key_len);
+	mg_json__decode_string(&b, t->text + n->key_off, n->key_len);
 	return mg_buf_detach(&b, NULL);
 }
 

@@ -321,19 +321,6 @@ char *mg_manifest_render_approved(const char *source_path, const char *sha256_he
 	return finish(&out);
 }
 
-/* Whether v nests deeper than the writer writes. */
-static bool too_deep(const cJSON *v, int depth)
-{
-	const cJSON *c;
-
-	if (depth >= MG_JW_MAX_DEPTH - 1)
-		return true;
-	cJSON_ArrayForEach(c, v)
-		if (too_deep(c, depth + 1))
-			return true;
-	return false;
-}
-
 /* approved_result: {path, sha256} as the member's value. */
 static void put_approved(mg_jw *w, const char *path, const char *sha256)
 {
@@ -343,37 +330,52 @@ static void put_approved(mg_jw *w, const char *path, const char *sha256)
 	mg_jw_end(w);
 }
 
+/* The root object's members, approved_result (the first, if ever more)
+ * replaced where it stands; true when there was one. */
+static bool put_members(mg_jw *w, const mg_json_tape *t, const char *approved_path,
+			const char *approved_sha256)
+{
+	bool replaced = false;
+	size_t c;
+
+	for (c = mg_json__tape_first(t, 0); c != MG_J_NONE; c = mg_json__tape_next(t, 0, c)) {
+		char *key = mg_json__tape_key(t, c);
+
+		mg_jw_key(w, key);
+		if (!replaced && !strcmp(key, "approved_result")) {
+			put_approved(w, approved_path, approved_sha256);
+			replaced = true;
+		} else {
+			mg_json__write_tape(w, t, c);
+		}
+		free(key);
+	}
+	return replaced;
+}
+
+/* Read by the strict reader (as every manifest is), so a text with
+ * duplicate keys, trailing text or nesting deeper than MG_JSON_MAX_DEPTH
+ * (which the writer could not write) is refused: NULL. */
 char *mg_manifest_set_approved(const char *text, size_t len, const char *approved_path,
 			       const char *approved_sha256)
 {
 	mg_buf out = MG_BUF_INIT;
-	bool replaced = false;
-	const cJSON *c;
-	cJSON *root;
+	mg_json_tape *t = NULL;
 	mg_jw w;
 
 	assert(text && approved_path && approved_sha256);
-	root = cJSON_ParseWithLength(text, len);
-	if (!cJSON_IsObject(root) || too_deep(root, 0)) {
-		cJSON_Delete(root);
+	if (mg_json__stream(&t, text, len, NULL, NULL, NULL, NULL, NULL) < 0 ||
+	    mg_json__tape_type(t, 0) != MG_J_OBJECT) {
+		mg_json__tape_free(t);
 		return NULL;
 	}
 	mg_jw_init(&w, &out, MG_JW_SPACES, 0);
 	mg_jw_object(&w);
-	cJSON_ArrayForEach(c, root) {
-		mg_jw_key(&w, c->string);
-		if (!replaced && !strcmp(c->string, "approved_result")) {
-			put_approved(&w, approved_path, approved_sha256);
-			replaced = true;
-		} else {
-			mg_json__write(&w, c);
-		}
-	}
-	if (!replaced) {
+	if (!put_members(&w, t, approved_path, approved_sha256)) {
 		mg_jw_key(&w, "approved_result");
 		put_approved(&w, approved_path, approved_sha256);
 	}
 	mg_jw_end(&w);
-	cJSON_Delete(root);
+	mg_json__tape_free(t);
 	return finish(&out);
 }

@@ -1,6 +1,7 @@
 /* Strict JSON reading (plugin/json_stream.c, the whole document) and the
  * explanation of a refusal (plugin/json_explain.c): what cJSON lets through
  * and we refuse, and the positions every later message relies on. */
+#include <cjson/cJSON.h>
 #include <math.h>
 
 #include "helpers.h"

@@ -1,6 +1,7 @@
 /* The one JSON writer (plugin/json_write.c): byte for byte what cJSON_Print
  * and cJSON_PrintUnformatted print, with every string valid UTF-8 and "##["
  * escaped, in each layout. */
+#include <cjson/cJSON.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -23,13 +24,43 @@ static char *cjson_text(const cJSON *v, bool pretty)
 	return mg_buf_detach(&out, NULL);
 }
 
+/* A cJSON tree written through the writer, value by value. */
+static void write_tree(mg_jw *w, const cJSON *v)
+{
+	const cJSON *c;
+
+	if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
+		if (cJSON_IsObject(v))
+			mg_jw_object(w);
+		else
+			mg_jw_array(w);
+		cJSON_ArrayForEach(c, v) {
+			if (cJSON_IsObject(v))
+				mg_jw_key(w, c->string);
+			write_tree(w, c);
+		}
+		mg_jw_end(w);
+	} else if (cJSON_IsString(v)) {
+		mg_jw_string(w, v->valuestring);
+	} else if (cJSON_IsNumber(v)) {
+		mg_jw_number(w, v->valuedouble);
+	} else if (cJSON_IsBool(v)) {
+		mg_jw_bool(w, cJSON_IsTrue(v));
+	} else if (cJSON_IsRaw(v)) {
+		mg_jw_raw(w, v->valuestring, strlen(v->valuestring));
+	} else {
+		cr_assert(cJSON_IsNull(v));
+		mg_jw_null(w);
+	}
+}
+
 static char *writer_text(const cJSON *v, enum mg_jw_style style)
 {
 	mg_buf out = MG_BUF_INIT;
 	mg_jw w;
 
 	mg_jw_init(&w, &out, style, 0);
-	mg_json__write(&w, v);
+	write_tree(&w, v);
 	return mg_buf_detach(&out, NULL);
 }
 
@@ -285,4 +316,49 @@ Test(json_write, continues_a_fragment_with_raw)
 	mg_buf_free(&whole);
 	mg_buf_free(&part);
 	mg_buf_free(&joined);
+}
+
+/* ---- a tape written again (mg_json__write_tape) ---------------------- */
+
+/* The strict reader's tape of text, written again, is byte for byte what
+ * the cJSON printers print for cJSON's parse of the same text. */
+static void expect_tape_as_cjson(const char *text)
+{
+	mg_json_tape *t = NULL;
+	cJSON *v = cJSON_Parse(text);
+	int pretty;
+
+	cr_assert_not_null(v, "cJSON refuses %s", text);
+	cr_assert_eq(mg_json__stream(&t, text, strlen(text), NULL, NULL, NULL, NULL, NULL), 0,
+		     "the reader refuses %s", text);
+	for (pretty = 0; pretty < 2; pretty++) {
+		mg_buf out = MG_BUF_INIT;
+		char *want = cjson_text(v, pretty);
+		mg_jw w;
+
+		mg_jw_init(&w, &out, pretty ? MG_JW_TABS : MG_JW_LINE, 0);
+		mg_json__write_tape(&w, t, 0);
+		cr_expect_str_eq(out.ptr, want, "%s, pretty=%d", text, pretty);
+		free(want);
+		mg_buf_free(&out);
+	}
+	mg_json__tape_free(t);
+	cJSON_Delete(v);
+}
+
+Test(json_write, writes_a_tape_as_cjson_prints_its_parse)
+{
+	static const char *const texts[] = {
+		"{}", "[]", "0", "-0", "\"\"", "true", "false", "null",
+		"{\"a\": 1, \"b\": [1, 2.5, -3e-7, 1e300, 1e999, -1e999, 0.1, 123456789012345678901],"
+		" \"c\": {\"d\": {}, \"e\": []}, \"f\": true, \"g\": false, \"h\": null}",
+		"[0.30000000000000004, 1E+2, 1.5e-320, 9007199254740993, -0.0, 100000000000000000000000]",
+		"{\"k\\u00e9y\\n\": \"\\ud83d\\ude80 \\u20ac \\\"q\\\" \\\\ \\/ \\b\\f\\n\\r\\t\"}",
+		"{\"##[error]\": \"##[warning]x\", \"caf\xc3\xa9\": \"\xe2\x80\xae\\u007f\"}",
+		"\xef\xbb\xbf {\"bom\": [[[[{\"x\": [\"\"]}]]]]}\n",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		expect_tape_as_cjson(texts[i]);
 }

@@ -394,7 +394,7 @@ Test(manifest, set_approved_writes_other_values_in_the_manifest_layout)
 	free(got);
 }
 
-/* Nesting deeper than the writer writes (the checks refuse it before). */
+/* Nesting deeper than the reader reads (the checks refuse it before). */
 Test(manifest, set_approved_refuses_a_manifest_nested_too_deep)
 {
 	mg_buf in = MG_BUF_INIT;
@@ -414,6 +414,18 @@ Test(manifest, set_approved_refuses_what_is_not_an_object)
 {
 	cr_expect_null(mg_manifest_set_approved("[1]", 3, "a.json", ABC_SHA256));
 	cr_expect_null(mg_manifest_set_approved("{", 1, "a.json", ABC_SHA256));
+}
+
+/* The strict reader reads the manifest, as check read it: a duplicate key
+ * or trailing text, which cJSON let through, is refused. */
+Test(manifest, set_approved_refuses_what_the_strict_reader_refuses)
+{
+	static const char dup[] = "{\"source\": {}, \"source\": {}}";
+	static const char trailing[] = "{\"source\": {}} {}";
+
+	cr_expect_null(mg_manifest_set_approved(dup, sizeof(dup) - 1, "a.json", ABC_SHA256));
+	cr_expect_null(mg_manifest_set_approved(trailing, sizeof(trailing) - 1, "a.json",
+						ABC_SHA256));
 }
 
 Test(manifest, free_accepts_null)

@@ -887,6 +887,42 @@ Test(record, same_sees_a_rev_outside_inputs)
 	cr_assert_not(same("{\"rev\": \"a\", \"inputs\": {}}", "{\"rev\": \"b\", \"inputs\": {}}"));
 }
 
+/* Where a key stands decides whether it is left out: inputs.<x>.rev, the
+ * waivers' dates and each entry's days to expiry, keys read decoded. */
+Test(record, same_leaves_out_keys_by_where_they_stand)
+{
+	cr_assert(same("{\"inputs\": {\"report\": {\"rev\": \"a\", \"blob\": \"b\"}},"
+		       " \"waivers\": {\"today\": \"2026-01-01\", \"today_from\": \"clock\","
+		       " \"entries\": [{\"id\": 1, \"expires_in_days\": 3}]}}",
+		       "{\"waivers\": {\"entries\": [{\"expires_in_days\": 2, \"id\": 1}]},"
+		       " \"inputs\": {\"report\": {\"blob\": \"b\", \"\\u0072ev\": \"c\"}}}"));
+	cr_assert_not(same("{\"inputs\": {\"report\": {\"blob\": \"a\"}}}",
+			   "{\"inputs\": {\"report\": {\"blob\": \"a\", \"x\": 1}}}"));
+	cr_assert_not(same("{\"inputs\": [{\"rev\": \"a\"}]}", "{\"inputs\": [{\"rev\": \"b\"}]}"));
+	cr_assert_not(same("{\"x\": {\"rev\": \"a\"}}", "{\"x\": {\"rev\": \"b\"}}"));
+	cr_assert_not(same("{\"waivers\": {\"entries\": [{\"today\": 1}]}}",
+			   "{\"waivers\": {\"entries\": [{\"today\": 2}]}}"));
+	cr_assert_not(same("{\"waivers\": [{\"today\": 1}]}", "{\"waivers\": [{\"today\": 2}]}"));
+	cr_assert(same("{\"waivers\": {\"entries\": {\"a\": {\"expires_in_days\": 1}}}}",
+		       "{\"waivers\": {\"entries\": {\"a\": {\"expires_in_days\": 2}}}}"));
+}
+
+/* Values compare as cJSON_Compare compared them: types, array order and
+ * length, numbers within a relative DBL_EPSILON. */
+Test(record, same_compares_values_as_before)
+{
+	cr_assert(same("{\"a\": 0.3, \"b\": 1e2, \"c\": \"\\u00e9\"}",
+		       "{\"a\": 0.30000000000000004, \"b\": 100, \"c\": \"\xc3\xa9\"}"));
+	cr_assert_not(same("{\"a\": 1}", "{\"a\": 1.000001}"));
+	cr_assert_not(same("{\"a\": 1}", "{\"a\": \"1\"}"));
+	cr_assert_not(same("{\"a\": true}", "{\"a\": false}"));
+	cr_assert_not(same("{\"a\": null}", "{}"));
+	cr_assert(same("{\"a\": null, \"b\": [true, {}]}", "{\"b\": [true, {}], \"a\": null}"));
+	cr_assert_not(same("{\"a\": [1, 2]}", "{\"a\": [2, 1]}"));
+	cr_assert_not(same("{\"a\": [1, 2]}", "{\"a\": [1, 2, 3]}"));
+	cr_assert_not(same("{\"a\": {\"b\": 1}}", "{\"a\": {\"B\": 1}}"));
+}
+
 static void expect_not_object(const char *existing)
 {
 	mg_error err;
@@ -906,6 +942,14 @@ Test(record, same_refuses_an_existing_file_that_is_not_an_object)
 	expect_not_object("");
 	expect_not_object("{} trailing");
 	expect_not_object("{\"a\": ");
+}
+
+/* The strict reader reads records: what cJSON let through and it refuses
+ * (a duplicate key: which one counts?) is no record to compare. */
+Test(record, same_refuses_an_existing_record_with_a_duplicate_key)
+{
+	expect_not_object("{\"a\": 1, \"a\": 1}");
+	expect_not_object("{\"a\": \"\xff\"}");
 }
 
 Test(record, same_stops_at_the_given_length)
