@@ -73,6 +73,22 @@ static int parse_fail_on(bool out[MG_VERDICT_COUNT], const char *list)
 	return error;
 }
 
+/* "--fail-on: unknown decision in 'X' (expected accept, tune, reject or
+ * none)": the verdicts from the core's table. */
+static int fail_on_unknown(const char *cmd, const char *arg)
+{
+	mg_buf fmt = MG_BUF_INIT;
+	int v, code;
+
+	mg_buf_puts(&fmt, "--fail-on: unknown decision in '%s' (expected ");
+	for (v = 0; v < MG_VERDICT_COUNT; v++)
+		mg_buf_printf(&fmt, "%s%s", v ? ", " : "", mg_verdict_name((enum mg_verdict)v));
+	mg_buf_puts(&fmt, " or none)");
+	code = cli_usage_error(cmd, fmt.ptr, arg);
+	mg_buf_free(&fmt);
+	return code;
+}
+
 /* A repository path given on the command line: "./x" is "x". */
 static const char *repo_path_arg(const char *arg)
 {
@@ -144,7 +160,7 @@ static int apply_option(struct cli *cli, int c, const char *arg)
 		cli->opt.fail_on_set = true;
 		switch (parse_fail_on(cli->opt.fail_on, arg)) {
 		case -1:
-			return cli_usage_error(cmd, "--fail-on: unknown decision in '%s' (expected accept, tune, reject or none)", arg), -1;
+			return fail_on_unknown(cmd, arg), -1;
 		case -2:
 			return cli_usage_error(cmd, "--fail-on: '%s' names no decision (give accept, tune, reject, "
 					   "or 'none' to never fail; leave --fail-on out for the policy's gate.fail_on)", arg), -1;

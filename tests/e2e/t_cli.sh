@@ -77,6 +77,12 @@ for list in "" "," " , "; do
 	expect_err "--fail-on: '$list' names no decision" "--fail-on '$list' is refused"
 	expect_no_file "$T/never.json" "--fail-on '$list' writes nothing"
 done
+# An unknown word names the choices, from the core's verdicts.
+mg check -C "$repo" --fail-on reject,bogus --json "$T/never.json"
+expect_usage_error check "--fail-on with an unknown decision"
+expect_err "--fail-on: unknown decision in 'reject,bogus' (expected accept, tune, reject or none)" \
+	"--fail-on's error lists the decisions"
+expect_no_file "$T/never.json" "--fail-on with an unknown decision writes nothing"
 mg check -C "$repo" --fail-on none,tune
 expect_usage_error check "--fail-on none with a decision"
 expect_err "'none' cannot be combined" "says none stands alone"

@@ -33,6 +33,12 @@ bad=$(grep -n '#include' "$SRC"/include/memgate/*.h |
 if [ -z "$bad" ]; then ok "public headers include only public headers"
 else not_ok "public headers include only public headers" "$bad"; fi
 
+# Files with one job: no source file over 900 lines.
+bad=$(cd "$SRC" && wc -l plugin/*.c plugin/*.h include/*.h include/memgate/*.h |
+	awk '$2 != "total" && $1 > 900 { print $2 ": " $1 " lines" }')
+if [ -z "$bad" ]; then ok "no source file is over 900 lines"
+else not_ok "no source file is over 900 lines" "$bad"; fi
+
 # The layers (tests/layers): every source file belongs to one, and includes
 # only its own layer's headers or lower ones; no cycle can form.
 code=0
