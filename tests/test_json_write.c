@@ -175,10 +175,12 @@ Test(json_write, escapes_legacy_workflow_commands)
 		expect_same(o);
 	}
 	{
-		char *got = writer_text(cJSON_CreateString("##[x"), MG_JW_LINE);
+		cJSON *v = cJSON_CreateString("##[x");
+		char *got = writer_text(v, MG_JW_LINE);
 
 		cr_expect_str_eq(got, "\"##\\u005bx\"");
 		free(got);
+		cJSON_Delete(v);
 	}
 }
 
