@@ -616,7 +616,8 @@ const struct cli_command cmd_check = {
 	"selected-candidate and passed are appended to it.\n"
 	"\n"
 	"Exit status: 0 passes, 1 the decision is in fail_on, 2 could not decide; with\n"
-	"several policies, the worst of theirs.\n"
+	"several policies, the worst of theirs.\n",
+	"gate the committed evidence against the budget policy"
 };
 
 const struct cli_command cmd_record = {
@@ -624,5 +625,6 @@ const struct cli_command cmd_record = {
 	"Write the decision record to PATH, write-once: when PATH holds the same record (apart\n"
 	"from commit ids) nothing is done; when it holds a different one, memgate refuses (exit 2).\n"
 	"Exits like check.\n",
-	NULL
+	NULL,
+	"write the decision record, write-once (release close stage)"
 };
