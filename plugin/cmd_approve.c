@@ -133,5 +133,6 @@ const struct cli_command cmd_approve = {
 	"decision be neither reject nor in fail_on; also when the manifest has\n"
 	"uncommitted edits.  When the policy checks signatures (provenance), prints\n"
 	"the ssh-keygen line that signs the changed manifest again.\n",
-	"Exit status: 0 approved, 2 refused or could not decide.\n"
+	"Exit status: 0 approved, 2 refused or could not decide.\n",
+	"record the decision and pin it in the manifest (releases)"
 };

@@ -431,18 +431,70 @@ static size_t plan_items(mg_check_item *items, const mg_plan *plan)
 }
 
 /* Gate each policy; returns the worst exit status. */
+/* Check each policy of the set; the worst exit status of theirs. */
+static int run_items(const struct cli *cli, mg_check_item *items, size_t count,
+		     mg_outputs *outs)
+{
+	mg_check_options opt;
+	int code = EXIT_PASS, st;
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		opt = cli->opt;
+		opt.policy_path = items[i].policy;
+		opt.policy_from_root = cli->all;
+		if (items[i].error.message[0])
+			cli_fail(&items[i].error);   /* a deleted policy: the plan says why */
+		else if (mg_check_run(&items[i].result, &opt, &items[i].error) < 0)
+			cli_fail(&items[i].error);
+		if ((st = mg_check_item_status(&items[i])) > code)
+			code = st;
+		if (items[i].result)
+			mg_outputs_guard(outs, items[i].result->root);
+	}
+	return code;
+}
+
+/* Print the set's results on stdout in cli->format; -1 when stdout failed. */
+static int print_set(const struct cli *cli, const struct item_set *set, const char *token)
+{
+	char *shown = NULL, *notes = NULL;
+	int error = 0;
+	size_t i;
+
+	if (cli->format == FORMAT_JSON) {
+		error = stdout_written(mg_record_write_set(set->items, set->count, to_stdout,
+							   NULL));
+		for (i = 0; i < set->count; i++)
+			if (set->items[i].result)
+				cli_print_warnings(set->items[i].result);
+		print_plan(set->plan);
+	} else if (cli->format == FORMAT_GITHUB) {
+		notes = set->plan ? mg_github_render_plan(set->plan) : NULL;
+		shown = mg_github_render_set(set->items, set->count, token);
+		if (notes)
+			fputs(notes, stdout);
+		fputs(shown, stdout);
+	} else {
+		shown = mg_text_render_set(set->items, set->count);
+		fputs(shown, stdout);
+		print_plan(set->plan);
+	}
+	free(shown);
+	free(notes);
+	return error < 0 ? -1 : 0;
+}
+
 static int run_check_set(struct cli *cli, const char *token)
 {
 	mg_check_item *items = NULL;
 	mg_outputs *outs = mg_outputs_new();
 	struct item_set set;
 	mg_plan *plan = NULL;
-	char *shown = NULL, *notes = NULL;
 	bool began = false;
 	size_t count = cli->policy_count, i;
-	mg_check_options opt;
 	mg_error err;
-	int code = EXIT_ERROR, st;
+	int code = EXIT_ERROR;
 
 	mg_error_clear(&err);
 	if (mg_check_begin(&err) < 0) {
@@ -459,20 +511,7 @@ static int run_check_set(struct cli *cli, const char *token)
 		count = plan_items(items, plan);
 	for (i = 0; !plan && i < count; i++)
 		items[i].policy = cli->policies[i];
-	code = EXIT_PASS;
-	for (i = 0; i < count; i++) {
-		opt = cli->opt;
-		opt.policy_path = items[i].policy;
-		opt.policy_from_root = cli->all;
-		if (items[i].error.message[0])
-			cli_fail(&items[i].error);   /* a deleted policy: the plan says why */
-		else if (mg_check_run(&items[i].result, &opt, &items[i].error) < 0)
-			cli_fail(&items[i].error);
-		if ((st = mg_check_item_status(&items[i])) > code)
-			code = st;
-		if (items[i].result)
-			mg_outputs_guard(outs, items[i].result->root);
-	}
+	code = run_items(cli, items, count, outs);
 	set.items = items;
 	set.count = count;
 	set.plan = plan;
@@ -484,31 +523,13 @@ static int run_check_set(struct cli *cli, const char *token)
 		code = cli_fail(&err);
 		goto done;
 	}
-	if (cli->format == FORMAT_JSON) {
-		if (stdout_written(mg_record_write_set(items, count, to_stdout, NULL)) < 0)
-			code = EXIT_ERROR;
-		for (i = 0; i < count; i++)
-			if (items[i].result)
-				cli_print_warnings(items[i].result);
-		print_plan(plan);
-	} else if (cli->format == FORMAT_GITHUB) {
-		notes = plan ? mg_github_render_plan(plan) : NULL;
-		shown = mg_github_render_set(items, count, token);
-		if (notes)
-			fputs(notes, stdout);
-		fputs(shown, stdout);
-	} else {
-		shown = mg_text_render_set(items, count);
-		fputs(shown, stdout);
-		print_plan(plan);
-	}
+	if (print_set(cli, &set, token) < 0)
+		code = EXIT_ERROR;
 done:
 	for (i = 0; items && i < count; i++)
 		mg_check_result_free(items[i].result);
 	free(items);
 	mg_plan_free(plan);
-	free(shown);
-	free(notes);
 	mg_outputs_free(outs);
 	if (began)
 		mg_check_end();
@@ -616,7 +637,8 @@ const struct cli_command cmd_check = {
 	"selected-candidate and passed are appended to it.\n"
 	"\n"
 	"Exit status: 0 passes, 1 the decision is in fail_on, 2 could not decide; with\n"
-	"several policies, the worst of theirs.\n"
+	"several policies, the worst of theirs.\n",
+	"gate the committed evidence against the budget policy"
 };
 
 const struct cli_command cmd_record = {
@@ -624,5 +646,6 @@ const struct cli_command cmd_record = {
 	"Write the decision record to PATH, write-once: when PATH holds the same record (apart\n"
 	"from commit ids) nothing is done; when it holds a different one, memgate refuses (exit 2).\n"
 	"Exits like check.\n",
-	NULL
+	NULL,
+	"write the decision record, write-once (release close stage)"
 };

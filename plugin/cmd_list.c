@@ -70,5 +70,6 @@ const struct cli_command cmd_list = {
 	"list", list_main, list_options,
 	"Print every policy file committed at REV (default HEAD): .memgate.yml in any\n"
 	"directory and *.memgate.yml, as paths from the repository root.\n",
-	NULL
+	NULL,
+	"list the policy files of the repository (monorepos)"
 };

@@ -134,5 +134,6 @@ const struct cli_command cmd_manifest = {
 	"Print (or write to --out) a manifest pinning the SHA-256 of the report committed at\n"
 	"REV (default HEAD), or with --worktree of the working-tree file (a report not yet\n"
 	"committed).\n",
-	NULL
+	NULL,
+	"make a manifest for a committed report"
 };

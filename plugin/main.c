@@ -12,17 +12,18 @@
 
 #include "options.h"
 
-static const char usage_main[] =
-"usage: memgate <command> [options]\n"
-"\n"
-"  check      gate the committed evidence against the budget policy\n"
-"  record     write the decision record, write-once (release close stage)\n"
-"  manifest   make a manifest for a committed report\n"
-"  approve    record the decision and pin it in the manifest (releases)\n"
-"  list       list the policy files of the repository (monorepos)\n"
-"  version    print the version\n"
-"\n"
-"'memgate <command> -h' describes a command.\n";
+/* memgate -h: the commands' lines from their table (commands.c). */
+static void usage_main(FILE *to)
+{
+	const struct cli_command *const *c;
+
+	fputs("usage: memgate <command> [options]\n\n", to);
+	for (c = cli_commands; *c; c++)
+		fprintf(to, "  %-10s %s\n", (*c)->name, (*c)->summary);
+	fputs("  version    print the version\n"
+	      "\n"
+	      "'memgate <command> -h' describes a command.\n", to);
+}
 
 int main(int argc, char **argv)
 {
@@ -30,11 +31,11 @@ int main(int argc, char **argv)
 	const struct cli_command *const *c;
 
 	if (!cmd) {
-		fputs(usage_main, stderr);
+		usage_main(stderr);
 		return EXIT_ERROR;
 	}
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-		fputs(usage_main, stdout);
+		usage_main(stdout);
 		return EXIT_PASS;
 	}
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {

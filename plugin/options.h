@@ -88,6 +88,7 @@ struct cli_command {
 	const struct cli_option *options;
 	const char *about;    /* -h's paragraph after the usage lines */
 	const char *footer;   /* -h's text after the options, or NULL */
+	const char *summary;  /* its line in memgate -h */
 };
 
 /* The commands, in the order memgate -h and the man page give them;

@@ -36,6 +36,25 @@ expect_out "--fail-on LIST" "check -h describes --fail-on"
 mg -h
 expect_code 0 "memgate -h"
 expect_out "'memgate <command> -h' describes a command" "the main help points at each command's -h"
+# ... and lists every command with its line (from the commands' table).
+cat >"$T/want-h" <<'EOF'
+usage: memgate <command> [options]
+
+  check      gate the committed evidence against the budget policy
+  record     write the decision record, write-once (release close stage)
+  manifest   make a manifest for a committed report
+  approve    record the decision and pin it in the manifest (releases)
+  list       list the policy files of the repository (monorepos)
+  version    print the version
+
+'memgate <command> -h' describes a command.
+EOF
+if cmp -s "$T/want-h" "$T/out"; then ok "memgate -h lists every command with its line"
+else not_ok "memgate -h lists every command with its line" "$(diff "$T/want-h" "$T/out")"; fi
+mg
+expect_code 2 "memgate with no command"
+if cmp -s "$T/want-h" "$T/err"; then ok "memgate with no command prints the help to stderr"
+else not_ok "memgate with no command prints the help to stderr" "$(diff "$T/want-h" "$T/err")"; fi
 
 # Usage errors: one line, then the pointer; no full help.
 mg check -C "$repo" --no-such-option --json "$T/never.json"
