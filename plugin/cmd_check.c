@@ -43,6 +43,10 @@
 	"(default: the policy's gate.fail_on)", NULL }
 #define OPTION_REQUIRE_APPROVED { OPT_REQUIRE_APPROVED, "require-approved", NULL, 0, \
 	"the manifest's approved_result must match this decision (release gates)", NULL }
+/* What check and record both take to run a check, in -h's order. */
+#define RUN_OPTIONS OPTION_POLICY_REV, OPTION_BASE, OPTION_WORKTREE, OPTION_FORMAT, \
+	OUTPUT_OPTIONS, OPTION_FAIL_ON, OPTION_REQUIRE_APPROVED, CLI_OPTION_TODAY, \
+	CLI_OPTION_MAX_INPUT
 #define OPTION_ALL(flags) { OPT_ALL, "all", NULL, flags, \
 	"gate every policy file of the repository (see memgate list)", NULL }
 #define OPTION_CHANGED(flags) { OPT_CHANGED, "changed", NULL, flags, \
@@ -59,15 +63,7 @@ static const struct cli_option check_options[] = {
 	  "DIR or above it); repeat it to gate several policies", NULL },
 	OPTION_ALL(0),
 	OPTION_CHANGED(CLI_OPT_NESTED),
-	OPTION_POLICY_REV,
-	OPTION_BASE,
-	OPTION_WORKTREE,
-	OPTION_FORMAT,
-	OUTPUT_OPTIONS,
-	OPTION_FAIL_ON,
-	OPTION_REQUIRE_APPROVED,
-	CLI_OPTION_TODAY,
-	CLI_OPTION_MAX_INPUT,
+	RUN_OPTIONS,
 	{ OPT_OUT, "out", "PATH", CLI_OPT_HIDDEN, "record's: check says so", NULL },
 	CLI_OPTION_HELP,
 	{ 0 }
@@ -81,15 +77,7 @@ static const struct cli_option record_options[] = {
 	CLI_OPTION_DIR,
 	OPTION_REV,
 	CLI_OPTION_POLICY,
-	OPTION_POLICY_REV,
-	OPTION_BASE,
-	OPTION_WORKTREE,
-	OPTION_FORMAT,
-	OUTPUT_OPTIONS,
-	OPTION_FAIL_ON,
-	OPTION_REQUIRE_APPROVED,
-	CLI_OPTION_TODAY,
-	CLI_OPTION_MAX_INPUT,
+	RUN_OPTIONS,
 	OPTION_ALL(CLI_OPT_HIDDEN),
 	OPTION_CHANGED(CLI_OPT_HIDDEN),
 	CLI_OPTION_HELP,
