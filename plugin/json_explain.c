@@ -129,12 +129,13 @@ static int wkey_cmp(const void *a, const void *b)
  * occurrence of a key (names compared decoded), and pop its keys. */
 static void walk_close_object(struct walk *w, size_t base)
 {
-	struct wkey *k = w->keys + base;
 	size_t n = w->nkeys - base, i;
+	struct wkey *k;
 
 	w->nkeys = base;
 	if (n < 2)
-		return;
+		return;     /* keys may still be NULL: no arithmetic on it */
+	k = w->keys + base;
 	w->names.len = 0;
 	for (i = 0; i < n; i++) {
 		if (!k[i].escaped)
