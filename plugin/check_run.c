@@ -14,6 +14,7 @@
 #include "path.h"
 #include "memgate/insight.h"
 #include "check_run.h"
+#include "findings.h"
 
 static void add_warning_v(mg_check_result *res, const char *file, const char *fmt, va_list ap)
 {
@@ -386,6 +387,7 @@ void mg_check__release_result(mg_check_result *r)
 		free(r->base);
 	}
 	free(r->waivers);
+	mg_findings_free(r->findings, r->finding_count);
 }
 
 void mg_check_result_free(mg_check_result *r)

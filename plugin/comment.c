@@ -16,7 +16,7 @@ struct comment {
 	const mg_check_result *r;
 	const char *policy;            /* the marker's path */
 	const char *url;               /* linked, or NULL */
-	mg_finding *findings;
+	const mg_finding *findings;    /* borrowed from r */
 	size_t finding_count, finding_total;   /* shown in a comment: not quiet reasons */
 	mg_compare_row *rows;          /* against the base, regressed first */
 	size_t row_count, changed;     /* rows; rows that changed (listed) */
@@ -335,7 +335,7 @@ static void comment_one(mg_buf *out, const mg_check_result *r, const char *polic
 	c.r = r;
 	c.policy = policy;
 	c.url = url;
-	mg_findings(&c.findings, &c.finding_count, r);
+	c.findings = mg_result_findings(r, &c.finding_count);
 	for (i = 0; i < c.finding_count; i++)
 		c.finding_total += listed(&c, &c.findings[i]);
 	if (r->base && r->base->result)
@@ -356,7 +356,6 @@ static void comment_one(mg_buf *out, const mg_check_result *r, const char *polic
 		truncate_comment(&c.out, MG_COMMENT_MAX);
 	mg_buf_put(out, c.out.ptr, c.out.len);
 	mg_buf_free(&c.out);
-	mg_findings_free(c.findings, c.finding_count);
 	free(c.rows);
 }
 

@@ -597,21 +597,39 @@ void mg_finding_fingerprints(char (*out)[MG_FINDING_FINGERPRINT_SIZE], const cha
 	free(slots);
 }
 
+void mg_findings_fill(mg_check_result *r)
+{
+	char (*prints)[MG_FINDING_FINGERPRINT_SIZE];
+	size_t i;
+
+	assert(r);
+	mg_findings_free(r->findings, r->finding_count);
+	mg_findings(&r->findings, &r->finding_count, r);
+	prints = mg_xcalloc(r->finding_count ? r->finding_count : 1, sizeof(*prints));
+	mg_finding_fingerprints(prints, mg_findings_policy_file(r), r->findings,
+				r->finding_count);
+	for (i = 0; i < r->finding_count; i++)
+		memcpy(r->findings[i].fingerprint, prints[i], sizeof(*prints));
+	free(prints);
+	r->findings_filled = true;
+}
+
+const mg_finding *mg_result_findings(const mg_check_result *r, size_t *count)
+{
+	assert(r && count && r->findings_filled);
+	*count = r->finding_count;
+	return r->findings;
+}
+
 void mg_findings_each(const mg_check_result *r,
 		      void (*fn)(void *ctx, const mg_check_result *r, const mg_finding *f,
 				 const char *fingerprint),
 		      void *ctx)
 {
-	mg_finding *findings = NULL;
-	char (*prints)[MG_FINDING_FINGERPRINT_SIZE];
-	size_t n = 0, i;
+	size_t n, i;
+	const mg_finding *findings = mg_result_findings(r, &n);
 
-	assert(r && fn);
-	mg_findings(&findings, &n, r);
-	prints = mg_xcalloc(n ? n : 1, sizeof(*prints));
-	mg_finding_fingerprints(prints, mg_findings_policy_file(r), findings, n);
+	assert(fn);
 	for (i = 0; i < n; i++)
-		fn(ctx, r, &findings[i], prints[i]);
-	free(prints);
-	mg_findings_free(findings, n);
+		fn(ctx, r, &findings[i], findings[i].fingerprint);
 }

@@ -40,6 +40,8 @@ enum mg_finding_rank {
 	MG_FINDING_RANK_COUNT
 };
 
+#define MG_FINDING_FINGERPRINT_SIZE 65   /* 64 hex digits and a NUL */
+
 /* One reason behind the decision, with the input line it comes from. */
 typedef struct mg_finding {
 	enum mg_finding_weight weight;
@@ -55,6 +57,8 @@ typedef struct mg_finding {
 				(a candidate's name, a scenario id, a waiver's
 				candidate and reason, a warning's text); NULL for
 				the evidence as a whole.  Raw bytes, not escaped */
+	char fingerprint[MG_FINDING_FINGERPRINT_SIZE];  /* mg_finding_fingerprints,
+				set by mg_findings_fill; "" from mg_findings */
 } mg_finding;
 
 /*
@@ -66,6 +70,20 @@ typedef struct mg_finding {
  * line in the proposed policy).  *out is the caller's: mg_findings_free.
  */
 void mg_findings(mg_finding **out, size_t *count, const mg_check_result *r);
+
+/*
+ * Compute r's findings (mg_findings) and their fingerprints into
+ * r->findings, freeing those it held: once, when the check ends
+ * (mg_check_run).  Code that changes a result afterwards (a test) calls
+ * it again before rendering.
+ */
+void mg_findings_fill(mg_check_result *r);
+
+/*
+ * The findings every renderer reads: r's, as mg_findings_fill left them,
+ * with their fingerprints; *count is their number.  Borrowed from r.
+ */
+const mg_finding *mg_result_findings(const mg_check_result *r, size_t *count);
 
 /*
  * Is `reason` of evaluation `e` the baseline compared with itself?  The
@@ -89,8 +107,6 @@ void mg_findings_free(mg_finding *findings, size_t count);
  */
 bool mg_finding_quiet(const mg_check_result *r, const mg_finding *f);
 
-#define MG_FINDING_FINGERPRINT_SIZE 65   /* 64 hex digits and a NUL */
-
 /*
  * A stable fingerprint of each finding, for code scanning and Code Quality:
  * the SHA-256 of the policy's path, the finding's code and its subject, so
@@ -111,8 +127,8 @@ void mg_finding_fingerprints(char (*out)[MG_FINDING_FINGERPRINT_SIZE], const cha
 const mg_policy *mg_findings_lines_policy(const mg_check_result *r);
 
 /*
- * Call fn for every finding of r, most important first, with its
- * fingerprint (what SARIF and Code Quality write for each).
+ * Call fn for every finding of r (mg_result_findings), most important
+ * first, with its fingerprint (what SARIF and Code Quality write for each).
  */
 void mg_findings_each(const mg_check_result *r,
 		      void (*fn)(void *ctx, const mg_check_result *r, const mg_finding *f,

@@ -96,6 +96,7 @@ void mg_findings__add_weighted(struct findings *f, enum mg_finding_weight weight
 	x->pos = pos;
 	x->candidate = candidate;
 	x->message = mg_buf_detach(&f->msg, NULL);
+	x->fingerprint[0] = '\0';
 }
 
 /* add_weighted with the weight of the code's kind. */

@@ -119,7 +119,7 @@ static void put_finding(mg_buf *out, const mg_check_result *r, const mg_finding 
 /* The findings of one policy, for the annotations. */
 struct annotated {
 	const mg_check_item *item;
-	mg_finding *findings;
+	const mg_finding *findings;   /* borrowed from item->result */
 	size_t count;
 };
 
@@ -239,7 +239,7 @@ static char *render_items(const mg_check_item *items, size_t count, bool set,
 	for (i = 0; i < count; i++) {
 		a[i].item = &items[i];
 		if (items[i].result)
-			mg_findings(&a[i].findings, &a[i].count, items[i].result);
+			a[i].findings = mg_result_findings(items[i].result, &a[i].count);
 	}
 	put_annotations(&out, a, count);
 	mg_buf_printf(&out, "::stop-commands::%s\n", token);
@@ -257,8 +257,6 @@ static char *render_items(const mg_check_item *items, size_t count, bool set,
 		put_finding_log(&out, items[i].result, a[i].findings, a[i].count);
 	}
 	mg_buf_printf(&out, "::%s::\n", token);
-	for (i = 0; i < count; i++)
-		mg_findings_free(a[i].findings, a[i].count);
 	free(a);
 	return mg_buf_detach(&out, NULL);
 }

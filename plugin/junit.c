@@ -550,14 +550,12 @@ static void decision_case(struct junit *j)
 /* One <testsuite> for r; with `policy`, named "memgate: <policy>". */
 static void put_suite(mg_buf *out, const mg_check_result *r, const char *policy)
 {
-	mg_finding *findings = NULL;
 	struct junit j = { 0 };
 
 	j.r = r;
 	j.d = r->decision;
 	j.policy = policy;
-	mg_findings(&findings, &j.finding_count, r);
-	j.findings = findings;
+	j.findings = mg_result_findings(r, &j.finding_count);
 	mg_buf_init(&j.cases);
 	evidence_case(&j);
 	candidate_cases(&j);
@@ -573,7 +571,6 @@ static void put_suite(mg_buf *out, const mg_check_result *r, const char *policy)
 	mg_buf_put(out, j.cases.ptr, j.cases.len);
 	mg_buf_puts(out, "  </testsuite>\n");
 	mg_buf_free(&j.cases);
-	mg_findings_free(findings, j.finding_count);
 }
 
 char *mg_junit_render(const mg_check_result *r)

@@ -681,18 +681,16 @@ static size_t count_reasons(const mg_finding *f, size_t n)
 /* The summary of r in at most `max` bytes. */
 static char *render_summary(const mg_check_result *r, size_t max)
 {
-	mg_finding *findings = NULL;
 	mg_compare_row *rows = NULL;
 	struct render x = { 0 };
 	int t;
 
 	x.max = max;
-	mg_findings(&findings, &x.finding_count, r);
+	x.findings = mg_result_findings(r, &x.finding_count);
 	x.r = r;
 	x.d = r->decision;
-	x.findings = findings;
 	x.total[T_CANDIDATES] = x.d->base.count;
-	x.total[T_FINDINGS] = count_reasons(findings, x.finding_count);
+	x.total[T_FINDINGS] = count_reasons(x.findings, x.finding_count);
 	x.total[T_SCENARIOS] = x.d->sensitivity_evaluated ? x.d->scenario_count : 0;
 	if (r->base && r->base->result)
 		mg_compare_rows(&rows, &x.row_count, r->base->result->decision, x.d);
@@ -710,7 +708,6 @@ static char *render_summary(const mg_check_result *r, size_t max)
 	}
 	if (x.out.len > x.max)
 		truncate_summary(&x.out, x.max);
-	mg_findings_free(findings, x.finding_count);
 	free(rows);
 	return mg_buf_detach(&x.out, NULL);
 }

@@ -305,9 +305,9 @@ static void put_issue_details(mg_buf *out, const mg_finding *f, size_t n)
 static void put_evidence_line(mg_buf *out, const mg_check_result *r)
 {
 	const mg_decision *d = r->decision;
-	mg_finding *findings = NULL;
+	const mg_finding *findings;
 	const char *sep = "";
-	size_t n = 0;
+	size_t n;
 	int i;
 
 	if (d->applicable) {
@@ -319,9 +319,8 @@ static void put_evidence_line(mg_buf *out, const mg_check_result *r)
 		if (d->issue[i])
 			put_list(out, mg_issue_name((enum mg_issue)i), &sep);
 	mg_buf_putc(out, '\n');
-	mg_findings(&findings, &n, r);
+	findings = mg_result_findings(r, &n);
 	put_issue_details(out, findings, n);
-	mg_findings_free(findings, n);
 }
 
 /*
@@ -333,9 +332,9 @@ static void put_regression(mg_buf *out, const mg_check_result *r)
 {
 	const mg_decision *d = r->decision;
 	const mg_regression *rg;
-	mg_finding *findings = NULL;
+	const mg_finding *findings;
 	const char *sep = "";
-	size_t n = 0, i;
+	size_t n, i;
 	int t;
 
 	if (!r->policy || !mg_regression_active(&r->policy->rules.regression))
@@ -367,7 +366,7 @@ static void put_regression(mg_buf *out, const mg_check_result *r)
 	if (d->regression_within_noise)
 		mg_buf_printf(out, "; %zu within the runs' noise", d->regression_within_noise);
 	mg_buf_puts(out, ")\n");
-	mg_findings(&findings, &n, r);
+	findings = mg_result_findings(r, &n);
 	for (i = 0; i < n; i++) {
 		int reason = mg_reason_from_name(findings[i].code);
 
@@ -377,7 +376,6 @@ static void put_regression(mg_buf *out, const mg_check_result *r)
 		mg_format_location(out, findings[i].file, findings[i].pos, mg_text__put_safe);
 		mg_buf_printf(out, "%s [%s]\n", findings[i].message, findings[i].code);
 	}
-	mg_findings_free(findings, n);
 }
 
 /* ", manifest 'path'" (with " at <commit>" when it differs from rev). */

@@ -11,6 +11,8 @@
 #include <stddef.h>
 
 #include "memgate/decision.h"
+#include "memgate/result.h"
+#include "../plugin/findings.h"
 
 /* The seed baseline's measured metrics: derived values are against these. */
 #define MG_FX_BASELINE_PEAK 9782.74
@@ -113,6 +115,25 @@ static inline void mg_fx_ceiling(mg_screening *s, enum mg_threshold from, double
 	s->quality_ceiling = v;
 	s->quality_ceiling_known = true;
 	s->quality_ceiling_from = (int)from;
+}
+
+/* r as the check leaves it, its findings computed (mg_findings_fill) from
+ * what the test built or changed: what renderers read.  Returns r. */
+static inline mg_check_result *mg_fx_filled(mg_check_result *r)
+{
+	mg_findings_fill(r);
+	return r;
+}
+
+/* The same for every result of a check --all's items. */
+static inline const mg_check_item *mg_fx_filled_items(mg_check_item *items, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (items[i].result)
+			mg_findings_fill(items[i].result);
+	return items;
 }
 
 #endif

@@ -15,6 +15,12 @@
 #include "helpers.h"
 #include "../plugin/findings.h"
 #include "memgate/check.h"
+#include "memgate/codequality.h"
+#include "memgate/comment.h"
+#include "memgate/github.h"
+#include "memgate/junit.h"
+#include "memgate/sarif.h"
+#include "memgate/summary.h"
 
 #define WAIVER \
 	"waivers:\n" \
@@ -242,5 +248,50 @@ Test(findings, place_falls_back_to_the_policy_first_line)
 	cr_expect_eq(pos.line, 7);
 	cr_expect_eq(pos.column, 3);
 	mg_check_result_free(r);
+	mg_demo_remove(dir);
+}
+
+/* The check computes the findings once (mg_findings_fill), with their
+ * fingerprints, and every renderer that shows findings reads those: a
+ * message changed in the result shows in each of them. */
+Test(findings, the_check_computes_them_once_and_renderers_read_them)
+{
+	static const char marker[] = "marker0from0the0result";
+	char dir[MG_DEMO_DIR_SIZE], (*fp)[MG_FINDING_FINGERPRINT_SIZE], *out[6];
+	mg_check_item item = { .policy = ".memgate.yml" };
+	const mg_finding *stored;
+	mg_finding *fresh = NULL;
+	size_t n = 0, count, i;
+
+	mg_demo_repo(dir);
+	item.result = mg_demo_check(dir, (mg_check_options){ 0 });
+	stored = mg_result_findings(item.result, &count);
+	mg_findings(&fresh, &n, item.result);
+	cr_assert_eq(count, n);
+	cr_assert_gt(n, 0);
+	fp = calloc(n, sizeof(*fp));
+	mg_finding_fingerprints(fp, ".memgate.yml", fresh, n);
+	for (i = 0; i < n; i++) {
+		cr_expect_str_eq(stored[i].code, fresh[i].code, "finding %zu", i);
+		cr_expect_str_eq(stored[i].message, fresh[i].message, "finding %zu", i);
+		cr_expect_str_eq(stored[i].fingerprint, fp[i], "finding %zu", i);
+		cr_expect_str_eq(fresh[i].fingerprint, "", "mg_findings sets none");
+	}
+	free(fp);
+	mg_findings_free(fresh, n);
+
+	free(item.result->findings[0].message);
+	item.result->findings[0].message = strdup(marker);
+	out[0] = mg_github_render(item.result, "t0k3n");
+	out[1] = mg_summary_render(item.result);
+	out[2] = mg_junit_render(item.result);
+	out[3] = mg_sarif_render(&item, 1, "1.0");
+	out[4] = mg_codequality_render(&item, 1);
+	out[5] = mg_comment_render(item.result, NULL);
+	for (i = 0; i < 6; i++) {
+		cr_expect_not_null(strstr(out[i], marker), "renderer %zu:\n%s", i, out[i]);
+		free(out[i]);
+	}
+	mg_check_result_free(item.result);
 	mg_demo_remove(dir);
 }

@@ -192,6 +192,7 @@ static mg_check_result *build(void)
 {
 	mg_check_result *r = &fx.r;
 
+	mg_findings_free(fx.r.findings, fx.r.finding_count);   /* the last test's */
 	memset(&fx, 0, sizeof(fx));
 	build_policy();
 	build_manifest();
@@ -485,9 +486,9 @@ static void expect_annotation(const gh_cmd *c, const char *level, const char *fi
 
 /* Render r and run its output through the runner; checks that the log is
  * wrapped in stop-commands with the token and nothing stays stopped. */
-static gh_run *render_and_run(const mg_check_result *r)
+static gh_run *render_and_run(mg_check_result *r)
 {
-	char *text = mg_github_render(r, TOKEN);
+	char *text = mg_github_render(mg_fx_filled(r), TOKEN);
 	gh_run *run = run_commands(text);
 
 	cr_assert_eq(run->stops, 1, "stop-commands ran %zu times", run->stops);
@@ -851,7 +852,7 @@ Test(github, at_most_ten_errors_then_one_that_counts_the_rest)
 	build();
 	fail_gate();
 	many_candidates(30, BIT(MG_R_MEMORY_OVER_BUDGET));
-	text = mg_github_render(&fx.r, TOKEN);
+	text = mg_github_render(mg_fx_filled(&fx.r), TOKEN);
 	run = render_and_run(&fx.r);
 	cr_assert_eq(run->count, 10);
 	cr_assert_eq(count_level(run, "error"), 10);
@@ -998,7 +999,7 @@ Test(github, warnings_become_warning_annotations_with_their_text_escaped)
  * ::stop-commands::TOKEN ... ::TOKEN::, and nothing after it. */
 Test(github, log_follows_the_annotations_inside_stop_commands)
 {
-	char *text = mg_github_render(build(), TOKEN);
+	char *text = mg_github_render(mg_fx_filled(build()), TOKEN);
 	const char *stop = strstr(text, "\n::stop-commands::" TOKEN "\n");
 
 	cr_assert_not_null(stop, "%s", text);

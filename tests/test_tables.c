@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixture.h"
 #include "helpers.h"
 #include "memgate/codequality.h"
 #include "memgate/github.h"
@@ -98,6 +99,7 @@ static void render_threshold(struct rendered *x, enum mg_threshold t)
 	x->item.policy = ".memgate.yml";
 	x->item.result = &x->result;
 	cr_assert_eq(mg_output_token(token), 0);
+	mg_fx_filled(&x->result);
 	x->out[0] = mg_text_render(&x->result);
 	x->out[1] = mg_github_render(&x->result, token);
 	x->out[2] = mg_summary_render(&x->result);
@@ -113,6 +115,7 @@ static void release(struct rendered *x)
 
 	for (i = 0; i < 7; i++)
 		free(x->out[i]);
+	mg_findings_free(x->result.findings, x->result.finding_count);
 	mg_decision_free(x->result.decision);
 	mg_policy_free(x->policy);
 	mg_report_free(x->report);

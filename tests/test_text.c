@@ -99,6 +99,7 @@ static mg_check_result *build(void)
 {
 	mg_check_result *r = &fx.r;
 
+	mg_findings_free(fx.r.findings, fx.r.finding_count);   /* the last test's */
 	memset(&fx, 0, sizeof(fx));
 	build_decision();
 	snprintf(r->rev, sizeof(r->rev), REV);
@@ -115,18 +116,18 @@ static mg_check_result *build(void)
 }
 
 /* Render r and compare with the golden text. */
-static void expect_text(const mg_check_result *r, const char *want)
+static void expect_text(mg_check_result *r, const char *want)
 {
-	char *text = mg_text_render(r);
+	char *text = mg_text_render(mg_fx_filled(r));
 
 	cr_assert_str_eq(text, want, "\n--- got ---\n%s--- want ---\n%s", text, want);
 	free(text);
 }
 
 /* Render r and check that line number `n` (from 1) is `want`. */
-static void expect_line(const mg_check_result *r, int n, const char *want)
+static void expect_line(mg_check_result *r, int n, const char *want)
 {
-	char *text = mg_text_render(r), *line = text, *end;
+	char *text = mg_text_render(mg_fx_filled(r)), *line = text, *end;
 	int i;
 
 	for (i = 1; i < n && line; i++)
@@ -140,9 +141,9 @@ static void expect_line(const mg_check_result *r, int n, const char *want)
 }
 
 /* Render r and check that it holds `want` (a run of whole lines). */
-static void expect_lines(const mg_check_result *r, const char *want)
+static void expect_lines(mg_check_result *r, const char *want)
 {
-	char *text = mg_text_render(r);
+	char *text = mg_text_render(mg_fx_filled(r));
 	const char *at = strstr(text, want);
 
 	cr_assert(at && (at == text || at[-1] == '\n'), "no\n%sin\n%s", want, text);
@@ -275,7 +276,7 @@ Test(text, an_issue_of_several_candidates_lists_each)
 	fx.d.reason = MG_O_EVIDENCE_NOT_APPLICABLE;
 	fx.d.applicable = false;
 	fx.d.issue[MG_ISSUE_AGGREGATE_OUTSIDE_RUNS] = true;
-	text = mg_text_render(r);
+	text = mg_text_render(mg_fx_filled(r));
 	cr_expect(strstr(text, want), "\n--- got ---\n%s--- want within ---\n%s", text, want);
 	free(text);
 }
@@ -413,7 +414,7 @@ Test(text, no_note_when_the_report_agrees)
 
 	fx.report.producer_decision = "accept";
 	fx.report.producer_reason = "selection_stable_across_thresholds";
-	text = mg_text_render(r);
+	text = mg_text_render(mg_fx_filled(r));
 	cr_assert_null(strstr(text, "note:"), "%s", text);
 	free(text);
 }
@@ -633,7 +634,7 @@ Test(text, hostile_names_are_escaped_and_never_start_a_line)
 "  stricter[1]: min_samples_per_s 1.5\n"
 "note: the report's own decision was '\\x1b]0;owned\\x07'; memgate decided from the evidence\n"
 "warning: candidate '::warning::y\\n::error::z' is odd\n");
-	text = mg_text_render(r);
+	text = mg_text_render(mg_fx_filled(r));
 	for (i = 0; text[i]; i++)
 		cr_assert(((unsigned char)text[i] >= 0x20 && text[i] != 0x7f) || text[i] == '\n',
 			  "control byte 0x%02x at %zu", (unsigned char)text[i], i);

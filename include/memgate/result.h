@@ -102,6 +102,7 @@ typedef struct mg_policy_change {
 void mg_check_change_text(mg_buf *out, const mg_change_value *v);
 
 struct mg_check_result;
+struct mg_finding;
 
 /* The comparison with the evidence at a base commit (--base). */
 typedef struct mg_check_base {
@@ -184,6 +185,11 @@ typedef struct mg_check_result {
 	char **stale_paths;
 	size_t stale_count, stale_total;
 	bool measured_shallow;      /* measured_commit_unknown in a shallow clone */
+	/* the findings behind the decision (findings.h), computed once when
+	 * the check ends (mg_findings_fill) and read by every renderer */
+	struct mg_finding *findings;
+	size_t finding_count;
+	bool findings_filled;
 } mg_check_result;
 
 /* How many changed paths of evidence.inputs a result names: MG_CHECK_MAX_STALE,

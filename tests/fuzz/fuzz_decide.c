@@ -238,14 +238,13 @@ static void check_xml(const char *text)
 
 static void check_findings(const mg_check_result *res)
 {
-	mg_finding *f = NULL;
-	size_t n = 0, i;
+	size_t n, i;
+	const mg_finding *f = mg_result_findings(res, &n);
 
-	mg_findings(&f, &n, res);
 	for (i = 0; i < n; i++)
 		CHECK(f[i].message && !strchr(f[i].message, '\n') &&
-		      valid_utf8(f[i].message, strlen(f[i].message)));
-	mg_findings_free(f, n);
+		      valid_utf8(f[i].message, strlen(f[i].message)) &&
+		      strlen(f[i].fingerprint) == MG_FINDING_FINGERPRINT_SIZE - 1);
 }
 
 /* The CI renderings of main.c's --format github and output files. */
@@ -331,6 +330,7 @@ static void render(mg_policy *p, mg_report *r, mg_decision *d, bool worktree)
 	build_result(&res, &warning, &change, p, r, d, worktree);
 	/* tipping points re-run the decision: the same limits, so it cannot fail */
 	CHECK(mg_insight_compute(&res.insight, &p->rules, &r->evidence, NULL, d, &err) == 0);
+	mg_findings_fill(&res);   /* as mg_check_run does */
 	record = mg_record_render(&res);
 	check_record(record, d);
 	text = mg_text_render(&res);
@@ -340,6 +340,7 @@ static void render(mg_policy *p, mg_report *r, mg_decision *d, bool worktree)
 	free(text);
 	free(warning);
 	mg_insight_free(res.insight);
+	mg_findings_free(res.findings, res.finding_count);
 }
 
 /* ---- the target --------------------------------------------------- */
