@@ -82,17 +82,16 @@ done:
 
 static int walk_rank_by(walk *w, const mg_yaml_node *n)
 {
+	int r;
+
 	w->p->rank_by_pos = n->pos;
 	if (n->kind != MG_YAML_STR)
 		return mg_policy__type_error(w, n, "rank_by", "a string");
-	if (!strcmp(n->text, "peak_memory"))
-		w->p->rules.rank_by = MG_RANK_PEAK_MEMORY;
-	else if (!strcmp(n->text, "throughput"))
-		w->p->rules.rank_by = MG_RANK_THROUGHPUT;
-	else
-		return mg_error_at(w->err, w->path, n->pos,
-				   "'rank_by' must be 'peak_memory' or 'throughput', got '%.40s'",
-				   n->text);
+	if ((r = mg_rank_by_from_name(n->text)) < 0)
+		return mg_error_at(w->err, w->path, n->pos, "'rank_by' must be '%s' or '%s', "
+				   "got '%.40s'", mg_rank_by_name(MG_RANK_PEAK_MEMORY),
+				   mg_rank_by_name(MG_RANK_THROUGHPUT), n->text);
+	w->p->rules.rank_by = (enum mg_rank_by)r;
 	return 0;
 }
 

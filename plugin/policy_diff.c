@@ -198,11 +198,6 @@ static void diff_thresholds(mg_check_result *res, const mg_policy *base, const m
 	}
 }
 
-static const char *rank_by_name(enum mg_rank_by r)
-{
-	return r == MG_RANK_THROUGHPUT ? "throughput" : "peak_memory";
-}
-
 static mg_change_value stricter_value(const mg_policy *p)
 {
 	mg_change_value x = { 0 };
@@ -279,8 +274,8 @@ static void diff_rest(mg_check_result *res, const mg_policy *base, const mg_poli
 	now = inputs_value(head);
 	add_change(res, "evidence.inputs", was, now, presence_effect(&was, &now, MG_CHANGE_ALTERS),
 		   head->inputs_pos);
-	add_change(res, "rank_by", string_value_of(rank_by_name(base->rules.rank_by)),
-		   string_value_of(rank_by_name(head->rules.rank_by)), MG_CHANGE_ALTERS,
+	add_change(res, "rank_by", string_value_of(mg_rank_by_name(base->rules.rank_by)),
+		   string_value_of(mg_rank_by_name(head->rules.rank_by)), MG_CHANGE_ALTERS,
 		   head->rank_by_pos);
 	was = stricter_value(base);
 	now = stricter_value(head);

@@ -63,6 +63,33 @@ static int walk_regression_history(walk *w, const mg_yaml_node *n, int key)
 	return 0;
 }
 
+static bool is_regression(int t)
+{
+	return mg_threshold_def_of((enum mg_threshold)t)->vs_base != MG_VS_NONE;
+}
+
+/* A regression section that sets none of the core's regression thresholds:
+ * "set max_peak_increase_mb, ... or max_eval_loss_increase". */
+static int no_threshold(walk *w, const mg_yaml_node *map)
+{
+	mg_buf b = MG_BUF_INIT;
+	int t, last = -1, n = 0;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (is_regression(t))
+			last = t;
+	mg_buf_puts(&b, "'regression' sets no threshold: set ");
+	for (t = 0; t <= last; t++)
+		if (is_regression(t)) {
+			if (n++)
+				mg_buf_puts(&b, t == last ? " or " : ", ");
+			mg_buf_puts(&b, mg_threshold_name((enum mg_threshold)t));
+		}
+	mg_error_at(w->err, w->path, map->pos, "%s", b.ptr);
+	mg_buf_free(&b);
+	return MG_ERROR;
+}
+
 /* regression: how much worse than the base each covered candidate may get. */
 int mg_policy__walk_regression(walk *w, const mg_yaml_node *map)
 {
@@ -97,9 +124,7 @@ int mg_policy__walk_regression(walk *w, const mg_yaml_node *map)
 			goto done;
 	}
 	if (!mg_regression_active(rg))
-		error = mg_error_at(w->err, w->path, map->pos, "'regression' sets no threshold: "
-				    "set max_peak_increase_mb, max_peak_increase_pct, "
-				    "max_throughput_drop_pct or max_eval_loss_increase");
+		error = no_threshold(w, map);
 done:
 	return error;
 }

@@ -332,6 +332,11 @@ static const struct {
 	[MG_O_EVAL_LOSS_REGRESSED] = { MG_TUNE, MG_N_FIX_REGRESSION_AGAINST_BASE },
 };
 
+static const char *const rank_by_names[MG_RANK_BY_COUNT] = {
+	[MG_RANK_PEAK_MEMORY] = "peak_memory",
+	[MG_RANK_THROUGHPUT] = "throughput",
+};
+
 static const char *const covers_names[MG_COVERS_COUNT] = {
 	[MG_COVERS_SELECTED] = "selected",
 	[MG_COVERS_ALL] = "all",
@@ -596,6 +601,16 @@ const char *mg_noise_mode_name(enum mg_noise_mode m)
 int mg_noise_mode_from_name(const char *name)
 {
 	return table_find(noise_mode_names, MG_NOISE_MODE_COUNT, name);
+}
+
+const char *mg_rank_by_name(enum mg_rank_by r)
+{
+	return table_get(rank_by_names, MG_RANK_BY_COUNT, (int)r);
+}
+
+int mg_rank_by_from_name(const char *name)
+{
+	return table_find(rank_by_names, MG_RANK_BY_COUNT, name);
 }
 
 const char *mg_covers_name(enum mg_covers c)

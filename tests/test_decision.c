@@ -2518,6 +2518,15 @@ Test(decision, covers_names_round_trip)
 	cr_expect_eq(mg_covers_from_name("none"), -1);
 }
 
+Test(decision, rank_by_names_round_trip)
+{
+	cr_expect_str_eq(mg_rank_by_name(MG_RANK_PEAK_MEMORY), "peak_memory");
+	cr_expect_str_eq(mg_rank_by_name(MG_RANK_THROUGHPUT), "throughput");
+	cr_expect_null(mg_rank_by_name(MG_RANK_BY_COUNT));
+	cr_expect_eq(mg_rank_by_from_name("throughput"), MG_RANK_THROUGHPUT);
+	cr_expect_eq(mg_rank_by_from_name("memory"), -1);
+}
+
 /* The regression reasons' codes close the table: every earlier code keeps
  * its index (SARIF's ruleIndex). */
 Test(decision, regression_codes_are_appended)

@@ -5,7 +5,7 @@
  *
  *   verdicts, outcomes (the decision's reasons), next_actions, issues,
  *   statuses, reasons (the candidates' screening reasons), waivable,
- *   thresholds, noise_modes, covers, waiver_statuses, change_effects and codes
+ *   thresholds, noise_modes, covers, rank_by, waiver_statuses, change_effects and codes
  *   (every code a finding carries, with its kind and summary);
  *
  *   commands (memgate's, in order), and for each command NAME
@@ -45,6 +45,7 @@ static const char *reason(int i) { return mg_reason_name((enum mg_reason)i); }
 static const char *threshold(int i) { return mg_threshold_name((enum mg_threshold)i); }
 static const char *noise(int i) { return mg_noise_mode_name((enum mg_noise_mode)i); }
 static const char *covers(int i) { return mg_covers_name((enum mg_covers)i); }
+static const char *rank_by(int i) { return mg_rank_by_name((enum mg_rank_by)i); }
 static const char *waiver(int i) { return mg_check_waiver_status_name((enum mg_waiver_status)i); }
 static const char *effect(int i) { return mg_check_effect_name((enum mg_change_effect)i); }
 static bool waivable(int i) { return mg_reason_waivable((enum mg_reason)i); }
@@ -151,6 +152,7 @@ int main(void)
 	put_list("thresholds", threshold, MG_THRESHOLD_COUNT, NULL);
 	put_list("noise_modes", noise, MG_NOISE_MODE_COUNT, NULL);
 	put_list("covers", covers, MG_COVERS_COUNT, NULL);
+	put_list("rank_by", rank_by, MG_RANK_BY_COUNT, NULL);
 	put_list("waiver_statuses", waiver, MG_WAIVER_STATUS_COUNT, NULL);
 	put_list("change_effects", effect, MG_CHANGE_EFFECT_COUNT, NULL);
 	put_commands();

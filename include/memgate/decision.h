@@ -144,7 +144,12 @@ typedef struct mg_evidence {
 	size_t candidate_count;
 } mg_evidence;
 
-enum mg_rank_by { MG_RANK_PEAK_MEMORY, MG_RANK_THROUGHPUT };
+/* rank_by: the order in which the feasible candidates are ranked. */
+enum mg_rank_by { MG_RANK_PEAK_MEMORY, MG_RANK_THROUGHPUT, MG_RANK_BY_COUNT };
+/* "peak_memory", "throughput"; NULL for an out-of-range value. */
+const char *mg_rank_by_name(enum mg_rank_by r);
+/* The enum for a name, or -1. */
+int mg_rank_by_from_name(const char *name);
 
 /* evidence.noise: what a check within measurement noise does to an accept. */
 enum mg_noise_mode { MG_NOISE_WARN, MG_NOISE_TUNE, MG_NOISE_MODE_COUNT };
