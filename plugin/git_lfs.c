@@ -17,9 +17,7 @@
 static int lfs_slurp(mg_buf *b, const char *full, const char *path, size_t limit,
 		     mg_error *err)
 {
-	char chunk[65536];
 	struct stat st;
-	ssize_t n;
 	int fd, rc = 0;
 
 	if ((fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
@@ -36,21 +34,15 @@ static int lfs_slurp(mg_buf *b, const char *full, const char *path, size_t limit
 				  "not a regular file", path, full);
 		goto done;
 	}
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = mg_error_set(err, NULL, 0, 0, "cannot read the Git LFS object of "
-					  "'%s': %s", path, strerror(errno));
-			break;
-		}
-		mg_buf_put(b, chunk, (size_t)n);
-		if (b->len > limit) {
-			rc = mg_error_set(err, NULL, 0, 0, "the Git LFS object of '%s' is "
-					  "more than the limit of %zu bytes " LIMIT_HINT,
-					  path, limit);
-			break;
-		}
+	switch (mg_git__read_fd(b, fd, limit)) {
+	case MG_GIT__READ_FAILED:
+		rc = mg_error_set(err, NULL, 0, 0, "cannot read the Git LFS object of '%s': %s",
+				  path, strerror(errno));
+		break;
+	case MG_GIT__READ_TOO_BIG:
+		rc = mg_error_set(err, NULL, 0, 0, "the Git LFS object of '%s' is more than the "
+				  "limit of %zu bytes " LIMIT_HINT, path, limit);
+		break;
 	}
 done:
 	close(fd);

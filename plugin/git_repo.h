@@ -78,4 +78,11 @@ int mg_git__lookup_tree(git_tree **tree, mg_repo *repo, const char *commit_hex,
 /* Bytes read from a file (data, emptied), as a blob's data (git_blob.c). */
 void mg_git__take_buf(mg_blob *out, mg_buf *data);
 
+/* Append what the open file fd holds to b, stopping once b is over limit
+ * bytes (git_worktree.c): 0, MG_GIT__READ_FAILED with errno set, or
+ * MG_GIT__READ_TOO_BIG.  The caller closes fd and words the error. */
+#define MG_GIT__READ_FAILED (-1)
+#define MG_GIT__READ_TOO_BIG 1
+int mg_git__read_fd(mg_buf *b, int fd, size_t limit);
+
 #endif

@@ -142,30 +142,40 @@ static int too_big(const char *path, size_t size, size_t limit, mg_error *err)
 			    "%zu bytes, more than the limit of %zu " LIMIT_HINT, path, size, limit);
 }
 
+int mg_git__read_fd(mg_buf *b, int fd, size_t limit)
+{
+	char chunk[65536];
+	ssize_t n;
+
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return MG_GIT__READ_FAILED;
+		mg_buf_put(b, chunk, (size_t)n);
+		if (b->len > limit)
+			return MG_GIT__READ_TOO_BIG;
+	}
+	return 0;
+}
+
 /* Read at most limit bytes of the regular file full into b. */
 static int slurp(mg_buf *b, const char *full, const char *path, size_t limit,
 		 mg_error *err)
 {
-	char chunk[65536];
-	ssize_t n;
 	int fd, rc = 0;
 
 	if ((fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		return mg_error_set(err, NULL, 0, 0, "cannot read '%s' in the working tree: %s",
 				    path, strerror(errno));
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = mg_error_set(err, NULL, 0, 0, "cannot read '%s' in the working "
-					  "tree: %s", path, strerror(errno));
-			break;
-		}
-		mg_buf_put(b, chunk, (size_t)n);
-		if (b->len > limit) {  /* it grew since we looked */
-			rc = too_big(path, b->len, limit, err);
-			break;
-		}
+	switch (mg_git__read_fd(b, fd, limit)) {
+	case MG_GIT__READ_FAILED:
+		rc = mg_error_set(err, NULL, 0, 0, "cannot read '%s' in the working tree: %s",
+				  path, strerror(errno));
+		break;
+	case MG_GIT__READ_TOO_BIG:   /* it grew since we looked */
+		rc = too_big(path, b->len, limit, err);
+		break;
 	}
 	close(fd);
 	return rc;

@@ -680,6 +680,44 @@ Test(git, refuses_working_tree_symlink_directory_missing_and_oversize)
 	mg_repo_free(repo);
 }
 
+/* An LFS object in the local store: read whole, refused over the limit, as
+ * a directory, or when the store lacks it (the check then says so). */
+Test(git, reads_lfs_objects_from_the_local_store_within_the_limit)
+{
+	static const char *const dirs[] = {
+		"repo/.git/lfs", "repo/.git/lfs/objects", "repo/.git/lfs/objects/4d",
+		"repo/.git/lfs/objects/4d/7a",
+	};
+	const char *object = "repo/.git/lfs/objects/4d/7a/" LFS_OID;
+	mg_repo *repo;
+	mg_blob blob;
+	mg_error err;
+	size_t i;
+
+	fixture("basic");
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		cr_assert_eq(mkdir(in_scratch(dirs[i]), 0755), 0, "%s", dirs[i]);
+	write_file(object, "fifteen bytes.\n");
+	repo = open_repo("repo");
+	mg_error_clear(&err);
+	cr_assert_eq(mg_repo_read_lfs(&blob, repo, LFS_OID, "r.json", 0, &err), 0, "%s",
+		     err.message);
+	expect_bytes(&blob, "fifteen bytes.\n");
+	mg_blob_release(&blob);
+	cr_expect_eq(mg_repo_read_lfs(&blob, repo, LFS_OID, "r.json", 14, &err), MG_ERROR);
+	cr_expect_str_eq(err.message, "the Git LFS object of 'r.json' is more than the limit of "
+			 "14 bytes (raise it with --max-input-mb)");
+	cr_expect_null(blob.data);
+	cr_assert_eq(unlink(in_scratch(object)), 0);
+	cr_expect_eq(mg_repo_read_lfs(&blob, repo, LFS_OID, "r.json", 0, &err), MG_ENOTFOUND);
+	cr_expect_str_eq(err.message, "the Git LFS object of 'r.json' is not in the local LFS "
+			 "store");
+	cr_assert_eq(mkdir(in_scratch(object), 0755), 0);
+	cr_expect_eq(mg_repo_read_lfs(&blob, repo, LFS_OID, "r.json", 0, &err), MG_ERROR);
+	cr_expect(strstr(err.message, "is not a regular file") != NULL, "%s", err.message);
+	mg_repo_free(repo);
+}
+
 static bool differs(mg_repo *repo, const char *path, const char *oid)
 {
 	bool d = false;
