@@ -359,70 +359,88 @@ static EVP_PKEY *rsa_pkey(const BIGNUM *e, const BIGNUM *n)
 }
 
 /* The key's parts after its type name.  0, or MG_ERROR with why. */
+/* An ECDSA key's curve name and point into k->pkey.  MG_OK, or MG_ERROR with
+ * why set. */
+static int parse_ecdsa(mg_sshkey *k, const struct key_type *t, mg_sshkey__rd *r, char *why)
+{
+	const unsigned char *s;
+	size_t n;
+
+	if (mg_sshkey__string(r, &s, &n) < 0 || !equals(s, n, t->curve)) {
+		snprintf(why, MG_SSHKEY_WHY, "a %s key must name the curve '%s'", t->name,
+			 t->curve);
+		return MG_ERROR;
+	}
+	if (mg_sshkey__string(r, &s, &n) < 0 || n != 1 + 2 * (size_t)((t->bits + 7) / 8) ||
+	    s[0] != 4) {
+		snprintf(why, MG_SSHKEY_WHY, "a %s key must hold an uncompressed point", t->name);
+		return MG_ERROR;
+	}
+	k->pkey = ec_pkey(t, s, n);
+	if (!k->pkey) {
+		ERR_clear_error();
+		snprintf(why, MG_SSHKEY_WHY, "the %s key is not a point on its curve", t->name);
+		return MG_ERROR;
+	}
+	return MG_OK;
+}
+
+/* An RSA key's exponent and modulus into k->pkey and k->bits.  MG_OK (with
+ * k->pkey NULL when OpenSSL cannot load it), or MG_ERROR with why set. */
+static int parse_rsa(mg_sshkey *k, mg_sshkey__rd *r, char *why)
+{
+	BIGNUM *e = NULL, *m = NULL;
+	int error = MG_ERROR;
+
+	if (get_bignum(&e, r, "the RSA exponent", why) < 0 ||
+	    get_bignum(&m, r, "the RSA modulus", why) < 0)
+		goto done;
+	k->bits = BN_num_bits(m);
+	if (k->bits < MG_SSHKEY_MIN_RSA_BITS || k->bits > MG_SSHKEY_MAX_RSA_BITS) {
+		snprintf(why, MG_SSHKEY_WHY, "an RSA key of %d bits is refused: memgate needs "
+			 "%d to %d bits", k->bits, MG_SSHKEY_MIN_RSA_BITS, MG_SSHKEY_MAX_RSA_BITS);
+		goto done;
+	}
+	if (!BN_is_odd(e) || BN_is_one(e)) {
+		snprintf(why, MG_SSHKEY_WHY, "the RSA exponent is not valid");
+		goto done;
+	}
+	k->pkey = rsa_pkey(e, m);
+	error = MG_OK;
+done:
+	BN_free(e);
+	BN_free(m);
+	return error;
+}
+
 static int parse_parts(mg_sshkey *k, const struct key_type *t, mg_sshkey__rd *r, char *why)
 {
 	const unsigned char *s;
 	size_t n;
-	BIGNUM *e = NULL, *m = NULL;
-	int error = MG_ERROR;
+	int error = MG_OK;
 
 	switch (t->kind) {
 	case MG_SSHKEY_ED25519:
 		if (mg_sshkey__string(r, &s, &n) < 0 || n != 32) {
 			snprintf(why, MG_SSHKEY_WHY, "an ssh-ed25519 key must hold 32 bytes");
-			goto done;
+			return MG_ERROR;
 		}
 		k->pkey = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, s, n);
 		break;
 	case MG_SSHKEY_ECDSA_P256:
 	case MG_SSHKEY_ECDSA_P384:
 	case MG_SSHKEY_ECDSA_P521:
-		if (mg_sshkey__string(r, &s, &n) < 0 || !equals(s, n, t->curve)) {
-			snprintf(why, MG_SSHKEY_WHY, "a %s key must name the curve '%s'",
-				 t->name, t->curve);
-			goto done;
-		}
-		if (mg_sshkey__string(r, &s, &n) < 0 || n != 1 + 2 * (size_t)((t->bits + 7) / 8) ||
-		    s[0] != 4) {
-			snprintf(why, MG_SSHKEY_WHY, "a %s key must hold an uncompressed point",
-				 t->name);
-			goto done;
-		}
-		k->pkey = ec_pkey(t, s, n);
-		if (!k->pkey) {
-			ERR_clear_error();
-			snprintf(why, MG_SSHKEY_WHY, "the %s key is not a point on its curve",
-				 t->name);
-			goto done;
-		}
+		error = parse_ecdsa(k, t, r, why);
 		break;
 	case MG_SSHKEY_RSA:
-		if (get_bignum(&e, r, "the RSA exponent", why) < 0 ||
-		    get_bignum(&m, r, "the RSA modulus", why) < 0)
-			goto done;
-		k->bits = BN_num_bits(m);
-		if (k->bits < MG_SSHKEY_MIN_RSA_BITS || k->bits > MG_SSHKEY_MAX_RSA_BITS) {
-			snprintf(why, MG_SSHKEY_WHY, "an RSA key of %d bits is refused: memgate "
-				 "needs %d to %d bits", k->bits, MG_SSHKEY_MIN_RSA_BITS,
-				 MG_SSHKEY_MAX_RSA_BITS);
-			goto done;
-		}
-		if (!BN_is_odd(e) || BN_is_one(e)) {
-			snprintf(why, MG_SSHKEY_WHY, "the RSA exponent is not valid");
-			goto done;
-		}
-		k->pkey = rsa_pkey(e, m);
+		error = parse_rsa(k, r, why);
 		break;
 	}
-	if (!k->pkey) {
+	if (error == MG_OK && !k->pkey) {
 		ERR_clear_error();
 		snprintf(why, MG_SSHKEY_WHY, "OpenSSL cannot load the %s key", t->name);
-		goto done;
+		error = MG_ERROR;
 	}
-	error = MG_OK;
-done:
-	BN_free(e);
-	BN_free(m);
 	return error;
 }
 
