@@ -62,21 +62,12 @@ static bool cjson_reads(size_t *stop, const char *text, size_t len)
 
 /* ---- pass 3: the walk --------------------------------------------- */
 
-struct wkey {
-	const char *p;     /* the raw key in the text (decoded, when escaped,
-			      once its object is closed) */
-	size_t len;
-	size_t doff;       /* an escaped key's offset in walk.names */
-	size_t off;        /* its opening quote */
-	bool escaped;
-};
-
 struct walk {
 	const char *s;
 	size_t len, off;
 	struct fault fault;
 	struct fault dup;    /* the earliest duplicate key of a closed object */
-	struct wkey *keys;   /* a stack: the keys of the open objects */
+	struct mg_json__key *keys;   /* a stack: the keys of the open objects */
 	size_t nkeys, kcap;
 	mg_buf names;        /* scratch: the escaped keys of an object, decoded */
 };
@@ -115,7 +106,7 @@ static int walk_expect(struct walk *w, char c)
 /* By name, then by place in the text. */
 static int wkey_cmp(const void *a, const void *b)
 {
-	const struct wkey *x = a, *y = b;
+	const struct mg_json__key *x = a, *y = b;
 	size_t n = x->len < y->len ? x->len : y->len;
 	int c = memcmp(x->p, y->p, n);
 
@@ -130,23 +121,13 @@ static int wkey_cmp(const void *a, const void *b)
 static void walk_close_object(struct walk *w, size_t base)
 {
 	size_t n = w->nkeys - base, i;
-	struct wkey *k;
+	struct mg_json__key *k;
 
 	w->nkeys = base;
 	if (n < 2)
 		return;     /* keys may still be NULL: no arithmetic on it */
 	k = w->keys + base;
-	w->names.len = 0;
-	for (i = 0; i < n; i++) {
-		if (!k[i].escaped)
-			continue;
-		k[i].doff = w->names.len;
-		mg_json__decode_string(&w->names, k[i].p, k[i].len);
-		k[i].len = w->names.len - k[i].doff;
-	}
-	for (i = 0; i < n; i++)
-		if (k[i].escaped)
-			k[i].p = w->names.ptr + k[i].doff;
+	mg_json__decode_keys(&w->names, k, n);
 	qsort(k, n, sizeof(*k), wkey_cmp);
 	for (i = 1; i < n; i++)
 		if (k[i].len == k[i - 1].len && !memcmp(k[i].p, k[i - 1].p, k[i].len) &&
@@ -158,7 +139,7 @@ static void walk_close_object(struct walk *w, size_t base)
 /* The key whose opening quote is at q and closing one at end - 1. */
 static void push_key(struct walk *w, size_t q, size_t end)
 {
-	struct wkey *k;
+	struct mg_json__key *k;
 
 	if (w->nkeys == w->kcap) {
 		w->kcap = w->kcap ? 2 * w->kcap : 64;

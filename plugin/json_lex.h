@@ -84,6 +84,22 @@ void mg_json__explain_failure(struct fault *f, const char *text, size_t len, siz
  * out, decoded.  In json_stream.c. */
 void mg_json__decode_string(mg_buf *out, const char *s, size_t len);
 
+/* A key of an object, as the reader and the explanation keep it to find
+ * duplicates when the object closes. */
+struct mg_json__key {
+	const char *p;    /* the raw key in the text (decoded, when escaped,
+			     once its object is closed) */
+	size_t len;
+	size_t doff;      /* an escaped key's offset in the scratch buffer */
+	size_t off;       /* its opening quote's offset in the text */
+	bool escaped;
+};
+
+/* Decode the escaped keys among k[0..n) into scratch (emptied first) and
+ * point them there, so that keys compare by their decoded names.  In
+ * json_stream.c. */
+void mg_json__decode_keys(mg_buf *scratch, struct mg_json__key *k, size_t n);
+
 /*
  * Why the reader refuses a text that passed mg_json__prescan, keeping no
  * node: the first duplicate key it meets (found when its object closes),

@@ -33,15 +33,6 @@ struct mg_json_tape {
 	size_t count, cap;
 };
 
-struct rkey {
-	const char *p;    /* the raw key in the text (decoded, when escaped,
-			     once its object is closed) */
-	size_t len;
-	size_t doff;      /* an escaped key's offset in the scratch buffer */
-	size_t off;       /* its opening quote's offset in the text */
-	bool escaped;
-};
-
 struct scan {
 	const char *s;
 	size_t len, off;
@@ -50,7 +41,7 @@ struct scan {
 				     the UTF-8 continuation bytes among them */
 	size_t depth;
 	mg_json_tape *t;
-	struct rkey *keys;
+	struct mg_json__key *keys;
 	size_t nkeys, kcap;
 	const char *stream_key;
 	const char *const *keep;  /* the root members to record (NULL: all) */
@@ -208,9 +199,26 @@ void mg_json__decode_string(mg_buf *out, const char *s, size_t len)
 
 size_t mg_json__key_compares;
 
+void mg_json__decode_keys(mg_buf *scratch, struct mg_json__key *k, size_t n)
+{
+	size_t i;
+
+	scratch->len = 0;
+	for (i = 0; i < n; i++) {
+		if (!k[i].escaped)
+			continue;
+		k[i].doff = scratch->len;
+		mg_json__decode_string(scratch, k[i].p, k[i].len);
+		k[i].len = scratch->len - k[i].doff;
+	}
+	for (i = 0; i < n; i++)   /* after every decode: scratch may have moved */
+		if (k[i].escaped)
+			k[i].p = scratch->ptr + k[i].doff;
+}
+
 static int rkey_cmp(const void *a, const void *b)
 {
-	const struct rkey *x = a, *y = b;
+	const struct mg_json__key *x = a, *y = b;
 	size_t n = x->len < y->len ? x->len : y->len;
 	int c;
 
@@ -221,9 +229,9 @@ static int rkey_cmp(const void *a, const void *b)
 
 /* Remember two equal keys x and y: the later one is the duplicate (what
  * mg_json__explain says, "duplicate key 'name'", at its opening quote). */
-static void note_duplicate(struct scan *sc, const struct rkey *x, const struct rkey *y)
+static void note_duplicate(struct scan *sc, const struct mg_json__key *x, const struct mg_json__key *y)
 {
-	const struct rkey *second = x->off > y->off ? x : y;
+	const struct mg_json__key *second = x->off > y->off ? x : y;
 
 	if (sc->dup.what[0])
 		return;
@@ -239,23 +247,13 @@ static void note_duplicate(struct scan *sc, const struct rkey *x, const struct r
  */
 static bool keys_unique(struct scan *sc, size_t base)
 {
-	struct rkey *k = sc->keys + base;
+	struct mg_json__key *k = sc->keys + base;
 	size_t n = sc->nkeys - base, i, j, x = 0, y = 0;
 	bool ok = true;
 
 	if (n < 2)
 		goto done;
-	sc->a.len = 0;
-	for (i = 0; i < n; i++) {
-		if (!k[i].escaped)
-			continue;
-		k[i].doff = sc->a.len;
-		mg_json__decode_string(&sc->a, k[i].p, k[i].len);
-		k[i].len = sc->a.len - k[i].doff;
-	}
-	for (i = 0; i < n; i++)
-		if (k[i].escaped)
-			k[i].p = sc->a.ptr + k[i].doff;
+	mg_json__decode_keys(&sc->a, k, n);
 	if (n <= 16) {
 		for (i = 1; i < n && ok; i++)
 			for (j = 0; j < i && ok; j++)
