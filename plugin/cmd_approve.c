@@ -116,8 +116,6 @@ static int approve_main(int argc, char **argv)
 
 	if ((parsed = cli_parse(&cli, argc, argv, &cmd_approve)))
 		return cli_parsed_exit(parsed);
-	if (!cli.out_path)
-		return cli_usage_error(cli.command, "%s", "needs --out PATH");
 	if (cli.policy_count > 1)
 		return cli_usage_error(cli.command, "%s", "approve writes one policy's record: give one --policy");
 	return run_approve(&cli);

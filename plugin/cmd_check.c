@@ -595,8 +595,6 @@ static int check_or_record(int argc, char **argv, const struct cli_command *self
 
 	if ((parsed = cli_parse(&cli, argc, argv, self)))
 		return cli_parsed_exit(parsed);
-	if (record && !cli.out_path)
-		return cli_usage_error(cmd, "%s", "needs --out PATH");
 	if (!record && cli.out_path)
 		return cli_usage_error(cmd, "%s", "--out belongs to 'memgate record'");
 	if (cli.all && cli.policy_count)

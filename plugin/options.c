@@ -251,9 +251,34 @@ static void print_help(const struct cli_command *cmd)
 	mg_buf_free(&help);
 }
 
+/* The first option the table marks required that was not given, or NULL:
+ * seen[k] says whether options[k] was. */
+static const struct cli_option *missing_option(const struct cli_option *options,
+					       const bool *seen)
+{
+	const struct cli_option *o;
+
+	for (o = options; o->id; o++)
+		if ((o->flags & CLI_OPT_REQUIRED) && !seen[o - options])
+			return o;
+	return NULL;
+}
+
+/* Mark option id of the table seen. */
+static void mark_seen(bool *seen, const struct cli_option *options, int id)
+{
+	const struct cli_option *o;
+
+	for (o = options; o->id; o++)
+		if (o->id == id)
+			seen[o - options] = true;
+}
+
 enum parsed cli_parse(struct cli *cli, int argc, char **argv, const struct cli_command *cmd)
 {
 	struct getopt_tables t;
+	const struct cli_option *missing;
+	bool seen[CLI_MAX_OPTIONS] = { false };
 	char shortopt[3], name[64];
 	int c, r, idx;
 
@@ -281,9 +306,15 @@ enum parsed cli_parse(struct cli *cli, int argc, char **argv, const struct cli_c
 		}
 		if (r < 0)
 			return PARSED_USAGE_ERROR;
+		mark_seen(seen, cmd->options, c & ~LONG_OF_SHORT);
 	}
 	if (optind < argc) {
 		cli_usage_error(cli->command, "unexpected argument '%s'", argv[optind]);
+		return PARSED_USAGE_ERROR;
+	}
+	if ((missing = missing_option(cmd->options, seen))) {
+		snprintf(name, sizeof(name), "--%s %s", missing->name, missing->arg);
+		cli_usage_error(cli->command, "needs %s", name);
 		return PARSED_USAGE_ERROR;
 	}
 	return PARSED_GO;

@@ -121,7 +121,8 @@ int cli_usage_error(const char *cmd, const char *fmt, const char *arg);
 /* The exit code of a parse that stops. */
 int cli_parsed_exit(enum parsed p);
 /* Parse argv (argv[0] is the command word) into cli with the command's
- * table; prints its -h on -h or --help. */
+ * table; prints its -h on -h or --help, and a usage error ("needs --out
+ * PATH") when an option the table marks CLI_OPT_REQUIRED is not given. */
 enum parsed cli_parse(struct cli *cli, int argc, char **argv, const struct cli_command *cmd);
 /* The command's -h text, appended to out. */
 void cli_help(mg_buf *out, const struct cli_command *cmd);

@@ -83,6 +83,7 @@ mg manifest --report
 expect_usage_error manifest "manifest --report without its value"
 mg manifest
 expect_usage_error manifest "manifest without --report"
+expect_err "memgate: error: manifest: needs --report PATH" "says what manifest needs"
 mg frobnicate
 expect_code 2 "an unknown command"
 expect_err "memgate: error: unknown command 'frobnicate'" "names the command"
