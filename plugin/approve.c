@@ -154,27 +154,20 @@ static int refuse_input(const mg_check_result *res, const char *record_path, con
 	return MG_OK;
 }
 
-/*
- * The record's bytes: the file's own when it already holds this record
- * (write-once, as memgate record), else the fresh one, queued.  *bytes is
- * the caller's.
- */
-static int prepare_record(char **bytes, mg_approval *a, mg_outputs *outs, const char *path,
-			  mg_error *err)
+int mg_record_queue_once(char **kept, mg_outputs *outs, const char *path, const char *fresh,
+			 mg_error *err)
 {
-	char *fresh = mg_record_render(a->result), *existing = NULL;
+	char *existing = NULL;
 	size_t len = 0;
 	bool same = false;
 	int error;
 
-	*bytes = NULL;
+	*kept = NULL;
 	if ((error = mg_outputs_read_existing(&existing, &len, outs, path, err)) < 0)
-		goto done;
+		return error;
 	if (!existing) {
 		mg_outputs_add(outs, path, fresh, strlen(fresh), MG_OUTPUT_REPLACE);
-		*bytes = fresh;
-		fresh = NULL;
-		goto done;
+		return MG_OK;
 	}
 	if ((error = mg_record_same(&same, existing, len, fresh, err)) < 0) {
 		char msg[sizeof(err->message)];
@@ -185,14 +178,34 @@ static int prepare_record(char **bytes, mg_approval *a, mg_outputs *outs, const 
 		error = mg_error_set(err, path, 0, 0, "already holds a different decision record; "
 				     "records are write-once: choose a new file name");
 	} else {
-		a->record_unchanged = true;
-		*bytes = existing;
+		*kept = existing;
 		existing = NULL;
 	}
-done:
-	free(fresh);
 	free(existing);
 	return error;
+}
+
+/*
+ * The record's bytes: the file's own when it already holds this record,
+ * else the fresh one, queued (mg_record_queue_once).  *bytes is the
+ * caller's.
+ */
+static int prepare_record(char **bytes, mg_approval *a, mg_outputs *outs, const char *path,
+			  mg_error *err)
+{
+	char *fresh = mg_record_render(a->result), *kept;
+	int error = mg_record_queue_once(&kept, outs, path, fresh, err);
+
+	*bytes = NULL;
+	if (error < 0) {
+		free(fresh);
+		return error;
+	}
+	a->record_unchanged = kept != NULL;
+	if (kept)
+		free(fresh);
+	*bytes = kept ? kept : fresh;
+	return MG_OK;
 }
 
 /*

@@ -84,34 +84,16 @@ static const struct cli_option record_options[] = {
 	{ 0 }
 };
 
-/* memgate record: queue --out unless it already holds the same record. */
+/* memgate record: queue --out unless it already holds the same record
+ * (mg_record_queue_once). */
 static int queue_record(mg_outputs *outs, const char *path, const char *record,
 			bool *unchanged, mg_error *err)
 {
-	size_t len;
-	char *existing = NULL;
-	bool same = false;
-	int error;
+	char *kept;
+	int error = mg_record_queue_once(&kept, outs, path, record, err);
 
-	*unchanged = false;
-	if ((error = mg_outputs_read_existing(&existing, &len, outs, path, err)) < 0)
-		return error;
-	if (!existing) {
-		mg_outputs_add(outs, path, record, strlen(record), MG_OUTPUT_REPLACE);
-		return MG_OK;
-	}
-	if ((error = mg_record_same(&same, existing, len, record, err)) < 0) {
-		char msg[sizeof(err->message)];
-
-		snprintf(msg, sizeof(msg), "%s", err->message);
-		error = mg_error_set(err, path, 0, 0, "%s", msg);
-	} else if (!same) {
-		error = mg_error_set(err, path, 0, 0,
-				     "already holds a different decision record; records are write-once: "
-				     "choose a new file name");
-	}
-	*unchanged = same;
-	free(existing);
+	*unchanged = kept != NULL;
+	free(kept);
 	return error;
 }
 

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include "check.h"
 #include "error.h"
+#include "output.h"
 
 typedef struct mg_approve_options {
 	mg_check_options check;    /* -C, --policy, --fail-on, --today, --max-input-mb;
@@ -41,5 +42,15 @@ typedef struct mg_approval {
  */
 int mg_approve_run(mg_approval **out, const mg_approve_options *opt, mg_error *err);
 void mg_approve_free(mg_approval *a);
+
+/*
+ * Records are write-once (memgate record --out, memgate approve --out):
+ * queue the decision record `fresh` for path in outs, unless the file
+ * already holds the same record (mg_record_same); then *kept is the file's
+ * bytes (the caller's), else NULL.  MG_ERROR, naming path, when the file
+ * holds a different record or one that cannot be compared.
+ */
+int mg_record_queue_once(char **kept, mg_outputs *outs, const char *path, const char *fresh,
+			 mg_error *err);
 
 #endif
