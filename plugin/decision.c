@@ -441,7 +441,28 @@ struct mg_decision__memo {
 	size_t *target;
 	unsigned *waive;
 	struct sens sens;
+	mg_budget budget;          /* the memo's rules' budget, which `base` screened */
+	mg_screening base;         /* lent to a decision whose budget is the same */
 };
+
+/*
+ * The base screening of a decision: the screening depends on the rules'
+ * budget and, fixed in a memo, on the evidence, waivers, rank order and
+ * baseline; so a decision through the memo whose budget is the memo's own
+ * (a grid value's tipping point) is lent the memo's screening, which no
+ * step of the decision changes.
+ */
+static void screen_base(mg_decision *d, const mg_rules *rules, const mg_evidence *ev,
+			const int *early, const unsigned *waive, mg_decision__memo *memo)
+{
+	if (memo && mg_screening__budget_same(&rules->budget, &memo->budget)) {
+		d->base = memo->base;
+		d->base_lent = true;
+		return;
+	}
+	mg_screening__screen(&d->base, rules, ev, &rules->budget, false,
+			     memo ? memo->early : early, memo ? memo->waive : waive);
+}
 
 /* mg_decide, through `memo` when not NULL (mg_decision__decide). */
 static int decide_with(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
@@ -469,8 +490,7 @@ static int decide_with(mg_decision **out, const mg_rules *rules, const mg_eviden
 		target = mg_screening__waiver_targets(rules, ev);
 		waive = mg_screening__waived_reasons(rules, ev, target);
 	}
-	mg_screening__screen(&d->base, rules, ev, &rules->budget, false,
-			     memo ? memo->early : early, memo ? memo->waive : waive);
+	screen_base(d, rules, ev, early, waive, memo);
 	d->best = mg_screening__winner(&d->base);
 	step = decide_base(d, rules, ev, &sensitive);
 	d->sensitivity_evaluated = step >= 3;
@@ -522,6 +542,8 @@ mg_decision__memo *mg_decision__memo_new(const mg_rules *rules, const mg_evidenc
 	m->target = mg_screening__waiver_targets(rules, ev);
 	m->waive = mg_screening__waived_reasons(rules, ev, m->target);
 	mg_sensitivity__init(&m->sens, rules, ev, m->early, m->waive, m->target);
+	m->budget = rules->budget;
+	mg_screening__screen(&m->base, rules, ev, &rules->budget, false, m->early, m->waive);
 	return m;
 }
 
@@ -538,6 +560,7 @@ void mg_decision__memo_free(mg_decision__memo *memo)
 	if (!memo)
 		return;
 	mg_sensitivity__release(&memo->sens);
+	mg_screening_release(&memo->base);
 	free(memo->sens.rank[0]);
 	free(memo->sens.rank[1]);
 	free(memo->early);
@@ -575,7 +598,8 @@ void mg_decision_free(mg_decision *d)
 
 	if (!d)
 		return;
-	mg_screening_release(&d->base);
+	if (!d->base_lent)
+		mg_screening_release(&d->base);
 	st = d->sensitivity_storage;
 	lent = st && st->lent;   /* then the scenarios and their storage are a memo's */
 	if (st && !lent) {

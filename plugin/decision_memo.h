@@ -21,9 +21,9 @@ mg_decision__memo *mg_decision__memo_new(const mg_rules *rules, const mg_evidenc
  * the same decision, byte for byte.  `rules` may differ from the memo's
  * in threshold values only (the budget's and the grid axes'), not in
  * which are set, nor in waivers, rank order, baseline or grid sizes.
- * The decision's scenarios are the memo's, lent: free the decision
- * (mg_decision_free) before the next one through the memo, and before
- * the memo.
+ * The decision's scenarios, and its base screening when its budget is
+ * the memo's, are the memo's, lent: free the decision (mg_decision_free)
+ * before the next one through the memo, and before the memo.
  */
 int mg_decision__decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
 			const bool pre_issues[MG_ISSUE_COUNT], mg_decision__memo *memo,

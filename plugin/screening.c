@@ -478,6 +478,17 @@ void mg_screening__screen(mg_screening *s, const mg_rules *rules, const mg_evide
  * A malloc'd array, one per waiver: the candidate it names (the first of
  * that name: a later one is a duplicate, stopped at step 1), or SIZE_MAX.
  */
+bool mg_screening__budget_same(const mg_budget *a, const mg_budget *b)
+{
+	int t;
+
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (a->set[t] != b->set[t] ||
+		    (a->set[t] && memcmp(&a->value[t], &b->value[t], sizeof(a->value[t]))))
+			return false;
+	return true;
+}
+
 size_t *mg_screening__waiver_targets(const mg_rules *rules, const mg_evidence *ev)
 {
 	size_t *target = mg_xcalloc(rules->waiver_count ? rules->waiver_count : 1,

@@ -52,6 +52,10 @@ void mg_screening__screen(mg_screening *s, const mg_rules *rules, const mg_evide
 			  const mg_budget *b, bool scenario, const int *early,
 			  const unsigned *waive);
 
+/* Do a and b set the same thresholds to the same values, bit for bit?
+ * (Then a screening under one is the screening under the other.) */
+bool mg_screening__budget_same(const mg_budget *a, const mg_budget *b);
+
 /* A malloc'd array, one per waiver: the candidate it names, or SIZE_MAX. */
 size_t *mg_screening__waiver_targets(const mg_rules *rules, const mg_evidence *ev);
 

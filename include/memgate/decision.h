@@ -565,6 +565,8 @@ typedef struct mg_decision {
 
 	mg_budget budget;            /* the base budget */
 	mg_screening base;
+	bool base_lent;              /* base's storage is a memo's (private: the
+					tipping-point search), not the decision's */
 
 	bool sensitivity_evaluated;  /* base decision reached 2.3 step 3, 4 or 5 */
 	mg_scenario *scenarios;
