@@ -406,6 +406,8 @@ static void run_scenario(mg_scenario *sc, struct sens *s, word_t *bits)
 	size_t w, k;
 	int t;
 
+	sc->best = NULL;
+	sc->best_index = 0;
 	memcpy(bits, in, s->words * sizeof(word_t));
 	mark_scenario_waivers(s, sc, v, in);
 	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
@@ -436,6 +438,8 @@ void mg_sensitivity__release(struct sens *s)
 		free(s->pool->bits);
 		free(s->pool);
 		free(s->pool_scenarios);
+		free(s->pool_screened);
+		free(s->pool_known);
 	}
 	for (i = 0; i < s->class_count; i++)
 		free(s->classes[i].eligible);
@@ -495,8 +499,9 @@ static size_t *rank_copy(const size_t *rank, size_t n)
 }
 
 /* A memo's storage for `count` scenarios, lent to its decisions in turn
- * (each is freed before the next is made): named once, their winners
- * cleared.  NULL when the memo's decisions change the count. */
+ * (each is freed before the next is made): named once, each scenario's
+ * screening kept for the next decision (see screen_kept).  NULL when the
+ * memo's decisions change the count. */
 static struct storage *lend(mg_decision *d, struct sens *s, size_t count)
 {
 	size_t i;
@@ -509,15 +514,13 @@ static struct storage *lend(mg_decision *d, struct sens *s, size_t count)
 		s->pool->lent = true;
 		s->pool_scenarios = mg_xcalloc(count, sizeof(*s->pool_scenarios));
 		s->pool_count = count;
+		s->pool_screened = mg_xcalloc(count, sizeof(*s->pool_screened));
+		s->pool_known = mg_xcalloc(count, sizeof(*s->pool_known));
 		for (i = 0; i < count; i++)
 			if (i < s->rules->stricter_count)
 				scenario_id(s->pool_scenarios[i].id, "stricter", i);
 			else
 				scenario_id(s->pool_scenarios[i].id, "grid", i - s->rules->stricter_count);
-	}
-	for (i = 0; i < count; i++) {
-		s->pool_scenarios[i].best = NULL;
-		s->pool_scenarios[i].best_index = 0;
 	}
 	d->scenarios = s->pool_scenarios;
 	return s->pool;
@@ -537,6 +540,32 @@ static struct storage *own(mg_decision *d, const struct sens *s, size_t count)
 		else
 			scenario_id(d->scenarios[i].id, "grid", i - s->rules->stricter_count);
 	return st;
+}
+
+/*
+ * Scenario i of a decision lent the memo's storage: a scenario screens the
+ * same under the same budget (its class, rank order and feasible set
+ * follow from the budget and what the memo holds), so when an earlier
+ * decision left scenario i screened under this budget (most of a tipping
+ * point's decisions move one threshold, which most scenarios override),
+ * its bits and winner stand; only the waivers it uses are marked again,
+ * for this decision.
+ */
+static void screen_kept(mg_scenario *sc, struct sens *s, size_t i, word_t *bits)
+{
+	const word_t *in;
+	bool measured;
+
+	if (s->pool_known[i] && mg_screening__budget_same(&sc->budget, &s->pool_screened[i])) {
+		if (s->rules->waiver_count) {
+			in = class_eligible(s, &sc->budget, &measured);
+			mark_scenario_waivers(s, sc, measured, in);
+		}
+		return;
+	}
+	run_scenario(sc, s, bits);
+	s->pool_screened[i] = sc->budget;
+	s->pool_known[i] = true;
 }
 
 /* The scenarios of d, screened with s (its caches filled as they go, kept
@@ -560,7 +589,10 @@ void mg_sensitivity__run(mg_decision *d, struct sens *s, size_t count, bool kept
 		else
 			grid_overrides(&sc->overrides, rules, i - rules->stricter_count);
 		apply_overrides(&sc->budget, &rules->budget, &sc->overrides);
-		run_scenario(sc, s, st->bits + i * s->words);
+		if (st == s->pool)
+			screen_kept(sc, s, i, st->bits + i * s->words);
+		else
+			run_scenario(sc, s, st->bits + i * s->words);
 	}
 	for (v = 0; v < 2; v++)
 		st->rank[v] = kept && !st->lent ? rank_copy(s->rank[v], s->n) : s->rank[v];

@@ -55,6 +55,8 @@ struct sens {
 	struct storage *pool;      /* a memo's storage and scenarios, lent to each decision */
 	mg_scenario *pool_scenarios;
 	size_t pool_count;
+	mg_budget *pool_screened;  /* per pool scenario: the budget its bits and winner are of */
+	bool *pool_known;          /* per pool scenario: screened by an earlier decision */
 	struct {                   /* per threshold, the entry found last (valid until a flush) */
 		const word_t *bits;    /* NULL when none */
 		int variant;
