@@ -138,6 +138,37 @@ void mg_escape_json_log(mg_buf *out, const char *json)
 	mg_buf_puts(out, json);
 }
 
+/* Bytes emit_text writes as they are, whatever precedes them: printable
+ * ASCII but the backslash and '[' (which "##" before it escapes). */
+static int is_plain_text(unsigned char b)
+{
+	return b >= 0x20 && b < 0x7f && b != '\\' && b != '[';
+}
+
+/* walk(out, s, len, emit_text), each run of plain bytes put at once. */
+static void walk_text(mg_buf *out, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t run;
+
+	while (len) {
+		for (run = 0; run < len && is_plain_text(p[run]); run++)
+			;
+		if (run) {
+			mg_buf_put(out, p, run);
+			p += run;
+			len -= run;
+		} else {
+			uint32_t cp;
+			size_t n = decode(p, len, &cp);
+
+			emit_text(out, cp, p, n);
+			p += n;
+			len -= n;
+		}
+	}
+}
+
 void mg_escape_text(mg_buf *out, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -156,7 +187,7 @@ void mg_escape_text(mg_buf *out, const char *s, size_t len)
 	} else {
 		lead = 0;
 	}
-	walk(out, s + lead, len - lead, emit_text);
+	walk_text(out, s + lead, len - lead);
 }
 
 static void emit_utf8(mg_buf *out, uint32_t cp, const unsigned char *bytes, size_t n)
