@@ -557,6 +557,12 @@ int mg_report_parse(mg_report **out, const char *path, const char *text,
 		error = mg_json__explain(path, text, len, err);
 		goto done;
 	}
+	/* The doubling's spare room, given back: the evidence lives as long as
+	 * the check's result, and check --all keeps every policy's. */
+	if (r->evidence.candidate_count && r->evidence.candidate_count < p.cap)
+		r->evidence.candidates = mg_xrealloc(r->evidence.candidates,
+			r->evidence.candidate_count * sizeof(*r->evidence.candidates));
+	p.cap = r->evidence.candidate_count;
 	p.t = t;
 	if ((error = read_report(r, &p)) < 0)
 		goto done;
