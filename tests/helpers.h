@@ -11,13 +11,6 @@
 
 #include "memgate/buf.h"
 
-/* The time limits of the tests that guard against quadratic costs are
- * multiplied by MG_TEST_TIME_SCALE: 1 natively; tests/distros/arm64, whose
- * tests run under qemu user emulation, builds them with a larger one. */
-#ifndef MG_TEST_TIME_SCALE
-#define MG_TEST_TIME_SCALE 1
-#endif
-
 /* Read a file under the source tree ("fixtures/reports/x.json"), or any
  * absolute path.  Aborts the test when it cannot.  The caller frees. */
 static inline char *mg_test_read(const char *rel, size_t *len)
