@@ -4,8 +4,8 @@
 # than the base revision's report each covered candidate may get.  A 7 %
 # peak regression of the selected candidate fails under a 5 % allowance and
 # passes under 10 %; runs whose bands overlap do not count; bad values are
-# errors naming file:line:column (exit 2, nothing written); at the CLI and
-# in the Action's check step.
+# errors naming file:line:column (exit 2, nothing written); at the CLI, in
+# the Action's check step and in the pre-push hook.
 . "$(dirname "$0")/lib.sh"
 
 # policy FILE [REGRESSION-LINES...]: a policy under which checkpoint is the
@@ -323,5 +323,41 @@ expect_code 0 "Action, depth 1: resolve fetches the base"
 action_step check "$T/pr" MEMGATE_POLICY_REV="$base"
 expect_code 1 "Action, depth 1: the regression against the fetched base fails"
 expect_out "memgate: tune (peak_memory_regressed)" "Action, depth 1: the decision"
+
+# --- the pre-push hook: a branch against the remote's commit -------------------
+
+# hook_repo ALLOWANCE: pr_repo's repository with main pushed to a bare
+# origin (its default branch), the hook installed, on branch pr.
+hook_repo() {
+	repo=$T/hook
+	pr_repo "$repo" 52110 -- 55800 -- "$1"
+	rm -rf "$T/origin.git"
+	g init -q --bare "$T/origin.git"
+	g -C "$repo" remote add origin "$T/origin.git"
+	g -C "$repo" push -q origin main 2>/dev/null
+	g -C "$repo" remote set-head origin main
+	cp "$SRC/actions/pre-push" "$repo/.git/hooks/pre-push"
+	chmod +x "$repo/.git/hooks/pre-push"
+}
+# hook_push ARGS...: git push in $repo through the hook; sets $code.
+hook_push() {
+	MEMGATE=$MEMGATE g -C "$repo" push "$@" >"$T/out" 2>"$T/err"
+	code=$?
+}
+hook_repo "max_peak_increase_pct: 5"
+hook_push origin pr
+expect_code 1 "hook: a new branch regressing 7 % against the remote's main is refused"
+expect_err "memgate: tune (peak_memory_regressed)" "hook: memgate's reason"
+g -C "$repo" push -q origin pr~1:refs/heads/pr 2>/dev/null   # the remote's pr: main's commit
+hook_push origin pr
+expect_code 1 "hook: an existing branch regressing against the remote's commit is refused"
+hook_repo "max_peak_increase_pct: 10"
+hook_push origin pr
+expect_code 0 "hook: under a 10 % allowance the branch pushes"
+if [ "$(g -C "$T/origin.git" rev-parse -q --verify pr)" = "$(g -C "$repo" rev-parse pr)" ]; then
+	ok "hook: the remote has the branch"
+else
+	not_ok "hook: the remote has the branch"
+fi
 
 finish
