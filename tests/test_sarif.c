@@ -176,7 +176,7 @@ Test(sarif, undecided_policies_add_nothing_and_paths_are_uris)
 	items[1].result = mg_demo_check(dir, (mg_check_options){ 0 });
 	old = items[1].result->policy_ref.path;
 	items[1].result->policy_ref.path = strdup("odd dir/p%1 \xc3\xa9.memgate.yml");
-	mg_findings_fill(items[1].result);   /* as the check would have left them */
+	mg_findings_fill(items[1].result);   /* from what the test changed */
 	log = render(items, 2);
 	run = path(log, "runs.0");
 	cr_expect_eq(cJSON_GetArraySize(path(run, "results")), 6);

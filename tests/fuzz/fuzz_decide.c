@@ -330,7 +330,7 @@ static void render(mg_policy *p, mg_report *r, mg_decision *d, bool worktree)
 	build_result(&res, &warning, &change, p, r, d, worktree);
 	/* tipping points re-run the decision: the same limits, so it cannot fail */
 	CHECK(mg_insight_compute(&res.insight, &p->rules, &r->evidence, NULL, d, &err) == 0);
-	mg_findings_fill(&res);   /* as mg_check_run does */
+	mg_findings_fill(&res);   /* what the renderers read */
 	record = mg_record_render(&res);
 	check_record(record, d);
 	text = mg_text_render(&res);
