@@ -57,7 +57,8 @@ static void put_check(mg_buf *out, const mg_threshold_def *c, const mg_evaluatio
 	double v = e->value[c->metric], limit;
 	const double *shown = mg_check_limit(&limit, c, d) ? &limit : NULL;
 
-	mg_buf_printf(out, "%s ", c->column);
+	mg_buf_puts(out, c->column);
+	mg_buf_putc(out, ' ');
 	if (!e->known[c->metric] || !isfinite(v)) {
 		mg_buf_puts(out, "unknown");
 	} else {
@@ -75,7 +76,8 @@ static void put_reason_list(mg_buf *out, unsigned reasons)
 
 	for (i = 0; i < MG_REASON_COUNT; i++) {
 		if (reasons & (1u << i)) {
-			mg_buf_printf(out, "%s%s", sep, mg_reason_name((enum mg_reason)i));
+			mg_buf_puts(out, sep);
+			mg_buf_puts(out, mg_reason_name((enum mg_reason)i));
 			sep = ", ";
 		}
 	}
@@ -128,6 +130,12 @@ static void fill_row(char **cells, size_t row, const mg_evaluation *e,
 	cells[n] = mg_buf_detach(&cell, NULL);
 }
 
+static void put_spaces(mg_buf *out, size_t n)
+{
+	while (n--)
+		mg_buf_putc(out, ' ');
+}
+
 /* Print rows of cells with columns aligned (the first right-aligned when
  * `index`, the last column unpadded), two spaces between columns. */
 static void put_table(mg_buf *out, char **cells, size_t rows, size_t cols, bool index)
@@ -143,16 +151,23 @@ static void put_table(mg_buf *out, char **cells, size_t rows, size_t cols, bool 
 		mg_buf_puts(out, "  ");
 		for (c = 0; c < cols; c++) {
 			const char *s = cells[r * cols + c];
-			int pad = (int)(widths[c] - width(s));
+			size_t pad = widths[c] - width(s);
 
-			if (c == 0 && index)
-				mg_buf_printf(out, "%*s%s", pad, "", s);
-			else if (c == 0)
-				mg_buf_printf(out, "%s%*s", s, pad, "");
-			else if (c + 1 < cols)
-				mg_buf_printf(out, "  %s%*s", s, pad, "");
-			else
-				mg_buf_printf(out, "  %s\n", s);
+			if (c == 0 && index) {
+				put_spaces(out, pad);
+				mg_buf_puts(out, s);
+			} else if (c == 0) {
+				mg_buf_puts(out, s);
+				put_spaces(out, pad);
+			} else if (c + 1 < cols) {
+				mg_buf_puts(out, "  ");
+				mg_buf_puts(out, s);
+				put_spaces(out, pad);
+			} else {
+				mg_buf_puts(out, "  ");
+				mg_buf_puts(out, s);
+				mg_buf_putc(out, '\n');
+			}
 		}
 	}
 }
