@@ -472,12 +472,6 @@ void mg_screening__screen(mg_screening *s, const mg_rules *rules, const mg_evide
 	free(stop);
 }
 
-/* ---- waivers ---- */
-
-/*
- * A malloc'd array, one per waiver: the candidate it names (the first of
- * that name: a later one is a duplicate, stopped at step 1), or SIZE_MAX.
- */
 bool mg_screening__budget_same(const mg_budget *a, const mg_budget *b)
 {
 	int t;
@@ -489,6 +483,12 @@ bool mg_screening__budget_same(const mg_budget *a, const mg_budget *b)
 	return true;
 }
 
+/* ---- waivers ---- */
+
+/*
+ * A malloc'd array, one per waiver: the candidate it names (the first of
+ * that name: a later one is a duplicate, stopped at step 1), or SIZE_MAX.
+ */
 size_t *mg_screening__waiver_targets(const mg_rules *rules, const mg_evidence *ev)
 {
 	size_t *target = mg_xcalloc(rules->waiver_count ? rules->waiver_count : 1,
