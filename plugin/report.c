@@ -227,9 +227,17 @@ static void read_handoff(mg_evidence *ev, const struct parse *p, size_t root)
 		return;
 	ev->eligible = mg_xcalloc(mg_json__tape_count(p->t, list), sizeof(*ev->eligible));
 	for (item = mg_json__tape_first(p->t, list); item != NONE;
-	     item = mg_json__tape_next(p->t, list, item))
-		if (type_of(p, item) == MG_J_STRING)
-			ev->eligible[ev->eligible_count++] = mg_json__tape_strdup(p->t, item);
+	     item = mg_json__tape_next(p->t, list, item)) {
+		char *s;
+
+		if (type_of(p, item) != MG_J_STRING)
+			continue;
+		/* in the report's string blocks, as the candidates' names: a list
+		 * of 250,000 names was 250,000 allocations */
+		s = mg_json__tape_strdup(p->t, item);
+		ev->eligible[ev->eligible_count++] = strings_add(p->r, s, strlen(s));
+		free(s);
+	}
 }
 
 /* ---- metrics ------------------------------------------------------ */
@@ -577,15 +585,12 @@ done:
 
 static void evidence_release(mg_evidence *ev)
 {
-	size_t i;
 	int k;
 
 	for (k = 0; k < MG_ID_COUNT; k++)
 		value_release(&ev->identity[k]);
 	value_release(&ev->handoff_status);
-	for (i = 0; i < ev->eligible_count; i++)
-		free(ev->eligible[i]);
-	free(ev->eligible);
+	free(ev->eligible);   /* the names are the string blocks' */
 	free(ev->candidates);
 }
 
