@@ -107,12 +107,8 @@ static int walk_expect(struct walk *w, char c)
 static int wkey_cmp(const void *a, const void *b)
 {
 	const struct mg_json__key *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->p, y->p, n);
+	int c = mg_json__key_name_cmp(x, y);
 
-	if (c)
-		return c;
-	c = (x->len > y->len) - (x->len < y->len);
 	return c ? c : (x->off > y->off) - (x->off < y->off);
 }
 

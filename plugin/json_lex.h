@@ -95,6 +95,9 @@ struct mg_json__key {
 	bool escaped;
 };
 
+/* Order two keys by name (bytes, then length), as both sort them. */
+int mg_json__key_name_cmp(const struct mg_json__key *x, const struct mg_json__key *y);
+
 /* Decode the escaped keys among k[0..n) into scratch (emptied first) and
  * point them there, so that keys compare by their decoded names.  In
  * json_stream.c. */

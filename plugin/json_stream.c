@@ -216,15 +216,18 @@ void mg_json__decode_keys(mg_buf *scratch, struct mg_json__key *k, size_t n)
 			k[i].p = scratch->ptr + k[i].doff;
 }
 
+int mg_json__key_name_cmp(const struct mg_json__key *x, const struct mg_json__key *y)
+{
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->p, y->p, n);
+
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
 static int rkey_cmp(const void *a, const void *b)
 {
-	const struct mg_json__key *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c;
-
 	mg_json__key_compares++;
-	c = memcmp(x->p, y->p, n);
-	return c ? c : (x->len > y->len) - (x->len < y->len);
+	return mg_json__key_name_cmp(a, b);
 }
 
 /* Remember two equal keys x and y: the later one is the duplicate (what
