@@ -127,6 +127,15 @@ struct parse {
 	size_t scratch_cap;
 };
 
+/* A string node's text, decoded, in the report's string blocks. */
+static char *string_of(const struct parse *p, size_t node)
+{
+	char *s = mg_json__tape_strdup(p->t, node), *kept = strings_add(p->r, s, strlen(s));
+
+	free(s);
+	return kept;
+}
+
 static mg_pos pos_of(const struct parse *p, size_t node)
 {
 	return mg_json__tape_pos(p->t, node);
@@ -227,17 +236,9 @@ static void read_handoff(mg_evidence *ev, const struct parse *p, size_t root)
 		return;
 	ev->eligible = mg_xcalloc(mg_json__tape_count(p->t, list), sizeof(*ev->eligible));
 	for (item = mg_json__tape_first(p->t, list); item != NONE;
-	     item = mg_json__tape_next(p->t, list, item)) {
-		char *s;
-
-		if (type_of(p, item) != MG_J_STRING)
-			continue;
-		/* in the report's string blocks, as the candidates' names: a list
-		 * of 250,000 names was 250,000 allocations */
-		s = mg_json__tape_strdup(p->t, item);
-		ev->eligible[ev->eligible_count++] = strings_add(p->r, s, strlen(s));
-		free(s);
-	}
+	     item = mg_json__tape_next(p->t, list, item))
+		if (type_of(p, item) == MG_J_STRING)   /* not one allocation each */
+			ev->eligible[ev->eligible_count++] = string_of(p, item);
 }
 
 /* ---- metrics ------------------------------------------------------ */
@@ -413,14 +414,13 @@ static int read_name(mg_candidate *c, const struct parse *p, size_t cand)
 
 	if (type_of(p, name) != MG_J_STRING)
 		return MG_OK;
-	s = mg_json__tape_strdup(p->t, name);
+	s = string_of(p, name);
 	if ((n = strlen(s)) > MG_REPORT_MAX_NAME)
 		error = mg_error_at(p->err, p->path, pos_of(p, name),
 				    "candidate name too long (%zu bytes; the limit is %d)",
 				    n, MG_REPORT_MAX_NAME);
 	else
-		c->name = strings_add(p->r, s, n);
-	free(s);
+		c->name = s;
 	return error;
 }
 
@@ -428,14 +428,11 @@ static void read_status(mg_candidate *c, const struct parse *p, size_t cand)
 {
 	size_t status = get(p, cand, "status");
 	size_t oom = get(p, get(p, cand, "metrics"), "oom");
-	char *s;
 
 	if (status == NONE) {
 		c->status = strings_add(p->r, "ok", 2);
 	} else if (type_of(p, status) == MG_J_STRING) {
-		s = mg_json__tape_strdup(p->t, status);
-		c->status = strings_add(p->r, s, strlen(s));
-		free(s);
+		c->status = string_of(p, status);
 	}
 	c->oom = (c->status && !strcmp(c->status, "oom")) || type_of(p, oom) == MG_J_TRUE;
 }
