@@ -67,16 +67,25 @@ static size_t decode(const unsigned char *s, size_t len, uint32_t *cp)
 	return i;
 }
 
-/* Hand every character and ill-formed sequence of s[0..len) to emit. */
-static void walk(mg_buf *out, const char *s, size_t len, emit_fn emit)
+/* Hand every character and ill-formed sequence of s[0..len) to emit, but
+ * each run of bytes that `plain` (when not NULL) says emit writes as they
+ * are, whatever precedes them: those are put at once. */
+static void walk(mg_buf *out, const char *s, size_t len, emit_fn emit,
+		 int (*plain)(unsigned char))
 {
 	const unsigned char *p = (const unsigned char *)s;
 	uint32_t cp;
 	size_t n;
 
 	while (len) {
-		n = decode(p, len, &cp);
-		emit(out, cp, p, n);
+		for (n = 0; plain && n < len && plain(p[n]); n++)
+			;
+		if (n) {
+			mg_buf_put(out, p, n);
+		} else {
+			n = decode(p, len, &cp);
+			emit(out, cp, p, n);
+		}
 		p += n;
 		len -= n;
 	}
@@ -145,30 +154,6 @@ static int is_plain_text(unsigned char b)
 	return b >= 0x20 && b < 0x7f && b != '\\' && b != '[';
 }
 
-/* walk(out, s, len, emit_text), each run of plain bytes put at once. */
-static void walk_text(mg_buf *out, const char *s, size_t len)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t run;
-
-	while (len) {
-		for (run = 0; run < len && is_plain_text(p[run]); run++)
-			;
-		if (run) {
-			mg_buf_put(out, p, run);
-			p += run;
-			len -= run;
-		} else {
-			uint32_t cp;
-			size_t n = decode(p, len, &cp);
-
-			emit_text(out, cp, p, n);
-			p += n;
-			len -= n;
-		}
-	}
-}
-
 void mg_escape_text(mg_buf *out, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -181,13 +166,13 @@ void mg_escape_text(mg_buf *out, const char *s, size_t len)
 	while (lead < len && (n = decode(p + lead, len - lead, &cp)) && is_trimmed_space(cp))
 		lead += n;
 	if (len - lead >= 2 && p[lead] == ':' && p[lead + 1] == ':') {
-		walk(out, s, lead, emit_text);
+		walk(out, s, lead, emit_text, is_plain_text);
 		mg_buf_puts(out, "\\x3a");
 		lead++;
 	} else {
 		lead = 0;
 	}
-	walk_text(out, s + lead, len - lead);
+	walk(out, s + lead, len - lead, emit_text, is_plain_text);
 }
 
 static void emit_utf8(mg_buf *out, uint32_t cp, const unsigned char *bytes, size_t n)
@@ -200,7 +185,7 @@ static void emit_utf8(mg_buf *out, uint32_t cp, const unsigned char *bytes, size
 
 void mg_escape_utf8(mg_buf *out, const char *s, size_t len)
 {
-	walk(out, s, len, emit_utf8);
+	walk(out, s, len, emit_utf8, NULL);
 }
 
 #define REPLACEMENT "\xef\xbf\xbd"   /* U+FFFD in UTF-8 */
@@ -245,7 +230,7 @@ static void emit_markdown(mg_buf *out, uint32_t cp, const unsigned char *bytes, 
 
 void mg_escape_markdown_cell(mg_buf *out, const char *s, size_t len)
 {
-	walk(out, s, len, emit_markdown);
+	walk(out, s, len, emit_markdown, NULL);
 }
 
 /* XML's five predefined entities, or NULL. */
@@ -277,7 +262,7 @@ static void emit_xml(mg_buf *out, uint32_t cp, const unsigned char *bytes, size_
 
 void mg_escape_xml(mg_buf *out, const char *s, size_t len)
 {
-	walk(out, s, len, emit_xml);
+	walk(out, s, len, emit_xml, NULL);
 }
 
 /* The workflow-command encodings of @actions/core (command.ts); `property`
@@ -313,12 +298,12 @@ static void emit_gh_property(mg_buf *out, uint32_t cp, const unsigned char *byte
 
 void mg_escape_gh_data(mg_buf *out, const char *s, size_t len)
 {
-	walk(out, s, len, emit_gh_data);
+	walk(out, s, len, emit_gh_data, NULL);
 }
 
 void mg_escape_gh_property(mg_buf *out, const char *s, size_t len)
 {
-	walk(out, s, len, emit_gh_property);
+	walk(out, s, len, emit_gh_property, NULL);
 }
 
 void mg_escape_mermaid_label(mg_buf *out, const char *s, size_t len, size_t max)
