@@ -2,6 +2,7 @@
  * The evidence of memgate check: the manifest, its signature, the report,
  * the approved result and evidence.inputs.  See check_evidence.h.
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -351,4 +352,46 @@ int mg_check__check_measured(struct run *run, mg_error *err)
 	}
 	run->pre[MG_ISSUE_EVIDENCE_STALE] = res->stale_total > 0;
 	return MG_OK;
+}
+
+static void add_input(mg_check_inputs *in, const char *path)
+{
+	assert(in->path_count < MG_CHECK_INPUT_PATHS);
+	if (path)
+		in->paths[in->path_count++] = path;
+}
+
+/* Mirrors the readers above: mg_check__load_policies (the policy),
+ * load_manifest, load_signature, mg_check__load_report, load_approved,
+ * mg_check__check_measured and read_history (check.c). */
+void mg_check__inputs(mg_check_inputs *out, const mg_policy *p, const mg_manifest *m)
+{
+	mg_buf sig = MG_BUF_INIT;
+
+	memset(out, 0, sizeof(*out));
+	add_input(out, p->path);
+	add_input(out, p->manifest ? p->manifest : p->report);
+	if (p->provenance_set) {
+		add_input(out, p->allowed_signers);
+		if (p->manifest) {
+			mg_buf_printf(&sig, "%s.sig", p->manifest);
+			out->sig_path = mg_buf_detach(&sig, NULL);
+			add_input(out, out->sig_path);
+		}
+	}
+	if (m) {
+		add_input(out, m->source_path);
+		if (m->has_approved)
+			add_input(out, m->approved_path);
+	}
+	out->specs = p->inputs;
+	out->spec_count = p->input_count;
+	if (p->rules.regression.history)
+		out->moving = "regression.history compares with the base's history";
+}
+
+void mg_check__inputs_free(mg_check_inputs *in)
+{
+	free(in->sig_path);
+	in->sig_path = NULL;
 }

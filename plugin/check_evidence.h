@@ -20,4 +20,37 @@ int mg_check__load_evidence(struct run *run, mg_error *err);
  * measured.commit and the gated commit. */
 int mg_check__check_measured(struct run *run, mg_error *err);
 
+/*
+ * What a check of a policy reads, written once, beside its readers: a
+ * check reads nothing else.  check --all --changed (plan.c) calls a policy
+ * unchanged only when none of these differs between --policy-rev and
+ * --rev, so an input a later feature reads is added here, or --changed
+ * would skip a change that decides.
+ *
+ * `paths`: the repository paths read (the policy, its manifest or report,
+ * the report and approved result the manifest names, the signature and
+ * the allowed signers with provenance).  `specs`: pathspecs whose trees
+ * the check compares (evidence.inputs).  `moving`: when not NULL, the
+ * decision also reads what moves without the change (the base's history),
+ * so the policy is never unchanged; it says why.
+ */
+#define MG_CHECK_INPUT_PATHS 7
+typedef struct mg_check_inputs {
+	const char *paths[MG_CHECK_INPUT_PATHS];
+	size_t path_count;
+	char *const *specs;
+	size_t spec_count;
+	const char *moving;
+	char *sig_path;              /* owned: paths[] may point at it */
+} mg_check_inputs;
+
+/*
+ * The inputs of a check of the policy `p` whose manifest, read at --rev, is
+ * `m` (NULL when p names its report, or the manifest does not parse: then
+ * what it would name is unknown and the caller gates the policy).  Borrows
+ * from p and m; free with mg_check__inputs_free.
+ */
+void mg_check__inputs(mg_check_inputs *out, const mg_policy *p, const mg_manifest *m);
+void mg_check__inputs_free(mg_check_inputs *in);
+
 #endif

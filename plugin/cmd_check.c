@@ -52,8 +52,11 @@
 #define OPTION_CHANGED(flags) { OPT_CHANGED, "changed", NULL, flags, \
 	"with --all: gate only the policies whose inputs changed between\n" \
 	"--policy-rev and --rev (large monorepos)", \
-	"The others are listed as unchanged; a policy's inputs are the policy, its " \
-	"manifest, report and approved result." }
+	"The others are listed as unchanged. A policy's inputs are everything its check " \
+	"reads: the policy, its manifest and signature, report, approved result, allowed " \
+	"signers and every path its evidence.inputs match; a policy with " \
+	"regression.history is always gated (its base's history moves with every merge). " \
+	"Each policy decides as --all decides it." }
 
 static const struct cli_option check_options[] = {
 	CLI_OPTION_DIR,

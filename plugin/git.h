@@ -164,6 +164,15 @@ int mg_repo_diff(mg_repo_change **out, size_t *count, mg_repo *repo, const char 
 void mg_repo_changes_free(mg_repo_change *list, size_t count);
 
 /*
+ * Does a path of `changes` (either side of one) match the pathspecs, as
+ * mg_repo_changed_paths matches them?  check --all --changed asks this of
+ * evidence.inputs: a change there can make evidence stale.  Returns 0, or
+ * MG_ERROR when libgit2 refuses the pathspecs.
+ */
+int mg_repo_changes_match(bool *hit, const mg_repo_change *changes, size_t count,
+			  char *const *pathspecs, size_t n, mg_error *err);
+
+/*
  * Read the blob `blob_hex` (a full id) as the version of `path` at commit
  * `commit_hex` (both for messages), refusing one larger than `max_bytes`
  * (0 = MG_GIT_DEFAULT_MAX_INPUT) from its header.  Release with

@@ -227,6 +227,33 @@ done:
 	return rc;
 }
 
+int mg_repo_changes_match(bool *hit, const mg_repo_change *changes, size_t count,
+			  char *const *pathspecs, size_t n, mg_error *err)
+{
+	git_strarray specs;
+	git_pathspec *ps = NULL;
+	size_t i;
+
+	assert(hit && (changes || !count) && (pathspecs || !n));
+	*hit = false;
+	if (!n || !count)
+		return MG_OK;
+	specs.strings = (char **)pathspecs;
+	specs.count = n;
+	if (git_pathspec_new(&ps, &specs) < 0)
+		return mg_error_set(err, NULL, 0, 0, "cannot read the pathspecs: %s",
+				    mg_git__message());
+	/* both sides of every change, as the diff of mg_repo_changed_paths
+	 * matches each side's path (a rename is a deletion and an addition) */
+	for (i = 0; i < count && !*hit; i++)
+		*hit = (changes[i].old_path &&
+			git_pathspec_matches_path(ps, GIT_PATHSPEC_DEFAULT, changes[i].old_path) > 0) ||
+		       (changes[i].new_path &&
+			git_pathspec_matches_path(ps, GIT_PATHSPEC_DEFAULT, changes[i].new_path) > 0);
+	git_pathspec_free(ps);
+	return MG_OK;
+}
+
 void mg_repo_changes_free(mg_repo_change *list, size_t count)
 {
 	size_t i;

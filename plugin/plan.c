@@ -9,6 +9,7 @@
 #include "memgate/manifest.h"
 #include "memgate/plan.h"
 #include "memgate/policy.h"
+#include "check_evidence.h"
 #include "check_repo.h"
 #include "git.h"
 
@@ -142,21 +143,22 @@ static bool touched(const struct plan_run *x, const char *path)
 
 /*
  * --changed: did any input of `policy` change between the policy revision
- * and --rev?  The inputs are the policy, the manifest or report its
- * policy-revision copy names, and the report and approved result the
- * manifest names.  Anything that cannot be read counts as changed (the
- * check then says what is wrong).
- *
- * Hook: an input the policy or manifest names (allowed signers, evidence
- * inputs) joins the list here, with a touched() test of its own.
+ * and --rev?  Its inputs are what a check of it reads (mg_check__inputs,
+ * beside the readers): the policy of the policy revision names them, the
+ * manifest at --rev (not changed, or it is gated anyway) names the rest.
+ * Anything that cannot be read counts as changed (the check then says
+ * what is wrong), and so does a policy whose decision reads what moves
+ * without the change.
  */
 static bool inputs_changed(struct plan_run *x, const char *policy)
 {
+	mg_check_inputs in = { 0 };
 	mg_policy *p = NULL;
 	mg_manifest *m = NULL;
 	mg_blob blob = { 0 };
 	mg_error ignored;
-	bool changed = true;
+	bool changed = true, hit;
+	size_t i;
 
 	if (touched(x, policy))
 		goto done;
@@ -164,16 +166,22 @@ static bool inputs_changed(struct plan_run *x, const char *policy)
 	    mg_policy_parse(&p, policy, blob.data, blob.len, &ignored) < 0)
 		goto done;
 	mg_blob_release(&blob);
-	if (!p->manifest) {
-		changed = touched(x, p->report);
-		goto done;
-	}
-	if (touched(x, p->manifest) ||
+	if (p->manifest && (touched(x, p->manifest) ||
 	    mg_repo_read(&blob, x->repo, x->rev, p->manifest, 0, &ignored) < 0 ||
-	    mg_manifest_parse(&m, p->manifest, blob.data, blob.len, &ignored) < 0)
+	    mg_manifest_parse(&m, p->manifest, blob.data, blob.len, &ignored) < 0))
 		goto done;
-	changed = touched(x, m->source_path) || (m->has_approved && touched(x, m->approved_path));
+	mg_check__inputs(&in, p, m);
+	if (in.moving)
+		goto done;
+	for (i = 0; i < in.path_count; i++)
+		if (touched(x, in.paths[i]))
+			goto done;
+	if (mg_repo_changes_match(&hit, x->changes, x->change_count, in.specs, in.spec_count,
+				  &ignored) < 0 || hit)
+		goto done;
+	changed = false;
 done:
+	mg_check__inputs_free(&in);
 	mg_manifest_free(m);
 	mg_policy_free(p);
 	mg_blob_release(&blob);

@@ -26,9 +26,10 @@
  * is the caller's: mg_plan_free.
  *
  * With `changed` (check --all --changed), a policy of both revisions none
- * of whose inputs changed between them (its policy, the manifest or report
- * it names, the manifest's report and approved result: one tree diff, the
- * policy and manifest parsed, no report read) is MG_PLAN_UNCHANGED.
+ * of whose inputs changed between them (what its check reads, listed once
+ * beside the readers: plugin/check_evidence.h, mg_check__inputs; one tree
+ * diff, the policy and manifest parsed, no report read) is
+ * MG_PLAN_UNCHANGED: it decides at --rev as at the policy revision.
  * Without a policy revision other than --rev nothing is compared and every
  * policy is gated.
  */
