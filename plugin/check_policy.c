@@ -281,9 +281,119 @@ static int follow_policy(struct run *run, const char *from, const mg_repo_change
 	return MG_OK;
 }
 
+/* A policy file of the policy revision that the change deletes, not
+ * moved to another policy file (a retirement): the first, or NULL. */
+static const char *retired_in(const mg_repo_change *changes, size_t count)
+{
+	const char *slash, *name;
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		if (!changes[i].old_path)
+			continue;
+		slash = strrchr(changes[i].old_path, '/');
+		if (!mg_check_is_policy_name(slash ? slash + 1 : changes[i].old_path))
+			continue;
+		name = changes[i].new_path ? strrchr(changes[i].new_path, '/') : NULL;
+		if (!changes[i].new_path ||
+		    !mg_check_is_policy_name(name ? name + 1 : changes[i].new_path))
+			return changes[i].old_path;
+	}
+	return NULL;
+}
+
+static bool same_pin(const mg_value *a, const mg_value *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == MG_VALUE_STRING)
+		return !strcmp(a->string, b->string);
+	return a->kind != MG_VALUE_NUMBER || a->number == b->number;
+}
+
+/* Do two policies gate the same evidence: workload, hardware and model? */
+static bool same_identity(const mg_policy *a, const mg_policy *b)
+{
+	static const enum mg_ident ids[] = { MG_ID_WORKLOAD, MG_ID_HARDWARE, MG_ID_MODEL };
+	size_t i;
+
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (!same_pin(&a->rules.pin[ids[i]], &b->rules.pin[ids[i]]))
+			return false;
+	return true;
+}
+
+/*
+ * A policy of the policy revision with the identity of `added`: *twin is
+ * its path (the caller's), or NULL.  A policy that cannot be read there is
+ * passed over (it decides nothing here).  0 or MG_ERROR.
+ */
+static int twin_of(char **twin, struct run *run, const mg_policy *added, mg_error *err)
+{
+	char **paths = NULL;
+	size_t i, n = 0;
+	mg_policy *p;
+	mg_input_ref ref = { 0 };
+	mg_error ignored;
+	int error;
+
+	*twin = NULL;
+	if ((error = mg_repo_list(&paths, &n, run->repo, run->res->policy_rev,
+				  mg_check_is_policy_name, err)) < 0)
+		goto done;
+	for (i = 0; i < n && !*twin; i++) {
+		p = NULL;
+		if (load_policy_from(&p, run, run->res->policy_rev, paths[i], &ref, &ignored) == 0 &&
+		    same_identity(p, added))
+			*twin = mg_xstrdup(paths[i]);
+		mg_policy_free(p);
+	}
+done:
+	free(ref.path);
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	return error;
+}
+
+/*
+ * A policy the change adds judges its own evidence by its own budget only
+ * when it is truly new: not while the change retires another policy (the
+ * retired one's evidence would escape to a looser budget: an error that
+ * says what to do).  A policy of the policy revision that pins the same
+ * workload, hardware and model is named in a warning for the reviewers.
+ */
+static int refuse_false_adoption(struct run *run, const mg_repo_change *changes, size_t count,
+				 mg_error *err)
+{
+	const char *path = policy_path_of(run), *retired = retired_in(changes, count);
+	struct short_id pol = mg_check__short_id(run->res->policy_rev);
+	char *twin = NULL;
+	int error;
+
+	if (retired)
+		return mg_error_set(err, path, 0, 0, "the change adds this policy while it retires "
+				    "'%s' (at %s, the policy revision): a policy cannot adopt its "
+				    "own evidence in the change that retires another, or the retired "
+				    "budget could be escaped; retire and adopt in separate pull "
+				    "requests, or move the policy with its model ('git mv') so that "
+				    "its rules follow it", retired, pol.hex);
+	if ((error = twin_of(&twin, run, run->res->policy, err)) < 0)
+		return error;
+	if (twin)
+		mg_check__add_warning_at(run->res, path, "this policy, which the change adds, pins "
+					 "the identity (workload_id, hardware_id, model_id) of '%s' "
+					 "at %s, the policy revision: reviewers, check that it gates "
+					 "other evidence than '%s' does, or change '%s' instead",
+					 twin, pol.hex, twin, twin);
+	free(twin);
+	return error;
+}
+
 /* Adoption: the policy revision has no policy at all, so the one this
  * change adds decides, and a note says so.  A policy the change moved is
- * not adopted: the base's decides (follow_policy). */
+ * not adopted: the base's decides (follow_policy); nor is one added while
+ * another retires or beside its twin (refuse_false_adoption). */
 static int adopt_policy(struct run *run, mg_error *err)
 {
 	mg_repo_change *renames = NULL;
@@ -297,7 +407,9 @@ static int adopt_policy(struct run *run, mg_error *err)
 		error = follow_policy(run, from, renames, count, err);
 		goto done;
 	}
-	error = adopt_new_policy(run, err);
+	if ((error = adopt_new_policy(run, err)) < 0)
+		goto done;
+	error = refuse_false_adoption(run, renames, count, err);
 done:
 	free(from);
 	mg_repo_changes_free(renames, count);

@@ -243,13 +243,13 @@ int mg_repo_changes_match(bool *hit, const mg_repo_change *changes, size_t count
 	if (git_pathspec_new(&ps, &specs) < 0)
 		return mg_error_set(err, NULL, 0, 0, "cannot read the pathspecs: %s",
 				    mg_git__message());
-	/* both sides of every change, as the diff of mg_repo_changed_paths
+	/* flags 0: matched as the diff matches; both sides of every change, as the diff of mg_repo_changed_paths
 	 * matches each side's path (a rename is a deletion and an addition) */
 	for (i = 0; i < count && !*hit; i++)
 		*hit = (changes[i].old_path &&
-			git_pathspec_matches_path(ps, GIT_PATHSPEC_DEFAULT, changes[i].old_path) > 0) ||
+			git_pathspec_matches_path(ps, 0, changes[i].old_path) > 0) ||
 		       (changes[i].new_path &&
-			git_pathspec_matches_path(ps, GIT_PATHSPEC_DEFAULT, changes[i].new_path) > 0);
+			git_pathspec_matches_path(ps, 0, changes[i].new_path) > 0);
 	git_pathspec_free(ps);
 	return MG_OK;
 }
