@@ -1407,7 +1407,7 @@ Test(github, value_holding_the_delimiter_line_is_replaced)
 }
 
 /* With --all, every output is one line: the selected candidate escaped,
- * the policies a line of JSON whose "##[" is "##\u005b". */
+ * the policies a line of JSON whose strings are escaped the same way. */
 Test(github, set_outputs_are_one_line_each)
 {
 	mg_check_item items[2];
@@ -1429,13 +1429,15 @@ Test(github, set_outputs_are_one_line_each)
 		cr_expect_null(strpbrk(e[i].value, "\n\r"), "%s holds a line break", e[i].name);
 	cr_assert_str_eq(e[3].value, "ok\\n::add-mask::x\\n##\\x5berror]forged");
 	cr_assert_str_eq(e[5].name, "policies");
+	/* the strings are escaped as the other outputs are, so that what jq
+	 * or fromJSON decodes holds no "##[" and no line break either */
 	cr_assert_str_eq(e[5].value,
-			 "[{\"policy\":\"a/##\\u005bgroup]x.memgate.yml\",\"decision\":\"accept\","
+			 "[{\"policy\":\"a/##\\\\x5bgroup]x.memgate.yml\",\"decision\":\"accept\","
 			 "\"reason\":\"selection_stable_across_thresholds\",\"selected_candidate\":"
-			 "\"ok\\n::add-mask::x\\n##\\u005berror]forged\",\"passed\":true},"
-			 "{\"policy\":\"b/.memgate.yml\\n::error::forged\",\"decision\":\"accept\","
+			 "\"ok\\\\n::add-mask::x\\\\n##\\\\x5berror]forged\",\"passed\":true},"
+			 "{\"policy\":\"b/.memgate.yml\\\\n::error::forged\",\"decision\":\"accept\","
 			 "\"reason\":\"selection_stable_across_thresholds\",\"selected_candidate\":"
-			 "\"ok\\n::add-mask::x\\n##\\u005berror]forged\",\"passed\":true}]");
+			 "\"ok\\\\n::add-mask::x\\\\n##\\\\x5berror]forged\",\"passed\":true}]");
 	free_env(e, n);
 	free(text);
 }
