@@ -367,7 +367,7 @@ char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char
 	size_t i;
 	mg_jw w;
 
-	assert(items && count && token && plain_token(token));
+	assert((items || !count) && token && plain_token(token));
 	mg_jw_init(&w, &json, MG_JW_LINE, 0);
 	mg_jw_array(&w);
 	for (i = 0; i < count; i++) {
@@ -397,7 +397,16 @@ char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char
 	 * strings hold no control character, "##[" or leading "::",
 	 * encoded or decoded */
 	mg_jw_end(&w);
-	put_decision_outputs(&out, worst->decision, passed, token);
+	if (worst) {
+		put_decision_outputs(&out, worst->decision, passed, token);
+	} else {
+		/* nothing gated: no decision was made, and the gate passes */
+		put_output(&out, "decision", "unchanged", token);
+		put_output(&out, "reason", "", token);
+		put_output(&out, "next-action", "", token);
+		put_output(&out, "selected-candidate", "", token);
+		put_output(&out, "passed", "true", token);
+	}
 	put_output_safe(&out, "policies", json.ptr, token);
 	mg_buf_free(&json);
 	mg_buf_free(&policy);

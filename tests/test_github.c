@@ -1442,6 +1442,27 @@ Test(github, set_outputs_are_one_line_each)
 	free(text);
 }
 
+/* check --all --changed that gates nothing still sets the outputs: the
+ * gate passes, no decision was made, and policies is an empty array. */
+Test(github, set_outputs_when_nothing_is_gated)
+{
+	static const char *const names[] = {
+		"decision", "reason", "next-action", "selected-candidate", "passed", "policies",
+	};
+	static const char *const want[] = { "unchanged", "", "", "", "true", "[]" };
+	env_entry e[MAX_ENTRIES];
+	char *text = mg_github_outputs_set(NULL, 0, TOKEN);
+	int n = parse_env(e, text), i;
+
+	cr_assert_eq(n, 6, "the runner cannot read:\n%s", text);
+	for (i = 0; i < n; i++) {
+		cr_assert_str_eq(e[i].name, names[i]);
+		cr_assert_str_eq(e[i].value, want[i], "%s is '%s'", names[i], e[i].value);
+	}
+	free_env(e, n);
+	free(text);
+}
+
 Test(github, invalid_utf8_in_an_output_is_replaced)
 {
 	const char *want[] = {

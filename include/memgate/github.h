@@ -69,7 +69,10 @@ char *mg_github_render_set(const mg_check_item *items, size_t count, const char 
  * policies (a JSON array of {policy, decision, reason, selected_candidate,
  * passed}, whose policy and selected_candidate are in their mg_escape_text
  * form, as the selected-candidate output is: what a consumer decodes is
- * log-safe too).  Only called when every policy was decided.
+ * log-safe too).  Only called when every policy was decided.  With no
+ * item (check --all gated nothing: every policy unchanged, or retired),
+ * decision is "unchanged", passed "true", policies "[]" and the others
+ * empty.
  */
 char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char *token);
 
