@@ -325,11 +325,11 @@ static void queue_set_outputs(mg_outputs *outs, const struct cli *cli,
 	if (summary)
 		queue_owned(outs, summary, set_summary(set), summary_mode(summary, runner_summary));
 	if (cli->junit_path)
-		queue_owned(outs, cli->junit_path, mg_junit_render_set(items, count),
+		queue_owned(outs, cli->junit_path, mg_junit_render_set(items, count, set->plan),
 			    MG_OUTPUT_REPLACE);
 	if (cli->inputs_path)
 		queue_set_inputs(outs, cli->inputs_path, items, count);
-	if (gh_output && count)   /* --changed may leave none to gate */
+	if (gh_output)   /* with none gated (--changed): decision=unchanged */
 		queue_owned(outs, gh_output, mg_github_outputs_set(items, count, token),
 			    MG_OUTPUT_RUNNER);
 	queue_reports(outs, cli, items, count);

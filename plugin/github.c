@@ -362,12 +362,12 @@ static void put_decision_outputs(mg_buf *out, const mg_decision *d, bool passed,
 char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char *token)
 {
 	const mg_check_result *worst = NULL;
-	mg_buf out = MG_BUF_INIT, json = MG_BUF_INIT;
+	mg_buf out = MG_BUF_INIT, json = MG_BUF_INIT, policy = MG_BUF_INIT, selected = MG_BUF_INIT;
 	bool passed = true;
 	size_t i;
 	mg_jw w;
 
-	assert(items && count && token && plain_token(token));
+	assert((items || !count) && token && plain_token(token));
 	mg_jw_init(&w, &json, MG_JW_LINE, 0);
 	mg_jw_array(&w);
 	for (i = 0; i < count; i++) {
@@ -377,20 +377,40 @@ char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char
 		passed = passed && r->passed;
 		if (!worst || r->decision->verdict > worst->decision->verdict)
 			worst = r;
+		/* the strings as the other outputs carry them (put_output):
+		 * what a consumer decodes (jq, fromJSON) is log-safe too */
+		mg_buf_free(&policy);
+		put_safe(&policy, items[i].policy);
+		mg_buf_free(&selected);
+		if (r->decision->selected)
+			put_safe(&selected, r->decision->selected);
 		mg_jw_object(&w);
-		mg_jw_key_string(&w, "policy", items[i].policy);
+		mg_jw_key_string(&w, "policy", policy.ptr);
 		mg_jw_key_string(&w, "decision", mg_verdict_name(r->decision->verdict));
 		mg_jw_key_string(&w, "reason", mg_outcome_name(r->decision->reason));
-		mg_jw_key_string(&w, "selected_candidate", r->decision->selected);
+		mg_jw_key_string(&w, "selected_candidate",
+				 r->decision->selected ? selected.ptr : NULL);
 		mg_jw_key_bool(&w, "passed", r->passed);
 		mg_jw_end(&w);
 	}
-	/* one line of JSON (controls escaped by the writer), "##[" written
-	 * "##\u005b"; it starts with '[', never with "::" */
+	/* one line of JSON that starts with '[', never with "::"; its
+	 * strings hold no control character, "##[" or leading "::",
+	 * encoded or decoded */
 	mg_jw_end(&w);
-	put_decision_outputs(&out, worst->decision, passed, token);
+	if (worst) {
+		put_decision_outputs(&out, worst->decision, passed, token);
+	} else {
+		/* nothing gated: no decision was made, and the gate passes */
+		put_output(&out, "decision", "unchanged", token);
+		put_output(&out, "reason", "", token);
+		put_output(&out, "next-action", "", token);
+		put_output(&out, "selected-candidate", "", token);
+		put_output(&out, "passed", "true", token);
+	}
 	put_output_safe(&out, "policies", json.ptr, token);
 	mg_buf_free(&json);
+	mg_buf_free(&policy);
+	mg_buf_free(&selected);
 	return mg_buf_detach(&out, NULL);
 }
 

@@ -584,16 +584,54 @@ char *mg_junit_render(const mg_check_result *r)
 	return mg_buf_detach(&out, NULL);
 }
 
-char *mg_junit_render_set(const mg_check_item *items, size_t count)
+/* One suite "memgate" holding one passing case, memgate.plan/nothing
+ * gated, whose system-out names each policy of the plan and why it was not
+ * gated (unchanged, or retired). */
+static void put_nothing_gated(mg_buf *out, const mg_plan *plan)
+{
+	struct junit j = { 0 };
+	mg_buf text = MG_BUF_INIT;
+	size_t i;
+
+	mg_buf_init(&j.cases);
+	mg_buf_puts(&text, "no policy was gated: the gate passes\n");
+	for (i = 0; plan && i < plan->count; i++) {
+		const mg_plan_entry *e = &plan->entries[i];
+
+		if (e->kind == MG_PLAN_UNCHANGED) {
+			mg_buf_puts(&text, "unchanged, not gated: ");
+			put_text(&text, e->policy);
+		} else if (e->kind == MG_PLAN_RETIRED) {
+			mg_buf_puts(&text, "retired: ");
+			put_text(&text, e->message);
+		} else {
+			continue;
+		}
+		mg_buf_putc(&text, '\n');
+	}
+	open_case(&j, "memgate.plan", "nothing gated", NULL);
+	put_system_out(&j, text.ptr);
+	close_case(&j);
+	mg_buf_printf(out, "  <testsuite name=\"memgate\" tests=\"%zu\" failures=\"0\" "
+		      "errors=\"0\" skipped=\"0\" time=\"0\">\n", j.tests);
+	mg_buf_put(out, j.cases.ptr, j.cases.len);
+	mg_buf_puts(out, "  </testsuite>\n");
+	mg_buf_free(&j.cases);
+	mg_buf_free(&text);
+}
+
+char *mg_junit_render_set(const mg_check_item *items, size_t count, const mg_plan *plan)
 {
 	mg_buf out = MG_BUF_INIT;
 	size_t i;
 
-	assert(items);
+	assert(items || !count);
 	mg_buf_puts(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
 	for (i = 0; i < count; i++)
 		if (items[i].result)
 			put_suite(&out, items[i].result, items[i].policy);
+	if (!count)
+		put_nothing_gated(&out, plan);
 	mg_buf_puts(&out, "</testsuites>\n");
 	return mg_buf_detach(&out, NULL);
 }

@@ -1407,7 +1407,7 @@ Test(github, value_holding_the_delimiter_line_is_replaced)
 }
 
 /* With --all, every output is one line: the selected candidate escaped,
- * the policies a line of JSON whose "##[" is "##\u005b". */
+ * the policies a line of JSON whose strings are escaped the same way. */
 Test(github, set_outputs_are_one_line_each)
 {
 	mg_check_item items[2];
@@ -1429,13 +1429,36 @@ Test(github, set_outputs_are_one_line_each)
 		cr_expect_null(strpbrk(e[i].value, "\n\r"), "%s holds a line break", e[i].name);
 	cr_assert_str_eq(e[3].value, "ok\\n::add-mask::x\\n##\\x5berror]forged");
 	cr_assert_str_eq(e[5].name, "policies");
+	/* the strings are escaped as the other outputs are, so that what jq
+	 * or fromJSON decodes holds no "##[" and no line break either */
 	cr_assert_str_eq(e[5].value,
-			 "[{\"policy\":\"a/##\\u005bgroup]x.memgate.yml\",\"decision\":\"accept\","
+			 "[{\"policy\":\"a/##\\\\x5bgroup]x.memgate.yml\",\"decision\":\"accept\","
 			 "\"reason\":\"selection_stable_across_thresholds\",\"selected_candidate\":"
-			 "\"ok\\n::add-mask::x\\n##\\u005berror]forged\",\"passed\":true},"
-			 "{\"policy\":\"b/.memgate.yml\\n::error::forged\",\"decision\":\"accept\","
+			 "\"ok\\\\n::add-mask::x\\\\n##\\\\x5berror]forged\",\"passed\":true},"
+			 "{\"policy\":\"b/.memgate.yml\\\\n::error::forged\",\"decision\":\"accept\","
 			 "\"reason\":\"selection_stable_across_thresholds\",\"selected_candidate\":"
-			 "\"ok\\n::add-mask::x\\n##\\u005berror]forged\",\"passed\":true}]");
+			 "\"ok\\\\n::add-mask::x\\\\n##\\\\x5berror]forged\",\"passed\":true}]");
+	free_env(e, n);
+	free(text);
+}
+
+/* check --all --changed that gates nothing still sets the outputs: the
+ * gate passes, no decision was made, and policies is an empty array. */
+Test(github, set_outputs_when_nothing_is_gated)
+{
+	static const char *const names[] = {
+		"decision", "reason", "next-action", "selected-candidate", "passed", "policies",
+	};
+	static const char *const want[] = { "unchanged", "", "", "", "true", "[]" };
+	env_entry e[MAX_ENTRIES];
+	char *text = mg_github_outputs_set(NULL, 0, TOKEN);
+	int n = parse_env(e, text), i;
+
+	cr_assert_eq(n, 6, "the runner cannot read:\n%s", text);
+	for (i = 0; i < n; i++) {
+		cr_assert_str_eq(e[i].name, names[i]);
+		cr_assert_str_eq(e[i].value, want[i], "%s is '%s'", names[i], e[i].value);
+	}
 	free_env(e, n);
 	free(text);
 }

@@ -360,16 +360,16 @@ static void xmllint(const char *text)
 	unlink(path);
 }
 
-/* Render, read back, and check the suite's counts against its cases and
- * that case names are unique within their class. */
-static junit *render(mg_check_result *r)
+/* Read a rendered report back (taking text), and check the suite's counts
+ * against its cases and that case names are unique within their class. */
+static junit *read_junit(char *text)
 {
 	junit *j = mg_xcalloc(1, sizeof(*j));
 	const xelem *suite;
 	size_t i, k, failures = 0, skipped = 0;
 	char want[32];
 
-	j->text = mg_junit_render(mg_fx_filled(r));
+	j->text = text;
 	j->doc = read_xml(j->text);
 	xmllint(j->text);
 	cr_assert_str_eq(j->doc->e[0].name, "testsuites");
@@ -403,6 +403,11 @@ static junit *render(mg_check_result *r)
 					 attr(&j->doc->e[j->cases[k]], "classname")),
 				  "two cases named '%s'", attr(&j->doc->e[j->cases[i]], "name"));
 	return j;
+}
+
+static junit *render(mg_check_result *r)
+{
+	return read_junit(mg_junit_render(mg_fx_filled(r)));
 }
 
 static void free_junit(junit *j)
@@ -933,6 +938,37 @@ static mg_check_result *check_seed(char *dir)
 	opt.dir = dir;
 	cr_assert_eq(mg_check_run(&r, &opt, &err), 0, "%s", err.message);
 	return r;
+}
+
+/* check --all --changed that gates nothing still writes a test case (an
+ * empty report fails a Jenkins build), passing, naming what was not gated
+ * and why, the names escaped. */
+Test(junit, nothing_gated_is_one_passing_case)
+{
+	mg_plan_entry entries[] = {
+		{ "models/a/.memgate.yml", MG_PLAN_UNCHANGED, NULL },
+		{ "models/b/.memgate.yml", MG_PLAN_RETIRED,
+		  "'models/b/.memgate.yml' is retired: the change deletes it with its evidence" },
+		{ "models/<c>\n::error::x/.memgate.yml", MG_PLAN_UNCHANGED, NULL },
+	};
+	mg_plan plan = { entries, 3 };
+	junit *j = read_junit(mg_junit_render_set(NULL, 0, &plan));
+
+	cr_assert_eq(j->count, 1);
+	expect_case(j, 0, "memgate.plan", "nothing gated", NULL);
+	expect_no_failure(j);
+	cr_assert_null(skipped_of(j, 0));
+	cr_assert_str_eq(system_out(j, 0),
+			 "no policy was gated: the gate passes\n"
+			 "unchanged, not gated: models/a/.memgate.yml\n"
+			 "retired: 'models/b/.memgate.yml' is retired: the change deletes it with "
+			 "its evidence\n"
+			 "unchanged, not gated: models/<c>\\n::error::x/.memgate.yml\n");
+	free_junit(j);
+	j = read_junit(mg_junit_render_set(NULL, 0, NULL));
+	cr_assert_eq(j->count, 1);
+	cr_assert_str_eq(system_out(j, 0), "no policy was gated: the gate passes\n");
+	free_junit(j);
 }
 
 Test(junit, real_seed_report_gives_a_well_formed_report)

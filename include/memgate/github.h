@@ -67,7 +67,12 @@ char *mg_github_render_set(const mg_check_item *items, size_t count, const char 
  * selected-candidate of the first policy with the worst decision (reject,
  * then tune, then accept), passed ("true" when every policy passed) and
  * policies (a JSON array of {policy, decision, reason, selected_candidate,
- * passed}).  Only called when every policy was decided.
+ * passed}, whose policy and selected_candidate are in their mg_escape_text
+ * form, as the selected-candidate output is: what a consumer decodes is
+ * log-safe too).  Only called when every policy was decided.  With no
+ * item (check --all gated nothing: every policy unchanged, or retired),
+ * decision is "unchanged", passed "true", policies "[]" and the others
+ * empty.
  */
 char *mg_github_outputs_set(const mg_check_item *items, size_t count, const char *token);
 

@@ -42,7 +42,11 @@ char *mg_junit_render(const mg_check_result *r);
 
 /* Several policies (check --all): one suite "memgate: <policy>" per
  * decided item, each case's classname prefixed with "<policy>/" so that
- * GitLab keeps the cases of every policy. */
-char *mg_junit_render_set(const mg_check_item *items, size_t count);
+ * GitLab keeps the cases of every policy.  With no item (check --all
+ * --changed found every policy unchanged, or the change only retires
+ * policies) one suite "memgate" with one passing case, memgate.plan/nothing
+ * gated, whose system-out names the policies of `plan` (NULL: none) that
+ * were not gated and why, so that the file still holds a test case. */
+char *mg_junit_render_set(const mg_check_item *items, size_t count, const mg_plan *plan);
 
 #endif

@@ -128,10 +128,12 @@ push origin main
 expect_code 1 "a push touching only the policy is gated"
 g -C "$repo" reset -q --hard "$good"
 
-# Nothing on stdout, reasons on stderr: the hook run directly under dash.
+# Nothing on stdout, reasons on stderr: the hook run directly under dash,
+# as git runs it for a push to a URL (no default branch to compare with:
+# the remote's main is this very commit).
 hook_direct() { # hook_direct LINE: feed one stdin line to the hook in $repo
 	(cd "$repo" && printf '%s\n' "$1" |
-		MEMGATE=$HOOK_MEMGATE dash .git/hooks/pre-push origin "$T/remote.git") >"$T/out" 2>"$T/err"
+		MEMGATE=$HOOK_MEMGATE dash .git/hooks/pre-push "$T/remote.git" "$T/remote.git") >"$T/out" 2>"$T/err"
 	code=$?
 }
 hook_direct "refs/heads/main $(head_oid) refs/heads/new $ZEROS"

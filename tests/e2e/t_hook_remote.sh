@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# The pre-push hook's messages where it cannot compare a new branch: a
-# remote made with `git remote add` has no refs/remotes/<remote>/HEAD, so a
-# docs-only branch counts as changing the gate's inputs; the refusal says
-# how to fix that (git remote set-head <remote> --auto), and after it the
-# branch goes through.  When memgate cannot be found, the closing line says
-# so instead of "fix the evidence or the policy".
+# The pre-push hook's messages where it cannot compare a new branch.  A
+# remote made with `git remote add` has no refs/remotes/<remote>/HEAD: the
+# hook asks the remote which branch its HEAD names, so a docs-only branch is
+# compared with it and goes through.  When no default branch is known at
+# all (the remote's HEAD names a branch that does not exist, and there is
+# no refs/remotes/<remote>/main or master) a docs-only branch counts as
+# changing the gate's inputs; the refusal says how to fix that (git remote
+# set-head), and after it the branch goes through.  When memgate cannot be
+# found, the closing line says so instead of "fix the evidence or the
+# policy".
 . "$(dirname "$0")/lib.sh"
 
 E=$FIX/e2e
@@ -39,22 +43,37 @@ else
 	ok "git remote add leaves no refs/remotes/origin/HEAD"
 fi
 
-# A docs-only branch: refused, with the fix named.
+# A docs-only branch: compared with the branch the remote's HEAD names.
 g -C "$repo" checkout -q -b docs
 echo "how we measure" >"$repo/README"
 commit_all "$repo" "docs"
 push origin docs
-expect_code 1 "without origin/HEAD a docs-only new branch is refused"
-expect_err "refs/remotes/origin/HEAD is missing" "says origin/HEAD is missing"
-expect_err "run 'git remote set-head origin --auto'" "suggests git remote set-head origin --auto"
+expect_code 0 "without origin/HEAD a docs-only new branch is compared with the remote's HEAD"
+if remote_has refs/heads/docs; then ok "the docs branch reached the remote"; else not_ok "the docs branch reached the remote"; fi
+
+# No default branch known at all: the remote's HEAD names a branch it does
+# not have, and this repository has no origin/main nor origin/master.  A
+# docs-only branch is refused, with the fix named.
+g -C "$T/remote.git" symbolic-ref HEAD refs/heads/trunk
+g -C "$repo" update-ref -d refs/remotes/origin/main
+g -C "$repo" update-ref -d refs/remotes/origin/docs
+g -C "$repo" checkout -q -b docs-more
+echo "and why" >>"$repo/README"
+commit_all "$repo" "more docs"
+push origin docs-more
+expect_code 1 "with no default branch known a docs-only new branch is refused"
+expect_err "refs/remotes/origin/HEAD is missing, as after 'git remote add' or a clone of an empty repository" "says origin/HEAD is missing"
+expect_err "there is no refs/remotes/origin/main or master" "says origin/main and origin/master are missing"
+expect_err "run 'git remote set-head origin --auto' (or 'git remote set-head origin BRANCH')" "suggests git remote set-head"
 expect_err "fix the evidence or the policy, or skip this hook with 'git push --no-verify'" "the closing line"
-if remote_has refs/heads/docs; then not_ok "the docs branch did not reach the remote"; else ok "the docs branch did not reach the remote"; fi
+if remote_has refs/heads/docs-more; then not_ok "the docs branch did not reach the remote"; else ok "the docs branch did not reach the remote"; fi
 
 # Following the advice lets it through.
-g -C "$repo" remote set-head origin --auto >/dev/null
-push origin docs
-expect_code 0 "after git remote set-head origin --auto the docs branch goes through"
-if remote_has refs/heads/docs; then ok "the docs branch reached the remote"; else not_ok "the docs branch reached the remote"; fi
+g -C "$repo" fetch -q origin main
+g -C "$repo" remote set-head origin main >/dev/null
+push origin docs-more
+expect_code 0 "after git remote set-head origin main the docs branch goes through"
+if remote_has refs/heads/docs-more; then ok "the docs branch reached the remote"; else not_ok "the docs branch reached the remote"; fi
 
 # Pushing to a URL rather than a named remote: no default branch to compare with.
 g -C "$repo" checkout -q -b docs2

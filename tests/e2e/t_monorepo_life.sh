@@ -388,6 +388,44 @@ mg check -C "$R" --all --changed --policy-rev "$BASE" --format json
 expect_field policies.0.policy "\"$LLAMA\""
 expect_field policies.1.policy '<missing>'
 
+# a change that touches no policy's inputs gates nothing, and every
+# output still says so: decision=unchanged, passed=true, an empty policies
+# array, and a JUnit file with one passing case (an empty one fails Jenkins)
+expect_line() { # expect_line FILE LINE DESC
+	if grep -qxF -- "$2" "$1"; then ok "$3"; else not_ok "$3" "$(cat "$1")"; fi
+}
+expect_nothing_gated_junit() { # expect_nothing_gated_junit FILE DESC
+	if ! xmllint --noout "$1" 2>"$T/xmlerr"; then
+		not_ok "$2: well-formed XML" "$(cat "$T/xmlerr")"
+	elif [ "$(grep -c '<testcase ' "$1")" = 1 ] &&
+	     grep -qF '<testsuite name="memgate" tests="1" failures="0" errors="0" skipped="0"' "$1" &&
+	     grep -qF '<testcase classname="memgate.plan" name="nothing gated"' "$1" &&
+	     grep -qxF "unchanged, not gated: $LLAMA" "$1" &&
+	     ! grep -qF '<failure' "$1"; then
+		ok "$2: one passing case says nothing was gated"
+	else
+		not_ok "$2: one passing case says nothing was gated" "$(cat "$1")"
+	fi
+}
+g -C "$R" checkout -q -b docs-only main
+echo "how we measure" >>"$R/README.md"
+commit_all "$R" "docs only"
+: >"$T/none-output"
+(cd "$R" && GITHUB_OUTPUT=$T/none-output ${MEMGATE_WRAP:-} "$MEMGATE" check --all --changed \
+	--policy-rev "$BASE" --junit "$T/none.xml") >"$T/out" 2>"$T/err"
+code=$?
+expect_code 0 "--all --changed that gates nothing passes"
+expect_line "$T/none-output" "decision=unchanged" "GITHUB_OUTPUT: decision=unchanged"
+expect_line "$T/none-output" "passed=true" "GITHUB_OUTPUT: passed=true"
+expect_line "$T/none-output" "[]" "GITHUB_OUTPUT: policies is an empty array"
+expect_nothing_gated_junit "$T/none.xml" "--junit when nothing is gated"
+gate "$R" MEMGATE_CHANGED=true MEMGATE_JUNIT=memgate-junit.xml
+expect_code 0 "the Action: changed: true that gates nothing passes"
+expect_line "$T/gh-output" "decision=unchanged" "the Action: decision=unchanged"
+expect_line "$T/gh-output" "passed=true" "the Action: passed=true"
+expect_nothing_gated_junit "$R/memgate-junit.xml" "the Action's junit: when nothing is gated"
+rm -f "$R/memgate-junit.xml"
+
 # the Action's input
 g -C "$R" checkout -q tweak
 gate "$R" MEMGATE_CHANGED=true

@@ -152,4 +152,53 @@ expect_out "sensitivity: no winner to be stable: no candidate is feasible under 
 	"no winner is not called stable"
 expect_out "  grid[0-5]: memory_cap_mb 9600, 11200 x min_samples_per_s 1, 1.5, 2 (last axis fastest)" "the grid's ids with their axes"
 
+# 5. The Action's policies output (all: true) is JSON: what a consumer
+# decodes from it (jq, fromJSON, python's json) is as log-safe as the
+# other outputs, with no "##[" anywhere and no line that starts with "::",
+# for policy paths and candidate names that hold workflow commands.
+H=$T/hostile-names
+g init -q "$H"
+forged='ok\\n::add-mask::x\\n##[error]forged'
+for d in '##[add-mask]a' '::error::b'; do
+	mkdir -p "$H/$d/bench"
+	sed -e "s/\"name\": \"checkpoint\"/\"name\": \"$forged\"/" \
+	    -e 's/"peak_memory_mb": 9450.76/"peak_memory_mb": 9000/' "$FLAT" >"$H/$d/bench/76.json"
+	printf '{\n  "source": { "path": "%s", "sha256": "%s" }\n}\n' "$d/bench/76.json" \
+		"$(sha256sum "$H/$d/bench/76.json" | cut -d' ' -f1)" >"$H/$d/bench/75.json"
+	sed "s|^manifest: .*|manifest: '$d/bench/75.json'|" "$E/real-flat-11200.yml" >"$H/$d/.memgate.yml"
+done
+commit_all "$H" "policies and candidates named with workflow commands"
+: >"$T/gh-output"
+action_step check "$H" MEMGATE_ALL=true
+expect_code 1 "the Action with all: true on hostile names"
+awk 'd != "" { if ($0 == d) d = ""; else print; next }
+     /^policies<</ { d = substr($0, 11) }' "$T/gh-output" >"$T/policies.json"
+if [ "$(jq length "$T/policies.json" 2>&1)" = 2 ]; then ok "the policies output is a JSON array of the 2 policies"
+else not_ok "the policies output is a JSON array of the 2 policies" "$(cat "$T/gh-output")"; fi
+jq . "$T/policies.json" >"$T/decoded-pretty"
+jq -r '.[] | .policy, .selected_candidate' "$T/policies.json" >"$T/decoded-raw"
+python3 -c 'import json, sys
+for o in json.load(open(sys.argv[1])):
+    for v in o.values():
+        if isinstance(v, str): print(v)' "$T/policies.json" >"$T/decoded-py"
+for f in decoded-pretty decoded-raw decoded-py; do
+	if [ -s "$T/$f" ] && ! grep -qF '##[' "$T/$f" && ! grep -q '^[[:space:]]*::' "$T/$f" &&
+	   [ -z "$(runner_commands "$T/$f")" ]; then
+		ok "policies, decoded ($f): no '##[', no line starting with '::'"
+	else
+		not_ok "policies, decoded ($f): no '##[', no line starting with '::'" "$(cat "$T/$f")"
+	fi
+done
+expect_raw() { # expect_raw LINE DESC: the raw decoding has LINE
+	if grep -qxF -- "$1" "$T/decoded-raw"; then ok "$2"; else not_ok "$2" "$(cat "$T/decoded-raw")"; fi
+}
+expect_raw '##\x5badd-mask]a/.memgate.yml' "a decoded path reads as the annotations escape it"
+expect_raw '\x3a:error::b/.memgate.yml' "a path that starts with '::' too"
+expect_raw 'ok\n::add-mask::x\n##\x5berror]forged' "a decoded candidate is the selected-candidate output"
+if grep -qxF 'ok\n::add-mask::x\n##\x5berror]forged' "$T/gh-output"; then
+	ok "selected-candidate carries the same text"
+else
+	not_ok "selected-candidate carries the same text" "$(cat "$T/gh-output")"
+fi
+
 finish

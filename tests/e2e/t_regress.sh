@@ -360,4 +360,96 @@ else
 	not_ok "hook: the remote has the branch"
 fi
 
+# --- the pre-push hook without refs/remotes/origin/HEAD ----------------------
+# How a team adopts memgate: 'git clone' of a repository that is still
+# empty (no refs/remotes/origin/HEAD comes of it), main pushed first, then
+# a new branch.  The hook finds the remote's default branch another way
+# (the branch the remote's HEAD names, else origin/main, else
+# origin/master) and compares the branch with it; with none it says, on one
+# line, that the regressions were not compared.
+
+# adopt_repo: $T/adopt, a clone of the empty $T/adopt.git with the hook;
+# main (the base's evidence, max_peak_increase_pct: 5) pushed, branch pr
+# (a 7 % peak regression, inside every cap) committed.
+adopt_repo() {
+	rm -rf "$T/adopt" "$T/adopt.git"
+	g init -q --bare "$T/adopt.git"
+	g clone -q "$T/adopt.git" "$T/adopt" 2>/dev/null
+	repo=$T/adopt
+	cp "$SRC/actions/pre-push" "$repo/.git/hooks/pre-push"
+	chmod +x "$repo/.git/hooks/pre-push"
+	mkdir -p "$repo/benchmarks/results"
+	policy "$repo/.memgate.yml" "max_peak_increase_pct: 5"
+	report "$repo/$REPORT_PATH" 52110
+	write_manifest "$repo"
+	commit_all "$repo" "the base's evidence"
+	hook_push origin main
+	g -C "$repo" checkout -q -b pr
+	report "$repo/$REPORT_PATH" 55800
+	write_manifest "$repo"
+	commit_all "$repo" "a 7 % regression"
+}
+remote_lacks() { # remote_lacks REF DESC
+	if g -C "$T/adopt.git" rev-parse -q --verify "$1" >/dev/null; then not_ok "$2"; else ok "$2"; fi
+}
+adopt_repo
+expect_code 0 "adoption: the first push of main passes"
+expect_err "'refs/heads/main' passes, but its regressions (regression:) were not compared with anything: 'origin' has no default branch here" \
+	"adoption: the first push says its regressions were not compared"
+if g -C "$repo" rev-parse -q --verify refs/remotes/origin/HEAD >/dev/null; then
+	not_ok "a clone of an empty repository has no refs/remotes/origin/HEAD"
+else
+	ok "a clone of an empty repository has no refs/remotes/origin/HEAD"
+fi
+
+# The reported case: the remote's HEAD names main.
+hook_push origin pr
+expect_code 1 "no origin/HEAD: a new branch regressing against the branch the remote's HEAD names is refused"
+expect_err "memgate: tune (peak_memory_regressed)" "no origin/HEAD: memgate's reason"
+remote_lacks refs/heads/pr "no origin/HEAD: the regressed branch did not reach the remote"
+
+# Asking the remote runs nothing the repository's configuration names.
+trap_cmd="touch '$T/uploadpack-ran'; exit 1"
+g -C "$repo" config remote.origin.uploadpack "$trap_cmd"
+hook_push origin pr
+expect_code 1 "with a remote.origin.uploadpack planted, the branch is still compared and refused"
+if [ -e "$T/uploadpack-ran" ]; then not_ok "the hook ran the repository's remote.origin.uploadpack"
+else ok "the hook never runs the repository's remote.origin.uploadpack"; fi
+g -C "$repo" config --unset remote.origin.uploadpack
+# nor its core.sshCommand: the remote is asked over ssh (its fetch URL) and
+# refuses; the push goes to the push URL, and origin/main decides
+g -C "$repo" config core.sshCommand "touch '$T/sshcommand-ran'; exit 1"
+g -C "$repo" config remote.origin.url "ssh://127.0.0.1:1/adopt.git"
+g -C "$repo" config remote.origin.pushurl "$T/adopt.git"
+hook_push origin pr
+expect_code 1 "with a core.sshCommand planted, the branch is compared with origin/main and refused"
+if [ -e "$T/sshcommand-ran" ]; then not_ok "the hook ran the repository's core.sshCommand"
+else ok "the hook never runs the repository's core.sshCommand"; fi
+g -C "$repo" config --unset core.sshCommand
+g -C "$repo" config remote.origin.url "$T/adopt.git"
+g -C "$repo" config --unset remote.origin.pushurl
+
+# The remote's HEAD names no branch it has: refs/remotes/origin/main.
+g -C "$T/adopt.git" symbolic-ref HEAD refs/heads/trunk
+hook_push origin pr
+expect_code 1 "the remote's HEAD unborn: a new branch regressing against origin/main is refused"
+expect_err "memgate: tune (peak_memory_regressed)" "origin/main: memgate's reason"
+
+# Neither: refs/remotes/origin/master.
+g -C "$repo" update-ref refs/remotes/origin/master refs/remotes/origin/main
+g -C "$repo" update-ref -d refs/remotes/origin/main
+hook_push origin pr
+expect_code 1 "no origin/main: a new branch regressing against origin/master is refused"
+expect_err "memgate: tune (peak_memory_regressed)" "origin/master: memgate's reason"
+
+# None at all: the gate itself passes, and one line says the regressions
+# were not compared and how to give the hook a base.
+g -C "$repo" update-ref -d refs/remotes/origin/master
+hook_push origin pr
+expect_code 0 "no default branch known: the branch passes the gate"
+expect_err "memgate pre-push: 'refs/heads/pr' passes, but its regressions (regression:) were not compared with anything: 'origin' has no default branch here (refs/remotes/origin/HEAD is missing, as after 'git remote add' or a clone of an empty repository; the remote's HEAD names no branch known here; there is no refs/remotes/origin/main or master); run 'git remote set-head origin --auto' (or 'git remote set-head origin BRANCH') so that a new branch is compared with it" \
+	"no default branch known: one line says the regressions were not compared, and how to give a base"
+if [ "$(grep -c 'memgate pre-push' "$T/err")" = 1 ]; then ok "no default branch known: one line from the hook"
+else not_ok "no default branch known: one line from the hook" "$(cat "$T/err")"; fi
+
 finish
