@@ -201,8 +201,9 @@ static int decide_with_waivers(struct run *run, mg_error *err)
 			  &approved, 0, err);
 	if (error == MG_OK)
 		mg_waivers__judge(res);
-	/* the --base comparison shows the decision only: no tipping points */
-	if (error == MG_OK && !run->base_run &&
+	/* the --base comparison and the change's own policy (decide_proposed)
+	 * give the decision only: no tipping points */
+	if (error == MG_OK && !run->base_run && !run->proposed_run &&
 	    (error = mg_insight_compute(&res->insight, &rules, &res->report->evidence, run->pre,
 					res->decision, err)) == MG_OK)
 		warn_noise(res);
@@ -312,6 +313,92 @@ static int compare_base(struct run *run, mg_error *err)
 	return MG_OK;
 }
 
+/* Does the change tighten or change a key of the policy (a loosening
+ * alone is decided by the base's policy, as every change)? */
+static bool tightens_policy(const mg_check_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->change_count; i++)
+		if (res->changes[i].effect == MG_CHANGE_TIGHTENS ||
+		    res->changes[i].effect == MG_CHANGE_ALTERS)
+			return true;
+	return false;
+}
+
+/*
+ * Where the change's own policy reads its allowed signers: the base's file
+ * at the same path when the base has one, so that a signer the change adds
+ * is not trusted before it is merged; else the change's own file, which
+ * can only make this decision pass, never the change (the base's policy
+ * decides that).
+ */
+static const char *proposed_trust(struct run *run)
+{
+	const mg_policy *p = run->res->head_policy;
+	mg_blob blob = { 0 };
+	mg_error ignored;
+	bool base_has;
+
+	if (!p->provenance_set || !p->allowed_signers)
+		return NULL;
+	base_has = mg_repo_read(&blob, run->repo, run->res->policy_rev, p->allowed_signers,
+				run->max_bytes, &ignored) == 0;
+	mg_blob_release(&blob);
+	return base_has ? run->res->policy_rev : NULL;
+}
+
+/*
+ * The change alters the policy and the policy that decides passes: decide
+ * the same evidence under the policy the change proposes, which decides
+ * every later change once merged (its gate.fail_on, or --fail-on).  When
+ * that fails, or cannot decide, the change fails too
+ * (policy_change_fails_its_evidence): merged, it would lock the branch
+ * until someone fixes the evidence.  Not run when the policies are equal,
+ * the change only loosens, or adopts (no base policy).
+ */
+static void decide_proposed(struct run *run)
+{
+	const mg_check_options *opt = run->opt;
+	mg_check_result *res = run->res;
+	mg_check_options sub = *opt;
+	struct run head = { 0 };
+	mg_check_proposed *p;
+	mg_error herr;
+	char msg[sizeof(herr.message) + sizeof(herr.file) + 32];
+
+	if (run->base_run || run->proposed_run || res->worktree || !res->passed ||
+	    !res->head_policy || !tightens_policy(res))
+		return;
+	sub.rev = res->rev;
+	sub.policy_rev = res->rev;
+	sub.policy_path = run->policy_path;
+	sub.policy_from_root = true;
+	sub.base = opt->base ? opt->base : opt->policy_rev;   /* regression: compares */
+	head.opt = &sub;
+	head.repo = run->repo;
+	head.max_bytes = run->max_bytes;
+	head.proposed_run = true;
+	head.trust_rev = proposed_trust(run);
+	memcpy(head.head, run->head, sizeof(head.head));
+	head.res = mg_xcalloc(1, sizeof(*head.res));
+	p = mg_xcalloc(1, sizeof(*p));
+	mg_error_clear(&herr);
+	if (mg_check__resolve_revs(&head, &herr) < 0 || set_today(head.res, sub.today, &herr) < 0 ||
+	    decide(&head, &herr) < 0) {
+		mg_error_format(&herr, msg, sizeof(msg));
+		p->error = mg_xstrdup(msg);
+		mg_check_result_free(head.res);
+	} else {
+		p->result = head.res;
+	}
+	free(head.policy_path);
+	p->fails = !p->result || !p->result->passed;
+	if (p->fails)
+		res->passed = false;
+	res->proposed = p;
+}
+
 static bool same_input(const mg_input_ref *a, const mg_input_ref *b)
 {
 	return a->read == b->read && (!a->read || !strcmp(a->blob, b->blob));
@@ -393,6 +480,7 @@ static int run_check(struct run *run, mg_error *err)
 		return error;
 	if ((error = compare_base(run, err)) < 0)
 		return error;
+	decide_proposed(run);
 	judge_unchanged(res);
 	return MG_OK;
 }

@@ -157,7 +157,9 @@ static int judge_signer(struct run *run, const mg_signers *signers, const mg_ssh
 	case MG_SIGNERS_UNKNOWN_KEY:
 		signature_problem(run, MG_ISSUE_SIGNER_UNKNOWN, true, (mg_pos){ 1, 1 },
 				  "the manifest is signed by %s, which '%s' (at %s) does not list",
-				  s->key, file, mg_check__short_id(res->policy_rev).hex);
+				  s->key, file,
+				  mg_check__short_id(run->trust_rev ? run->trust_rev
+								    : res->policy_rev).hex);
 		break;
 	case MG_SIGNERS_NAMESPACE:
 		signature_problem(run, MG_ISSUE_SIGNATURE_NAMESPACE_MISMATCH, true, m.pos,
@@ -215,7 +217,8 @@ done:
 
 /*
  * The manifest's signature, when the policy that decides has a provenance
- * section: the allowed signers at the policy revision (a missing or
+ * section: the allowed signers at the policy revision (at run->trust_rev
+ * when set: the change's own policy is judged with the base's file; a missing or
  * malformed file is an error: the policy is wrong), MANIFEST.sig at --rev
  * (missing, malformed or invalid is an issue).  0 or MG_ERROR.
  */
@@ -233,7 +236,8 @@ static int load_signature(struct run *run, const mg_blob *manifest, mg_error *er
 		return MG_OK;
 	s->checked = true;
 	s->required = p->sig_required;
-	error = mg_check__read_input(&signers_blob, run, &s->signers_ref, res->policy_rev,
+	error = mg_check__read_input(&signers_blob, run, &s->signers_ref,
+				     run->trust_rev ? run->trust_rev : res->policy_rev,
 				     p->allowed_signers, p->path, p->allowed_signers_pos, true, err);
 	if (error < 0)
 		goto done;

@@ -386,6 +386,11 @@ void mg_check__release_result(mg_check_result *r)
 		free(r->base->error);
 		free(r->base);
 	}
+	if (r->proposed) {
+		mg_check_result_free(r->proposed->result);
+		free(r->proposed->error);
+		free(r->proposed);
+	}
 	free(r->waivers);
 	mg_findings_free(r->findings, r->finding_count);
 }

@@ -23,6 +23,9 @@ struct run {
 	bool pre[MG_ISSUE_COUNT];
 	char head[MG_CHECK_OID_SIZE];  /* HEAD commit, "" when unborn or with --worktree */
 	bool base_run;          /* the --base comparison: one policy, no base */
+	bool proposed_run;      /* the change's own policy on its evidence (check.c) */
+	const char *trust_rev;  /* where the allowed signers are read; NULL: the
+				   policy revision */
 	bool repo_held;         /* repo is held's: not freed with the run */
 	bool base_compared;     /* compare_base has run (early, for regression:) */
 	char *policy_path;      /* the policy's repository path, once found */

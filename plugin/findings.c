@@ -512,6 +512,7 @@ void mg_findings(mg_finding **out, size_t *count, const mg_check_result *r)
 	mg_buf_init(&f.msg);
 	mg_findings__issues(&f);
 	mg_findings__drift(&f);
+	mg_findings__proposed(&f);
 	regression_findings(&f);
 	candidate_findings(&f);
 	baseline_finding(&f);

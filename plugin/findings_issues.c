@@ -1,5 +1,6 @@
-/* The findings of the evidence issues (memgate(1), HOW MEMGATE DECIDES, 1.)
- * and of a decision drift: see findings_put.h. */
+/* The findings of the evidence issues (memgate(1), HOW MEMGATE DECIDES, 1.),
+ * of a decision drift and of a policy change that fails its evidence: see
+ * findings_put.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -352,4 +353,124 @@ void mg_findings__drift(struct findings *f)
 			 mg_findings__manifest_file(r),
 			 r->manifest ? r->manifest->approved_path_pos : mg_findings__no_pos(),
 			 NO_CANDIDATE);
+}
+
+/* The first evidence issue of d, or -1. */
+static int first_issue(const mg_decision *d)
+{
+	int i;
+
+	for (i = 0; i < MG_ISSUE_COUNT; i++)
+		if (d->issue[i])
+			return i;
+	return -1;
+}
+
+/* What the team must add for the proposed policy p to pass its evidence:
+ * "sign the manifest ('bench/75.json.sig')", "pin measured.commit ...". */
+static void put_proposed_fix(mg_buf *msg, const mg_check_result *p)
+{
+	const mg_check_signature *s = &p->signature;
+	int issue = first_issue(p->decision);
+
+	switch (issue) {
+	case MG_ISSUE_SIGNATURE_MISSING:
+	case MG_ISSUE_SIGNATURE_MALFORMED:
+	case MG_ISSUE_SIGNATURE_INVALID:
+	case MG_ISSUE_SIGNATURE_NAMESPACE_MISMATCH:
+		mg_buf_puts(msg, issue == MG_ISSUE_SIGNATURE_MISSING ? "sign the manifest ("
+			    : "sign the manifest again (");
+		mg_findings__put_quoted(msg, s->sig_ref.path);
+		mg_buf_puts(msg, ") on the trusted runner and commit the signature");
+		break;
+	case MG_ISSUE_SIGNER_UNKNOWN:
+	case MG_ISSUE_SIGNER_OUTSIDE_VALIDITY:
+		mg_buf_puts(msg, "sign the manifest with a key that ");
+		mg_findings__put_quoted(msg, s->signers_ref.path);
+		mg_buf_printf(msg, " at %.7s lists and that is valid on %s (a signer this change "
+			      "adds is trusted once merged)", s->signers_ref.commit, p->today);
+		break;
+	case MG_ISSUE_MEASURED_COMMIT_MISSING:
+		mg_buf_puts(msg, "pin measured.commit in the manifest (memgate manifest "
+			    "--measured-commit REV)");
+		break;
+	case MG_ISSUE_MEASURED_COMMIT_UNKNOWN:
+		mg_buf_puts(msg, "pin a measured.commit the repository has (push or fetch it)");
+		break;
+	case MG_ISSUE_EVIDENCE_STALE:
+		mg_buf_puts(msg, "re-measure at this commit and pin it as measured.commit");
+		break;
+	case MG_ISSUE_APPROVED_RESULT_MISSING:
+	case MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH:
+		mg_buf_puts(msg, "record the approved result again and pin it (memgate record)");
+		break;
+	default:
+		mg_buf_puts(msg, "re-measure the evidence so that it meets the new policy, or "
+			    "leave that part of it to a change that brings such evidence");
+		break;
+	}
+}
+
+/* The proposed policy's key that its failure is about: provenance for a
+ * signature, evidence.inputs for a measured commit, else the first key it
+ * tightens or changes; its line in the proposed policy, or none. */
+static mg_pos proposed_pos(const mg_check_result *r, const mg_check_result *p)
+{
+	int issue = p ? first_issue(p->decision) : -1;
+	const char *prefix = issue < 0 ? NULL : MG_ISSUE_IS_SIGNATURE(issue) ? "provenance" :
+			     issue >= MG_ISSUE_MEASURED_COMMIT_MISSING &&
+			     issue <= MG_ISSUE_EVIDENCE_STALE ? "evidence.inputs" : NULL;
+	size_t i;
+
+	for (i = 0; prefix && i < r->change_count; i++)
+		if (!strncmp(r->changes[i].key, prefix, strlen(prefix)) && r->changes[i].pos.line > 0)
+			return r->changes[i].pos;
+	for (i = 0; i < r->change_count; i++)
+		if ((r->changes[i].effect == MG_CHANGE_TIGHTENS ||
+		     r->changes[i].effect == MG_CHANGE_ALTERS) && r->changes[i].pos.line > 0)
+			return r->changes[i].pos;
+	return mg_findings__no_pos();
+}
+
+/*
+ * "the policy this change proposes fails its own evidence: at 0123abc it
+ * decides reject (evidence_not_applicable: signature_missing) where the
+ * policy that decides passes, and once merged it decides every later
+ * change; sign the manifest ('bench/75.json.sig') ... in this change"
+ */
+void mg_findings__proposed(struct findings *f)
+{
+	const mg_check_result *r = f->r;
+	const mg_check_proposed *pr = r->proposed;
+	const mg_check_result *p = pr ? pr->result : NULL;
+	const char *sep = ": ";
+	int i;
+
+	if (!pr || !pr->fails)
+		return;
+	mg_buf_printf(&f->msg, "the policy this change proposes fails its own evidence: at %.7s ",
+		      r->rev);
+	if (!p) {
+		mg_buf_puts(&f->msg, "it cannot decide (");
+		mg_findings__put_safe(&f->msg, pr->error);
+		mg_buf_puts(&f->msg, ")");
+	} else {
+		mg_buf_printf(&f->msg, "it decides %s (%s", mg_verdict_name(p->decision->verdict),
+			      mg_outcome_name(p->decision->reason));
+		for (i = 0; i < MG_ISSUE_COUNT; i++)
+			if (p->decision->issue[i]) {
+				mg_buf_printf(&f->msg, "%s%s", sep, mg_issue_name((enum mg_issue)i));
+				sep = ", ";
+			}
+		mg_buf_puts(&f->msg, ")");
+	}
+	mg_buf_puts(&f->msg, " where the policy that decides passes, and once merged it decides "
+		    "every later change; ");
+	if (p)
+		put_proposed_fix(&f->msg, p);
+	else
+		mg_buf_puts(&f->msg, "fix the policy or its evidence");
+	mg_buf_puts(&f->msg, " in this change");
+	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE, "policy_change_fails_its_evidence",
+			 mg_findings__policy_file(r), proposed_pos(r, p), NO_CANDIDATE);
 }

@@ -64,4 +64,8 @@ void mg_findings__issues(struct findings *f);
 /* decision_drift: the approved decision and the computed one differ. */
 void mg_findings__drift(struct findings *f);
 
+/* policy_change_fails_its_evidence: the change's own policy fails its
+ * evidence (r->proposed), at the policy's changed line. */
+void mg_findings__proposed(struct findings *f);
+
 #endif

@@ -39,6 +39,8 @@ static void render_gate(mg_jw *w, const mg_check_result *r)
 			mg_jw_string(w, mg_verdict_name((enum mg_verdict)v));
 	mg_jw_end(w);
 	mg_jw_key_bool(w, "passed", r->passed);
+	if (r->proposed && r->proposed->fails)
+		mg_jw_key_string(w, "reason", "policy_change_fails_its_evidence");
 	mg_jw_end(w);
 }
 
@@ -257,6 +259,37 @@ static void render_changes(mg_jw *w, const mg_check_result *r)
 		mg_jw_key_string(w, "effect", mg_check_effect_name(c->effect));
 		mg_jw_end(w);
 	}
+	mg_jw_end(w);
+}
+
+/* policy_change_fails_its_evidence: what the change's own policy decides
+ * of its evidence (null values when it could not decide, and why). */
+static void render_proposed(mg_jw *w, const mg_check_result *r)
+{
+	const mg_check_proposed *p = r->proposed;
+	const mg_decision *d;
+	int v;
+
+	if (!p || !p->fails)
+		return;
+	d = p->result ? p->result->decision : NULL;
+	mg_jw_key_object(w, "proposed_policy");
+	id(w, "rev", r->rev);
+	mg_jw_key_string(w, "decision", d ? mg_verdict_name(d->verdict) : NULL);
+	mg_jw_key_string(w, "reason", d ? mg_outcome_name(d->reason) : NULL);
+	mg_jw_key_string(w, "next_action", d ? mg_next_action_name(d->next_action) : NULL);
+	mg_jw_key_string(w, "selected_candidate", d ? d->selected : NULL);
+	mg_jw_key_array(w, "issues");
+	for (v = 0; d && v < MG_ISSUE_COUNT; v++)
+		if (d->issue[v])
+			mg_jw_string(w, mg_issue_name((enum mg_issue)v));
+	mg_jw_end(w);
+	mg_jw_key_array(w, "fail_on");
+	for (v = 0; p->result && v < MG_VERDICT_COUNT; v++)
+		if (p->result->fail_on[v])
+			mg_jw_string(w, mg_verdict_name((enum mg_verdict)v));
+	mg_jw_end(w);
+	mg_jw_key_string(w, "error", p->error);
 	mg_jw_end(w);
 }
 
@@ -553,6 +586,7 @@ static void render(mg_jw *w, struct stream *st, const mg_check_result *r)
 	render_strings(w, "warnings", r->warnings, r->warning_count, false);
 	render_strings(w, "notes", r->notes, r->note_count, true);
 	render_changes(w, r);
+	render_proposed(w, r);
 	render_waivers(w, r);
 	render_approved(w, r);
 	render_base(w, r);
@@ -696,7 +730,7 @@ enum where { W_ANY, W_ROOT, W_INPUTS, W_INPUT, W_WAIVERS, W_ENTRIES, W_ENTRY };
 static const char *const *ignored(enum where w)
 {
 	static const char *const root[] = { "memgate_version", "warnings", "notes", "approved",
-					     "base", "regression", NULL };
+					     "base", "regression", "proposed_policy", NULL };
 	static const char *const inputs[] = { "rev", "manifest", "approved_result", NULL };
 	static const char *const input[] = { "rev", NULL };
 	static const char *const waivers[] = { "today", "today_from", NULL };

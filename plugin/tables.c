@@ -267,6 +267,10 @@ static const mg_code codes[] = {
 	{ "eval_loss_regressed", G,
 	  "The candidate's eval loss rose above the base revision's by more than regression.max_eval_loss_increase allows.",
 	  "Find the change that cost quality and undo or rework it; the allowance itself is changed only in the policy of the base branch." },
+	/* the check's own, added after the regressions' (appended, as they were) */
+	{ "policy_change_fails_its_evidence", E,
+	  "The change's own policy, which decides every later change once merged, fails the change's evidence where the policy that decides passes: merged, it would fail them all until the evidence is fixed.",
+	  "Add what the new policy asks for in the same change (sign the manifest, pin measured.commit, measure again), or leave that part of the policy to a change that brings its evidence." },
 };
 #undef E
 #undef H
@@ -276,11 +280,12 @@ static const mg_code codes[] = {
 #undef N
 
 #define CODE_COUNT (sizeof(codes) / sizeof(codes[0]))
-/* The regression reasons' codes close the table. */
+/* The regression reasons' codes, and the codes appended after them. */
 #define REGRESSION_CODES (MG_REASON_COUNT - 1 - MG_R_CHECK_LAST)
-_Static_assert(MG_REASON_COUNT == 16 && MG_ISSUE_COUNT == 28 && CODE_COUNT == 16 + 28 + 11,
+#define CODES_AFTER_REGRESSION 1
+_Static_assert(MG_REASON_COUNT == 16 && MG_ISSUE_COUNT == 28 && CODE_COUNT == 16 + 28 + 12,
 	       "codes[] holds the reasons up to the step-7 ones, the issues, in enum order, "
-	       "then the others, the regression reasons last");
+	       "then the others, the regression reasons, and those appended after them");
 
 static const char *const outcome_names[MG_OUTCOME_COUNT] = {
 	"evidence_not_applicable", "baseline_missing_or_invalid",
@@ -496,7 +501,8 @@ const mg_code *mg_reason_code(enum mg_reason r)
 	if ((int)r < 0 || r >= MG_REASON_COUNT)
 		return NULL;
 	if (MG_REASON_IS_REGRESSION(r))
-		return &codes[CODE_COUNT - REGRESSION_CODES + (size_t)(r - MG_R_CHECK_LAST - 1)];
+		return &codes[CODE_COUNT - CODES_AFTER_REGRESSION - REGRESSION_CODES +
+			      (size_t)(r - MG_R_CHECK_LAST - 1)];
 	return &codes[r];
 }
 

@@ -506,6 +506,25 @@ static void put_changes(mg_buf *out, const mg_check_result *r)
 	}
 }
 
+/* "policy: .memgate.yml:9:3: the policy this change proposes fails its own
+ * evidence: ... [policy_change_fails_its_evidence]" (findings.h) */
+static void put_proposed(mg_buf *out, const mg_check_result *r)
+{
+	const mg_finding *f;
+	size_t n, i;
+
+	if (!r->proposed || !r->proposed->fails)
+		return;
+	f = mg_result_findings(r, &n);
+	for (i = 0; i < n; i++) {
+		if (strcmp(f[i].code, "policy_change_fails_its_evidence"))
+			continue;
+		mg_buf_puts(out, "policy: ");
+		mg_format_location(out, f[i].file, f[i].pos, mg_text__put_safe);
+		mg_buf_printf(out, "%s [%s]\n", f[i].message, f[i].code);
+	}
+}
+
 static void put_notes(mg_buf *out, const mg_check_result *r)
 {
 	size_t i;
@@ -711,6 +730,7 @@ char *mg_text_render(const mg_check_result *r)
 	put_producer_note(&out, r);
 	put_base(&out, r);
 	put_changes(&out, r);
+	put_proposed(&out, r);
 	put_notes(&out, r);
 	put_waivers(&out, r);
 	put_warnings(&out, r);

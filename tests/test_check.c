@@ -189,6 +189,76 @@ Test(check, policy_changes_are_listed_with_their_effect)
 	mg_demo_remove(dir);
 }
 
+/* Commit the demo policy with its memory_cap_mb written `cap` (and `tail`
+ * appended) and check it against `base`, gating on reject only (tune
+ * passes). */
+static mg_check_result *check_cap(const char *dir, const char *base, const char *cap,
+				  const char *tail)
+{
+	mg_check_options opt = { .policy_rev = base, .fail_on_set = true };
+	mg_buf b = MG_BUF_INIT;
+	char *text, *at;
+	size_t len;
+	mg_check_result *r;
+
+	text = mg_test_read("fixtures/demo/memgate.yml", &len);
+	at = strstr(text, "11200");
+	mg_buf_printf(&b, "%.*s%s%s%s", (int)(at - text), text, cap, at + 5, tail);
+	mg_demo_commit(dir, ".memgate.yml", b.ptr, 0);
+	opt.fail_on[MG_REJECT] = true;
+	r = mg_demo_check(dir, opt);
+	mg_buf_free(&b);
+	free(text);
+	return r;
+}
+
+/* The change's own policy decides its evidence only when it tightens or
+ * changes a key: not for an equal policy or a loosening (the base's
+ * decides, as before); a tightening the evidence meets passes, one it
+ * fails fails the gate, the base's decision kept. */
+Test(check, the_changes_own_policy_decides_its_evidence_when_it_tightens)
+{
+	char dir[MG_DEMO_DIR_SIZE], base[41];
+	mg_check_result *r;
+
+	mg_demo_repo(dir);
+	mg_demo_rev(base, dir, "HEAD");
+
+	r = check_cap(dir, base, "11200", "# a comment\n");
+	cr_expect_not_null(r->head_policy, "another blob");
+	cr_expect_eq(r->change_count, 0);
+	cr_expect_null(r->proposed, "an equal policy: not decided again");
+	cr_expect(r->passed);
+	mg_check_result_free(r);
+
+	r = check_cap(dir, base, "91200", "");
+	cr_expect_eq(r->changes[0].effect, MG_CHANGE_LOOSENS);
+	cr_expect_null(r->proposed, "a loosening: the base's policy decides");
+	cr_expect(r->passed);
+	mg_check_result_free(r);
+
+	r = check_cap(dir, base, "11000", "");
+	cr_expect_eq(r->changes[0].effect, MG_CHANGE_TIGHTENS);
+	cr_assert_not_null(r->proposed, "a tightening: decided by the change's policy too");
+	cr_assert_not_null(r->proposed->result);
+	cr_expect_eq(r->proposed->result->policy->rules.budget.value[MG_MEMORY_CAP_MB], 11000);
+	cr_expect_not(r->proposed->fails, "the evidence meets it");
+	cr_expect(r->passed);
+	mg_check_result_free(r);
+
+	r = check_cap(dir, base, "5000", "");
+	cr_assert_not_null(r->proposed);
+	cr_assert_not_null(r->proposed->result);
+	cr_expect_eq(r->proposed->result->decision->verdict, MG_REJECT);
+	cr_expect(r->proposed->fails, "no candidate fits 5000 MB");
+	cr_expect_null(r->proposed->error);
+	cr_expect_not(r->passed, "the change fails");
+	cr_expect_eq(r->decision->verdict, MG_TUNE, "the base's decision stands");
+	cr_expect_eq(r->policy->rules.budget.value[MG_MEMORY_CAP_MB], 11200);
+	mg_check_result_free(r);
+	mg_demo_remove(dir);
+}
+
 /* What stops a check: an error naming the input, nothing decided. */
 Test(check, errors_name_what_stopped_the_check)
 {

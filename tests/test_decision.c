@@ -1886,7 +1886,8 @@ Test(decision, every_code_name_is_unique)
 	size_t n, i, j;
 	const mg_code *c = mg_codes(&n);
 
-	cr_assert_eq(n, MG_REASON_COUNT + MG_ISSUE_COUNT + 11);   /* + margin_within_measurement_noise, waiver_expiring */
+	cr_assert_eq(n, MG_REASON_COUNT + MG_ISSUE_COUNT + 12);   /* + margin_within_measurement_noise, waiver_expiring,
+								     policy_change_fails_its_evidence */
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)
 			cr_assert_str_neq(c[i].name, c[j].name);
@@ -2527,18 +2528,20 @@ Test(decision, rank_by_names_round_trip)
 	cr_expect_eq(mg_rank_by_from_name("memory"), -1);
 }
 
-/* The regression reasons' codes close the table: every earlier code keeps
- * its index (SARIF's ruleIndex). */
+/* The regression reasons' codes follow waiver_expiring, and the codes
+ * added since follow them: every earlier code keeps its index (SARIF's
+ * ruleIndex). */
 Test(decision, regression_codes_are_appended)
 {
-	size_t n, r;
+	size_t n, r, after = 1;   /* policy_change_fails_its_evidence */
 	const mg_code *c = mg_codes(&n);
 
 	cr_assert_str_eq(c[MG_R_CHECK_LAST + 1].name, "report_hash_mismatch");
-	cr_assert_str_eq(c[n - 4].name, "waiver_expiring");
+	cr_assert_str_eq(c[n - after - 4].name, "waiver_expiring");
+	cr_assert_str_eq(c[n - 1].name, "policy_change_fails_its_evidence");
 	for (r = MG_R_CHECK_LAST + 1; r < MG_REASON_COUNT; r++) {
-		cr_assert_eq(mg_reason_code((enum mg_reason)r), &c[n - (MG_REASON_COUNT - r)]);
-		cr_assert_eq(mg_reason_from_name(c[n - (MG_REASON_COUNT - r)].name), (int)r);
+		cr_assert_eq(mg_reason_code((enum mg_reason)r), &c[n - after - (MG_REASON_COUNT - r)]);
+		cr_assert_eq(mg_reason_from_name(c[n - after - (MG_REASON_COUNT - r)].name), (int)r);
 	}
 	cr_assert_eq(mg_issue_code(MG_ISSUE_REPORT_HASH_MISMATCH), &c[MG_R_CHECK_LAST + 1]);
 }

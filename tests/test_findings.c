@@ -300,3 +300,108 @@ Test(findings, computed_once_when_first_read_and_renderers_read_them)
 	mg_check_result_free(item.result);
 	mg_demo_remove(dir);
 }
+
+/* The policy_change_fails_its_evidence finding of r, or NULL. */
+static const mg_finding *proposed_finding(mg_check_result *r)
+{
+	size_t n, i;
+	const mg_finding *f;
+
+	mg_findings_fill(r);
+	f = mg_result_findings(r, &n);
+	for (i = 0; i < n; i++)
+		if (!strcmp(f[i].code, "policy_change_fails_its_evidence"))
+			return &f[i];
+	return NULL;
+}
+
+/* A change of `key`, tightening, at line:column of the proposed policy. */
+static void add_change(mg_check_result *r, const char *key, int line, int column)
+{
+	mg_policy_change *c;
+
+	r->changes = realloc(r->changes, (r->change_count + 1) * sizeof(*c));
+	cr_assert_not_null(r->changes);
+	c = &r->changes[r->change_count++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->key, sizeof(c->key), "%s", key);
+	c->effect = MG_CHANGE_TIGHTENS;
+	c->pos = (mg_pos){ line, column };
+}
+
+/*
+ * policy_change_fails_its_evidence: one hard finding that leads, at the
+ * changed key its failure is about (provenance for a signature,
+ * evidence.inputs for a measured commit, else the first key tightened),
+ * saying what to add; none when the proposed policy passes.  Built by hand
+ * on a decided result: the finding reads only the result.
+ */
+Test(findings, a_policy_change_that_fails_its_evidence_says_what_to_add)
+{
+	char dir[MG_DEMO_DIR_SIZE];
+	mg_check_result *r, *p;
+	const mg_finding *f;
+	mg_decision *d;
+
+	mg_demo_repo(dir);
+	r = mg_demo_check(dir, (mg_check_options){ 0 });
+	p = mg_demo_check(dir, (mg_check_options){ 0 });
+	snprintf(r->rev, sizeof(r->rev), "%s", "0123456789abcdef0123456789abcdef01234567");
+	add_change(r, "budget.memory_cap_mb", 12, 18);
+	add_change(r, "evidence.inputs", 19, 11);
+	add_change(r, "provenance.allowed_signers", 27, 20);
+	d = p->decision;
+	d->verdict = MG_REJECT;
+	d->reason = MG_O_EVIDENCE_NOT_APPLICABLE;
+	d->issue[MG_ISSUE_SIGNATURE_MISSING] = true;
+	p->signature.sig_ref.path = strdup("bench/75.json.sig\n::error::x");
+	r->proposed = calloc(1, sizeof(*r->proposed));
+	r->proposed->result = p;
+
+	cr_expect_null(proposed_finding(r), "not failing: no finding");
+
+	r->proposed->fails = true;
+	f = proposed_finding(r);
+	cr_assert_not_null(f);
+	cr_expect_eq(f, &r->findings[0], "it leads");
+	cr_expect_eq(f->weight, MG_FINDING_HARD);
+	cr_expect_eq(f->rank, MG_FINDING_RANK_EVIDENCE);
+	cr_expect_str_eq(f->file, ".memgate.yml");
+	cr_expect_eq(f->pos.line, 27);
+	cr_expect_eq(f->pos.column, 20);
+	cr_expect_eq(f->candidate, SIZE_MAX);
+	cr_expect_str_eq(f->message,
+		"the policy this change proposes fails its own evidence: at 0123456 it decides "
+		"reject (evidence_not_applicable: signature_missing) where the policy that decides "
+		"passes, and once merged it decides every later change; sign the manifest "
+		"('bench/75.json.sig\\n::error::x') on the trusted runner and commit the signature "
+		"in this change");
+
+	d->issue[MG_ISSUE_SIGNATURE_MISSING] = false;
+	d->issue[MG_ISSUE_MEASURED_COMMIT_MISSING] = true;
+	f = proposed_finding(r);
+	cr_assert_not_null(f);
+	cr_expect_eq(f->pos.line, 19, "at evidence.inputs");
+	cr_expect(strstr(f->message, "(evidence_not_applicable: measured_commit_missing)"));
+	cr_expect(strstr(f->message, "; pin measured.commit in the manifest (memgate manifest "
+			 "--measured-commit REV) in this change"), "%s", f->message);
+
+	d->issue[MG_ISSUE_MEASURED_COMMIT_MISSING] = false;
+	d->reason = MG_O_NO_CANDIDATE_MEETS_BASE_BUDGET;
+	f = proposed_finding(r);
+	cr_assert_not_null(f);
+	cr_expect_eq(f->pos.line, 12, "at the first key tightened");
+	cr_expect(strstr(f->message, "decides reject (no_candidate_meets_base_budget) where"));
+	cr_expect(strstr(f->message, "; re-measure the evidence so that it meets the new policy"));
+
+	r->proposed->result = NULL;
+	r->proposed->error = strdup(".memgate.yml:3:11: cannot read 'x.json' at 0123456: not found");
+	mg_check_result_free(p);
+	f = proposed_finding(r);
+	cr_assert_not_null(f);
+	cr_expect(strstr(f->message, "at 0123456 it cannot decide (.memgate.yml:3:11: cannot "
+			 "read 'x.json' at 0123456: not found) where"), "%s", f->message);
+	cr_expect(strstr(f->message, "; fix the policy or its evidence in this change"));
+	mg_check_result_free(r);
+	mg_demo_remove(dir);
+}

@@ -397,9 +397,9 @@ typedef struct mg_code {
  * decision's own codes (baseline_missing_or_invalid,
  * selection_is_threshold_sensitive, decision_drift) and those of the check
  * (warning, waiver_applied, waiver_unmatched, note, policy_change,
- * waiver_expired), those added later, and last the regression reasons (so
- * that an earlier code keeps its place: SARIF's ruleIndex).  Static; sets
- * *count.
+ * waiver_expired), those added later, then the regression reasons, and
+ * after them the codes added since (policy_change_fails_its_evidence): an
+ * earlier code keeps its place (SARIF's ruleIndex).  Static; sets *count.
  */
 const mg_code *mg_codes(size_t *count);
 /* The code named `name`, or NULL. */

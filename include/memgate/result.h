@@ -112,6 +112,21 @@ typedef struct mg_check_base {
 	char *error;                /* why it could not ("file:line:col: message"), else NULL */
 } mg_check_base;
 
+/*
+ * The change's own policy deciding the change's evidence (memgate(1), CI,
+ * "Pull requests"): run when the change tightens or changes a key of the
+ * policy and the policy that decides passes.  Once merged that policy
+ * decides every later change; when it fails this evidence, the change fails
+ * too (policy_change_fails_its_evidence).
+ */
+typedef struct mg_check_proposed {
+	struct mg_check_result *result;  /* the evidence at --rev under the policy at
+					    --rev and its gate.fail_on, NULL when it
+					    could not decide */
+	char *error;                /* why it could not ("file:line:col: message"), else NULL */
+	bool fails;                 /* it fails its gate, or could not decide */
+} mg_check_proposed;
+
 /* What became of a waiver of the policy. */
 enum mg_waiver_status {
 	MG_WAIVER_APPLIED,    /* in force, and it let its candidate pass a check */
@@ -147,7 +162,8 @@ typedef struct mg_check_result {
 	mg_decision *decision;
 	struct mg_insight *insight; /* tipping points, noise, front (insight.h) */
 	bool fail_on[MG_VERDICT_COUNT];  /* effective: --fail-on, else policy */
-	bool passed;                /* verdict not in fail_on */
+	bool passed;                /* verdict not in fail_on, and the change's own
+				       policy does not fail its evidence (proposed) */
 	char **warnings;            /* human sentences, one line each */
 	char **warning_files;       /* per warning: the repository file it is
 				       about (annotated there), or NULL */
@@ -157,6 +173,8 @@ typedef struct mg_check_result {
 	mg_policy_change *changes;  /* policy at --rev vs --policy-rev */
 	size_t change_count;
 	mg_check_base *base;        /* --base, NULL when not compared */
+	mg_check_proposed *proposed; /* the change's own policy on its evidence, NULL
+				       when not decided (see mg_check_proposed) */
 	mg_history *history;        /* regression.history: the medians the regressions
 				       were compared with, NULL without */
 	bool evidence_unchanged;    /* compared with a base that decided from the very
