@@ -118,14 +118,14 @@ static void regression_base(mg_regression *rg, struct run *run)
 		return;
 	if (rg->history && res->history && res->history->used) {
 		rg->base = &res->history->evidence;   /* regression.history: the medians */
-		rg->base_selected = b && b->decision ? b->decision->selected : NULL;
+		rg->base_selected = b ? b->compare_selected : NULL;
 	} else if (rg->history && res->history) {
 		mg_check__add_warning(res, "regression: nothing compared: regression.history found no "
 			    "version of '%s' to compare with on the first-parent line of %.7s",
 			    res->history->path, res->history->base);
 	} else if (b && b->report) {
 		rg->base = &b->report->evidence;
-		rg->base_selected = b->decision ? b->decision->selected : NULL;
+		rg->base_selected = b->compare_selected;
 	} else if (res->base) {
 		mg_check__add_warning(res, "regression: nothing compared: the base %.7s does not "
 				      "decide: %s", res->base->rev,
@@ -210,6 +210,40 @@ static int decide_with_waivers(struct run *run, mg_error *err)
 	return error;
 }
 
+/*
+ * A base run: res->compare_selected, the candidate the base's numbers
+ * select, its own evidence's freshness aside (a measured commit a shallow
+ * clone lacks, or evidence.inputs changed on the base since): the
+ * regression compares the candidate the base ships, whatever that
+ * freshness.  Decides without those issues when one is raised; the base's
+ * decision itself is taken after, with them.
+ */
+static int select_on_numbers(struct run *run, mg_error *err)
+{
+	static const enum mg_issue freshness[] = { MG_ISSUE_MEASURED_COMMIT_MISSING,
+		MG_ISSUE_MEASURED_COMMIT_UNKNOWN, MG_ISSUE_EVIDENCE_STALE };
+	mg_check_result *res = run->res;
+	bool saved[MG_ISSUE_COUNT], raised = false;
+	size_t i;
+	int error;
+
+	for (i = 0; i < sizeof(freshness) / sizeof(freshness[0]); i++)
+		raised |= run->pre[freshness[i]];
+	if (!run->base_run || !raised)
+		return MG_OK;
+	memcpy(saved, run->pre, sizeof(saved));
+	for (i = 0; i < sizeof(freshness) / sizeof(freshness[0]); i++)
+		run->pre[freshness[i]] = false;
+	error = decide_with_waivers(run, err);
+	memcpy(run->pre, saved, sizeof(saved));
+	if (error == MG_OK) {
+		res->compare_selected = res->decision->selected;
+		mg_decision_free(res->decision);
+		res->decision = NULL;
+	}
+	return error;
+}
+
 /* The core refuses only sensitivity too large to evaluate: point at it. */
 static int blame_sensitivity(const mg_policy *p, mg_error *err)
 {
@@ -244,13 +278,39 @@ static int decide(struct run *run, mg_error *err)
 		return error;
 	if ((error = read_history(run, err)) < 0)
 		return error;
-	if ((error = decide_with_waivers(run, err)) < 0)
+	if ((error = select_on_numbers(run, err)) < 0 ||
+	    (error = decide_with_waivers(run, err)) < 0)
 		return blame_sensitivity(res->policy, err);
+	if (run->base_run && !res->compare_selected)
+		res->compare_selected = res->decision->selected;
 	memcpy(res->fail_on, opt->fail_on_set ? opt->fail_on : res->policy->fail_on,
 	       sizeof(res->fail_on));
 	report_notes(res);
 	res->passed = !res->fail_on[res->decision->verdict];
 	return MG_OK;
+}
+
+/* The base's measured commit is not in the repository (a shallow clone):
+ * its own decision is not known here; say what is compared instead. */
+static void warn_base_unknown(mg_check_result *res, const mg_check_base *b)
+{
+	const mg_check_result *br = b->result;
+	mg_buf name = MG_BUF_INIT;
+
+	if (!br->decision->issue[MG_ISSUE_MEASURED_COMMIT_UNKNOWN])
+		return;
+	if (br->compare_selected)
+		mg_format_name(&name, br->compare_selected);
+	else
+		mg_buf_puts(&name, "no candidate");
+	mg_check__add_warning(res, "the base %.7s: its measured commit %.12s is not in this "
+			      "repository%s: the base's own decision is not known here; its "
+			      "candidates are compared as measured (its numbers select %s); "
+			      "fetch it (git fetch origin %s)", b->rev,
+			      br->manifest->measured_commit,
+			      br->measured_shallow ? " (a shallow clone)" : "", name.ptr,
+			      br->manifest->measured_commit);
+	mg_buf_free(&name);
 }
 
 /*
@@ -306,6 +366,7 @@ static int compare_base(struct run *run, mg_error *err)
 		mg_check_result_free(base.res);
 	} else {
 		b->result = base.res;
+		warn_base_unknown(res, b);
 	}
 	free(base.policy_path);
 	res->base = b;
