@@ -105,25 +105,30 @@ static void warn_noise(mg_check_result *res)
 static int compare_base(struct run *run, mg_error *err);
 
 /*
- * regression: the base revision's evidence and the candidate its decision
- * selected (compare_base, run before this decision); without a base to
- * compare with, a warning says that nothing was compared.
+ * regression: the base revision's evidence and the candidate its numbers
+ * select (compare_base, run before this decision).  regression.history
+ * compares with the medians of the versions its walk found; when it found
+ * none (a shallow clone, the bound), or was not read (the report is the
+ * base's own), with the base's own report, the latest version of all.
+ * Without a base to compare with, a warning says that nothing was compared.
  */
 static void regression_base(mg_regression *rg, struct run *run)
 {
 	mg_check_result *res = run->res;
 	const mg_check_result *b = res->base ? res->base->result : NULL;
+	const mg_history *h = res->history;
 
 	if (run->base_run || !mg_regression_active(rg))
 		return;
-	if (rg->history && res->history && res->history->used) {
-		rg->base = &res->history->evidence;   /* regression.history: the medians */
+	if (rg->history && h && h->used) {
+		rg->base = &h->evidence;   /* regression.history: the medians */
 		rg->base_selected = b ? b->compare_selected : NULL;
-	} else if (rg->history && res->history) {
-		mg_check__add_warning(res, "regression: nothing compared: regression.history found no "
-			    "version of '%s' to compare with on the first-parent line of %.7s",
-			    res->history->path, res->history->base);
 	} else if (b && b->report) {
+		if (rg->history && h)
+			mg_check__add_warning(res, "regression: regression.history found no version "
+				    "of '%s' on the first-parent line of %.7s%s: compared with the "
+				    "base's own report instead", h->path, h->base,
+				    h->shallow ? " (the clone is shallow)" : "");
 		rg->base = &b->report->evidence;
 		rg->base_selected = b->compare_selected;
 	} else if (res->base) {
@@ -136,10 +141,18 @@ static void regression_base(mg_regression *rg, struct run *run)
 	}
 }
 
+static bool same_input(const mg_input_ref *a, const mg_input_ref *b)
+{
+	return a->read == b->read && (!a->read || !strcmp(a->blob, b->blob));
+}
+
 /*
  * regression.history: the medians of the base's report over its last
  * versions on the base's first-parent line (history.c), once the base has
- * decided (its report's path); what the walk could not reach is said.
+ * decided (its report's path); what the walk could not reach is said.  A
+ * change that leaves the base's report as it is compares with that report
+ * (nothing can have regressed): no history is read, and none need be
+ * fetched.
  */
 static int read_history(struct run *run, mg_error *err)
 {
@@ -152,6 +165,12 @@ static int read_history(struct run *run, mg_error *err)
 
 	if (run->base_run || !rg->history || !b || !b->report_ref.path)
 		return MG_OK;
+	if (same_input(&res->report_ref, &b->report_ref)) {
+		mg_check__add_note(res, "regression.history: not read: '%s' is the base's own "
+				   "(unchanged since %.7s), compared with the base's report",
+				   b->report_ref.path, res->base->rev);
+		return MG_OK;
+	}
 	if (mg_history__read(&res->history, run->repo, res->base->rev, b->report_ref.path,
 			     rg->history, bound, run->max_bytes, err) < 0)
 		return MG_ERROR;
@@ -371,11 +390,6 @@ static int compare_base(struct run *run, mg_error *err)
 	free(base.policy_path);
 	res->base = b;
 	return MG_OK;
-}
-
-static bool same_input(const mg_input_ref *a, const mg_input_ref *b)
-{
-	return a->read == b->read && (!a->read || !strcmp(a->blob, b->blob));
 }
 
 /* res->evidence_unchanged: see check.h. */
