@@ -242,8 +242,11 @@ action_step resolve "$T/pr" "${SERVER[@]}" MEMGATE_PR_BASE="$base"
 expect_code 0 "resolve: fetches the base commit"
 action_step measured "$T/pr" "${SERVER[@]}" MEMGATE_POLICY_REV="$base"
 expect_code 0 "measured: the step succeeds"
-expect_err "memgate: fetching the history of the base $base (depth 10001)" \
-	"measured: fetches the base's history up to the bound"
+expect_err "memgate: fetching the history of the base $base (depth 16)" \
+	"measured: fetches the base's history a little first"
+expect_err "memgate: fetching the history of the base $base (depth 64)" \
+	"measured: then deeper, while the walk ends at the boundary"
+expect_no_err "(depth 256)" "measured: and no deeper than the line's first commit"
 action_step check "$T/pr" MEMGATE_POLICY_REV="$base" MEMGATE_JSON="$T/action.json"
 expect_code 1 "check: the regression against the history fails the pull request"
 expect_field regression.history.used "$all" "$T/action.json"
