@@ -383,6 +383,15 @@ if grep -qF "decision not known here (its measured commit is not in this clone) 
 else
 	not_ok "depth 1: the comment makes up no verdict of the base" "$(grep -F 'Against the base' "$T/comment.md")"
 fi
+rm -f "$T/summary-depth1.md"
+mg check -C "$T/pr" --policy-rev "$base" --summary "$T/summary-depth1.md"
+expect_out "base: ${base:0:12} decision not known here (its measured commit is not in this clone), its numbers select checkpoint; this commit: tune, selected checkpoint" \
+	"depth 1: the text makes up no verdict of the base"
+if grep -qF "| base | \`$base\` | not known here | its measured commit is not in this clone | checkpoint (its numbers) | not known |" "$T/summary-depth1.md"; then
+	ok "depth 1: the job summary makes up no verdict of the base"
+else
+	not_ok "depth 1: the job summary makes up no verdict of the base" "$(grep -F '| base |' "$T/summary-depth1.md")"
+fi
 g -C "$T/pr" fetch -q --depth=1 origin "$base_measured"
 mg check -C "$T/pr" --policy-rev "$base" --comment "$T/comment.md"
 expect_code 1 "depth 1 with the measured commit fetched: tune"
