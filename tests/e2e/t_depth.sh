@@ -3,7 +3,8 @@
 # (a plain pull request, regressions of the selected candidate and of the
 # base's, evidence.inputs on both sides, regression.history with a report
 # that changed and one that did not, a short history, a merge on the base
-# line, a stale pull request, adoption, all: over a monorepo), run through
+# line, a stale pull request, adoption, all: over a monorepo, a policy
+# loosened by the pull request, a policy it broke), run through
 # the Action's own step scripts as action.yml runs them (resolve, measured,
 # check with json: and comment:), from a checkout at fetch-depth: 1 and
 # from one at fetch-depth: 0 of the same "server" repository (file://).
@@ -188,6 +189,25 @@ mg manifest -C "$repo" --worktree --report models/llm-a/results/76_report.json \
 commit_all "$repo" "llm-a: new evidence"
 SCENARIOS+=(mono:all)
 
+# 11. a pull request that loosens the allowance in its own policy and
+# regresses: the base's policy decides, the change is listed
+server loosen "${REG[@]}"
+measure "$repo" 52110; note "$repo"
+g -C "$repo" checkout -q -b pr
+policy "$repo/.memgate.yml" "regression:" "  max_peak_increase_pct: 50"
+commit_all "$repo" "loosen the allowance"
+measure "$repo" 55800
+SCENARIOS+=(loosen)
+
+# 12. a pull request whose policy cannot be read: exit 2 at its line, the
+# error output, no record
+server broken "${REG[@]}"
+measure "$repo" 52110
+g -C "$repo" checkout -q -b pr
+printf 'regression:\n  max_peak_increase_pct: [5\n' >>"$repo/.memgate.yml"
+commit_all "$repo" "a broken policy"
+SCENARIOS+=(broken:error)
+
 # --- running the Action ---------------------------------------------------------
 
 # run_action NAME DEPTH [VAR=VALUE...]: clone $SRV/NAME's pr at DEPTH (1, or
@@ -250,6 +270,8 @@ for s in "${SCENARIOS[@]}"; do
 	name=${s%%:*}
 	extra=()
 	case $s in *:all) extra=(MEMGATE_ALL=true) ;; esac
+	written=true
+	case $s in *:error) written=false ;; esac
 	run_action "$name" 1 "${extra[@]}"
 	run_action "$name" 0 "${extra[@]}"
 	same "$name" codes "the steps' exit codes"
@@ -258,7 +280,11 @@ for s in "${SCENARIOS[@]}"; do
 	same "$name" summary "the job summary"
 	same "$name" json "the JSON record"
 	same "$name" comment "the comment"
-	if [ -s "$T/got/$name.1.json" ] && [ -s "$T/got/$name.1.comment" ]; then
+	if ! $written; then
+		grep -q '^error<<\|^error=.' "$T/got/$name.1.outputs" &&
+			ok "$name: the error output is set" ||
+			not_ok "$name: the error output is set" "$(cat "$T/got/$name.1.outputs")"
+	elif [ -s "$T/got/$name.1.json" ] && [ -s "$T/got/$name.1.comment" ]; then
 		ok "$name: a record and a comment were written"
 	else
 		not_ok "$name: a record and a comment were written"
@@ -270,7 +296,7 @@ for s in "${SCENARIOS[@]}"; do
 	compared=$((compared + 1))
 done
 echo "# compared $compared Action scenarios at fetch-depth 1 and at full depth"
-if [ "$compared" = "${#SCENARIOS[@]}" ] && [ "$compared" -ge 10 ]; then
+if [ "$compared" = "${#SCENARIOS[@]}" ] && [ "$compared" -ge 12 ]; then
 	ok "$compared scenarios compared"
 else
 	not_ok "every scenario compared" "$compared of ${#SCENARIOS[@]}"
