@@ -105,27 +105,32 @@ static void warn_noise(mg_check_result *res)
 static int compare_base(struct run *run, mg_error *err);
 
 /*
- * regression: the base revision's evidence and the candidate its decision
- * selected (compare_base, run before this decision); without a base to
- * compare with, a warning says that nothing was compared.
+ * regression: the base revision's evidence and the candidate its numbers
+ * select (compare_base, run before this decision).  regression.history
+ * compares with the medians of the versions its walk found; when it found
+ * none (a shallow clone, the bound), or was not read (the report is the
+ * base's own), with the base's own report, the latest version of all.
+ * Without a base to compare with, a warning says that nothing was compared.
  */
 static void regression_base(mg_regression *rg, struct run *run)
 {
 	mg_check_result *res = run->res;
 	const mg_check_result *b = res->base ? res->base->result : NULL;
+	const mg_history *h = res->history;
 
 	if (run->base_run || !mg_regression_active(rg))
 		return;
-	if (rg->history && res->history && res->history->used) {
-		rg->base = &res->history->evidence;   /* regression.history: the medians */
-		rg->base_selected = b && b->decision ? b->decision->selected : NULL;
-	} else if (rg->history && res->history) {
-		mg_check__add_warning(res, "regression: nothing compared: regression.history found no "
-			    "version of '%s' to compare with on the first-parent line of %.7s",
-			    res->history->path, res->history->base);
+	if (rg->history && h && h->used) {
+		rg->base = &h->evidence;   /* regression.history: the medians */
+		rg->base_selected = b ? b->compare_selected : NULL;
 	} else if (b && b->report) {
+		if (rg->history && h)
+			mg_check__add_warning(res, "regression: regression.history found no version "
+				    "of '%s' on the first-parent line of %.7s%s: compared with the "
+				    "base's own report instead", h->path, h->base,
+				    h->shallow ? " (the clone is shallow)" : "");
 		rg->base = &b->report->evidence;
-		rg->base_selected = b->decision ? b->decision->selected : NULL;
+		rg->base_selected = b->compare_selected;
 	} else if (res->base) {
 		mg_check__add_warning(res, "regression: nothing compared: the base %.7s does not "
 				      "decide: %s", res->base->rev,
@@ -136,10 +141,18 @@ static void regression_base(mg_regression *rg, struct run *run)
 	}
 }
 
+static bool same_input(const mg_input_ref *a, const mg_input_ref *b)
+{
+	return a->read == b->read && (!a->read || !strcmp(a->blob, b->blob));
+}
+
 /*
  * regression.history: the medians of the base's report over its last
  * versions on the base's first-parent line (history.c), once the base has
- * decided (its report's path); what the walk could not reach is said.
+ * decided (its report's path); what the walk could not reach is said.  A
+ * change that leaves the base's report as it is compares with that report
+ * (nothing can have regressed): no history is read, and none need be
+ * fetched.
  */
 static int read_history(struct run *run, mg_error *err)
 {
@@ -152,6 +165,12 @@ static int read_history(struct run *run, mg_error *err)
 
 	if (run->base_run || !rg->history || !b || !b->report_ref.path)
 		return MG_OK;
+	if (same_input(&res->report_ref, &b->report_ref)) {
+		mg_check__add_note(res, "regression.history: not read: '%s' is the base's own "
+				   "(unchanged since %.7s), compared with the base's report",
+				   b->report_ref.path, res->base->rev);
+		return MG_OK;
+	}
 	if (mg_history__read(&res->history, run->repo, res->base->rev, b->report_ref.path,
 			     rg->history, bound, run->max_bytes, err) < 0)
 		return MG_ERROR;
@@ -211,6 +230,40 @@ static int decide_with_waivers(struct run *run, mg_error *err)
 	return error;
 }
 
+/*
+ * A base run: res->compare_selected, the candidate the base's numbers
+ * select, its own evidence's freshness aside (a measured commit a shallow
+ * clone lacks, or evidence.inputs changed on the base since): the
+ * regression compares the candidate the base ships, whatever that
+ * freshness.  Decides without those issues when one is raised; the base's
+ * decision itself is taken after, with them.
+ */
+static int select_on_numbers(struct run *run, mg_error *err)
+{
+	static const enum mg_issue freshness[] = { MG_ISSUE_MEASURED_COMMIT_MISSING,
+		MG_ISSUE_MEASURED_COMMIT_UNKNOWN, MG_ISSUE_EVIDENCE_STALE };
+	mg_check_result *res = run->res;
+	bool saved[MG_ISSUE_COUNT], raised = false;
+	size_t i;
+	int error;
+
+	for (i = 0; i < sizeof(freshness) / sizeof(freshness[0]); i++)
+		raised |= run->pre[freshness[i]];
+	if (!run->base_run || !raised)
+		return MG_OK;
+	memcpy(saved, run->pre, sizeof(saved));
+	for (i = 0; i < sizeof(freshness) / sizeof(freshness[0]); i++)
+		run->pre[freshness[i]] = false;
+	error = decide_with_waivers(run, err);
+	memcpy(run->pre, saved, sizeof(saved));
+	if (error == MG_OK) {
+		res->compare_selected = res->decision->selected;
+		mg_decision_free(res->decision);
+		res->decision = NULL;
+	}
+	return error;
+}
+
 /* The core refuses only sensitivity too large to evaluate: point at it. */
 static int blame_sensitivity(const mg_policy *p, mg_error *err)
 {
@@ -245,13 +298,39 @@ static int decide(struct run *run, mg_error *err)
 		return error;
 	if ((error = read_history(run, err)) < 0)
 		return error;
-	if ((error = decide_with_waivers(run, err)) < 0)
+	if ((error = select_on_numbers(run, err)) < 0 ||
+	    (error = decide_with_waivers(run, err)) < 0)
 		return blame_sensitivity(res->policy, err);
+	if (run->base_run && !res->compare_selected)
+		res->compare_selected = res->decision->selected;
 	memcpy(res->fail_on, opt->fail_on_set ? opt->fail_on : res->policy->fail_on,
 	       sizeof(res->fail_on));
 	report_notes(res);
 	res->passed = !res->fail_on[res->decision->verdict];
 	return MG_OK;
+}
+
+/* The base's measured commit is not in the repository (a shallow clone):
+ * its own decision is not known here; say what is compared instead. */
+static void warn_base_unknown(mg_check_result *res, const mg_check_base *b)
+{
+	const mg_check_result *br = b->result;
+	mg_buf name = MG_BUF_INIT;
+
+	if (!br->decision->issue[MG_ISSUE_MEASURED_COMMIT_UNKNOWN])
+		return;
+	if (br->compare_selected)
+		mg_format_name(&name, br->compare_selected);
+	else
+		mg_buf_puts(&name, "no candidate");
+	mg_check__add_warning(res, "the base %.7s: its measured commit %.12s is not in this "
+			      "repository%s: the base's own decision is not known here; its "
+			      "candidates are compared as measured (its numbers select %s); "
+			      "fetch it (git fetch origin %s)", b->rev,
+			      br->manifest->measured_commit,
+			      br->measured_shallow ? " (a shallow clone)" : "", name.ptr,
+			      br->manifest->measured_commit);
+	mg_buf_free(&name);
 }
 
 /*
@@ -307,6 +386,7 @@ static int compare_base(struct run *run, mg_error *err)
 		mg_check_result_free(base.res);
 	} else {
 		b->result = base.res;
+		warn_base_unknown(res, b);
 	}
 	free(base.policy_path);
 	res->base = b;
@@ -397,11 +477,6 @@ static void decide_proposed(struct run *run)
 	if (p->fails)
 		res->passed = false;
 	res->proposed = p;
-}
-
-static bool same_input(const mg_input_ref *a, const mg_input_ref *b)
-{
-	return a->read == b->read && (!a->read || !strcmp(a->blob, b->blob));
 }
 
 /* res->evidence_unchanged: see check.h. */

@@ -205,7 +205,13 @@ static void put_base(struct comment *c)
 		return;
 	}
 	mg_buf_puts(out, ": ");
-	put_side(out, b->result);
+	/* its measured commit is not here: its verdict is not known, the
+	 * one it would get here (measured_commit_unknown) is not its own */
+	if (b->result->decision->issue[MG_ISSUE_MEASURED_COMMIT_UNKNOWN])
+		mg_buf_puts(out, "decision not known here (its measured commit is not in this "
+			    "clone)");
+	else
+		put_side(out, b->result);
 	mg_buf_puts(out, " \xe2\x86\x92 ");
 	put_side(out, c->r);
 	mg_buf_puts(out, "\n\n");

@@ -98,11 +98,14 @@ int mg_repo_path_versions(mg_repo_version **out, size_t *count, mg_repo_walk *ho
 			/* the line's first commit, or a shallow clone's boundary:
 			 * libgit2 before 1.7 fails on its missing parent, later
 			 * ones end there; the boundary's own header still names
-			 * a parent */
+			 * a parent.  The first commit introduced the path; at a
+			 * boundary, whether the pending commit changed it is not
+			 * known (its parent is not here): it is no version, so
+			 * that a deeper fetch finds what a full clone does. */
 			how->ended = true;
 			how->shallow = repo->shallow && (rc != GIT_ITEROVER || parented);
 			mg_git__error_clear();
-			if (pending)
+			if (pending && !how->shallow)
 				add_version(out, count, &pend_commit, &pend_blob);
 			break;
 		}

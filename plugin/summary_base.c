@@ -102,11 +102,21 @@ void mg_summary__put_base(struct render *x)
 	mg_buf_puts(out, "| | commit | decision | reason | selected | gate |\n|---|---|---|---|---|---|\n"
 		    "| base | ");
 	mg_summary__put_hex(out, b->rev);
-	mg_buf_printf(out, " | %s | ", mg_verdict_name(bd->verdict));
-	mg_summary__put_code(out, mg_outcome_name(bd->reason));
-	mg_buf_puts(out, " | ");
-	mg_summary__put_name(out, bd->selected ? bd->selected : "none");
-	mg_buf_printf(out, " | %s |\n| this change | ", b->result->passed ? "passed" : "failed");
+	if (bd->issue[MG_ISSUE_MEASURED_COMMIT_UNKNOWN]) {
+		/* its measured commit is not here: its own verdict is not known;
+		 * what its numbers select is compared */
+		mg_buf_puts(out, " | not known here | its measured commit is not in this clone | ");
+		mg_summary__put_name(out, b->result->compare_selected ?
+				     b->result->compare_selected : "none");
+		mg_buf_puts(out, " (its numbers) | not known |\n| this change | ");
+	} else {
+		mg_buf_printf(out, " | %s | ", mg_verdict_name(bd->verdict));
+		mg_summary__put_code(out, mg_outcome_name(bd->reason));
+		mg_buf_puts(out, " | ");
+		mg_summary__put_name(out, bd->selected ? bd->selected : "none");
+		mg_buf_printf(out, " | %s |\n| this change | ",
+			      b->result->passed ? "passed" : "failed");
+	}
 	mg_summary__put_hex(out, x->r->rev);
 	mg_buf_printf(out, " | %s | ", mg_verdict_name(d->verdict));
 	mg_summary__put_code(out, mg_outcome_name(d->reason));

@@ -238,8 +238,7 @@ static bool history_compared(const struct render *x, size_t i)
 	if (!name || !*name)
 		return false;
 	return rg->covers == MG_COVERS_ALL || (x->d->selected && !strcmp(name, x->d->selected)) ||
-		(b && b->decision && b->decision->selected &&
-		 !strcmp(name, b->decision->selected));
+		(b && b->compare_selected && !strcmp(name, b->compare_selected));
 }
 
 /* With regression.history: what the medians are over, and a chart of each

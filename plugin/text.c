@@ -643,6 +643,18 @@ static void put_base(mg_buf *out, const mg_check_result *r)
 		return;
 	}
 	bd = b->result->decision;
+	/* its measured commit is not here: its own verdict is not known */
+	if (bd->issue[MG_ISSUE_MEASURED_COMMIT_UNKNOWN]) {
+		mg_buf_puts(out, "decision not known here (its measured commit is not in this "
+			    "clone), its numbers select ");
+		mg_text__put_winner(out, b->result->compare_selected);
+		mg_buf_printf(out, "; this commit: %s, selected ",
+			      mg_verdict_name(r->decision->verdict));
+		mg_text__put_winner(out, r->decision->selected);
+		mg_buf_putc(out, '\n');
+		put_base_rows(out, bd, r->decision);
+		return;
+	}
 	mg_buf_printf(out, "decided %s (%s), selected ", mg_verdict_name(bd->verdict),
 		      mg_outcome_name(bd->reason));
 	mg_text__put_winner(out, bd->selected);

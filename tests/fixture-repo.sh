@@ -14,6 +14,9 @@
 #             'feature' with a third commit (report.json version 3)
 #   bare      DIR/repo as basic, plus DIR/bare.git (git clone --bare)
 #   shallow   DIR/repo as basic, plus DIR/shallow (git clone --depth 1)
+#   shallow-history  DIR/history: report.json changed by the first two
+#             commits, then two commits of notes.txt only; DIR/history-2, a
+#             clone of it at depth 2 (its boundary the first notes commit)
 #   sha256    DIR/sha256: one commit in a SHA-256 object-format repository
 #   empty     DIR/empty: git init, no commit
 #   owned     DIR/repo as basic, plus DIR/owned: a copy owned by 'nobody'
@@ -28,7 +31,7 @@
 set -eu
 
 usage() {
-	echo "usage: $0 basic|detached|worktree|bare|shallow|sha256|empty|owned|planted DIR" >&2
+	echo "usage: $0 basic|detached|worktree|bare|shallow|shallow-history|sha256|empty|owned|planted DIR" >&2
 	exit 2
 }
 
@@ -116,6 +119,12 @@ bare)
 shallow)
 	make_basic
 	g clone -q --depth 1 "file://$dir/repo" "$dir/shallow" ;;
+shallow-history)
+	h=$dir/history
+	g init -q "$h"
+	for v in 1 2; do printf '{"version": %s}\n' $v >"$h/report.json"; commit "$h" "report $v"; done
+	for n in 1 2; do echo $n >"$h/notes.txt"; commit "$h" "notes $n"; done
+	g clone -q --depth 2 "file://$h" "$dir/history-2" ;;
 sha256)
 	make_sha256 ;;
 empty)

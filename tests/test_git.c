@@ -335,6 +335,50 @@ Test(git, reads_shallow_head_and_explains_missing_history)
 	mg_repo_free(repo);
 }
 
+/* The versions of report.json from HEAD: their commits, oldest last. */
+static size_t versions(mg_repo_version **list, mg_repo_walk *how, mg_repo *repo)
+{
+	char head[MG_GIT_OID_HEX];
+	mg_error err;
+	size_t n = 0;
+
+	resolve(head, repo, "HEAD");
+	mg_error_clear(&err);
+	cr_assert_eq(mg_repo_path_versions(list, &n, how, repo, head, "report.json", 10, 100,
+					   &err), 0, "walk: %s", err.message);
+	return n;
+}
+
+/* At a shallow boundary whether the last commit read changed the path is
+ * not known (its parent is not there): it is no version, whichever libgit2
+ * (before 1.7 the walk fails on the boundary, later ones return it). */
+Test(git, path_versions_count_no_version_at_a_shallow_boundary)
+{
+	mg_repo_version *list = NULL;
+	mg_repo_walk how;
+	mg_repo *repo;
+	char id[MG_GIT_OID_HEX];
+	size_t n;
+
+	fixture("shallow-history");
+	repo = open_repo("history");
+	n = versions(&list, &how, repo);
+	cr_expect_eq(n, 2, "a full clone: the two commits that changed the report");
+	cr_expect(how.ended && !how.shallow);
+	resolve(id, repo, "HEAD~2");
+	cr_expect(n == 2 && !strcmp(list[0].commit, id), "newest: the second report");
+	free(list);
+	mg_repo_free(repo);
+
+	repo = open_repo("history-2");
+	cr_expect(mg_repo_is_shallow(repo));
+	n = versions(&list, &how, repo);
+	cr_expect_eq(n, 0, "a depth-2 clone holds notes commits only, found %zu", n);
+	cr_expect(how.ended && how.shallow);
+	free(list);
+	mg_repo_free(repo);
+}
+
 Test(git, refuses_sha256_repository)
 {
 	char want[512];

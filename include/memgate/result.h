@@ -203,6 +203,10 @@ typedef struct mg_check_result {
 	char **stale_paths;
 	size_t stale_count, stale_total;
 	bool measured_shallow;      /* measured_commit_unknown in a shallow clone */
+	/* a base run (--base) only: the candidate the base's numbers select,
+	 * its evidence's freshness (evidence.inputs) aside, which the
+	 * regression compares with; borrowed from the report, NULL for none */
+	const char *compare_selected;
 	/* the findings behind the decision (findings.h), computed once, when a
 	 * renderer first reads them (mg_result_findings), and then read by
 	 * every renderer: a cache, filled behind a const result */

@@ -177,10 +177,26 @@ mg check -C "$repo" --policy-rev main
 expect_out "note: regression.history: the median is over $all of the last 50 versions of '$REPORT_PATH': the base's first-parent line holds $all" \
 	"a note says how many the line holds"
 
+# A change that leaves the report as the base has it reads no history: its
+# measurements are the base's, compared with the base's report (nothing
+# regressed), whatever the older versions hold; nothing need be fetched.
+g -C "$repo" checkout -q -b code-only main
+echo "code" >"$repo/code.txt"
+commit_all "$repo" "a change that leaves the report alone"
+mg check -C "$repo" --policy-rev main --format json
+expect_code 0 "the base's own report: nothing regressed"
+expect_field regression.compared true
+expect_field regression.history.read false
+expect_field regression.regressed '[]'
+mg check -C "$repo" --policy-rev main
+expect_out "note: regression.history: not read: '$REPORT_PATH' is the base's own (unchanged since $(g -C "$repo" rev-parse --short=7 main)), compared with the base's report" \
+	"a note says why no history was read"
+g -C "$repo" checkout -q pr
+
 # --- a shallow clone ---------------------------------------------------------
 
 rm -rf "$T/shallow"
-g clone -q --depth 3 --no-single-branch "file://$repo" "$T/shallow"
+g clone -q --depth 8 --no-single-branch "file://$repo" "$T/shallow"
 g -C "$T/shallow" checkout -q pr
 mg check -C "$T/shallow" --policy-rev origin/main --format json
 expect_code 1 "a shallow clone still compares"
@@ -198,6 +214,24 @@ mg check -C "$T/shallow" --policy-rev origin/main --format json
 expect_field regression.history.used "$all"
 expect_field regression.history.shallow false
 
+# A depth-1 clone holds no version (the base's parent is not there): the
+# check falls back to the base's own report, the latest version, and says
+# so; it never passes for having compared nothing.
+rm -rf "$T/shallow1"
+g clone -q --depth 1 --no-single-branch "file://$repo" "$T/shallow1"
+g -C "$T/shallow1" checkout -q pr
+mg check -C "$T/shallow1" --policy-rev origin/main --format json
+expect_code 1 "depth 1: the regression against the base's report fails"
+expect_field regression.history.used 0
+expect_field regression.history.shallow true
+expect_field regression.compared true
+expect_field regression.regressed.0.candidate '"hybrid"'
+expect_field regression.regressed.0.base "$(g -C "$repo" show "main:$REPORT_PATH" | python3 -c '
+import json, sys
+print([c for c in json.load(sys.stdin)["candidates"] if c["name"] == "hybrid"][0]["peak_memory_mb"])')"
+expect_err "memgate: warning: regression: regression.history found no version of '$REPORT_PATH' on the first-parent line of $(g -C "$repo" rev-parse --short=7 main) (the clone is shallow): compared with the base's own report instead" \
+	"depth 1: a warning says what was compared instead"
+
 # --- the GitHub Action: a depth-1 checkout fetches the base's history ----------
 
 base=$(g -C "$repo" rev-parse main)
@@ -208,8 +242,11 @@ action_step resolve "$T/pr" "${SERVER[@]}" MEMGATE_PR_BASE="$base"
 expect_code 0 "resolve: fetches the base commit"
 action_step measured "$T/pr" "${SERVER[@]}" MEMGATE_POLICY_REV="$base"
 expect_code 0 "measured: the step succeeds"
-expect_err "memgate: fetching the history of the base $base (depth 10001)" \
-	"measured: fetches the base's history up to the bound"
+expect_err "memgate: fetching the history of the base $base (depth 16)" \
+	"measured: fetches the base's history a little first"
+expect_err "memgate: fetching the history of the base $base (depth 64)" \
+	"measured: then deeper, while the walk ends at the boundary"
+expect_no_err "(depth 256)" "measured: and no deeper than the line's first commit"
 action_step check "$T/pr" MEMGATE_POLICY_REV="$base" MEMGATE_JSON="$T/action.json"
 expect_code 1 "check: the regression against the history fails the pull request"
 expect_field regression.history.used "$all" "$T/action.json"
@@ -325,11 +362,12 @@ printf '  history_max_commits: 1\n' >>"$broken/.memgate.yml"
 commit_all "$broken" "a bound of one commit, and a note"
 g -C "$broken" checkout -q pr
 mg check -C "$broken" --policy-rev main --format json
-expect_code 0 "no version within the bound: nothing is compared"
+expect_code 1 "no version within the bound: compared with the base's report"
 expect_field regression.history.used 0
-expect_field regression.compared false
-expect_err "memgate: warning: regression: nothing compared: regression.history found no version of '$REPORT_PATH' to compare with on the first-parent line of $(g -C "$broken" rev-parse --short=7 main)" \
-	"a warning says nothing was compared"
+expect_field regression.compared true
+expect_field regression.regressed.0.base 52000
+expect_err "memgate: warning: regression: regression.history found no version of '$REPORT_PATH' on the first-parent line of $(g -C "$broken" rev-parse --short=7 main): compared with the base's own report instead" \
+	"a warning says what was compared instead"
 expect_err "memgate: warning: regression.history: the median is over 0 of the last 5 versions of '$REPORT_PATH': the 1 commit looked at on the base's first-parent line holds no more (regression.history_max_commits: 1); raise it to look further" \
 	"and why"
 

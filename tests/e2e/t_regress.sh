@@ -324,6 +324,84 @@ action_step check "$T/pr" MEMGATE_POLICY_REV="$base"
 expect_code 1 "Action, depth 1: the regression against the fetched base fails"
 expect_out "memgate: tune (peak_memory_regressed)" "Action, depth 1: the decision"
 
+# --- the base's measured commit missing (a shallow clone) ----------------------
+
+# evidence.inputs: each side's manifest names the commit it was measured on,
+# an older one than the evidence's.  The base selected checkpoint; the pull
+# request's checkpoint grew 8.2 % and hybrid got better, so the head selects
+# hybrid.  A depth-1 clone has the base, not its measured commit: the base
+# still compares with the candidate its numbers select (checkpoint, whose
+# regression counts) and no verdict of the base is made up.
+fresh_pr_repo() {
+	local dir=$1
+	rm -rf "$dir"
+	mkdir -p "$dir/src" "$dir/benchmarks/results"
+	g init -q "$dir"
+	policy "$dir/.memgate.yml" "max_peak_increase_pct: 5"
+	printf 'evidence:\n  inputs:\n    - "src/**"\n' >>"$dir/.memgate.yml"
+	echo "v1" >"$dir/src/model.py"
+	commit_all "$dir" "the code"
+	report "$dir/$REPORT_PATH" 52110 60000
+	mg manifest -C "$dir" --worktree --report "$REPORT_PATH" --out "$dir/$MANIFEST_PATH" \
+		--measured-commit HEAD --force
+	commit_all "$dir" "the base's evidence, measured on the code"
+	echo "notes" >"$dir/NOTES"
+	commit_all "$dir" "a note"
+	g -C "$dir" checkout -q -b pr
+	echo "v2" >"$dir/src/model.py"
+	commit_all "$dir" "new code"
+	report "$dir/$REPORT_PATH" 56383 55000
+	mg manifest -C "$dir" --worktree --report "$REPORT_PATH" --out "$dir/$MANIFEST_PATH" \
+		--measured-commit HEAD --force
+	commit_all "$dir" "the pull request's evidence, measured on the new code"
+}
+up=$T/fresh-up
+fresh_pr_repo "$up"
+base=$(g -C "$up" rev-parse main)
+base_measured=$(g -C "$up" rev-parse main~2)
+mg check -C "$up" --policy-rev main --format json
+expect_code 1 "full history: the base's choice regressed 8.2 %"
+expect_field decision '"tune"'
+expect_field selected_candidate '"checkpoint"'
+expect_field regression.regressed.0.candidate '"checkpoint"'
+expect_field base.decision '"accept"'
+rm -rf "$T/pr"
+g clone -q --depth=1 --branch pr "file://$up" "$T/pr" 2>"$T/err"
+g -C "$T/pr" fetch -q --depth=1 origin "$base"
+g -C "$T/pr" fetch -q --depth=1 origin "$(g -C "$up" rev-parse pr~1)"   # the head's measured commit
+mg check -C "$T/pr" --policy-rev "$base" --format json --comment "$T/comment.md"
+expect_code 1 "depth 1, the base's measured commit missing: still tune"
+expect_field decision '"tune"'
+expect_field reason '"peak_memory_regressed"'
+expect_field regression.regressed.0.candidate '"checkpoint"'
+expect_field regression.regressed.0.base 52110
+expect_err "memgate: warning: the base ${base:0:7}: its measured commit ${base_measured:0:12} is not in this repository (a shallow clone): the base's own decision is not known here; its candidates are compared as measured (its numbers select checkpoint); fetch it (git fetch origin $base_measured)" \
+	"depth 1: a warning says what is not known and how to fetch it"
+if grep -qF "decision not known here (its measured commit is not in this clone) →" "$T/comment.md" &&
+   ! grep -qF "reject (fails, selected none) →" "$T/comment.md"; then
+	ok "depth 1: the comment makes up no verdict of the base"
+else
+	not_ok "depth 1: the comment makes up no verdict of the base" "$(grep -F 'Against the base' "$T/comment.md")"
+fi
+rm -f "$T/summary-depth1.md"
+mg check -C "$T/pr" --policy-rev "$base" --summary "$T/summary-depth1.md"
+expect_out "base: ${base:0:12} decision not known here (its measured commit is not in this clone), its numbers select checkpoint; this commit: tune, selected checkpoint" \
+	"depth 1: the text makes up no verdict of the base"
+if grep -qF "| base | \`$base\` | not known here | its measured commit is not in this clone | checkpoint (its numbers) | not known |" "$T/summary-depth1.md"; then
+	ok "depth 1: the job summary makes up no verdict of the base"
+else
+	not_ok "depth 1: the job summary makes up no verdict of the base" "$(grep -F '| base |' "$T/summary-depth1.md")"
+fi
+g -C "$T/pr" fetch -q --depth=1 origin "$base_measured"
+mg check -C "$T/pr" --policy-rev "$base" --comment "$T/comment.md"
+expect_code 1 "depth 1 with the measured commit fetched: tune"
+expect_no_err "measured commit" "no warning once it is fetched"
+if grep -qF "accept (passes, selected checkpoint) →" "$T/comment.md"; then
+	ok "the comment gives the base's own verdict once it is known"
+else
+	not_ok "the comment gives the base's own verdict once it is known" "$(grep -F 'Against the base' "$T/comment.md")"
+fi
+
 # --- the pre-push hook: a branch against the remote's commit -------------------
 
 # hook_repo ALLOWANCE: pr_repo's repository with main pushed to a bare
