@@ -224,6 +224,17 @@ src/model/layers/../layers|a '..' segment is not supported in evidence.inputs; w
 src/model/|a trailing '/' is not supported in evidence.inputs; write 'src/model'
 CASES
 
+# What memgate lists as stale is what git diff lists, for the forms it takes.
+for entry in src/model src/model/layers 'src/m?del/*.py' 'src/model/**' '*.py' \
+	'src/model/new.py' 'src/model/old.py'; do
+	inputs_policy "$repo" "$entry"
+	commit_all "$repo" "inputs: $entry"
+	want=$(g -C "$repo" diff --name-only --no-renames "$measured" HEAD -- "$entry" | \
+		sed 's/.*/"&"/' | paste -sd, -)
+	mg check -C "$repo" --format json
+	expect_field evidence.stale_inputs "[$want]"
+done
+
 # --- the measured commit's own issues --------------------------------------
 
 repo=$T/unpinned
