@@ -233,7 +233,32 @@ for entry in src/model src/model/layers 'src/m?del/*.py' 'src/model/**' '*.py' \
 		sed 's/.*/"&"/' | paste -sd, -)
 	mg check -C "$repo" --format json
 	expect_field evidence.stale_inputs "[$want]"
+	if grep -q "matches no path" "$T/err" "$T/out"; then
+		not_ok "'$entry' matches a path at one of the commits: no warning"
+	else
+		ok "'$entry' matches a path at one of the commits: no warning"
+	fi
 done
+
+# An entry that matches nothing at either commit guards nothing: a warning
+# at its line, in the text and as an annotation; the others still decide.
+inputs_policy "$repo" 'src/model/**' 'src/modle/**'
+commit_all "$repo" "a typo in evidence.inputs"
+line=$(wc -l <"$repo/.memgate.yml")
+head=$(g -C "$repo" rev-parse --short=7 HEAD)
+mg check -C "$repo"
+expect_code 1 "the typo does not hide the other entry's stale paths"
+expect_out "warning: evidence.inputs entry 'src/modle/**' (.memgate.yml:$line:7) matches no path at the measured commit ${measured:0:7} nor at $head: a change to it cannot make the evidence stale; correct it or remove it" \
+	"an entry that matches nothing is warned about at its line"
+expect_out "src/model/layers/dense.py: changed since the measured commit" "the other entry still guards"
+mg check -C "$repo" --format github
+expect_out "::warning file=.memgate.yml,line=$line,col=7,title=memgate%3A warning::evidence.inputs entry 'src/modle/**'" \
+	"the warning is annotated at the entry"
+inputs_policy "$repo" 'src/modle/**'
+commit_all "$repo" "only the typo"
+mg check -C "$repo"
+expect_code 0 "an entry that matches nothing marks nothing stale"
+expect_out "warning: evidence.inputs entry 'src/modle/**'" "and is warned about"
 
 # --- the measured commit's own issues --------------------------------------
 
