@@ -148,6 +148,12 @@ $(BUILD)/tests/sshsig-check: tests/sshsig-check.c $(LIB) $(HEADERS) $(BUILD)/CFL
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
+# What memgate makes of an evidence.inputs entry, for the differential test
+# against git diff (it reads the git layer's private header).
+$(BUILD)/tests/pathspec-check: tests/pathspec-check.c $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -Iplugin $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
 # The core's vocabularies and the commands' option tables as JSON, for
 # tests/check-vocabulary: it links the front end, but main.o.
 $(BUILD)/tests/vocabulary: tests/vocabulary.c $(filter-out %/main.o,$(CLI_OBJS)) $(LIB) $(HEADERS) $(BUILD)/CFLAGS
@@ -161,7 +167,7 @@ $(BUILD)/tests/maxrss: tests/maxrss.c $(BUILD)/CFLAGS
 
 build-tests: $(PROG) $(TEST_PROGS) $(REPLAY_PROGS) $(BUILD)/tests/jsonget \
 	$(BUILD)/tests/maxrss $(BUILD)/tests/vocabulary $(BUILD)/tests/sshsig-check \
-	$(BUILD)/bench/gen
+	$(BUILD)/tests/pathspec-check $(BUILD)/bench/gen
 
 # Each fuzz target built with the project's compiler and a main() that
 # replays its committed corpus once, without libFuzzer (tests/fuzz/replay.c).
@@ -193,7 +199,8 @@ asan: check-deps
 
 valgrind: check-deps
 	@$(MAKE) --no-print-directory WERROR=1 $(PROG) $(BUILD)/tests/jsonget $(BUILD)/tests/maxrss \
-		$(BUILD)/tests/vocabulary $(BUILD)/tests/sshsig-check $(BUILD)/bench/gen
+		$(BUILD)/tests/vocabulary $(BUILD)/tests/sshsig-check $(BUILD)/tests/pathspec-check \
+		$(BUILD)/bench/gen
 	@MEMGATE=$(CURDIR)/$(PROG) MEMGATE_WRAP=$(CURDIR)/tests/valgrind-wrap ./tests/e2e/run
 
 demo: deps

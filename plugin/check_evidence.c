@@ -321,6 +321,44 @@ int mg_check__load_evidence(struct run *run, mg_error *err)
 }
 
 /*
+ * Warn about each entry of evidence.inputs that matches no path at the
+ * measured commit nor at the gated one: no change to it can make the
+ * evidence stale, so it guards nothing (a typo in a directory's name).
+ * The warning points at the entry in the policy whose lines annotations
+ * point at.
+ */
+static int warn_unmatched(struct run *run, const char *measured, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	const mg_policy *p = res->policy, *lines = res->head_policy ? res->head_policy : p;
+	const char *file = res->policy_ref.path ? res->policy_ref.path : p->path;
+	struct short_id at = mg_check__short_id(measured), rev = mg_check__short_id(res->rev);
+	size_t *which = NULL, count = 0, i, j;
+	mg_pos pos;
+	int error;
+
+	error = mg_repo_unmatched_inputs(&which, &count, run->repo, measured,
+					 res->worktree ? NULL : res->rev, p->inputs,
+					 p->input_count, err);
+	for (i = 0; i < count && error == 0; i++) {
+		const char *entry = p->inputs[which[i]];
+
+		pos = lines->inputs_pos;
+		for (j = 0; j < lines->input_count; j++)
+			if (!strcmp(lines->inputs[j], entry))
+				pos = lines->input_pos[j];
+		mg_check__add_warning_pos(res, file, pos, "evidence.inputs entry '%s' (%s:%d:%d) "
+					  "matches no path at the measured commit %s nor %s%s: a "
+					  "change to it cannot make the evidence stale; correct it "
+					  "or remove it", entry, file, pos.line, pos.column, at.hex,
+					  res->worktree ? "in the working tree" : "at ",
+					  res->worktree ? "" : rev.hex);
+	}
+	free(which);
+	return error;
+}
+
+/*
  * evidence.inputs: compare its paths between the manifest's measured.commit
  * and the gated commit (the working tree with --worktree).  A missing or
  * unknown measured commit and any change are issues; a pathspec libgit2
@@ -355,6 +393,10 @@ int mg_check__check_measured(struct run *run, mg_error *err)
 		return mg_error_at(err, p->path, p->inputs_pos, "'evidence.inputs': %s", msg);
 	}
 	run->pre[MG_ISSUE_EVIDENCE_STALE] = res->stale_total > 0;
+	if ((error = warn_unmatched(run, m->measured_commit, err)) < 0) {
+		snprintf(msg, sizeof(msg), "%s", err->message);
+		return mg_error_at(err, p->path, p->inputs_pos, "'evidence.inputs': %s", msg);
+	}
 	return MG_OK;
 }
 

@@ -16,7 +16,8 @@
 #include "check_run.h"
 #include "findings.h"
 
-static void add_warning_v(mg_check_result *res, const char *file, const char *fmt, va_list ap)
+static void add_warning_v(mg_check_result *res, const char *file, mg_pos pos,
+			  const char *fmt, va_list ap)
 {
 	mg_buf b = MG_BUF_INIT;
 	size_t n = res->warning_count;
@@ -24,8 +25,10 @@ static void add_warning_v(mg_check_result *res, const char *file, const char *fm
 	mg_buf_vprintf(&b, fmt, ap);
 	res->warnings = mg_xrealloc(res->warnings, (n + 1) * sizeof(*res->warnings));
 	res->warning_files = mg_xrealloc(res->warning_files, (n + 1) * sizeof(*res->warning_files));
+	res->warning_pos = mg_xrealloc(res->warning_pos, (n + 1) * sizeof(*res->warning_pos));
 	res->warnings[n] = mg_buf_detach(&b, NULL);
 	res->warning_files[n] = file ? mg_xstrdup(file) : NULL;
+	res->warning_pos[n] = pos;
 	res->warning_count++;
 }
 
@@ -34,7 +37,7 @@ void mg_check__add_warning(mg_check_result *res, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	add_warning_v(res, NULL, fmt, ap);
+	add_warning_v(res, NULL, (mg_pos){ 0, 0 }, fmt, ap);
 	va_end(ap);
 }
 
@@ -43,7 +46,17 @@ void mg_check__add_warning_at(mg_check_result *res, const char *file, const char
 	va_list ap;
 
 	va_start(ap, fmt);
-	add_warning_v(res, file, fmt, ap);
+	add_warning_v(res, file, (mg_pos){ 0, 0 }, fmt, ap);
+	va_end(ap);
+}
+
+void mg_check__add_warning_pos(mg_check_result *res, const char *file, mg_pos pos,
+			       const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_warning_v(res, file, pos, fmt, ap);
 	va_end(ap);
 }
 
@@ -373,6 +386,7 @@ void mg_check__release_result(mg_check_result *r)
 	mg_policy_free(r->policy);
 	mg_policy_free(r->head_policy);
 	mg_check__free_strings(r->warning_files, r->warning_count);
+	free(r->warning_pos);
 	mg_check__free_strings(r->warnings, r->warning_count);
 	mg_check__free_strings(r->notes, r->note_count);
 	mg_check__free_strings(r->stale_paths, r->stale_count);

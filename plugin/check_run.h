@@ -43,6 +43,10 @@ void mg_check__add_warning(mg_check_result *res, const char *fmt, ...)
 /* A warning about the file `file` (annotated there). */
 void mg_check__add_warning_at(mg_check_result *res, const char *file, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A warning about line and column `pos` of the file `file` (annotated there). */
+void mg_check__add_warning_pos(mg_check_result *res, const char *file, mg_pos pos,
+			       const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* A note of the result. */
 void mg_check__add_note(mg_check_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -323,7 +323,8 @@ static void warning_findings(struct findings *f)
 		f->subject = f->r->warnings[i];
 		mg_findings__add(f, MG_FINDING_RANK_WARNING, "warning",
 				 f->r->warning_files ? f->r->warning_files[i] : NULL,
-				 mg_findings__no_pos(), NO_CANDIDATE);
+				 f->r->warning_pos ? f->r->warning_pos[i] : mg_findings__no_pos(),
+				 NO_CANDIDATE);
 	}
 }
 

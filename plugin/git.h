@@ -144,6 +144,19 @@ int mg_repo_changed_paths(char ***paths, size_t *count, size_t *total, mg_repo *
 			  const char *from_hex, const char *to_hex,
 			  char *const *pathspecs, size_t n, size_t max, mg_error *err);
 
+/*
+ * Which of the n `pathspecs` (matched as mg_repo_changed_paths matches
+ * them) match no file of the tree of commit `from_hex` and none of the tree
+ * of `to_hex` (NULL: the working tree), with libgit2's
+ * git_pathspec_match_tree: a change can never make such an entry stale.
+ * *which (*count indexes into pathspecs, ascending) is the caller's: free
+ * it.  MG_ENOTFOUND when `from_hex` is not a commit this repository has,
+ * MG_ERROR otherwise.
+ */
+int mg_repo_unmatched_inputs(size_t **which, size_t *count, mg_repo *repo,
+			     const char *from_hex, const char *to_hex,
+			     char *const *pathspecs, size_t n, mg_error *err);
+
 /* One path that differs between two commits: old_path NULL when added,
  * new_path NULL when deleted, both (maybe equal) when modified or renamed. */
 typedef struct mg_repo_change {

@@ -102,10 +102,10 @@ done:
 	return rc;
 }
 
-/* Add the delta's path(s) to x (the old one too when it differs), keeping
- * the first `max`; *total counts them all. */
+/* Add the delta's path(s) that `in` matches to x (the old one too when it
+ * differs), keeping the first `max`; *total counts them all. */
 static void changed_delta(struct list_ctx *x, size_t *total, size_t max,
-			  const git_diff_delta *delta)
+			  const mg_git__inputs *in, const git_diff_delta *delta)
 {
 	const char *names[2];
 	size_t i, k = 0;
@@ -114,7 +114,7 @@ static void changed_delta(struct list_ctx *x, size_t *total, size_t max,
 	if (delta->old_file.path && names[0] && strcmp(delta->old_file.path, names[0]))
 		names[k++] = delta->old_file.path;
 	for (i = 0; i < k; i++) {
-		if (!names[i] || (*total)++ >= max)
+		if (!names[i] || !mg_git__inputs_match_any(in, names[i]) || (*total)++ >= max)
 			continue;
 		if (x->count == x->cap) {
 			x->cap = x->cap ? 2 * x->cap : 8;
@@ -129,6 +129,7 @@ int mg_repo_changed_paths(char ***paths, size_t *count, size_t *total, mg_repo *
 			  char *const *pathspecs, size_t n, size_t max, mg_error *err)
 {
 	struct list_ctx x = { NULL, NULL, 0, 0 };
+	mg_git__inputs *in = NULL;
 	git_diff_options opts;
 	git_tree *from = NULL, *to = NULL;
 	git_diff *diff = NULL;
@@ -142,8 +143,9 @@ int mg_repo_changed_paths(char ***paths, size_t *count, size_t *total, mg_repo *
 	if ((rc = commit_tree(&from, repo, from_hex, err)) < 0 ||
 	    (to_hex && (rc = commit_tree(&to, repo, to_hex, err)) < 0))
 		goto done;
-	opts.pathspec.strings = (char **)pathspecs;
-	opts.pathspec.count = n;
+	if ((rc = mg_git__inputs_new(&in, pathspecs, n, err)) < 0)
+		goto done;
+	opts.pathspec = *mg_git__inputs_patterns(in);
 	if (!to_hex)
 		opts.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
 	rc = to_hex ? git_diff_tree_to_tree(&diff, repo->git, from, to, &opts)
@@ -158,7 +160,7 @@ int mg_repo_changed_paths(char ***paths, size_t *count, size_t *total, mg_repo *
 	/* deltas come in path order: the first `max` are the first in byte order */
 	deltas = git_diff_num_deltas(diff);
 	for (i = 0; i < deltas; i++)
-		changed_delta(&x, total, max, git_diff_get_delta(diff, i));
+		changed_delta(&x, total, max, in, git_diff_get_delta(diff, i));
 	if (x.count > 1)
 		qsort(x.paths, x.count, sizeof(*x.paths), path_cmp);
 	*paths = x.paths;
@@ -170,7 +172,77 @@ done:
 	for (i = 0; i < x.count; i++)
 		free(x.paths[i]);
 	free(x.paths);
+	mg_git__inputs_free(in);
 	git_diff_free(diff);
+	git_tree_free(from);
+	git_tree_free(to);
+	return rc;
+}
+
+/* Does entry i of `in` match a file of `tree` (NULL: the working tree)?
+ * libgit2 lists the files the entry's patterns match; one must pass
+ * mg_git__inputs_match.  1, 0, or MG_ERROR with the message set. */
+static int matches_any(mg_repo *repo, git_tree *tree, const mg_git__inputs *in, size_t i,
+		       const char *entry, mg_error *err)
+{
+	git_pathspec_match_list *list = NULL;
+	git_pathspec *ps = NULL;
+	size_t k, count;
+	int rc;
+
+	if (git_pathspec_new(&ps, mg_git__inputs_patterns(in)) < 0 ||
+	    (tree ? git_pathspec_match_tree(&list, tree, GIT_PATHSPEC_USE_CASE, ps)
+		  : git_pathspec_match_workdir(&list, repo->git, 0, ps)) < 0) {
+		rc = mg_error_set(err, NULL, 0, 0, "cannot match '%s': %s", entry,
+				  mg_git__message());
+		goto done;
+	}
+	count = git_pathspec_match_list_entrycount(list);
+	for (k = 0; k < count; k++)
+		if (mg_git__inputs_match(in, i, git_pathspec_match_list_entry(list, k)))
+			break;
+	rc = k < count;
+done:
+	git_pathspec_match_list_free(list);
+	git_pathspec_free(ps);
+	return rc;
+}
+
+int mg_repo_unmatched_inputs(size_t **which, size_t *count, mg_repo *repo,
+			     const char *from_hex, const char *to_hex,
+			     char *const *pathspecs, size_t n, mg_error *err)
+{
+	git_tree *from = NULL, *to = NULL;
+	mg_git__inputs *in = NULL;
+	size_t i, *list = NULL, k = 0;
+	int rc;
+
+	assert(which && count && repo && from_hex && (pathspecs || !n));
+	*which = NULL;
+	*count = 0;
+	if ((rc = commit_tree(&from, repo, from_hex, err)) < 0 ||
+	    (to_hex && (rc = commit_tree(&to, repo, to_hex, err)) < 0))
+		goto done;
+	for (i = 0; i < n; i++) {
+		mg_git__inputs_free(in);
+		if ((rc = mg_git__inputs_new(&in, &pathspecs[i], 1, err)) < 0)
+			goto done;
+		if ((rc = matches_any(repo, from, in, 0, pathspecs[i], err)) == 0)
+			rc = matches_any(repo, to, in, 0, pathspecs[i], err);
+		if (rc < 0)
+			goto done;
+		if (rc == 0) {
+			list = mg_xrealloc(list, (k + 1) * sizeof(*list));
+			list[k++] = i;
+		}
+	}
+	*which = list;
+	*count = k;
+	list = NULL;
+	rc = 0;
+done:
+	free(list);
+	mg_git__inputs_free(in);
 	git_tree_free(from);
 	git_tree_free(to);
 	return rc;

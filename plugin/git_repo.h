@@ -11,6 +11,7 @@
  *   git_worktree.c the working tree: reading a file, whether it differs from
  *                  a blob, why a missing path is missing, where a directory is
  *   git_diff.c     which paths: a tree's files, those two trees differ in
+ *   git_pathspec.c evidence.inputs entries matched as git diff matches them
  *   git_walk.c     a path's versions on a first-parent line
  *   git_lfs.c      Git LFS pointers and the local LFS store
  *
@@ -84,5 +85,19 @@ void mg_git__take_buf(mg_blob *out, mg_buf *data);
 #define MG_GIT__READ_FAILED (-1)
 #define MG_GIT__READ_TOO_BIG 1
 int mg_git__read_fd(mg_buf *b, int fd, size_t limit);
+
+/*
+ * evidence.inputs entries matched as `git diff A B -- ENTRY` matches them
+ * (git_pathspec.c): libgit2 is given mg_git__inputs_patterns to look with
+ * (every path an entry matches is among those they match, not the
+ * reverse), and each path it finds is kept when mg_git__inputs_match (the
+ * entry at index i) or mg_git__inputs_match_any says so.
+ */
+typedef struct mg_git__inputs mg_git__inputs;
+int mg_git__inputs_new(mg_git__inputs **out, char *const *entries, size_t n, mg_error *err);
+const git_strarray *mg_git__inputs_patterns(const mg_git__inputs *in);
+bool mg_git__inputs_match(const mg_git__inputs *in, size_t i, const char *path);
+bool mg_git__inputs_match_any(const mg_git__inputs *in, const char *path);
+void mg_git__inputs_free(mg_git__inputs *in);
 
 #endif

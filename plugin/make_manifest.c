@@ -129,6 +129,8 @@ done:
 	/* the warnings and notes are the caller's; the rest goes with res */
 	mg_check__free_strings(res.warning_files, res.warning_count);
 	res.warning_files = NULL;
+	free(res.warning_pos);
+	res.warning_pos = NULL;
 	*warnings = res.warnings;
 	*warning_count = res.warning_count;
 	*notes = res.notes;

@@ -20,4 +20,16 @@
  */
 int mg_path_check(const char *repo_path, mg_error *err);
 
+/*
+ * Check an evidence.inputs entry: a git pathspec in the forms libgit2
+ * matches exactly as `git diff A B -- ENTRY` does (memgate(1), STALE
+ * EVIDENCE): a path or a pattern from the repository root.  Refused, with a
+ * message that names the form and what to write instead: git's pathspec
+ * magic (a leading ':'), a leading '/', '!' or '#', '.' and '..' segments,
+ * '//', a trailing '/' or space, control characters, an entry longer than
+ * MG_PATH_MAX_BYTES.  Returns 0, or MG_ERROR with only the reason in the
+ * message (the caller names the entry and where it is).
+ */
+int mg_path_check_pathspec(const char *spec, mg_error *err);
+
 #endif

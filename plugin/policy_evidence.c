@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "path.h"
 #include "policy_walk.h"
 
 /* evidence.noise: warn | tune. */
@@ -26,8 +27,24 @@ static int walk_noise(walk *w, const mg_yaml_node *n)
 	return 0;
 }
 
-/* evidence.inputs: a non-empty list of non-empty pathspecs (checked as
- * pathspecs when they are used, by the git layer). */
+/* One entry of evidence.inputs: a string in a pathspec form memgate
+ * matches as git does (mg_path_check_pathspec). */
+static int get_input(char **out, walk *w, const mg_yaml_node *n, const char *where)
+{
+	char msg[sizeof(w->err->message)];
+
+	if (mg_policy__get_string(out, w, n, where) < 0)
+		return MG_ERROR;
+	if (mg_path_check_pathspec(*out, w->err) == 0)
+		return 0;
+	snprintf(msg, sizeof(msg), "%s", w->err->message);
+	free(*out);
+	*out = NULL;
+	return mg_error_at(w->err, w->path, n->pos, "'%.200s': %s", n->text, msg);
+}
+
+/* evidence.inputs: a non-empty list of pathspecs, each in a form memgate
+ * matches as git does (memgate(1), STALE EVIDENCE). */
 static int walk_inputs(walk *w, const mg_yaml_node *seq)
 {
 	mg_policy *p = w->p;
@@ -50,7 +67,7 @@ static int walk_inputs(walk *w, const mg_yaml_node *seq)
 	for (i = 0; i < seq->count && error == 0; i++) {
 		snprintf(where, sizeof(where), "evidence.inputs[%zu]", i);
 		p->input_pos[i] = seq->kids[i]->pos;
-		if ((error = mg_policy__get_string(&p->inputs[i], w, seq->kids[i], where)) == 0)
+		if ((error = get_input(&p->inputs[i], w, seq->kids[i], where)) == 0)
 			p->input_count++;
 	}
 	return error;

@@ -816,3 +816,81 @@ Test(git, rejects_invalid_blob_id_for_comparison)
 	cr_expect_str_eq(err.message, "invalid blob id '0ca55ad'");
 	mg_repo_free(repo);
 }
+
+/* Run a shell command in the scratch directory. */
+static void in_scratch_sh(const char *script)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s", scratch, script);
+	cr_assert_eq(system(cmd), 0, "failed: %s", script);
+}
+
+#define GIT "git -c user.name=t -c user.email=t@t -c commit.gpgsign=false "
+
+/* The paths of `entry` changed between HEAD~1 and HEAD, joined by ' '. */
+static void expect_changed(mg_repo *repo, const char *entry, const char *want)
+{
+	char from[MG_GIT_OID_HEX], to[MG_GIT_OID_HEX], got[512] = "";
+	char *spec[1] = { (char *)entry }, **paths = NULL;
+	size_t count = 0, total = 0, i;
+	mg_error err;
+
+	resolve(from, repo, "HEAD~1");
+	resolve(to, repo, "HEAD");
+	mg_error_clear(&err);
+	cr_assert_eq(mg_repo_changed_paths(&paths, &count, &total, repo, from, to, spec, 1, 100,
+					   &err), 0, "%s", err.message);
+	for (i = 0; i < count; i++) {
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", i ? " " : "",
+			 paths[i]);
+		free(paths[i]);
+	}
+	free(paths);
+	cr_expect_str_eq(got, want, "for '%s'", entry);
+}
+
+/* git reads an entry with glob characters literally too: 'q?' is the
+ * directory named 'q?', and '[ab]/' read as the start of the entry leaves
+ * '*.py' to match the names in it (memgate(1), STALE EVIDENCE). */
+Test(git, matches_evidence_inputs_as_git_diff_does)
+{
+	mg_repo *repo;
+
+	in_scratch_sh(GIT "init -q r && cd r && mkdir 'q?' src 'src/[ab]' && "
+		      "echo 1 >'q?/a' && echo 1 >qx && echo 1 >src/x.py && echo 1 >'src/[ab]/y.py' && "
+		      GIT "add -A && " GIT "commit -qm a && "
+		      "echo 2 >'q?/a' && echo 2 >qx && echo 2 >src/x.py && echo 2 >'src/[ab]/y.py' && "
+		      GIT "commit -qam b");
+	repo = open_repo("r");
+	expect_changed(repo, "q?", "q?/a qx");
+	expect_changed(repo, "src/[ab]/*.py", "src/[ab]/y.py");
+	expect_changed(repo, "src/*.py", "src/[ab]/y.py src/x.py");
+	expect_changed(repo, "src", "src/[ab]/y.py src/x.py");
+	expect_changed(repo, "src/x", "");
+	mg_repo_free(repo);
+}
+
+Test(git, finds_evidence_inputs_that_match_nothing_at_either_commit)
+{
+	char from[MG_GIT_OID_HEX], to[MG_GIT_OID_HEX];
+	char *specs[] = { "src/modle/**", "src/model", "src/new.py", "src/old.py" };
+	size_t *which = NULL, count = 0;
+	mg_repo *repo;
+	mg_error err;
+
+	in_scratch_sh(GIT "init -q r && cd r && mkdir -p src/model && echo 1 >src/model/a.py && "
+		      "echo 1 >src/old.py && " GIT "add -A && " GIT "commit -qm a && "
+		      GIT "rm -q src/old.py && echo 1 >src/new.py && " GIT "add -A && "
+		      GIT "commit -qm b");
+	repo = open_repo("r");
+	resolve(from, repo, "HEAD~1");
+	resolve(to, repo, "HEAD");
+	mg_error_clear(&err);
+	cr_assert_eq(mg_repo_unmatched_inputs(&which, &count, repo, from, to, specs, 4, &err), 0,
+		     "%s", err.message);
+	cr_expect_eq(count, 1);
+	cr_expect(count && which[0] == 0, "the typo, and only it, matches nothing");
+	free(which);
+	mg_repo_free(repo);
+}

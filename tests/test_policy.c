@@ -1177,6 +1177,39 @@ Test(policy, rejects_an_empty_evidence_input)
 		     "'evidence.inputs[1]' must not be empty");
 }
 
+/* An evidence.inputs entry in a form libgit2 would not match as git does
+ * is refused at the entry (memgate(1), STALE EVIDENCE). */
+Test(policy, refuses_an_evidence_input_in_an_unsupported_form_at_its_line)
+{
+	static const char head[] = "version: 1\nmanifest: m.json\n"
+				   "identity: {workload_id: w, hardware_id: h}\n"
+				   "budget: {memory_cap_mb: 1}\nevidence:\n  inputs:\n"
+				   "    - src/model/**\n";
+	static const struct {
+		const char *entry, *message;
+	} cases[] = {
+		{ "./src/model", "'./src/model': a leading './' is not supported in "
+		  "evidence.inputs; write 'src/model'" },
+		{ "src/model/layers/../layers", "'src/model/layers/../layers': a '..' segment "
+		  "is not supported in evidence.inputs; write 'src/model/layers'" },
+		{ "':(glob)src/**/*.py'", "':(glob)src/**/*.py': git's pathspec magic 'glob' "
+		  "(':(glob)') is not supported in evidence.inputs; write the pattern without it "
+		  "('*' then matches '/' too, as in git without magic)" },
+		{ "':(exclude)docs'", "':(exclude)docs': git's pathspec magic 'exclude' "
+		  "(':(exclude)') is not supported in evidence.inputs; list only the paths whose "
+		  "change invalidates the evidence" },
+	};
+	mg_buf b = MG_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		b.len = 0;
+		mg_buf_printf(&b, "%s    - %s\n", head, cases[i].entry);
+		expect_text_error("inputs.yml", b.ptr, b.len, 8, 7, cases[i].message);
+	}
+	mg_buf_free(&b);
+}
+
 Test(policy, reads_provenance_with_defaults)
 {
 	const char *text = "version: 1\nmanifest: m.json\nidentity: {workload_id: w, hardware_id: h}\n"

@@ -167,6 +167,8 @@ typedef struct mg_check_result {
 	char **warnings;            /* human sentences, one line each */
 	char **warning_files;       /* per warning: the repository file it is
 				       about (annotated there), or NULL */
+	mg_pos *warning_pos;        /* per warning: the line and column in that
+				       file it is about, { 0, 0 } for none */
 	size_t warning_count;
 	char **notes;               /* things to know that need no action (adoption) */
 	size_t note_count;

@@ -173,6 +173,93 @@ g -C "$repo" commit -q -m "squashed feature"
 mg check -C "$repo"
 expect_code 0 "a squashed branch keeps fresh evidence fresh"
 
+# --- evidence.inputs entries are git pathspecs, exactly ----------------------
+# (issue 30): each form once reported as accepted but matching nothing is
+# refused at its line, or now decides as `git diff --name-only M HEAD --
+# ENTRY` does.
+
+# inputs_policy DIR ENTRY...: the gate's policy with these evidence.inputs.
+inputs_policy() {
+	local dir=$1 e
+	shift
+	sed '/^evidence:/,$d' "$POLICY" >"$dir/.memgate.yml"
+	printf 'evidence:\n  inputs:\n' >>"$dir/.memgate.yml"
+	for e in "$@"; do printf "    - '%s'\n" "$e" >>"$dir/.memgate.yml"; done
+}
+
+repo=$T/forms
+fresh_repo "$repo"
+mkdir -p "$repo/src/model/layers"
+echo "d_model = 896" >"$repo/src/model/layers/dense.py"
+echo "old" >"$repo/src/model/old.py"
+commit_all "$repo" "layers"
+mg manifest -C "$repo" --report "$REPORT_PATH" --out "$repo/$MANIFEST_PATH" --force \
+	--measured-commit HEAD
+commit_all "$repo" "measured with the layers"
+measured=$(g -C "$repo" rev-parse HEAD~1)
+echo "d_model = 1024" >"$repo/src/model/layers/dense.py"
+echo "new" >"$repo/src/model/new.py"
+g -C "$repo" rm -q src/model/old.py
+commit_all "$repo" "a wider model"
+while IFS='|' read -r entry message; do
+	inputs_policy "$repo" "$entry"
+	commit_all "$repo" "inputs: $entry"
+	line=$(wc -l <"$repo/.memgate.yml")   # the entry is the policy's last line
+	rm -f "$T/forms.json"
+	mg check -C "$repo" --json "$T/forms.json"
+	expect_code 2 "evidence.inputs '$entry' is refused"
+	expect_err "memgate: error: .memgate.yml:$line:7: '$entry': $message" \
+		"'$entry': the error names the entry, its line and column, and what to write"
+	expect_no_file "$T/forms.json" "'$entry': nothing is written"
+done <<'CASES'
+./src/model|a leading './' is not supported in evidence.inputs; write 'src/model'
+src/model/layers/../layers|a '..' segment is not supported in evidence.inputs; write 'src/model/layers'
+:(glob)src/**/*.py|git's pathspec magic 'glob' (':(glob)') is not supported in evidence.inputs; write the pattern without it ('*' then matches '/' too, as in git without magic)
+:/src/model|git's pathspec magic 'top' (':/') is not supported in evidence.inputs; memgate matches from the repository root: write 'src/model'
+:(top)src/model|git's pathspec magic 'top' (':(top)') is not supported in evidence.inputs; memgate matches from the repository root: write 'src/model'
+:(literal)src/model/attn.py|git's pathspec magic 'literal' (':(literal)') is not supported in evidence.inputs; write the path without it, a '*', '?' or '[' in it as '[*]', '[?]' or '[[]'
+:(icase)SRC/MODEL|git's pathspec magic 'icase' (':(icase)') is not supported in evidence.inputs; list each spelling of the path
+:(exclude)docs|git's pathspec magic 'exclude' (':(exclude)') is not supported in evidence.inputs; list only the paths whose change invalidates the evidence
+:!docs|git's pathspec magic 'exclude' (':!') is not supported in evidence.inputs; list only the paths whose change invalidates the evidence
+src/model/|a trailing '/' is not supported in evidence.inputs; write 'src/model'
+CASES
+
+# What memgate lists as stale is what git diff lists, for the forms it takes.
+for entry in src/model src/model/layers 'src/m?del/*.py' 'src/model/**' '*.py' \
+	'src/model/new.py' 'src/model/old.py'; do
+	inputs_policy "$repo" "$entry"
+	commit_all "$repo" "inputs: $entry"
+	want=$(g -C "$repo" diff --name-only --no-renames "$measured" HEAD -- "$entry" | \
+		sed 's/.*/"&"/' | paste -sd, -)
+	mg check -C "$repo" --format json
+	expect_field evidence.stale_inputs "[$want]"
+	if grep -q "matches no path" "$T/err" "$T/out"; then
+		not_ok "'$entry' matches a path at one of the commits: no warning"
+	else
+		ok "'$entry' matches a path at one of the commits: no warning"
+	fi
+done
+
+# An entry that matches nothing at either commit guards nothing: a warning
+# at its line, in the text and as an annotation; the others still decide.
+inputs_policy "$repo" 'src/model/**' 'src/modle/**'
+commit_all "$repo" "a typo in evidence.inputs"
+line=$(wc -l <"$repo/.memgate.yml")
+head=$(g -C "$repo" rev-parse --short=7 HEAD)
+mg check -C "$repo"
+expect_code 1 "the typo does not hide the other entry's stale paths"
+expect_out "warning: evidence.inputs entry 'src/modle/**' (.memgate.yml:$line:7) matches no path at the measured commit ${measured:0:7} nor at $head: a change to it cannot make the evidence stale; correct it or remove it" \
+	"an entry that matches nothing is warned about at its line"
+expect_out "src/model/layers/dense.py: changed since the measured commit" "the other entry still guards"
+mg check -C "$repo" --format github
+expect_out "::warning file=.memgate.yml,line=$line,col=7,title=memgate%3A warning::evidence.inputs entry 'src/modle/**'" \
+	"the warning is annotated at the entry"
+inputs_policy "$repo" 'src/modle/**'
+commit_all "$repo" "only the typo"
+mg check -C "$repo"
+expect_code 0 "an entry that matches nothing marks nothing stale"
+expect_out "warning: evidence.inputs entry 'src/modle/**'" "and is warned about"
+
 # --- the measured commit's own issues --------------------------------------
 
 repo=$T/unpinned
