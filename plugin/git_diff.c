@@ -302,27 +302,22 @@ done:
 int mg_repo_changes_match(bool *hit, const mg_repo_change *changes, size_t count,
 			  char *const *pathspecs, size_t n, mg_error *err)
 {
-	git_strarray specs;
-	git_pathspec *ps = NULL;
+	mg_git__inputs *in = NULL;
 	size_t i;
+	int rc;
 
 	assert(hit && (changes || !count) && (pathspecs || !n));
 	*hit = false;
 	if (!n || !count)
 		return MG_OK;
-	specs.strings = (char **)pathspecs;
-	specs.count = n;
-	if (git_pathspec_new(&ps, &specs) < 0)
-		return mg_error_set(err, NULL, 0, 0, "cannot read the pathspecs: %s",
-				    mg_git__message());
-	/* flags 0: matched as the diff matches; both sides of every change, as the diff of mg_repo_changed_paths
-	 * matches each side's path (a rename is a deletion and an addition) */
+	if ((rc = mg_git__inputs_new(&in, pathspecs, n, err)) < 0)
+		return rc;
+	/* both sides of every change, as mg_repo_changed_paths keeps each
+	 * side's path (a rename is a deletion and an addition) */
 	for (i = 0; i < count && !*hit; i++)
-		*hit = (changes[i].old_path &&
-			git_pathspec_matches_path(ps, 0, changes[i].old_path) > 0) ||
-		       (changes[i].new_path &&
-			git_pathspec_matches_path(ps, 0, changes[i].new_path) > 0);
-	git_pathspec_free(ps);
+		*hit = (changes[i].old_path && mg_git__inputs_match_any(in, changes[i].old_path)) ||
+		       (changes[i].new_path && mg_git__inputs_match_any(in, changes[i].new_path));
+	mg_git__inputs_free(in);
 	return MG_OK;
 }
 
