@@ -55,13 +55,14 @@ static bool policy_exists(struct run *run, const char *path)
 /*
  * Find the policy: --policy relative to where memgate runs (or as a
  * repository path for --all); else the nearest .memgate.yml in that
- * directory or one above it, the repository root's last.  Sets
+ * directory or one above it, the repository root's last, a committed one
+ * or one the working tree has uncommitted (an error names it).  Sets
  * run->policy_path.  0 or MG_ERROR.
  */
 static int find_policy(struct run *run, mg_error *err)
 {
 	const mg_check_options *opt = run->opt;
-	char *prefix = NULL, *slash, *uncommitted = NULL;
+	char *prefix = NULL, *slash;
 	mg_buf path = MG_BUF_INIT;
 	int error;
 
@@ -77,13 +78,14 @@ static int find_policy(struct run *run, mg_error *err)
 	}
 	while (*prefix) {
 		mg_buf_printf(&path, "%s%s", prefix, DEFAULT_POLICY);
-		if (policy_exists(run, path.ptr)) {
+		/* the nearest policy decides, committed or not: one the user
+		 * wrote but did not commit is named (policy_missing says how
+		 * to commit it), never passed over for one further up */
+		if (policy_exists(run, path.ptr) ||
+		    (!run->res->worktree && mg_repo_uncommitted_hint(run->repo, path.ptr))) {
 			run->policy_path = mg_buf_detach(&path, NULL);
 			goto done;
 		}
-		if (!uncommitted && !run->res->worktree &&
-		    mg_repo_uncommitted_hint(run->repo, path.ptr))
-			uncommitted = mg_buf_detach(&path, NULL);
 		mg_buf_free(&path);
 		prefix[strlen(prefix) - 1] = '\0';   /* "models/a/" -> "models/" */
 		slash = strrchr(prefix, '/');
@@ -92,18 +94,10 @@ static int find_policy(struct run *run, mg_error *err)
 		else
 			prefix[0] = '\0';
 	}
-	/* none committed on the way up: the nearest one the user wrote but
-	 * did not commit is the one to name (policy_missing says so) */
-	if (uncommitted && !policy_exists(run, DEFAULT_POLICY)) {
-		run->policy_path = uncommitted;
-		uncommitted = NULL;
-	} else {
-		run->policy_path = mg_xstrdup(DEFAULT_POLICY);
-	}
+	run->policy_path = mg_xstrdup(DEFAULT_POLICY);
 done:
 	mg_buf_free(&path);
 	free(prefix);
-	free(uncommitted);
 	return error;
 }
 
