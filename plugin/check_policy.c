@@ -156,6 +156,44 @@ static int policy_context(mg_error *err, const char *what, const char *commit)
 }
 
 /*
+ * A file where memgate looked for a .memgate.yml (the directory it runs in,
+ * and that of `path`) whose name is a policy's misspelt (memgate.yml,
+ * .memgate.yaml, memgate.yaml), at --rev or in the working tree: a
+ * sentence saying so, appended to `hint`.
+ */
+static void misnamed_hint(mg_buf *hint, struct run *run, const char *path)
+{
+	static const char *const misnamed[] = { "memgate.yml", ".memgate.yaml", "memgate.yaml" };
+	const char *slash = strrchr(path, '/');
+	const char *dirs[2];
+	int lens[2];
+	mg_buf near = MG_BUF_INIT;
+	mg_blob blob = { 0 };
+	mg_error ignored;
+	size_t i, d;
+	bool found = false;
+
+	dirs[0] = run->res->cwd_prefix ? run->res->cwd_prefix : "";
+	lens[0] = (int)strlen(dirs[0]);
+	dirs[1] = path;
+	lens[1] = slash ? (int)(slash - path + 1) : 0;
+	for (d = 0; d < 2 && !found; d++)
+		for (i = 0; i < sizeof(misnamed) / sizeof(misnamed[0]) && !found; i++) {
+			near.len = 0;
+			mg_buf_printf(&near, "%.*s%s", lens[d], dirs[d], misnamed[i]);
+			found = commit_has(run, run->res->rev, near.ptr) ||
+				mg_repo_read_worktree(&blob, run->repo, near.ptr, run->max_bytes,
+						      &ignored) == 0;
+			mg_blob_release(&blob);
+		}
+	if (found)
+		mg_buf_printf(hint, "; '%s' is not a policy's name (did you mean '%.*s%s'? "
+			      "memgate reads .memgate.yml and NAME.memgate.yml: rename it with "
+			      "'git mv')", near.ptr, lens[d - 1], dirs[d - 1], DEFAULT_POLICY);
+	mg_buf_free(&near);
+}
+
+/*
  * The policy is missing at the policy revision (and, when it differs from
  * --rev, at --rev too): say which revision that is and whether HEAD has it.
  */
@@ -190,6 +228,8 @@ static int policy_missing(struct run *run, mg_error *err)
 	} else if (strstr(err->message, "exists in the working tree")) {
 		mg_buf_puts(&hint, "; it exists in the working tree but is not committed");
 	}
+	if (!run->opt->policy_path && !uncommitted)
+		misnamed_hint(&hint, run, path);
 	if (!run->opt->policy_path && !uncommitted)
 		mg_buf_puts(&hint, "; no .memgate.yml here or above: 'memgate list' shows the "
 			    "repository's policies, 'memgate check --all' gates them all");

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hint.h"
 #include "options.h"
 
 /* memgate -h: the commands' lines from their table (commands.c). */
@@ -23,6 +24,28 @@ static void usage_main(FILE *to)
 	fputs("  version    print the version\n"
 	      "\n"
 	      "'memgate <command> -h' describes a command.\n", to);
+}
+
+#define MAX_COMMANDS 16   /* at most in cli_commands */
+
+/* "unknown command 'chek' (did you mean 'check'?)": exit 2. */
+static int unknown_command(const char *cmd)
+{
+	const char *words[MAX_COMMANDS + 2], *near;
+	mg_buf msg = MG_BUF_INIT;
+	size_t n = 0;
+	int code;
+
+	for (n = 0; cli_commands[n] && n < MAX_COMMANDS; n++)
+		words[n] = cli_commands[n]->name;
+	words[n++] = "version";
+	words[n] = NULL;
+	mg_buf_printf(&msg, "unknown command '%s'", cmd);
+	if ((near = mg_hint_nearest(words, cmd, strlen(cmd))))
+		mg_buf_printf(&msg, " (did you mean '%s'?)", near);
+	code = cli_usage_error(NULL, "%s", msg.ptr);
+	mg_buf_free(&msg);
+	return code;
 }
 
 int main(int argc, char **argv)
@@ -45,5 +68,5 @@ int main(int argc, char **argv)
 	for (c = cli_commands; *c; c++)
 		if (!strcmp(cmd, (*c)->name))
 			return (*c)->run(argc - 1, argv + 1);
-	return cli_usage_error(NULL, "unknown command '%s'", cmd);
+	return unknown_command(cmd);
 }

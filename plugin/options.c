@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hint.h"
 #include "options.h"
 
 enum {
@@ -190,6 +191,29 @@ static const char *bad_option(char *const *argv, char buf[3])
 	return argv[optind - 1];
 }
 
+/* "unknown option '--polcy' (did you mean '--policy'?)", for `cmd`. */
+static void unknown_option(const struct cli_command *cmd, const char *opt)
+{
+	const char *words[CLI_MAX_OPTIONS + 1], *near = NULL;
+	mg_buf msg = MG_BUF_INIT;
+	size_t n = 0, len;
+	const struct cli_option *o;
+
+	for (o = cmd->options; o->id && n < CLI_MAX_OPTIONS; o++)
+		if (o->name && !(o->flags & CLI_OPT_HIDDEN))
+			words[n++] = o->name;
+	words[n] = NULL;
+	mg_buf_printf(&msg, "unknown option '%s'", opt);
+	if (!strncmp(opt, "--", 2)) {
+		len = strcspn(opt + 2, "=");
+		near = mg_hint_nearest(words, opt + 2, len);
+	}
+	if (near)
+		mg_buf_printf(&msg, " (did you mean '--%s'?)", near);
+	cli_usage_error(cmd->name, "%s", msg.ptr);
+	mg_buf_free(&msg);
+}
+
 /* The option a value is missing for, as the user wrote it ("-C",
  * "--rev"), in buf. */
 static const char *needs_value(const struct cli_option *opts, char *const *argv,
@@ -292,7 +316,7 @@ enum parsed cli_parse(struct cli *cli, int argc, char **argv, const struct cli_c
 		if ((c = getopt_long(argc, argv, t.shorts, t.longs, &idx)) == -1)
 			break;
 		if (c == '?') {
-			cli_usage_error(cli->command, "unknown option '%s'", bad_option(argv, shortopt));
+			unknown_option(cmd, bad_option(argv, shortopt));
 			return PARSED_USAGE_ERROR;
 		}
 		if (c == ':') {

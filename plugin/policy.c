@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hint.h"
 #include "policy_walk.h"
 
 /* One gate.fail_on word.  0 or MG_ERROR. */
@@ -36,7 +37,7 @@ static int fail_on_word(walk *w, const mg_yaml_node *n, size_t i)
 		w->p->fail_on[v] = true;
 		return 0;
 	}
-	near = mg_policy__nearest(verdict_words, n->text, n->len);
+	near = mg_hint_nearest(verdict_words, n->text, n->len);
 	if (near)
 		return mg_error_at(w->err, w->path, n->pos,
 				   "unknown decision '%.40s' in 'gate.fail_on' (did you mean '%s'?)",

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hint.h"
 #include "policy_walk.h"
 
 /* The lists with an enum in policy_walk.h (K_, P_, W_, R_) are in its order. */
@@ -126,11 +127,11 @@ static int unknown_key(walk *w, const mg_yaml_node *key, enum section sec, const
 			mg_buf_printf(&b, "under '%s'", where);
 		else
 			mg_buf_puts(&b, "at the top level");
-	} else if ((near = mg_policy__nearest(section_keys(sec, buf, t), key->text, key->len))) {
+	} else if ((near = mg_hint_nearest(section_keys(sec, buf, t), key->text, key->len))) {
 		mg_buf_printf(&b, "unknown key '%.64s' (did you mean '%s'?)", key->text, near);
 	} else {
 		mg_buf_printf(&b, "unknown key '%.64s' (expected one of: ", key->text);
-		mg_policy__list_words(&b, section_keys(sec, buf, t));
+		mg_hint_list(&b, section_keys(sec, buf, t));
 		mg_buf_putc(&b, ')');
 	}
 	mg_error_at(w->err, w->path, key->pos, "%s", b.ptr);

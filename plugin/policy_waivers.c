@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hint.h"
 #include "policy_walk.h"
 
 static bool leap_year(int y)
@@ -65,14 +66,14 @@ static int get_reason(enum mg_reason *out, walk *w, const mg_yaml_node *n, const
 		if (mg_reason_waivable((enum mg_reason)r))
 			waivable[k++] = mg_reason_name((enum mg_reason)r);
 	waivable[k] = NULL;
-	if (!b.len && (near = mg_policy__nearest(waivable, n->text, n->len)))
+	if (!b.len && (near = mg_hint_nearest(waivable, n->text, n->len)))
 		mg_buf_printf(&b, "'%s': unknown reason '%.64s' (did you mean '%s'?", where,
 			      n->text, near);
 	else if (!b.len)
 		mg_buf_printf(&b, "'%s': unknown reason '%.64s' (a waiver names one of: ", where,
 			      n->text);
 	if (!near || code)
-		mg_policy__list_words(&b, waivable);
+		mg_hint_list(&b, waivable);
 	mg_buf_putc(&b, ')');
 	mg_error_at(w->err, w->path, n->pos, "%s", b.ptr);
 	mg_buf_free(&b);

@@ -7,7 +7,6 @@
  *
  *   policy.c             the top level (its own small keys and gate:), parse, free
  *   policy_keys.c        each section's keys: unknown, misplaced, duplicate ones
- *   policy_hint.c        "did you mean": the known word nearest a typo
  *   policy_value.c       one value: a string, an integer, a threshold, a type error
  *   policy_screening.c   identity:, budget:, quality: (and a scenario's thresholds)
  *   policy_evidence.c    evidence:, provenance:
@@ -62,15 +61,6 @@ int mg_policy__key_find(const char *const *keys, const char *key, size_t n);
  */
 int mg_policy__pair_key(int *idx, walk *w, const mg_yaml_node *map, size_t i,
 			enum section sec, const char *where);
-
-/* ---- hints (policy_hint.c) ---- */
-
-/* The known word nearest to `word` (n bytes), when near enough to be a
- * typo; or NULL. */
-const char *mg_policy__nearest(const char *const *words, const char *word, size_t n);
-
-/* Append the NULL-terminated words, separated by ", ". */
-void mg_policy__list_words(mg_buf *b, const char *const *words);
 
 /* ---- values (policy_value.c) ---- */
 

@@ -1,11 +1,12 @@
 /*
- * "Did you mean" (see policy_walk.h): the known word nearest a misspelt
- * one, for unknown keys, waivers' reasons and gate.fail_on's decisions.
+ * "Did you mean" (see hint.h): the known word nearest a misspelt one, for
+ * the policy's unknown keys, waivers' reasons and gate.fail_on's decisions,
+ * and the command line's commands and options.
  */
 #include <stdint.h>
 #include <string.h>
 
-#include "policy_walk.h"
+#include "hint.h"
 
 /* Levenshtein distance between a[0..alen) and b (strlen(b) < 64). */
 static size_t edit_distance(const char *a, size_t alen, const char *b)
@@ -31,8 +32,7 @@ static size_t edit_distance(const char *a, size_t alen, const char *b)
 	return row[blen];
 }
 
-/* The known word nearest to `word`, when near enough to be a typo; or NULL. */
-const char *mg_policy__nearest(const char *const *words, const char *word, size_t n)
+const char *mg_hint_nearest(const char *const *words, const char *word, size_t n)
 {
 	const char *best = NULL;
 	size_t best_d = SIZE_MAX, d, limit;
@@ -51,7 +51,7 @@ const char *mg_policy__nearest(const char *const *words, const char *word, size_
 	return best;
 }
 
-void mg_policy__list_words(mg_buf *b, const char *const *words)
+void mg_hint_list(mg_buf *b, const char *const *words)
 {
 	int i;
 
