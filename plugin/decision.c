@@ -269,6 +269,7 @@ static bool change_of(double *v, mg_band *band, const mg_threshold_def *def,
 		band->max = (1.0 - hmin / bmax) * 100.0;
 		break;
 	}
+	*v = mg_tables__as_written(*v);   /* equality passes, as written */
 	return isfinite(*v);
 }
 

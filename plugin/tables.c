@@ -3,6 +3,8 @@
  * decision.h); tables.h for the rest of the core. */
 #include <assert.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "memgate/decision.h"
@@ -549,6 +551,16 @@ bool mg_reason_waivable(enum mg_reason r)
 bool mg_tables__fails(const mg_threshold_def *def, double v, double limit)
 {
 	return def->ceiling ? v > limit : v < limit;
+}
+
+double mg_tables__as_written(double v)
+{
+	char text[32];
+
+	if (!isfinite(v) || v == 0)
+		return v;
+	snprintf(text, sizeof(text), "%.*g", MG_AS_WRITTEN_DIGITS, v);
+	return strtod(text, NULL);
 }
 
 /* The reasons of the hard limits. */

@@ -17,6 +17,17 @@ extern const mg_threshold_def mg_tables__thresholds[MG_THRESHOLD_COUNT];
 /* Does value v fail threshold def at `limit` (NaN never does)? */
 bool mg_tables__fails(const mg_threshold_def *def, double v, double limit);
 
+/*
+ * A value memgate computed from written decimals (a regression's change,
+ * "(10 - 9.7) / 10 * 100"), as a person computes it: rounded to
+ * MG_AS_WRITTEN_DIGITS significant digits, so that a change equal to its
+ * allowance on the numbers as written is equal in doubles too (3, not
+ * 3.0000000000000027).  Infinite, NaN and zero are returned as they are.
+ * Reads and writes numbers in the C locale's format.
+ */
+#define MG_AS_WRITTEN_DIGITS 12
+double mg_tables__as_written(double v);
+
 /* The reasons of the hard limits. */
 unsigned mg_tables__hard_reasons(void);
 
