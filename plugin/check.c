@@ -131,13 +131,18 @@ static void regression_base(mg_regression *rg, struct run *run)
 				    h->shallow ? " (the clone is shallow)" : "");
 		rg->base = &b->report->evidence;
 		rg->base_selected = b->compare_selected;
+	} else if (res->base && res->adopted) {
+		/* adoption: the base has no policy, so no evidence it gates */
+		mg_check__add_note(res, "regression: not compared: the change adopts memgate, so "
+				   "the base %.7s has nothing to compare with", res->base->rev);
 	} else if (res->base) {
 		mg_check__add_warning(res, "regression: nothing compared: the base %.7s does not "
 				      "decide: %s", res->base->rev,
 				      res->base->error ? res->base->error : "no report");
-	} else if (!res->worktree && !run->opt->base && !run->opt->policy_rev) {
-		mg_check__add_warning(res, "regression: nothing compared: no base revision (give "
-				      "--base REV or --policy-rev REV)");
+	} else if (!run->opt->base && !run->opt->policy_rev) {
+		/* a local check, a release tag: no base can exist here */
+		mg_check__add_note(res, "regression: not compared: no base revision (give --base "
+				   "REV or --policy-rev REV to compare with one)");
 	}
 }
 
@@ -350,7 +355,7 @@ static int compare_base(struct run *run, mg_error *err)
 	mg_error berr;
 	char msg[sizeof(err->message)];
 
-	if (!want || res->worktree || run->base_compared)
+	if (!want || run->base_compared)
 		return MG_OK;
 	run->base_compared = true;
 	b = mg_xcalloc(1, sizeof(*b));
@@ -364,7 +369,11 @@ static int compare_base(struct run *run, mg_error *err)
 		return MG_OK;   /* the same commit: nothing to compare */
 	}
 	sub.rev = b->rev;
-	sub.policy_rev = res->policy_ref.commit[0] ? res->policy_ref.commit : res->policy_rev;
+	/* --worktree: the base's own commit, its policy included (the one that
+	 * decided here is in no commit) */
+	sub.worktree = false;
+	sub.policy_rev = res->policy_ref.commit[0] ? res->policy_ref.commit
+		       : res->worktree ? b->rev : res->policy_rev;
 	if (res->policy_ref.path) {
 		/* where the deciding policy was read: a moved policy's old place */
 		sub.policy_path = res->policy_ref.path;

@@ -461,6 +461,7 @@ static int adopt_new_policy(struct run *run, mg_error *err)
 		return policy_missing(run, err);
 	if (error < 0)
 		return policy_context(err, "this change adds", res->rev);
+	res->adopted = true;
 	mg_check__add_note(res, "adopting memgate: the policy revision %s has no '%s', so the "
 			   "policy this change adds (at %s) decides; once it is merged, changes "
 			   "are gated by the policy of their base",

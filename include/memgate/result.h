@@ -149,6 +149,8 @@ typedef struct mg_waiver_state {
 
 typedef struct mg_check_result {
 	bool worktree;
+	bool adopted;               /* the change adds the policy that decides (no base
+				       policy can exist: nothing to compare with) */
 	char rev[MG_CHECK_OID_SIZE];       /* evidence commit ("" with --worktree) */
 	char policy_rev[MG_CHECK_OID_SIZE]; /* policy commit */
 	mg_input_ref policy_ref, manifest_ref, report_ref, approved_ref;

@@ -177,10 +177,40 @@ expect_field regression.regressed.0.beyond_run_noise true
 pr_repo "$repo" 52110 -- 55800 -- "max_peak_increase_pct: 5"
 mg check -C "$repo"
 expect_code 0 "no base revision: nothing is compared"
-expect_out "warning: regression: nothing compared: no base revision (give --base REV or --policy-rev REV)" \
-	"a warning says so"
+expect_out "note: regression: not compared: no base revision (give --base REV or --policy-rev REV to compare with one)" \
+	"a note says so (no base can exist on a local check: not a warning)"
+expect_no_err "warning: regression" "and no warning"
+if grep -q "warning: regression" "$T/out"; then not_ok "no regression warning on stdout"; else ok "no regression warning on stdout"; fi
 mg check -C "$repo" --base main
 expect_code 1 "--base names the base"
+
+# adoption: the base has no policy, so nothing can be compared: a note
+adopt=$T/adopt
+rm -rf "$adopt"
+mkdir -p "$adopt/benchmarks/results"
+g init -q "$adopt"
+echo "no gate yet" >"$adopt/README"
+commit_all "$adopt" "before memgate"
+g -C "$adopt" branch -q -M main
+g -C "$adopt" checkout -q -b adopt
+policy "$adopt/.memgate.yml" "max_peak_increase_pct: 5"
+report "$adopt/$REPORT_PATH" 52110
+write_manifest "$adopt"
+commit_all "$adopt" "adopt memgate"
+mg check -C "$adopt" --policy-rev main
+expect_code 0 "adoption with a regression: section"
+expect_out "note: regression: not compared: the change adopts memgate" "adoption: a note, not a warning"
+if grep -q "warning: regression" "$T/out"; then not_ok "adoption: no regression warning"; else ok "adoption: no regression warning"; fi
+
+# --worktree honours --base: the runner's check before committing
+echo "uncommitted" >"$repo/notes.txt"
+mg check -C "$repo" --worktree --base main
+expect_code 1 "--worktree --base main: the regression is seen before committing"
+expect_out "memgate: tune (peak_memory_regressed)" "--worktree: the reason names the regression"
+mg check -C "$repo" --worktree
+expect_code 0 "--worktree alone: nothing to compare with"
+expect_out "note: regression: not compared: no base revision" "--worktree alone: a note says so"
+rm -f "$repo/notes.txt"
 
 pr_repo "$repo" 52110 -- 55800 --
 mg check -C "$repo" --policy-rev main --format json
