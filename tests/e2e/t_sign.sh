@@ -7,6 +7,7 @@
 # not list, listed for another namespace or expired, a --namespace other than
 # the policy's, no allowed signers, no manifest, ssh-keygen missing, failing
 # or writing something that is not a signature of the manifest, a symlink.
+# Also: memgate manifest --force says that the signature beside it is stale.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v ssh-keygen >/dev/null 2>&1; then
@@ -83,7 +84,10 @@ commit_all "$repo" "new measurement"
 cp "$repo/$SIG" "$T/old.sig"
 mg manifest -C "$repo" --report "$REPORT_PATH" --out "$repo/$MANIFEST_PATH" --measured-commit HEAD --force
 expect_code 0 "manifest --force over a signed manifest"
+expect_err "memgate: warning: '$repo/$SIG' signs the old manifest, not this one: sign again with 'memgate sign --key KEY' on the trusted runner and commit both (until then memgate check fails signature_invalid)" \
+	"manifest --force says the signature beside it is stale"
 unchanged "$repo/$SIG" "$T/old.sig" "manifest --force leaves the stale signature for memgate sign to replace"
+# the same content again: its signature still signs it, so no warning
 runner sign -C "$repo" --key "$T/runner"
 expect_code 0 "runner: memgate sign over the stale signature"
 if cmp -s "$repo/$SIG" "$T/old.sig"; then not_ok "the stale signature is replaced"
@@ -92,6 +96,9 @@ cp "$repo/$SIG" "$T/first.sig"
 runner sign -C "$repo" --key "$T/runner"
 expect_code 0 "runner: memgate sign twice in a row"
 no_temp "$repo/benchmarks/results" "no temporary file is left beside the signature"
+mg manifest -C "$repo" --report "$REPORT_PATH" --out "$repo/$MANIFEST_PATH" --measured-commit HEAD --force
+expect_code 0 "manifest --force that writes the same manifest"
+expect_no_err "signs the old manifest" "no warning when the signature still signs the manifest"
 commit_all "$repo" "second evidence from the GPU runner"
 mg check -C "$repo" --format json
 expect_code 1 "the re-signed evidence is verified"
