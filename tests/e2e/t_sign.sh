@@ -7,7 +7,8 @@
 # not list, listed for another namespace or expired, a --namespace other than
 # the policy's, no allowed signers, no manifest, ssh-keygen missing, failing
 # or writing something that is not a signature of the manifest, a symlink.
-# Also: memgate manifest --force says that the signature beside it is stale.
+# Also: memgate manifest --force says that the signature beside it is stale,
+# and the report_hash_mismatch fix keeps measured.commit and says to sign.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v ssh-keygen >/dev/null 2>&1; then
@@ -210,4 +211,36 @@ if command -v ssh-agent >/dev/null 2>&1 && command -v ssh-add >/dev/null 2>&1; t
 	g -C "$repo" checkout -q -- .memgate/allowed_signers
 fi
 
+# 4. The fix memgate prints for a re-measured report keeps measured.commit
+# and, with provenance, says to sign again.
+sed -i 's/"peak_memory_mb": 9350.76/"peak_memory_mb": 9250.76/' "$repo/$REPORT_PATH"
+commit_all "$repo" "report edited, manifest not re-pinned"
+measured=$("$JSONGET" "$repo/$MANIFEST_PATH" measured.commit | tr -d '"')
+mg check -C "$repo"
+expect_code 1 "report_hash_mismatch"
+expect_out "pin it with 'memgate manifest -C $(cd -P "$repo" && pwd -P) --report $REPORT_PATH --out $(cd -P "$repo" && pwd -P)/$MANIFEST_PATH --measured-commit $measured --force', sign it again on the trusted runner with 'memgate sign -C $(cd -P "$repo" && pwd -P) --key KEY' and commit the manifest and its signature" \
+	"the fix keeps measured.commit and says to sign again"
+fix=$(sed -n "s/.*pin it with 'memgate \(manifest [^']*\)'.*/\1/p" "$T/out" | head -n 1)
+sign=$(sed -n "s/.*again on the trusted runner with 'memgate \(sign [^']*\)'.*/\1/p" "$T/out" | head -n 1)
+# shellcheck disable=SC2086
+runner $fix
+expect_code 0 "the printed manifest command runs"
+# shellcheck disable=SC2086
+runner ${sign% --key KEY} --key "$T/runner"
+expect_code 0 "the printed sign command runs"
+commit_all "$repo" "re-pinned and signed"
+mg check -C "$repo" --format json
+expect_field evidence.issues '[]'
+expect_field provenance.verified 'true'
+expect_field inputs.manifest.path "\"$MANIFEST_PATH\""
+if [ "$("$JSONGET" "$repo/$MANIFEST_PATH" measured.commit)" = "\"$measured\"" ]; then
+	ok "the re-pinned manifest keeps measured.commit"
+else not_ok "the re-pinned manifest keeps measured.commit"; fi
+# measured_commit_missing's fix, with provenance, says to sign again too.
+printf 'evidence:\n  inputs: ["src/**"]\n' >>"$repo/.memgate.yml"
+"$MEMGATE" manifest -C "$repo" --report "$REPORT_PATH" --out "$repo/$MANIFEST_PATH" --force 2>/dev/null
+commit_all "$repo" "inputs, and a manifest without measured.commit"
+mg check -C "$repo"
+expect_out "--measured-commit REV --force', sign it again on the trusted runner with 'memgate sign -C $(cd -P "$repo" && pwd -P) --key KEY' and commit the manifest and its signature" \
+	"measured_commit_missing's fix says to sign again"
 finish
