@@ -243,4 +243,29 @@ commit_all "$repo" "inputs, and a manifest without measured.commit"
 mg check -C "$repo"
 expect_out "--measured-commit REV --force', sign it again on the trusted runner with 'memgate sign -C $(cd -P "$repo" && pwd -P) --key KEY' and commit the manifest and its signature" \
 	"measured_commit_missing's fix says to sign again"
+# 5. The README's runner recipe, pasted into a CI job that has no terminal:
+# memgate on PATH, the key at ~/.ssh/gpu_runner; two measurements in a row
+# (the second over the first's signature), each committed, each verified.
+awk '/^memgate manifest --report /,/^git add benchmarks\/results\//' "$SRC/README.md" >"$T/recipe"
+if grep -q '^memgate sign ' "$T/recipe"; then ok "README: the runner's recipe uses memgate sign"
+else not_ok "README: the runner's recipe uses memgate sign" "$(cat "$T/recipe")"; fi
+mkdir -p "$T/home/.ssh" "$T/bin"
+cp "$T/runner" "$T/home/.ssh/gpu_runner"
+ln -s "$MEMGATE" "$T/bin/memgate"
+ci=$T/ci
+make_gate_repo "$ci" "$E/real-flat-11200.yml" "$FLAT"
+mkdir -p "$ci/.memgate"
+cp "$repo/.memgate/allowed_signers" "$ci/.memgate/"
+printf 'provenance:\n  allowed_signers: .memgate/allowed_signers\n' >>"$ci/.memgate.yml"
+commit_all "$ci" "require signed evidence"
+for peak in 9440.76 9430.76; do
+	sed -i "s/\"peak_memory_mb\": 94[0-9]0.76/\"peak_memory_mb\": $peak/" "$ci/$REPORT_PATH"
+	commit_all "$ci" "measured $peak"
+	(cd "$ci" && HOME=$T/home PATH=$T/bin:$PATH $NOTTY bash -e "$T/recipe" </dev/null) >"$T/out" 2>"$T/err"
+	code=$?
+	expect_code 0 "README recipe, peak $peak: runs with no terminal"
+	mg check -C "$ci" --format json
+	expect_field provenance.verified 'true'
+	expect_field evidence.issues '[]'
+done
 finish
