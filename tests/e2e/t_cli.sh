@@ -23,7 +23,7 @@ expect_usage_error() {
 }
 
 # -h and --help for every command, on stdout, exit 0.
-for c in check record manifest; do
+for c in check record manifest sign; do
 	for h in -h --help; do
 		mg $c $h
 		expect_code 0 "memgate $c $h"
