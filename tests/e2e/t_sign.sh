@@ -162,6 +162,19 @@ refused "a signature of another manifest" "the signature ssh-keygen made does no
 printf 'x@ci cert-authority %s\n' "$(pub "$T/runner")" >"$T/bad_signers"
 refused "a malformed --allowed-signers" "$T/bad_signers:1:6: 'cert-authority' is not supported" \
 	--key "$T/runner" --allowed-signers "$T/bad_signers"
+cp "$repo/$MANIFEST_PATH" "$T/manifest.json"
+printf '{"source": {"path": "%s",\n' "$REPORT_PATH" >"$repo/$MANIFEST_PATH"
+refused "a malformed manifest" "$MANIFEST_PATH:2:1: malformed JSON: unexpected end of input" --key "$T/runner"
+rm "$repo/$MANIFEST_PATH"
+runner sign -C "$repo" --key "$T/runner"
+expect_code 2 "refused: no manifest in the working tree (not pinned yet)"
+expect_err "memgate: error: .memgate.yml:4:11: cannot read '$MANIFEST_PATH' in the working tree: not found" \
+	"refused: no manifest: names it, where the policy does"
+unchanged "$repo/$SIG" "$T/good.sig" "refused: no manifest: the signature is untouched"
+cp "$T/manifest.json" "$repo/$MANIFEST_PATH"
+runner sign -C "$repo" --key "$T/runner" --policy .memgate.yml --policy other.yml
+expect_code 2 "refused: two --policy"
+expect_err "sign signs one policy's manifest: give one --policy" "refused: two --policy: says so"
 runner sign -C "$repo"
 expect_code 2 "refused: no --key"
 expect_err "needs --key" "refused: no --key: says so"
