@@ -79,8 +79,7 @@ static void pump(struct child *c, int in, int out, const char *msg, size_t len)
 }
 
 /*
- * Run argv (argv[0] from PATH unless it holds a '/') with msg on its
- * standard input, its standard output into c->out, its standard error
+ * Run argv (argv[0] a path) with msg on its standard input, its standard output into c->out, its standard error
  * memgate's.  0, or MG_ERROR when the pipes or fork fail.
  */
 static int run_child(struct child *c, char *const argv[], const char *msg, size_t len,
@@ -108,7 +107,7 @@ static int run_child(struct child *c, char *const argv[], const char *msg, size_
 		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0)
 			_exit(127);
 		close(in[0]); close(in[1]); close(out[0]); close(out[1]); close(report[0]);
-		execvp(argv[0], argv);
+		execv(argv[0], argv);
 		e = errno;
 		if (write(report[1], &e, sizeof(e)) < 0)
 			_exit(127);
@@ -134,24 +133,56 @@ done:
 	return error;
 }
 
+/*
+ * The program to run: `prog` as given when it holds a '/', else the first
+ * executable `prog` in an absolute PATH entry.  Relative entries (".", "",
+ * "bin") are skipped, as the pre-push hook skips them: they name the
+ * current directory, the repository's work tree on a runner, and no
+ * program the repository supplies may run.  *out is the caller's; NULL
+ * when there is none.
+ */
+static char *find_program(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	mg_buf full = MG_BUF_INIT;
+
+	if (strchr(prog, '/'))
+		return mg_xstrdup(prog);
+	for (p = path ? path : "/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
+		end = p + strcspn(p, ":");
+		if (*p != '/')
+			continue;
+		mg_buf_free(&full);
+		mg_buf_printf(&full, "%.*s/%s", (int)(end - p), p, prog);
+		if (access(full.ptr, X_OK) == 0)
+			return mg_buf_detach(&full, NULL);
+	}
+	mg_buf_free(&full);
+	return NULL;
+}
+
 /* `ssh-keygen -q -Y sign -n NS -f KEY` over the manifest: the armored
  * signature in *sig.  0 or MG_ERROR naming how ssh-keygen failed. */
 static int make_signature(mg_buf *sig, const mg_sign_options *o, const char *ns,
 			  const mg_blob *manifest, mg_error *err)
 {
 	const char *prog = o->ssh_keygen ? o->ssh_keygen : "ssh-keygen";
-	char *argv[] = { (char *)prog, "-q", "-Y", "sign", "-n", (char *)ns, "-f", (char *)o->key,
-			 NULL };
+	char *file = find_program(prog);
+	char *argv[] = { file, "-q", "-Y", "sign", "-n", (char *)ns, "-f", (char *)o->key, NULL };
 	struct child c = { MG_BUF_INIT, false, 0, 0 };
 	int error;
 
+	if (!file) {
+		error = mg_error_set(err, NULL, 0, 0, "cannot run '%s': not found in an absolute "
+				     "PATH entry (install openssh-client, or name the program with "
+				     "--ssh-keygen PROGRAM)", prog);
+		goto done;
+	}
 	if ((error = run_child(&c, argv, manifest->data, manifest->len, err)) < 0)
 		goto done;
 	if (c.exec_errno) {
-		error = mg_error_set(err, NULL, 0, 0, "cannot run '%s': %s%s", prog,
-				     strerror(c.exec_errno), strchr(prog, '/') ? "" :
-				     " (install openssh-client, or name the program with "
-				     "--ssh-keygen PROGRAM)");
+		error = mg_error_set(err, NULL, 0, 0, "cannot run '%s': %s", file,
+				     strerror(c.exec_errno));
 	} else if (!WIFEXITED(c.status) || WEXITSTATUS(c.status)) {
 		error = mg_error_set(err, NULL, 0, 0, "'%s -Y sign -n %s -f %s' failed (%s %d%s): "
 				     "nothing written", prog, ns, o->key,
@@ -166,6 +197,7 @@ static int make_signature(mg_buf *sig, const mg_sign_options *o, const char *ns,
 		mg_buf_put(sig, c.out.ptr ? c.out.ptr : "", c.out.len);
 	}
 done:
+	free(file);
 	mg_buf_free(&c.out);
 	return error;
 }

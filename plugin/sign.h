@@ -11,8 +11,10 @@
  * by `ssh-keygen -Y sign -q -n NAMESPACE -f KEY` run with an explicit argv
  * (no shell), the manifest on its standard input and the armored signature
  * read from its standard output, so that it never asks "Overwrite (y/n)?";
- * its standard error is memgate's.  This is the only program memgate runs,
- * and only here: the gate itself never runs one.
+ * its standard error is memgate's.  ssh-keygen is the given path, else the
+ * first in an absolute PATH entry (never "." or another relative entry:
+ * on a runner that is the repository's work tree).  This is the only
+ * program memgate runs, and only here: the gate itself never runs one.
  */
 #include <stddef.h>
 #include "memgate/error.h"

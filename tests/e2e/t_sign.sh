@@ -180,6 +180,25 @@ expect_code 2 "refused: no --key"
 expect_err "needs --key" "refused: no --key: says so"
 g -C "$repo" checkout -q -- .memgate/allowed_signers
 
+# No ssh-keygen the repository supplies runs: relative PATH entries (".",
+# "") are skipped, as the pre-push hook skips them.
+printf '#!/bin/sh\ntouch "%s"\ncat >/dev/null\ncat "%s"\n' "$T/planted-ran" "$T/good.sig" \
+	>"$repo/ssh-keygen"
+chmod +x "$repo/ssh-keygen"
+kg=$(dirname "$(command -v ssh-keygen)")
+(cd "$repo" && $NOTTY env PATH=".::$kg:/usr/bin:/bin" "$MEMGATE" sign --key "$T/runner" </dev/null) \
+	>"$T/out" 2>"$T/err"
+code=$?
+expect_code 0 "'.' first on PATH: the real ssh-keygen signs"
+expect_no_file "$T/planted-ran" "the repository's ./ssh-keygen did not run"
+(cd "$repo" && $NOTTY env PATH=".:" "$MEMGATE" sign --key "$T/runner" </dev/null) >"$T/out" 2>"$T/err"
+code=$?
+expect_code 2 "refused: no ssh-keygen in an absolute PATH entry"
+expect_err "cannot run 'ssh-keygen': not found in an absolute PATH entry" "refused: says so"
+expect_no_file "$T/planted-ran" "the repository's ./ssh-keygen did not run"
+rm "$repo/ssh-keygen"
+cp "$T/good.sig" "$repo/$SIG"
+
 # The signature is never written through a symlink.
 mv "$repo/$SIG" "$T/target.sig"
 ln -s "$T/target.sig" "$repo/$SIG"
