@@ -41,8 +41,9 @@ static void put_shell_word(mg_buf *out, const char *s)
 /* What approve did, and the commands left to run (to paste where memgate
  * ran): sign the manifest again when the policy checks signatures, add and
  * commit both files. */
-static void print_approval(const mg_approval *a, const char *out_path)
+static void print_approval(const mg_approval *a, const struct cli *cli)
 {
+	const char *out_path = cli->out_path;
 	const mg_check_result *res = a->result;
 	const mg_decision *d = res->decision;
 	mg_buf raw = MG_BUF_INIT, safe = MG_BUF_INIT, sig = MG_BUF_INIT;
@@ -61,12 +62,17 @@ static void print_approval(const mg_approval *a, const char *out_path)
 	if (res->signature.checked) {
 		mg_buf_printf(&raw, "the manifest changed, so its signature no longer matches; the "
 			      "policy %s signatures: sign it again with an allowed key, on the "
-			      "trusted runner:\n  ssh-keygen -Y sign -n ",
+			      "trusted runner:\n  memgate sign",
 			      res->signature.required ? "requires" : "checks");
-		put_shell_word(&raw, res->policy->sig_namespace);
-		mg_buf_puts(&raw, " -f KEY ");
-		put_shell_word(&raw, a->manifest_file);
-		mg_buf_putc(&raw, '\n');
+		if (cli->opt.dir) {
+			mg_buf_puts(&raw, " -C ");
+			put_shell_word(&raw, cli->opt.dir);
+		}
+		if (cli->opt.policy_path) {
+			mg_buf_puts(&raw, " --policy ");
+			put_shell_word(&raw, cli->opt.policy_path);
+		}
+		mg_buf_puts(&raw, " --key KEY\n");
 	}
 	mg_buf_puts(&raw, "then commit them:\n  git add ");
 	put_shell_word(&raw, out_path);
@@ -103,7 +109,7 @@ static int run_approve(struct cli *cli)
 	if (mg_approve_run(&a, &ao, &err) < 0)
 		return cli_fail(&err);
 	cli_print_warnings(a->result);
-	print_approval(a, cli->out_path);
+	print_approval(a, cli);
 	code = EXIT_PASS;
 	mg_approve_free(a);
 	return code;
@@ -130,7 +136,7 @@ const struct cli_command cmd_approve = {
 	"--fail-on passes once both are committed: the evidence must apply, and the\n"
 	"decision be neither reject nor in fail_on; also when the manifest has\n"
 	"uncommitted edits.  When the policy checks signatures (provenance), prints\n"
-	"the ssh-keygen line that signs the changed manifest again.\n",
+	"the memgate sign line that signs the changed manifest again.\n",
 	"Exit status: 0 approved, 2 refused or could not decide.\n",
 	"record the decision and pin it in the manifest (releases)"
 };

@@ -57,14 +57,46 @@ static void guard_repository(mg_outputs *outs, const char *dir)
 	mg_repo_free(repo);
 }
 
+/* Does the armored signature sig (len bytes) sign text, in its own
+ * namespace? */
+static bool still_signs(const char *sig, size_t len, const char *text)
+{
+	mg_sshsig *s = NULL;
+	mg_error ignored;
+	bool yes;
+
+	yes = mg_sshsig_parse(&s, "signature", sig, len, &ignored) == 0 &&
+	      mg_sshsig_verify(s, text, strlen(text), mg_sshsig_namespace(s), &ignored) == 0;
+	mg_sshsig_free(s);
+	return yes;
+}
+
+/* The manifest's signature (MANIFEST.sig beside --out) no longer signs
+ * what was written: say so.  It is flagged, not removed: manifest writes
+ * only --out, and memgate sign replaces the signature. */
+static void warn_stale_signature(const char *sig_path, const char *sig, size_t len,
+				 const char *text)
+{
+	mg_buf safe = MG_BUF_INIT;
+
+	if (!sig || still_signs(sig, len, text))
+		return;
+	mg_escape_text(&safe, sig_path, strlen(sig_path));
+	fprintf(stderr, "memgate: warning: '%s' signs the old manifest, not this one: sign again "
+		"with 'memgate sign --key KEY' on the trusted runner and commit both (until "
+		"then memgate check fails signature_invalid)\n", safe.ptr);
+	mg_buf_free(&safe);
+}
+
 /* memgate manifest: refuse to replace different content unless --force;
  * an existing manifest's approved_result is kept. */
 static int run_manifest(struct cli *cli)
 {
 	mg_outputs *outs = mg_outputs_new();
 	mg_manifest_options mo = { 0 };
-	char *text = NULL, *existing = NULL, **warnings = NULL, **notes = NULL;
-	size_t len = 0, warning_count = 0, note_count = 0;
+	char *text = NULL, *existing = NULL, *sig = NULL, **warnings = NULL, **notes = NULL;
+	size_t len = 0, sig_len = 0, warning_count = 0, note_count = 0;
+	mg_buf sig_path = MG_BUF_INIT;
 	mg_error err;
 	int code = EXIT_ERROR;
 
@@ -101,6 +133,9 @@ static int run_manifest(struct cli *cli)
 		code = cli_fail(&err);
 		goto done;
 	}
+	mg_buf_printf(&sig_path, "%s.sig", cli->out_path);
+	if (mg_outputs_read_existing(&sig, &sig_len, outs, sig_path.ptr, &err) < 0)
+		mg_error_clear(&err);   /* not a file memgate reads: check says what it is */
 	mg_outputs_add(outs, cli->out_path, text, strlen(text), MG_OUTPUT_REPLACE);
 	if (mg_outputs_commit(outs, &err) < 0) {
 		code = cli_fail(&err);
@@ -111,6 +146,10 @@ static int run_manifest(struct cli *cli)
 done:
 	print_lines("note", notes, note_count);
 	print_lines("warning", warnings, warning_count);
+	if (code == EXIT_PASS && cli->out_path)
+		warn_stale_signature(sig_path.ptr, sig, sig_len, text);
+	mg_buf_free(&sig_path);
+	free(sig);
 	free(existing);
 	free(text);
 	mg_outputs_free(outs);

@@ -8,5 +8,5 @@
 #include "options.h"
 
 const struct cli_command *const cli_commands[] = {
-	&cmd_check, &cmd_record, &cmd_manifest, &cmd_approve, &cmd_list, NULL
+	&cmd_check, &cmd_record, &cmd_manifest, &cmd_sign, &cmd_approve, &cmd_list, NULL
 };

@@ -88,8 +88,47 @@ static void put_fix_command(mg_buf *msg, const mg_check_result *r)
 		mg_check_cli_path(&path, r, mg_findings__manifest_file(r));
 	else
 		mg_buf_puts(&path, "MANIFEST");
+	/* a new pin of the same measurement keeps the commit it measured */
+	if (r->manifest && r->manifest->measured_commit)
+		mg_buf_printf(&path, " --measured-commit %s", r->manifest->measured_commit);
 	mg_findings__put_safe(msg, path.ptr);
 	mg_buf_free(&path);
+}
+
+/* "memgate sign [-C ROOT] [--policy P] --key KEY": signs the manifest of
+ * r's policy again, from where memgate ran. */
+static void put_sign_command(mg_buf *msg, const mg_check_result *r)
+{
+	mg_buf cmd = MG_BUF_INIT;
+	const char *policy = mg_findings__policy_file(r);
+
+	mg_buf_puts(&cmd, "memgate sign");
+	if (!r->cwd_prefix && r->root)
+		mg_buf_printf(&cmd, " -C %s", r->root);
+	if (policy && strcmp(policy, ".memgate.yml")) {
+		mg_buf_puts(&cmd, " --policy ");
+		if (!r->cwd_prefix && r->root)
+			mg_buf_puts(&cmd, policy);
+		else
+			mg_check_cli_path(&cmd, r, policy);
+	}
+	mg_buf_puts(&cmd, " --key KEY");
+	mg_findings__put_safe(msg, cmd.ptr);
+	mg_buf_free(&cmd);
+}
+
+/* After a command that re-pins the manifest: ", sign it again ... and
+ * commit the manifest and its signature" when the policy checks
+ * signatures, else " and commit the manifest". */
+static void put_commit_pin(mg_buf *msg, const mg_check_result *r)
+{
+	if (!r->policy || !r->policy->provenance_set) {
+		mg_buf_puts(msg, " and commit the manifest");
+		return;
+	}
+	mg_buf_puts(msg, ", sign it again on the trusted runner with '");
+	put_sign_command(msg, r);
+	mg_buf_puts(msg, "' and commit the manifest and its signature");
 }
 
 static void manifest_issue(struct findings *f, enum mg_issue issue)
@@ -111,7 +150,8 @@ static void manifest_issue(struct findings *f, enum mg_issue issue)
 		mg_buf_puts(&f->msg, "; if this report is the one to gate, pin it with "
 			    "'memgate manifest ");
 		put_fix_command(&f->msg, r);
-		mg_buf_puts(&f->msg, " --force' and commit the manifest");
+		mg_buf_puts(&f->msg, " --force'");
+		put_commit_pin(&f->msg, r);
 		pos = m->source_sha256_pos;
 	} else if (issue == MG_ISSUE_SCHEMA_VERSION_MISMATCH && r->report) {
 		put_pin_mismatch(&f->msg, "schema_version", m->schema_version,
@@ -186,6 +226,8 @@ static void measured_issue(struct findings *f, enum mg_issue issue)
 		mg_buf_puts(&f->msg, " --out ");
 		mg_findings__put_safe(&f->msg, file ? file : "MANIFEST");
 		mg_buf_puts(&f->msg, " --measured-commit REV --force'");
+		if (r->policy && r->policy->provenance_set)
+			put_commit_pin(&f->msg, r);
 	} else {
 		mg_buf_puts(&f->msg, "the policy lists evidence.inputs but names the report "
 			    "directly ('report:'): name a manifest that says which commit was "
@@ -393,6 +435,8 @@ static void put_proposed_fix(mg_buf *msg, const mg_check_result *p)
 	case MG_ISSUE_MEASURED_COMMIT_MISSING:
 		mg_buf_puts(msg, "pin measured.commit in the manifest (memgate manifest "
 			    "--measured-commit REV)");
+		if (p->policy && p->policy->provenance_set)
+			mg_buf_puts(msg, " and sign it again on the trusted runner (memgate sign)");
 		break;
 	case MG_ISSUE_MEASURED_COMMIT_UNKNOWN:
 		mg_buf_puts(msg, "pin a measured.commit the repository has (push or fetch it)");

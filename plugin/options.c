@@ -146,6 +146,10 @@ static int apply_option(struct cli *cli, int c, const char *arg)
 	case OPT_SEMANTIC_ID: cli->semantic_id = arg; break;
 	case OPT_MEASURED_COMMIT: cli->measured_commit = arg; break;
 	case OPT_FORCE: cli->force = true; break;
+	case OPT_KEY: cli->key = arg; break;
+	case OPT_ALLOWED_SIGNERS: cli->allowed_signers = arg; break;
+	case OPT_NAMESPACE: cli->sig_namespace = arg; break;
+	case OPT_SSH_KEYGEN: cli->ssh_keygen = arg; break;
 	case 'h': return 1;
 	case OPT_FORMAT:
 		if (!strcmp(arg, "text"))

@@ -49,6 +49,10 @@ struct cli {
 	const char *semantic_id;   /* manifest */
 	const char *measured_commit; /* manifest */
 	bool force;                /* manifest */
+	const char *key;           /* sign: --key */
+	const char *allowed_signers; /* sign: --allowed-signers */
+	const char *sig_namespace; /* sign: --namespace */
+	const char *ssh_keygen;    /* sign: --ssh-keygen */
 };
 
 enum {
@@ -56,7 +60,7 @@ enum {
 	OPT_FAIL_ON, OPT_REQUIRE_APPROVED, OPT_MAX_INPUT, OPT_OUT, OPT_REPORT,
 	OPT_SEMANTIC_ID, OPT_FORCE, OPT_SUMMARY, OPT_JUNIT, OPT_BASE, OPT_SARIF,
 	OPT_CODEQUALITY, OPT_ALL, OPT_TODAY, OPT_INPUTS, OPT_MEASURED_COMMIT, OPT_CHANGED,
-	OPT_COMMENT
+	OPT_COMMENT, OPT_KEY, OPT_ALLOWED_SIGNERS, OPT_NAMESPACE, OPT_SSH_KEYGEN
 };
 
 /* How an option shows: required (outside brackets in the usage lines),
@@ -132,6 +136,7 @@ void cli_print_warnings(const mg_check_result *res);
 void cli_say_file(const char *what, const char *path);
 
 /* The commands (cmd_<name>.c). */
-extern const struct cli_command cmd_check, cmd_record, cmd_manifest, cmd_approve, cmd_list;
+extern const struct cli_command cmd_check, cmd_record, cmd_manifest, cmd_sign, cmd_approve,
+	cmd_list;
 
 #endif

@@ -24,6 +24,10 @@ counts apart and requires memgate to refuse with a message naming why:
   cert-authority a `cert-authority` line in the allowed signers
   unknown-option an option ssh-keygen does not know (it skips the line)
   crlf           armor with CRLF line ends (OpenSSH 10 reads it, 9 refuses it)
+With --memgate MEMGATE, signatures that `memgate sign` makes (ed25519,
+ECDSA P-256 and P-384, RSA 2048, in two namespaces, over manifests) are
+judged too, each untouched and mutated (tallied as sign-MUTATION): each
+untouched one must verify with ssh-keygen -Y verify, as with memgate.
 Prints "sshsig-diff: N passed, N failed (M stricter, as listed)".
 """
 import argparse
@@ -88,6 +92,68 @@ def sign(d, key, hashalg, ns, msg, tag):
     with open(path + ".sig", "rb") as f:
         sig = f.read()
     return sig
+
+
+SIGN_KEYS = ["ed25519", "p256", "p384", "rsa2048"]
+SIGN_NAMESPACES = ["memgate", "memgate-release"]
+SIGN_MUTATIONS = ["none", "msg_flip", "armor_flip", "blob_flip", "wrong_ns", "removed"]
+SIGN_POLICY = """version: 1
+manifest: bench/75_input_manifest.json
+identity:
+  workload_id: w
+  hardware_id: h
+budget:
+  memory_cap_mb: 1
+provenance:
+  allowed_signers: allowed_signers
+  namespace: %s
+"""
+
+
+def memgate_sign(d, memgate, key, ns, msg, tag):
+    """The signature `memgate sign` writes for msg, as the manifest of a
+    repository whose policy allows key in namespace ns."""
+    repo = os.path.join(d, "repo-%s" % tag)
+    os.makedirs(os.path.join(repo, "bench"))
+    if run(["git", "init", "-q", repo])[0] != 0:
+        sys.exit("sshsig-diff: git init failed")
+    for name, data in ((".memgate.yml", (SIGN_POLICY % ns).encode()),
+                       ("allowed_signers", ("signer@ci %s\n" % key["pub"]).encode()),
+                       ("bench/75_input_manifest.json", msg)):
+        with open(os.path.join(repo, name), "wb") as f:
+            f.write(data)
+    rc, _ = run([memgate, "sign", "-C", repo, "--key", key["path"]])
+    if rc != 0:
+        sys.exit("sshsig-diff: memgate sign with %s in %s failed (exit %d)" % (key["name"], ns, rc))
+    with open(os.path.join(repo, "bench/75_input_manifest.json.sig"), "rb") as f:
+        return f.read()
+
+
+def sign_cases(d, memgate, keys, stranger, seed):
+    """Cases over memgate sign's signatures, from a generator of their own
+    (the random cases stay those of the seed)."""
+    rng = random.Random(seed + 7)
+    todo = []
+    for key in [k for k in keys if k["name"] in SIGN_KEYS]:
+        for ns in SIGN_NAMESPACES:
+            msg = b'{"source": {"path": "bench/report.json", "sha256": "%s"}}\n' % (
+                "".join(rng.choice("0123456789abcdef") for _ in range(64)).encode())
+            made = memgate_sign(d, memgate, key, ns, msg, "%s-%s" % (key["name"], ns))
+            for mutation in SIGN_MUTATIONS:
+                sig, m = mutate(rng, mutation, made, msg)
+                signer = stranger if mutation == "removed" else key
+                judged = rng.choice([n for n in NAMESPACES if n != ns]) \
+                    if mutation == "wrong_ns" else ns
+                base = os.path.join(d, "sign-%s-%s-%s" % (key["name"], ns, mutation))
+                for suffix, data in ((".allowed", ("signer@ci %s\n" % signer["pub"]).encode()),
+                                     (".msg", m), (".sig", sig)):
+                    with open(base + suffix, "wb") as f:
+                        f.write(data)
+                todo.append({"i": len(todo), "base": base, "ns": judged, "date": "2026-01-01",
+                             "ymd": "20260101", "names": [] if signer is stranger else
+                             ["signer@ci"], "mutation": mutation, "stricter": None,
+                             "key": key["name"], "label": "sign-" + mutation})
+    return todo
 
 
 def random_message(rng):
@@ -230,6 +296,7 @@ def main():
     ap.add_argument("seed", type=int)
     ap.add_argument("-n", type=int, default=1000)
     ap.add_argument("--keep")
+    ap.add_argument("--memgate")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     d = a.keep or tempfile.mkdtemp(prefix="memgate-sshsig.")
@@ -301,6 +368,8 @@ def cases(a, rng, d):
                      "names": names.get(entry["key"]["name"], []), "mutation": mutation,
                      "stricter": stricter, "key": entry["key"]["name"]})
 
+    if a.memgate:
+        todo += sign_cases(d, a.memgate, keys, stranger, a.seed)
     batch = "".join("%s.allowed %s %s %s.msg %s.sig\n" % (c["base"], c["ns"], c["date"],
                                                           c["base"], c["base"]) for c in todo)
     p = subprocess.run([a.check], input=batch.encode(), stdout=subprocess.PIPE, env=ENV)
@@ -326,7 +395,7 @@ def cases(a, rng, d):
     tally = {}
     for c, v, name in zip(todo, verdicts, answers):
         ours = v.startswith("ok ")
-        t = tally.setdefault(c["stricter"] or c["mutation"], {})
+        t = tally.setdefault(c.get("label") or c["stricter"] or c["mutation"], {})
         word = "ok" if ours else v.split(":")[0][5:]
         t[word] = t.get(word, 0) + 1
         problem = None

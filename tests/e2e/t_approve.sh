@@ -5,7 +5,7 @@
 # accepts the tag.  Every refusal exits 2 and writes nothing: evidence that
 # does not apply, a reject, a decision the gate fails on, no manifest, a
 # bare repository, a bad --out, another record at --out, a manifest with
-# uncommitted edits.  With signatures, the ssh-keygen line it prints signs
+# uncommitted edits.  With signatures, the memgate sign line it prints signs
 # the changed manifest again.
 . "$(dirname "$0")/lib.sh"
 
@@ -84,8 +84,8 @@ sha=$(sha256sum "$repo/$APPROVED" | cut -d' ' -f1)
 expect_out "wrote '$APPROVED' (sha256 $sha)" "names the record and its SHA-256"
 expect_out "pinned as approved_result in '$MANIFEST_PATH'" "names the manifest"
 expect_out "  git add $APPROVED $MANIFEST_PATH" "prints the git add to run"
-expect_no_err "ssh-keygen" "no signing line without provenance"
-if grep -q ssh-keygen "$T/out"; then not_ok "no signing line without provenance (stdout)"; else ok "no signing line without provenance (stdout)"; fi
+expect_no_err "memgate sign" "no signing line without provenance"
+if grep -q "memgate sign" "$T/out"; then not_ok "no signing line without provenance (stdout)"; else ok "no signing line without provenance (stdout)"; fi
 keep_record "$repo/$APPROVED"
 expect_field decision '"tune"' "$repo/$APPROVED"
 expect_field selected_candidate '"checkpoint"' "$repo/$APPROVED"
@@ -244,16 +244,16 @@ if command -v ssh-keygen >/dev/null 2>&1; then
 	cp "$T/out" "$T/out.approve"
 	expect_out "the policy requires signatures: sign it again with an allowed key, on the trusted runner:" \
 		"says the manifest must be signed again"
-	expect_out "  ssh-keygen -Y sign -n release -f KEY $MANIFEST_PATH" "prints the ssh-keygen line, the policy's namespace"
+	expect_out "  memgate sign --key KEY" "prints the memgate sign line"
 	expect_out "  git add $APPROVED $MANIFEST_PATH $SIG" "the git add includes the signature"
 	g -C "$srepo" add "$APPROVED" "$MANIFEST_PATH" && g -C "$srepo" commit -q -m "approved, not re-signed"
 	mg check -C "$srepo" --require-approved --fail-on reject
 	expect_code 1 "without signing again, the old signature no longer matches"
 	expect_out "evidence: not applicable: signature_invalid" "signature_invalid"
 	# what the printed line says, KEY being the runner's key
-	line=$(sed -n 's/^  ssh-keygen \(.*\)$/ssh-keygen -q \1/p' "$T/out.approve")
-	rm -f "$srepo/$SIG"
-	(cd "$srepo" && ${line/-f KEY/-f $T/runner}) 2>/dev/null
+	line=$(sed -n 's/^  memgate sign \(.*\)$/\1/p' "$T/out.approve")
+	# shellcheck disable=SC2086
+	(cd "$srepo" && "$MEMGATE" sign ${line/--key KEY/--key $T/runner} </dev/null) 2>/dev/null
 	g -C "$srepo" add "$SIG" && g -C "$srepo" commit -q -m "signed again"
 	mg check -C "$srepo" --require-approved --fail-on reject --format json
 	expect_code 0 "signed again with the printed line: check --require-approved passes"
@@ -264,10 +264,14 @@ if command -v ssh-keygen >/dev/null 2>&1; then
 	expect_code 0 "the release gate accepts the signed tag"
 	approve_in "$srepo/benchmarks" --out results/v3.json --fail-on reject
 	expect_code 0 "approve from a subdirectory of a signed repository"
-	expect_out "  ssh-keygen -Y sign -n release -f KEY results/75_input_manifest.json" \
-		"the ssh-keygen line names the manifest from where memgate ran"
+	expect_out "  memgate sign --key KEY" \
+		"the memgate sign line works from where memgate ran"
 	expect_out "  git add results/v3.json results/75_input_manifest.json results/75_input_manifest.json.sig" \
 		"and so does the git add, signature included"
+	g -C "$srepo" checkout -q -- .
+	approve_in "$T" -C "$srepo/benchmarks" --out "$srepo/benchmarks/results/v4.json" --fail-on reject
+	expect_code 0 "approve -C DIR of a signed repository"
+	expect_out "  memgate sign -C $srepo/benchmarks --key KEY" "the memgate sign line keeps -C DIR"
 else
 	echo "ok - # SKIP ssh-keygen not available (actions/install-deps installs openssh-client)"
 fi

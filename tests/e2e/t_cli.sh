@@ -23,7 +23,7 @@ expect_usage_error() {
 }
 
 # -h and --help for every command, on stdout, exit 0.
-for c in check record manifest; do
+for c in check record manifest sign; do
 	for h in -h --help; do
 		mg $c $h
 		expect_code 0 "memgate $c $h"
@@ -43,6 +43,7 @@ usage: memgate <command> [options]
   check      gate the committed evidence against the budget policy
   record     write the decision record, write-once (release close stage)
   manifest   make a manifest for a committed report
+  sign       sign the manifest on the GPU runner (signed evidence)
   approve    record the decision and pin it in the manifest (releases)
   list       list the policy files of the repository (monorepos)
   version    print the version

@@ -37,7 +37,7 @@ options() {
 }
 
 # The options of each command: its -h against its section of the man page.
-for cmd in check record manifest approve list; do
+for cmd in check record manifest sign approve list; do
 	mg "$cmd" -h
 	options <"$T/out" >"$T/help-$cmd"
 	sed -n "/^\.SS memgate $cmd\$/,/^\.S[SH] /p" "$MAN" | sed 's/\\-/-/g' | options >"$T/man-$cmd"

@@ -5,7 +5,9 @@
 # a bit flipped in the message, the armor or the blob, armor cut short,
 # re-wrapped, with CRLF or trailing text, validity windows, principal
 # patterns, removed signers (tests/diff/sshsig.py says how, and lists the
-# cases where memgate is stricter on purpose).  Needs python3 and
+# cases where memgate is stricter on purpose); and the signatures `memgate
+# sign` makes (ed25519, ECDSA, RSA; two namespaces), each untouched one
+# verified by ssh-keygen -Y verify, and mutated.  Needs python3 and
 # ssh-keygen (openssh-client: actions/install-deps installs both).
 . "$(dirname "$0")/lib.sh"
 
@@ -31,9 +33,11 @@ SEED=22
 CASES=1000
 # Under valgrind (make valgrind) memgate is not what runs here; check fewer.
 [ -z "${MEMGATE_WRAP:-}" ] || CASES=100
-python3 "$SRC/tests/diff/sshsig.py" "$CHECK" "$SEED" -n "$CASES" >"$T/out" 2>"$T/err"
+SIGNED=8   # memgate sign: 4 key types x 2 namespaces, 6 cases each
+python3 "$SRC/tests/diff/sshsig.py" "$CHECK" "$SEED" -n "$CASES" --memgate "$MEMGATE" \
+	>"$T/out" 2>"$T/err"
 code=$?
-if [ "$code" = 0 ] && grep -q "^sshsig-diff: $CASES passed, 0 failed" "$T/out"; then
+if [ "$code" = 0 ] && grep -q "^sshsig-diff: $((CASES + 6 * SIGNED)) passed, 0 failed" "$T/out"; then
 	ok "sshsig differential: $CASES random cases (seed $SEED) agree with ssh-keygen -Y verify"
 else
 	not_ok "sshsig differential: $CASES random cases (seed $SEED) agree with ssh-keygen -Y verify" \
@@ -57,6 +61,23 @@ for kind in msg_flip stranger removed wrong_ns crlf truncate; do
 		not_ok "sshsig differential: no '$kind' case is accepted" "$(grep "^  $kind " "$T/out")"
 	else
 		ok "sshsig differential: no '$kind' case is accepted"
+	fi
+done
+# memgate sign's signatures: every untouched one verifies (with ssh-keygen
+# too: the case passed), no mutated one does.
+if grep -qx "  sign-none  *ok $SIGNED" "$T/out"; then
+	ok "sshsig differential: the $SIGNED signatures memgate sign made verify with ssh-keygen -Y verify"
+else
+	not_ok "sshsig differential: the $SIGNED signatures memgate sign made verify with ssh-keygen -Y verify" \
+		"$(grep '^  sign-' "$T/out")"
+fi
+for kind in sign-msg_flip sign-armor_flip sign-blob_flip sign-wrong_ns sign-removed; do
+	if grep "^  $kind " "$T/out" | grep -q ' ok '; then
+		not_ok "sshsig differential: no '$kind' case is accepted" "$(grep "^  $kind " "$T/out")"
+	elif grep -q "^  $kind " "$T/out"; then
+		ok "sshsig differential: no '$kind' case is accepted"
+	else
+		not_ok "sshsig differential: '$kind' cases ran" "$(cat "$T/out")"
 	fi
 done
 if grep "^  none " "$T/out" | grep -q ' ok [1-9]'; then
