@@ -525,8 +525,3 @@ int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *e
 	*out = run.res;
 	return MG_OK;
 }
-
-int mg_check_item_status(const mg_check_item *item)
-{
-	return !item->result ? 2 : item->result->passed ? 0 : 1;
-}

@@ -4,7 +4,10 @@
  * What a check gives (mg_check_run, check.h; mg_plan_all, plan.h): the
  * inputs read and where from, the decision, the policy's changes and
  * waivers, the warnings.  Plain data the renderers read; they include
- * this header, never check.h.
+ * this header, never check.h.  The functions declared here are pure
+ * functions of that data, defined below the check (plugin/result.c), so
+ * that what reads a result never calls the check; mg_check_result_free is
+ * the check's.
  */
 #include <stdbool.h>
 #include <stddef.h>
