@@ -176,24 +176,6 @@ int mg_screening__stop_reason(const mg_rules *rules, const mg_candidate *c,
 
 /* ---- screening: values and step 7 ---- */
 
-const char *mg_rules_baseline(const mg_rules *rules)
-{
-	return rules && rules->baseline ? rules->baseline : "baseline";
-}
-
-bool mg_find_baseline(size_t *index, const mg_rules *rules, const mg_evidence *ev)
-{
-	const char *want = mg_rules_baseline(rules);
-	size_t i;
-
-	for (i = 0; i < ev->candidate_count; i++)
-		if (ev->candidates[i].name && !strcmp(ev->candidates[i].name, want)) {
-			*index = i;
-			return true;
-		}
-	return false;
-}
-
 /* Whether the measured baseline can give the value that metric m derives from. */
 static bool base_gives(const struct screen_ctx *x, enum mg_metric_id m)
 {
