@@ -40,11 +40,19 @@ if [ -z "$bad" ]; then ok "no source file is over 900 lines"
 else not_ok "no source file is over 900 lines" "$bad"; fi
 
 # The layers (tests/layers): every source file belongs to one, and includes
-# only its own layer's headers or lower ones; no cycle can form.
+# only its own layer's headers or lower ones; every object of the build
+# ($MG_BUILD_DIR, else the binary's directory) uses only symbols its own
+# layer or lower ones define, so no cycle can form between layers.
+BUILD=${MG_BUILD_DIR:-$(dirname "$MEMGATE")}
 code=0
-python3 "$SRC/tests/layers" "$SRC" >"$T/out" 2>"$T/err" || code=$?
-if [ $code = 0 ]; then ok "every source includes only its own layer or those below (tests/layers)"
-else not_ok "every source includes only its own layer or those below (tests/layers)" "$(cat "$T/out" "$T/err")"; fi
+python3 "$SRC/tests/layers" "$SRC" "$BUILD" >"$T/out" 2>"$T/err" || code=$?
+if [ $code = 0 ]; then ok "every source includes and calls only its own layer or those below (tests/layers)"
+else not_ok "every source includes and calls only its own layer or those below (tests/layers)" "$(cat "$T/out" "$T/err")"; fi
+# ... and no module calls round in a circle, even within a layer.
+code=0
+python3 "$SRC/tests/layers" --cycles "$SRC" "$BUILD" >"$T/out" 2>"$T/err" || code=$?
+if [ $code = 0 ] && [ ! -s "$T/out" ]; then ok "no cycle between the modules' calls (tests/layers --cycles)"
+else not_ok "no cycle between the modules' calls (tests/layers --cycles)" "$(cat "$T/out" "$T/err")"; fi
 # ... and an arrow up fails, naming the file and line: the core calling
 # into the insight above it, as it once did.
 mkdir -p "$T/up/plugin" "$T/up/include/memgate"
@@ -56,6 +64,34 @@ python3 "$SRC/tests/layers" "$T/up" >"$T/out" 2>"$T/err" || code=$?
 expect_code 1 "an include up a layer fails tests/layers"
 expect_out "plugin/decision.c:12: decision core includes insight.h, of insight (not below it)" \
 	"tests/layers names the file, line and layers of an arrow up"
+# ... and so does a call up, at link level, whatever the includes: the
+# build's objects with one call of the insight added to the core's
+# decision.o and one of the check added to the text renderer's text.o.
+mkdir -p "$T/upcall/obj"
+cp "$BUILD"/obj/*.o "$T/upcall/obj/"
+printf 'void mg_insight_free(void *);\nvoid mg_up_insight(void) { mg_insight_free(0); }\n' >"$T/up1.c"
+printf 'int mg_check_run(void *, const void *, void *);\nint mg_up_check(void) { return mg_check_run(0, 0, 0); }\n' >"$T/up2.c"
+code=0
+{ ${CC:-cc} -c -o "$T/up1.o" "$T/up1.c" && ${CC:-cc} -c -o "$T/up2.o" "$T/up2.c" &&
+	${CC:-cc} -r -nostdlib -o "$T/upcall/obj/decision.o" "$BUILD/obj/decision.o" "$T/up1.o" &&
+	${CC:-cc} -r -nostdlib -o "$T/upcall/obj/text.o" "$BUILD/obj/text.o" "$T/up2.o"; } \
+	>"$T/out" 2>"$T/err" || code=$?
+expect_code 0 "an object with a call up is made"
+code=0
+python3 "$SRC/tests/layers" "$SRC" "$T/upcall" >"$T/out" 2>"$T/err" || code=$?
+expect_code 1 "a call up a layer fails tests/layers"
+expect_out "$T/upcall/obj/decision.o: decision core uses mg_insight_free, of insight.c, of insight (not below it)" \
+	"tests/layers names the object, the symbol and the module that defines it"
+expect_out "$T/upcall/obj/text.o: renderers use mg_check_run, of check.c, of the check (read result.h)" \
+	"tests/layers holds the renderers off the check at link level too"
+[ "$(wc -l <"$T/out")" = 2 ] && ok "tests/layers names those two calls and nothing else" ||
+	not_ok "tests/layers names those two calls and nothing else"
+# ... and the call up closes a cycle (the insight calls the core), which
+# --cycles prints with its arrows and their symbols.
+code=0
+python3 "$SRC/tests/layers" --cycles "$SRC" "$T/upcall" >"$T/out" 2>"$T/err" || code=$?
+expect_code 1 "a cycle fails tests/layers --cycles"
+expect_out "  decision -> insight: mg_insight_free" "tests/layers --cycles names the arrows of a cycle"
 
 # The git source (plugin/git.c, plugin/git_*.c) depends on no parser: only
 # its own headers, the path rules and the utilities.
