@@ -617,9 +617,7 @@ void mg_findings_fill(mg_check_result *r)
 
 const mg_finding *mg_result_findings(const mg_check_result *r, size_t *count)
 {
-	assert(r && count);
-	if (!r->findings_filled)
-		mg_findings_fill((mg_check_result *)r);   /* r's cache (findings.h) */
+	assert(r && count && r->findings_filled);
 	*count = r->finding_count;
 	return r->findings;
 }

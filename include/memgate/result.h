@@ -206,9 +206,9 @@ typedef struct mg_check_result {
 	char **stale_paths;
 	size_t stale_count, stale_total;
 	bool measured_shallow;      /* measured_commit_unknown in a shallow clone */
-	/* the findings behind the decision (findings.h), computed once, when a
-	 * renderer first reads them (mg_result_findings), and then read by
-	 * every renderer: a cache, filled behind a const result */
+	/* the findings behind the decision (findings.h), computed once by the
+	 * check when it has decided (mg_findings_fill) and read by every
+	 * renderer (mg_result_findings) */
 	struct mg_finding *findings;
 	size_t finding_count;
 	bool findings_filled;
