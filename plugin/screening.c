@@ -9,37 +9,20 @@
 #include "memgate/buf.h"
 #include "memgate/decision.h"
 #include "memgate/noise.h"
+#include "byname.h"
 #include "screening.h"
 #include "tables.h"
 
 /* ---- screening: steps 1-4 (independent of the budget) ---- */
 
-struct named { const char *name; size_t index; };
-
-static int named_cmp(const void *a, const void *b)
-{
-	const struct named *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	if (c)
-		return c;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* A malloc'd flag per candidate: its name equals an earlier candidate's. */
+/* A malloc'd flag per candidate: its name equals an earlier candidate's
+ * (mg_byname_candidates: sorted once). */
 static bool *find_duplicates(const mg_evidence *ev)
 {
 	bool *dup = mg_xcalloc(ev->candidate_count, sizeof(*dup));
-	struct named *v = mg_xcalloc(ev->candidate_count, sizeof(*v));
-	size_t i, n = 0;
+	size_t i, n;
+	mg_named *v = mg_byname_candidates(&n, ev);
 
-	for (i = 0; i < ev->candidate_count; i++)
-		if (ev->candidates[i].name) {
-			v[n].name = ev->candidates[i].name;
-			v[n++].index = i;
-		}
-	if (n)
-		qsort(v, n, sizeof(*v), named_cmp);
 	for (i = 1; i < n; i++)
 		if (!strcmp(v[i - 1].name, v[i].name))
 			dup[v[i].index] = true;
