@@ -93,6 +93,24 @@ python3 "$SRC/tests/layers" --cycles "$SRC" "$T/upcall" >"$T/out" 2>"$T/err" || 
 expect_code 1 "a cycle fails tests/layers --cycles"
 expect_out "  decision -> insight: mg_insight_free" "tests/layers --cycles names the arrows of a cycle"
 
+# The module map of .github/CONTRIBUTING.md is tests/layers' table in words:
+# a row per layer, in rank order, naming every module of that layer and
+# none of another (tests/layers --doc) ...
+code=0
+python3 "$SRC/tests/layers" --doc "$SRC" >"$T/out" 2>"$T/err" || code=$?
+if [ $code = 0 ]; then ok "CONTRIBUTING.md's module map agrees with tests/layers"
+else not_ok "CONTRIBUTING.md's module map agrees with tests/layers" "$(cat "$T/out" "$T/err")"; fi
+# ... and a module left out of its row, or named in another, fails.
+mkdir -p "$T/doc/.github"
+sed -e 's/`byname` (candidates by name/byname (candidates by name/' \
+	-e 's/| `format` (numbers/| `format` and `tipping` (numbers/' \
+	"$SRC/.github/CONTRIBUTING.md" >"$T/doc/.github/CONTRIBUTING.md"
+code=0
+python3 "$SRC/tests/layers" --doc "$T/doc" >"$T/out" 2>"$T/err" || code=$?
+expect_code 1 "a module map that disagrees fails tests/layers --doc"
+expect_out ": decision core lacks byname" "tests/layers --doc names a module left out"
+expect_out ": value formatting names tipping, of insight" "tests/layers --doc names a module in another layer's row"
+
 # The git source (plugin/git.c, plugin/git_*.c) depends on no parser: only
 # its own headers, the path rules and the utilities.
 bad=$(cd "$SRC/plugin" && grep -n '#include "' git.c git_*.c git_repo.h |
