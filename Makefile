@@ -178,11 +178,14 @@ $(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB) $(HEADERS
 
 # Unit tests (one Criterion binary per module), the fuzz corpus replayed,
 # then the end-to-end tests that run the binary on fixture repositories
-# built with the real git.  Deterministic: no installing, no random fuzzing.
+# built with the real git (t_layout also holds the objects of $(BUILD)/obj
+# to their layers, tests/layers).  Deterministic: no installing, no random
+# fuzzing.
 run-tests: build-tests
 	@MG_BUILD_DIR=$(CURDIR)/$(BUILD) ./tests/run-unit $(TEST_PROGS)
 	@./tests/fuzz/run-replay $(REPLAY_PROGS)
-	@MEMGATE=$(CURDIR)/$(PROG) $(if $(SAN),MG_SANITIZED=1) ./tests/e2e/run
+	@MEMGATE=$(CURDIR)/$(PROG) MG_BUILD_DIR=$(CURDIR)/$(BUILD) $(if $(SAN),MG_SANITIZED=1) \
+		./tests/e2e/run
 
 # run-suite MAKE-ARGS: run-tests with those arguments, then how long it took.
 run-suite = start=$$(date +%s); \

@@ -23,6 +23,7 @@
 #include "check_evidence.h"
 #include "check_policy.h"
 #include "check_repo.h"
+#include "findings.h"
 #include "policy_diff.h"
 #include "waivers.h"
 
@@ -606,11 +607,7 @@ int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *e
 		mg_check_result_free(run.res);
 		return error;
 	}
+	mg_findings_fill(run.res);   /* once, for every renderer (findings.h) */
 	*out = run.res;
 	return MG_OK;
-}
-
-int mg_check_item_status(const mg_check_item *item)
-{
-	return !item->result ? 2 : item->result->passed ? 0 : 1;
 }

@@ -331,27 +331,6 @@ done:
 	return error;
 }
 
-void mg_check_cli_path(mg_buf *out, const mg_check_result *r, const char *path)
-{
-	const char *p = r->cwd_prefix, *q = path, *rest;
-	size_t common = 0, i;
-
-	if (!p) {
-		if (r->root)
-			mg_buf_printf(out, "%s/", r->root);
-		mg_buf_puts(out, path);
-		return;
-	}
-	/* the longest common run of whole directories */
-	for (i = 0; p[i] && p[i] == q[i]; i++)
-		if (p[i] == '/')
-			common = i + 1;
-	for (rest = p + common; *rest; rest++)
-		if (*rest == '/')
-			mg_buf_puts(out, "../");
-	mg_buf_puts(out, path + common);
-}
-
 static void release_ref(mg_input_ref *ref)
 {
 	free(ref->path);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "memgate/buf.h"
+#include "byname.h"
 #include "compare.h"
 
 const enum mg_metric_id mg_compare_metrics[MG_COMPARE_METRICS] = {
@@ -13,56 +14,25 @@ const enum mg_metric_id mg_compare_metrics[MG_COMPARE_METRICS] = {
 size_t mg_compare_name_compares;
 
 /* The named evaluations of one screening sorted by name, then by position
- * (they lie in one array): the first of a name is the first of its run. */
+ * (mg_byname_evaluations): the first of a name is the first of its run. */
 struct byname {
-	const mg_evaluation **e;
+	const mg_screening *s;
+	mg_named *v;
 	size_t count;
 };
 
-static int cmp_names(const char *x, const char *y)
-{
-	mg_compare_name_compares++;
-	return strcmp(x, y);
-}
-
-static int by_name(const void *a, const void *b)
-{
-	const mg_evaluation *x = *(const mg_evaluation *const *)a;
-	const mg_evaluation *y = *(const mg_evaluation *const *)b;
-	int c = cmp_names(x->name, y->name);
-
-	return c ? c : (x > y) - (x < y);
-}
-
 static void byname_init(struct byname *n, const mg_screening *s)
 {
-	size_t i;
-
-	n->count = 0;
-	n->e = mg_xcalloc(s->count + 1, sizeof(*n->e));
-	for (i = 0; i < s->count; i++)
-		if (s->evaluations[i].name)
-			n->e[n->count++] = &s->evaluations[i];
-	qsort(n->e, n->count, sizeof(*n->e), by_name);
+	n->s = s;
+	n->v = mg_byname_evaluations(&n->count, s);
 }
 
 /* The first evaluation named `name`, or NULL: a binary search. */
 static const mg_evaluation *find(const struct byname *n, const char *name)
 {
-	size_t lo = 0, hi = n->count, mid;
+	const mg_named *f = mg_byname_find(n->v, n->count, name);
 
-	if (!name)
-		return NULL;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (cmp_names(n->e[mid]->name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < n->count && !cmp_names(n->e[lo]->name, name))
-		return n->e[lo];
-	return NULL;
+	return f ? &n->s->evaluations[f->index] : NULL;
 }
 
 /* Is e the first evaluation of its name (so that a duplicate is its own row)? */
@@ -102,7 +72,7 @@ void mg_compare_rows(mg_compare_row **rows, size_t *count, const mg_decision *ba
 {
 	const mg_screening *b = &base->base, *h = &head->base;
 	struct byname nb, nh;
-	size_t i, n = 0;
+	size_t i, n = 0, compares = mg_byname_compares;
 
 	assert(rows && count && base && head);
 	byname_init(&nb, b);
@@ -120,8 +90,9 @@ void mg_compare_rows(mg_compare_row **rows, size_t *count, const mg_decision *ba
 			fill(&(*rows)[n++], e, NULL);
 	}
 	*count = n;
-	free(nb.e);
-	free(nh.e);
+	free(nb.v);
+	free(nh.v);
+	mg_compare_name_compares += mg_byname_compares - compares;
 }
 
 bool mg_compare_row_changed(const mg_compare_row *row)

@@ -10,6 +10,7 @@
 #include "memgate/buf.h"
 #include "memgate/decision.h"
 #include "memgate/noise.h"
+#include "byname.h"
 #include "decision_memo.h"
 #include "screening.h"
 #include "sensitivity.h"
@@ -172,63 +173,35 @@ static void mark_used_waivers(mg_decision *d, const mg_rules *rules, const size_
 
 /* ---- regressions against the base (memgate(1), REGRESSIONS AND HISTORY) ---- */
 
-/* A report's named candidates sorted by name, then by place (their
- * addresses, in one array), so that covers: all costs n log n, not n^2,
- * per decision. */
-typedef struct by_name {
-	const mg_candidate **list;
-	size_t count;
-} by_name;
-
-static int cmp_by_name(const void *a, const void *b)
-{
-	const mg_candidate *x = *(const mg_candidate *const *)a;
-	const mg_candidate *y = *(const mg_candidate *const *)b;
-	int c = strcmp(x->name, y->name);
-
-	return c ? c : (x > y) - (x < y);
-}
-
-static by_name index_by_name(const mg_evidence *ev)
-{
-	by_name ix = { mg_xcalloc(ev->candidate_count + 1, sizeof(*ix.list)), 0 };
-	size_t i;
-
-	for (i = 0; i < ev->candidate_count; i++)
-		if (ev->candidates[i].name)
-			ix.list[ix.count++] = &ev->candidates[i];
-	qsort(ix.list, ix.count, sizeof(*ix.list), cmp_by_name);
-	return ix;
-}
-
 /*
  * For each candidate of ev (by its index): its namesake at the base, the
  * first of that name there, when it is itself the first of its name in ev;
- * else NULL.  Both reports sorted by name, then joined in one pass.  The
- * caller frees the array.
+ * else NULL.  Both reports sorted by name (mg_byname_candidates), then
+ * joined in one pass, so that covers: all costs n log n, not n^2, per
+ * decision.  The caller frees the array.
  */
 static const mg_candidate **match_base(const mg_evidence *ev, const mg_evidence *base)
 {
 	const mg_candidate **match = mg_xcalloc(ev->candidate_count + 1, sizeof(*match));
-	by_name h = index_by_name(ev), b = index_by_name(base);
-	size_t i = 0, j = 0;
+	size_t hn, bn, i = 0, j = 0;
+	mg_named *h = mg_byname_candidates(&hn, ev), *b = mg_byname_candidates(&bn, base);
 	int c;
 
-	while (i < h.count && j < b.count) {
-		c = strcmp(h.list[i]->name, b.list[j]->name);
+	while (i < hn && j < bn) {
+		c = strcmp(h[i].name, b[j].name);
 		if (c < 0) {
 			i++;
 		} else if (c > 0) {
 			j++;
 		} else {
 			/* the first of the name on each side, then past it on ours */
-			match[h.list[i] - ev->candidates] = b.list[j];
-			for (i++; i < h.count && !strcmp(h.list[i]->name, b.list[j]->name); i++)
+			match[h[i].index] = &base->candidates[b[j].index];
+			for (i++; i < hn && !strcmp(h[i].name, b[j].name); i++)
 				;
 		}
 	}
-	free(h.list);
-	free(b.list);
+	free(h);
+	free(b);
 	return match;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "findings.h"
+#include "byname.h"
 #include "digest.h"
 #include "memgate/escape.h"
 #include "format.h"
@@ -116,35 +117,17 @@ static mg_pos metric_message(struct findings *f, const mg_evaluation *e,
 	return c->metric[m].pos.line > 0 ? c->metric[m].pos : pos;
 }
 
-struct named {
-	const char *name;
-	size_t index;
-};
-
-static int named_cmp(const void *a, const void *b)
-{
-	const struct named *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	return c ? c : (x->index > y->index) - (x->index < y->index);
-}
-
 /* For each evaluation, the first evaluation with the same name (itself when
- * none comes before): sorted once, not searched per duplicate. */
+ * none comes before): sorted once (mg_byname_evaluations), not searched per
+ * duplicate. */
 static size_t *first_uses(const mg_screening *s)
 {
 	size_t *first = mg_xcalloc(s->count ? s->count : 1, sizeof(*first));
-	struct named *v = mg_xcalloc(s->count ? s->count : 1, sizeof(*v));
-	size_t i, n = 0;
+	size_t i, n;
+	mg_named *v = mg_byname_evaluations(&n, s);
 
-	for (i = 0; i < s->count; i++) {
+	for (i = 0; i < s->count; i++)
 		first[i] = i;
-		if (s->evaluations[i].name) {
-			v[n].name = s->evaluations[i].name;
-			v[n++].index = i;
-		}
-	}
-	qsort(v, n, sizeof(*v), named_cmp);
 	for (i = 1; i < n; i++)
 		if (!strcmp(v[i].name, v[i - 1].name))
 			first[v[i].index] = first[v[i - 1].index];
@@ -618,9 +601,7 @@ void mg_findings_fill(mg_check_result *r)
 
 const mg_finding *mg_result_findings(const mg_check_result *r, size_t *count)
 {
-	assert(r && count);
-	if (!r->findings_filled)
-		mg_findings_fill((mg_check_result *)r);   /* r's cache (findings.h) */
+	assert(r && count && r->findings_filled);
 	*count = r->finding_count;
 	return r->findings;
 }

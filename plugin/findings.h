@@ -73,19 +73,16 @@ void mg_findings(mg_finding **out, size_t *count, const mg_check_result *r);
 
 /*
  * Compute r's findings (mg_findings) and their fingerprints into
- * r->findings, freeing those it held.  mg_result_findings does it once, on
- * first reading; code that changes a result afterwards (a test) calls it
- * again before rendering.
+ * r->findings, freeing those it held: once, when the check has decided
+ * (mg_check_run).  Code that builds or changes a result itself (a test)
+ * calls it before rendering.
  */
 void mg_findings_fill(mg_check_result *r);
 
 /*
- * The findings every renderer reads: r's, with their fingerprints; *count
- * is their number.  Borrowed from r.  The first reading computes them
- * (mg_findings_fill) into r, whose findings are a cache: a check whose
- * outputs read none (plain text of applicable evidence without a
- * regression: section, the JSON record) never computes them, which was
- * 8 % of check --all on 200 policies.
+ * The findings every renderer reads: r's, as mg_findings_fill left them,
+ * with their fingerprints; *count is their number.  Borrowed from r, which
+ * reading leaves as it is.
  */
 const mg_finding *mg_result_findings(const mg_check_result *r, size_t *count);
 

@@ -107,16 +107,6 @@ static void free_git_blob(void *blob)
 	git_blob_free(blob);
 }
 
-/* Bytes read from a file, as a blob's data. */
-void mg_git__take_buf(mg_blob *out, mg_buf *data)
-{
-	char *p = mg_buf_detach(data, &out->len);
-
-	out->data = p;
-	out->owner = p;
-	out->owner_free = free;
-}
-
 /* A blob of the memo by id: a new handle (the caller frees it), or NULL. */
 static git_blob *memo_find(mg_repo *repo, const git_oid *oid)
 {

@@ -76,7 +76,8 @@ void mg_git__buf_truncate(mg_buf *b, size_t len);
 int mg_git__lookup_tree(git_tree **tree, mg_repo *repo, const char *commit_hex,
 			const char *path, mg_error *err);
 
-/* Bytes read from a file (data, emptied), as a blob's data (git_blob.c). */
+/* Bytes read from a file (data, emptied), as a blob's data (git_worktree.c,
+ * which reads files; git_lfs.c too). */
 void mg_git__take_buf(mg_blob *out, mg_buf *data);
 
 /* Append what the open file fd holds to b, stopping once b is over limit

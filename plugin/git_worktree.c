@@ -159,6 +159,16 @@ int mg_git__read_fd(mg_buf *b, int fd, size_t limit)
 	return 0;
 }
 
+/* Bytes read from a file, as a blob's data. */
+void mg_git__take_buf(mg_blob *out, mg_buf *data)
+{
+	char *p = mg_buf_detach(data, &out->len);
+
+	out->data = p;
+	out->owner = p;
+	out->owner_free = free;
+}
+
 /* Read at most limit bytes of the regular file full into b. */
 static int slurp(mg_buf *b, const char *full, const char *path, size_t limit,
 		 mg_error *err)

@@ -12,6 +12,7 @@
 
 #include "memgate/buf.h"
 #include "memgate/report.h"
+#include "byname.h"
 #include "history_read.h"
 
 /* The metrics a median is taken of: what the regression thresholds read. */
@@ -35,17 +36,6 @@ struct build {
 	size_t room;               /* of evidence.candidates and vals */
 	struct values (*vals)[MEASURED];
 };
-
-static const mg_candidate *sort_cands;   /* qsort has no context argument */
-
-/* By name, then by index: the first of a name comes first. */
-static int cmp_by_name(const void *pa, const void *pb)
-{
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	int c = strcmp(sort_cands[a].name, sort_cands[b].name);
-
-	return c ? c : (a > b) - (a < b);
-}
 
 /* Append a candidate named `name` to the history; its index. */
 static size_t add_candidate(struct build *b, const char *name)
@@ -92,17 +82,16 @@ static void match_names(struct build *b, const mg_evidence *ev, size_t *at)
 	mg_history *h = b->h;
 	size_t n = ev->candidate_count, old = h->evidence.candidate_count;
 	size_t *order = mg_xcalloc(n ? n : 1, sizeof(*order));
-	size_t i, j = 0, k = 0, named = 0;
+	size_t i, j = 0, k = 0, named = 0, sorted;
 	size_t *merged;
+	mg_named *by_name = mg_byname_candidates(&sorted, ev);
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		at[i] = SIZE_MAX;
-		if (ev->candidates[i].name && *ev->candidates[i].name)
-			order[named++] = i;
-	}
-	sort_cands = ev->candidates;
-	qsort(order, named, sizeof(*order), cmp_by_name);
-	sort_cands = NULL;
+	for (i = 0; i < sorted; i++)   /* by name, then index; empty names left out */
+		if (*by_name[i].name)
+			order[named++] = by_name[i].index;
+	free(by_name);
 	for (i = 0; i < named; i++) {
 		const char *name = ev->candidates[order[i]].name;
 

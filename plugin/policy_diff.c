@@ -15,16 +15,6 @@
 
 /* ---- policy changes ---- */
 
-const char *mg_check_effect_name(enum mg_change_effect e)
-{
-	switch (e) {
-	case MG_CHANGE_TIGHTENS: return "tightens";
-	case MG_CHANGE_LOOSENS: return "loosens";
-	case MG_CHANGE_EXPIRED: return "expired";
-	default: return "changes";
-	}
-}
-
 static mg_change_value number_value(bool set, double v)
 {
 	mg_change_value x = { 0 };
@@ -404,87 +394,6 @@ void mg_policy_diff__compare(struct run *run, const mg_policy *base, const mg_po
 	diff_rest(res, base, head);
 	diff_waivers(res, base, head);
 	diff_provenance(run, base, head);
-}
-
-/* "[{memory_cap_mb: 8500}, {min_throughput_ratio: 0.9}]" */
-static void put_stricter(mg_buf *out, const mg_budget *list, size_t count)
-{
-	const char *sep;
-	size_t i;
-	int t;
-
-	mg_buf_putc(out, '[');
-	for (i = 0; i < count; i++) {
-		mg_buf_puts(out, i ? ", {" : "{");
-		for (sep = "", t = 0; t < MG_THRESHOLD_COUNT; t++) {
-			if (!list[i].set[t])
-				continue;
-			mg_buf_printf(out, "%s%s: ", sep, mg_threshold_name((enum mg_threshold)t));
-			mg_format_threshold(out, list[i].value[t]);
-			sep = ", ";
-		}
-		mg_buf_putc(out, '}');
-	}
-	mg_buf_putc(out, ']');
-}
-
-/* "{memory_cap_mb: [9600, 11200], min_samples_per_s: [1, 1.5]}" */
-static void put_grid(mg_buf *out, const mg_grid_axis *axes, size_t count)
-{
-	size_t i, k;
-
-	mg_buf_putc(out, '{');
-	for (i = 0; i < count; i++) {
-		mg_buf_printf(out, "%s%s: [", i ? ", " : "", mg_threshold_name(axes[i].threshold));
-		for (k = 0; k < axes[i].count; k++) {
-			if (k)
-				mg_buf_puts(out, ", ");
-			mg_format_threshold(out, axes[i].values[k]);
-		}
-		mg_buf_putc(out, ']');
-	}
-	mg_buf_putc(out, '}');
-}
-
-void mg_check_change_text(mg_buf *out, const mg_change_value *v)
-{
-	const char *sep = "";
-	size_t i;
-	int x;
-
-	switch (v->kind) {
-	case MG_CHANGE_UNSET:
-		mg_buf_puts(out, "unset");
-		break;
-	case MG_CHANGE_NUMBER:
-		mg_format_threshold(out, v->number);
-		break;
-	case MG_CHANGE_STRING:
-		mg_buf_printf(out, "'%s'", v->string);
-		break;
-	case MG_CHANGE_VERDICTS:
-		mg_buf_putc(out, '[');
-		for (x = 0; x < MG_VERDICT_COUNT; x++) {
-			if (!v->verdicts[x])
-				continue;
-			mg_buf_printf(out, "%s%s", sep, mg_verdict_name((enum mg_verdict)x));
-			sep = ", ";
-		}
-		mg_buf_putc(out, ']');
-		break;
-	case MG_CHANGE_STRICTER:
-		put_stricter(out, v->stricter, v->count);
-		break;
-	case MG_CHANGE_STRINGS:
-		mg_buf_putc(out, '[');
-		for (i = 0; i < v->count; i++)
-			mg_buf_printf(out, "%s'%s'", i ? ", " : "", v->strings[i]);
-		mg_buf_putc(out, ']');
-		break;
-	default:
-		put_grid(out, v->grid, v->count);
-		break;
-	}
 }
 
 /*

@@ -9,37 +9,20 @@
 #include "memgate/buf.h"
 #include "memgate/decision.h"
 #include "memgate/noise.h"
+#include "byname.h"
 #include "screening.h"
 #include "tables.h"
 
 /* ---- screening: steps 1-4 (independent of the budget) ---- */
 
-struct named { const char *name; size_t index; };
-
-static int named_cmp(const void *a, const void *b)
-{
-	const struct named *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	if (c)
-		return c;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* A malloc'd flag per candidate: its name equals an earlier candidate's. */
+/* A malloc'd flag per candidate: its name equals an earlier candidate's
+ * (mg_byname_candidates: sorted once). */
 static bool *find_duplicates(const mg_evidence *ev)
 {
 	bool *dup = mg_xcalloc(ev->candidate_count, sizeof(*dup));
-	struct named *v = mg_xcalloc(ev->candidate_count, sizeof(*v));
-	size_t i, n = 0;
+	size_t i, n;
+	mg_named *v = mg_byname_candidates(&n, ev);
 
-	for (i = 0; i < ev->candidate_count; i++)
-		if (ev->candidates[i].name) {
-			v[n].name = ev->candidates[i].name;
-			v[n++].index = i;
-		}
-	if (n)
-		qsort(v, n, sizeof(*v), named_cmp);
 	for (i = 1; i < n; i++)
 		if (!strcmp(v[i - 1].name, v[i].name))
 			dup[v[i].index] = true;
@@ -175,24 +158,6 @@ int mg_screening__stop_reason(const mg_rules *rules, const mg_candidate *c,
 }
 
 /* ---- screening: values and step 7 ---- */
-
-const char *mg_rules_baseline(const mg_rules *rules)
-{
-	return rules && rules->baseline ? rules->baseline : "baseline";
-}
-
-bool mg_find_baseline(size_t *index, const mg_rules *rules, const mg_evidence *ev)
-{
-	const char *want = mg_rules_baseline(rules);
-	size_t i;
-
-	for (i = 0; i < ev->candidate_count; i++)
-		if (ev->candidates[i].name && !strcmp(ev->candidates[i].name, want)) {
-			*index = i;
-			return true;
-		}
-	return false;
-}
 
 /* Whether the measured baseline can give the value that metric m derives from. */
 static bool base_gives(const struct screen_ctx *x, enum mg_metric_id m)

@@ -1,9 +1,8 @@
 /*
  * The policy's waivers on a day: in force, expired, expiring, applied or
- * matching nothing, and their messages.  See waivers.h and
+ * matching nothing (their messages: result.c).  See waivers.h and
  * include/memgate/check.h.
  */
-#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,58 +69,4 @@ void mg_waivers__judge(mg_check_result *res)
 			MG_WAIVER_APPLIED : MG_WAIVER_UNMATCHED;
 		k++;
 	}
-}
-
-const char *mg_check_waiver_status_name(enum mg_waiver_status s)
-{
-	static const char *const names[MG_WAIVER_STATUS_COUNT] = {
-		[MG_WAIVER_APPLIED] = "applied",
-		[MG_WAIVER_UNMATCHED] = "unmatched",
-		[MG_WAIVER_EXPIRED] = "expired",
-	};
-
-	return (int)s >= 0 && s < MG_WAIVER_STATUS_COUNT ? names[s] : NULL;
-}
-
-void mg_check_waiver_message(mg_buf *out, const mg_check_result *r, size_t i)
-{
-	const mg_waiver_state *w = &r->waivers[i];
-	const mg_policy_waiver *v = w->waiver;
-	const char *reason = mg_reason_name(v->reason);
-
-	switch (w->status) {
-	case MG_WAIVER_APPLIED:
-		mg_buf_printf(out, "waiver: '%s' passes %s until %s (owner %s): %s", v->candidate,
-			      reason, v->expires, v->owner, v->justification);
-		break;
-	case MG_WAIVER_UNMATCHED:
-		mg_buf_printf(out, "waiver for '%s' (%s) matches nothing: ", v->candidate, reason);
-		if (!w->candidate_found)
-			mg_buf_printf(out, "the report has no candidate '%s'", v->candidate);
-		else
-			mg_buf_printf(out, "'%s' does not fail %s under the base budget nor in any "
-				      "scenario", v->candidate, reason);
-		mg_buf_puts(out, "; remove it or correct it");
-		break;
-	default:
-		mg_buf_printf(out, "waiver for '%s' (%s, owner %s) expired on %s and is ignored "
-			      "(today is %s)", v->candidate, reason, v->owner, v->expires, r->today);
-		break;
-	}
-}
-
-void mg_check_waiver_expiring_message(mg_buf *out, const mg_check_result *r, size_t i)
-{
-	const mg_waiver_state *w = &r->waivers[i];
-	const mg_policy_waiver *v = w->waiver;
-
-	assert(w->expiring);
-	mg_buf_printf(out, "waiver for '%s' (%s, owner %s) expires on %s, ", v->candidate,
-		      mg_reason_name(v->reason), v->owner, v->expires);
-	if (w->days_left == 0)
-		mg_buf_puts(out, "today");
-	else
-		mg_buf_printf(out, "in %d day%s", w->days_left, w->days_left == 1 ? "" : "s");
-	mg_buf_printf(out, " (waivers_warn_days %d; today is %s): fix the cause, or renew it in "
-		      "the policy of the base branch", r->policy->waivers_warn_days, r->today);
 }

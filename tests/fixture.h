@@ -117,9 +117,8 @@ static inline void mg_fx_ceiling(mg_screening *s, enum mg_threshold from, double
 	s->quality_ceiling_from = (int)from;
 }
 
-/* r with its findings computed (mg_findings_fill) from what the test built
- * or changed: what renderers read.  (They are a cache, computed on first
- * reading: findings read before a change would otherwise stay.)  Returns r. */
+/* r as the check leaves it, its findings computed (mg_findings_fill) from
+ * what the test built or changed: what renderers read.  Returns r. */
 static inline mg_check_result *mg_fx_filled(mg_check_result *r)
 {
 	mg_findings_fill(r);

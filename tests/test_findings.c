@@ -251,11 +251,11 @@ Test(findings, place_falls_back_to_the_policy_first_line)
 	mg_demo_remove(dir);
 }
 
-/* The findings are computed once, with their fingerprints, when first read
- * (the check itself computes none), and every renderer that shows
- * findings reads those: a message changed in the result shows in each of
- * them. */
-Test(findings, computed_once_when_first_read_and_renderers_read_them)
+/* The check computes the findings once (mg_findings_fill), with their
+ * fingerprints, and every renderer that shows findings reads those:
+ * reading computes nothing, and a message changed in the result shows in
+ * each of them. */
+Test(findings, the_check_computes_them_once_and_renderers_read_them)
 {
 	static const char marker[] = "marker0from0the0result";
 	char dir[MG_DEMO_DIR_SIZE], (*fp)[MG_FINDING_FINGERPRINT_SIZE], *out[6];
@@ -266,9 +266,9 @@ Test(findings, computed_once_when_first_read_and_renderers_read_them)
 
 	mg_demo_repo(dir);
 	item.result = mg_demo_check(dir, (mg_check_options){ 0 });
-	cr_expect_not(item.result->findings_filled, "the check computes no finding");
+	cr_expect(item.result->findings_filled, "the check computed them");
 	stored = mg_result_findings(item.result, &count);
-	cr_expect(item.result->findings_filled);
+	cr_expect_eq(stored, item.result->findings, "reading returns what the check stored");
 	cr_expect_eq(mg_result_findings(item.result, &i), stored, "the second reading computes none");
 	cr_expect_eq(i, count);
 	mg_findings(&fresh, &n, item.result);

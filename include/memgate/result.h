@@ -4,7 +4,10 @@
  * What a check gives (mg_check_run, check.h; mg_plan_all, plan.h): the
  * inputs read and where from, the decision, the policy's changes and
  * waivers, the warnings.  Plain data the renderers read; they include
- * this header, never check.h.
+ * this header, never check.h.  The functions declared here are pure
+ * functions of that data, defined below the check (plugin/result.c), so
+ * that what reads a result never calls the check; mg_check_result_free is
+ * the check's.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -211,9 +214,9 @@ typedef struct mg_check_result {
 	 * its evidence's freshness (evidence.inputs) aside, which the
 	 * regression compares with; borrowed from the report, NULL for none */
 	const char *compare_selected;
-	/* the findings behind the decision (findings.h), computed once, when a
-	 * renderer first reads them (mg_result_findings), and then read by
-	 * every renderer: a cache, filled behind a const result */
+	/* the findings behind the decision (findings.h), computed once by the
+	 * check when it has decided (mg_findings_fill) and read by every
+	 * renderer (mg_result_findings) */
 	struct mg_finding *findings;
 	size_t finding_count;
 	bool findings_filled;

@@ -40,11 +40,19 @@ if [ -z "$bad" ]; then ok "no source file is over 900 lines"
 else not_ok "no source file is over 900 lines" "$bad"; fi
 
 # The layers (tests/layers): every source file belongs to one, and includes
-# only its own layer's headers or lower ones; no cycle can form.
+# only its own layer's headers or lower ones; every object of the build
+# ($MG_BUILD_DIR, else the binary's directory) uses only symbols its own
+# layer or lower ones define, so no cycle can form between layers.
+BUILD=${MG_BUILD_DIR:-$(dirname "$MEMGATE")}
 code=0
-python3 "$SRC/tests/layers" "$SRC" >"$T/out" 2>"$T/err" || code=$?
-if [ $code = 0 ]; then ok "every source includes only its own layer or those below (tests/layers)"
-else not_ok "every source includes only its own layer or those below (tests/layers)" "$(cat "$T/out" "$T/err")"; fi
+python3 "$SRC/tests/layers" "$SRC" "$BUILD" >"$T/out" 2>"$T/err" || code=$?
+if [ $code = 0 ]; then ok "every source includes and calls only its own layer or those below (tests/layers)"
+else not_ok "every source includes and calls only its own layer or those below (tests/layers)" "$(cat "$T/out" "$T/err")"; fi
+# ... and no module calls round in a circle, even within a layer.
+code=0
+python3 "$SRC/tests/layers" --cycles "$SRC" "$BUILD" >"$T/out" 2>"$T/err" || code=$?
+if [ $code = 0 ] && [ ! -s "$T/out" ]; then ok "no cycle between the modules' calls (tests/layers --cycles)"
+else not_ok "no cycle between the modules' calls (tests/layers --cycles)" "$(cat "$T/out" "$T/err")"; fi
 # ... and an arrow up fails, naming the file and line: the core calling
 # into the insight above it, as it once did.
 mkdir -p "$T/up/plugin" "$T/up/include/memgate"
@@ -56,6 +64,52 @@ python3 "$SRC/tests/layers" "$T/up" >"$T/out" 2>"$T/err" || code=$?
 expect_code 1 "an include up a layer fails tests/layers"
 expect_out "plugin/decision.c:12: decision core includes insight.h, of insight (not below it)" \
 	"tests/layers names the file, line and layers of an arrow up"
+# ... and so does a call up, at link level, whatever the includes: the
+# build's objects, with the core's decision.o replaced by one that calls
+# the insight (and defines mg_decision_free, which tipping.o calls) and the
+# text renderer's text.o by one that calls the check.  (Compiled alone, not
+# linked into the build's objects: a cross build's objects stay as built.)
+mkdir -p "$T/upcall/obj"
+cp "$BUILD"/obj/*.o "$T/upcall/obj/"
+printf 'void mg_insight_free(void *);\nvoid mg_decision_free(void *d) { mg_insight_free(d); }\n' >"$T/up1.c"
+printf 'int mg_check_run(void *, const void *, void *);\nint mg_text_up(void) { return mg_check_run(0, 0, 0); }\n' >"$T/up2.c"
+code=0
+{ ${CC:-cc} -c -o "$T/upcall/obj/decision.o" "$T/up1.c" &&
+	${CC:-cc} -c -o "$T/upcall/obj/text.o" "$T/up2.c"; } >"$T/out" 2>"$T/err" || code=$?
+expect_code 0 "objects with a call up are made"
+code=0
+python3 "$SRC/tests/layers" "$SRC" "$T/upcall" >"$T/out" 2>"$T/err" || code=$?
+expect_code 1 "a call up a layer fails tests/layers"
+expect_out "$T/upcall/obj/decision.o: decision core uses mg_insight_free, of insight.c, of insight (not below it)" \
+	"tests/layers names the object, the symbol and the module that defines it"
+expect_out "$T/upcall/obj/text.o: renderers use mg_check_run, of check.c, of the check (read result.h)" \
+	"tests/layers holds the renderers off the check at link level too"
+[ "$(wc -l <"$T/out")" = 2 ] && ok "tests/layers names those two calls and nothing else" ||
+	not_ok "tests/layers names those two calls and nothing else"
+# ... and the call up closes a cycle (the insight calls the core through
+# tipping), which --cycles prints with its arrows and their symbols.
+code=0
+python3 "$SRC/tests/layers" --cycles "$SRC" "$T/upcall" >"$T/out" 2>"$T/err" || code=$?
+expect_code 1 "a cycle fails tests/layers --cycles"
+expect_out "  decision -> insight: mg_insight_free" "tests/layers --cycles names the arrows of a cycle"
+
+# The module map of .github/CONTRIBUTING.md is tests/layers' table in words:
+# a row per layer, in rank order, naming every module of that layer and
+# none of another (tests/layers --doc) ...
+code=0
+python3 "$SRC/tests/layers" --doc "$SRC" >"$T/out" 2>"$T/err" || code=$?
+if [ $code = 0 ]; then ok "CONTRIBUTING.md's module map agrees with tests/layers"
+else not_ok "CONTRIBUTING.md's module map agrees with tests/layers" "$(cat "$T/out" "$T/err")"; fi
+# ... and a module left out of its row, or named in another, fails.
+mkdir -p "$T/doc/.github"
+sed -e 's/`byname` (candidates by name/byname (candidates by name/' \
+	-e 's/| `format` (numbers/| `format` and `tipping` (numbers/' \
+	"$SRC/.github/CONTRIBUTING.md" >"$T/doc/.github/CONTRIBUTING.md"
+code=0
+python3 "$SRC/tests/layers" --doc "$T/doc" >"$T/out" 2>"$T/err" || code=$?
+expect_code 1 "a module map that disagrees fails tests/layers --doc"
+expect_out ": decision core lacks byname" "tests/layers --doc names a module left out"
+expect_out ": value formatting names tipping, of insight" "tests/layers --doc names a module in another layer's row"
 
 # The git source (plugin/git.c, plugin/git_*.c) depends on no parser: only
 # its own headers, the path rules and the utilities.
