@@ -251,9 +251,10 @@ install-hook:
 
 # Installing: the binary; the pre-push hook, the release gate and
 # install-hook in share/memgate (install-hook beside the hook installs it);
-# the man page when there is one; the public headers, libmemgate.a and
-# memgate.pc, so that `pkg-config --cflags --libs memgate` links a C program
-# against the library.
+# the JSON Schemas of the policy and the record in share/memgate/schema, for
+# editors and validators; the man page when there is one; the public
+# headers, libmemgate.a and memgate.pc, so that `pkg-config --cflags --libs
+# memgate` links a C program against the library.
 PREFIX = /usr/local
 bindir = $(PREFIX)/bin
 libdir = $(PREFIX)/lib
@@ -265,6 +266,7 @@ INSTALL = install
 MAN_PAGE = $(wildcard plugin/memgate.1)
 PUBLIC_HEADERS = $(wildcard include/memgate/*.h)
 SCRIPTS = actions/pre-push actions/release-gate actions/install-hook
+SCHEMAS = $(wildcard include/memgate/schema/*.json)
 VERSION = $(shell sed -n 's/^\#define MG_VERSION "\(.*\)"/\1/p' include/memgate/version.h)
 
 $(BUILD)/memgate.pc: include/memgate/version.h $(BUILD)/CFLAGS FORCE
@@ -278,9 +280,11 @@ $(BUILD)/memgate.pc: include/memgate/version.h $(BUILD)/CFLAGS FORCE
 
 install: $(PROG) $(LIB) $(BUILD)/memgate.pc
 	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(datadir)/memgate \
+		$(DESTDIR)$(datadir)/memgate/schema \
 		$(DESTDIR)$(includedir)/memgate $(DESTDIR)$(libdir) $(DESTDIR)$(pkgconfigdir)
 	$(INSTALL) -m 755 $(PROG) $(DESTDIR)$(bindir)/memgate
 	$(INSTALL) -m 755 $(SCRIPTS) $(DESTDIR)$(datadir)/memgate/
+	$(INSTALL) -m 644 $(SCHEMAS) $(DESTDIR)$(datadir)/memgate/schema/
 	$(INSTALL) -m 644 include/memgate.h $(DESTDIR)$(includedir)/memgate.h
 	$(INSTALL) -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(includedir)/memgate/
 	$(INSTALL) -m 644 $(LIB) $(DESTDIR)$(libdir)/libmemgate.a
@@ -295,8 +299,10 @@ uninstall:
 		$(DESTDIR)$(libdir)/libmemgate.a $(DESTDIR)$(pkgconfigdir)/memgate.pc \
 		$(DESTDIR)$(mandir)/man1/memgate.1 \
 		$(addprefix $(DESTDIR)$(datadir)/memgate/,$(notdir $(SCRIPTS))) \
+		$(addprefix $(DESTDIR)$(datadir)/memgate/schema/,$(notdir $(SCHEMAS))) \
 		$(addprefix $(DESTDIR)$(includedir)/memgate/,$(notdir $(PUBLIC_HEADERS)))
-	-rmdir $(DESTDIR)$(includedir)/memgate $(DESTDIR)$(datadir)/memgate 2>/dev/null
+	-rmdir $(DESTDIR)$(includedir)/memgate $(DESTDIR)$(datadir)/memgate/schema \
+		$(DESTDIR)$(datadir)/memgate 2>/dev/null
 
 # Portability: the library and the binary once more, as strictly as C11 and
 # POSIX.1-2008 allow (no _GNU_SOURCE or _DEFAULT_SOURCE: glibc then hides

@@ -267,49 +267,259 @@ static int judge_layout(const mg_check_result *res, mg_error *err)
 	return MG_OK;
 }
 
-int mg_approve_run(mg_approval **out, const mg_approve_options *opt, mg_error *err)
+/* The check approve runs: HEAD's evidence and policy, the approved result
+ * not read (it is about to be replaced). */
+static void approve_check_options(mg_check_options *copt, const mg_approve_options *opt)
 {
-	mg_check_options copt = opt->check;
-	mg_approval *a = mg_xcalloc(1, sizeof(*a));
-	mg_outputs *outs = mg_outputs_new();
+	*copt = opt->check;
+	copt->rev = NULL;
+	copt->policy_rev = NULL;
+	copt->base = NULL;
+	copt->worktree = false;
+	copt->require_approved = false;
+	copt->ignore_approved = true;
+}
+
+/* Check and judge one policy: a->result, once it may be approved. */
+static int check_and_judge(mg_approval *a, const mg_check_options *copt, mg_error *err)
+{
+	int error;
+
+	if ((error = mg_check_run(&a->result, copt, err)) < 0 ||
+	    (error = judge_layout(a->result, err)) < 0)
+		return error;
+	return judge_decision(a->result, copt, err);
+}
+
+/*
+ * Queue a's record at a->record_file and its manifest with approved_result
+ * in outs (a->record_path set).  MG_ERROR when the record is an input, the
+ * file holds another record or the manifest has uncommitted edits.
+ */
+static int queue_approval(mg_approval *a, mg_outputs *outs, const mg_approve_options *opt,
+			  mg_error *err)
+{
 	mg_buf file = MG_BUF_INIT;
 	char *record = NULL;
 	int error;
 
-	assert(out && opt && opt->out_path);
-	*out = NULL;
-	copt.rev = NULL;
-	copt.policy_rev = NULL;
-	copt.base = NULL;
-	copt.worktree = false;
-	copt.require_approved = false;
-	copt.ignore_approved = true;
-	if ((error = mg_check_run(&a->result, &copt, err)) < 0 ||
-	    (error = judge_layout(a->result, err)) < 0 ||
-	    (error = judge_decision(a->result, &copt, err)) < 0 ||
-	    (error = record_repo_path(&a->record_path, a->result, opt->out_path, err)) < 0 ||
-	    (error = refuse_input(a->result, a->record_path, opt->out_path, err)) < 0)
-		goto done;
+	if ((error = refuse_input(a->result, a->record_path, a->record_file, err)) < 0)
+		return error;
 	mg_outputs_guard(outs, a->result->root);
 	mg_check_cli_path(&file, a->result, a->result->manifest_ref.path);
 	a->manifest_file = mg_buf_detach(&file, NULL);
-	if ((error = prepare_record(&record, a, outs, opt->out_path, err)) < 0)
+	if ((error = prepare_record(&record, a, outs, a->record_file, err)) < 0)
 		goto done;
 	if (mg_digest_sha256_hex(a->record_sha256, record, strlen(record)) < 0) {
-		error = mg_error_set(err, opt->out_path, 0, 0, "cannot compute SHA-256 (OpenSSL failed)");
+		error = mg_error_set(err, a->record_file, 0, 0, "cannot compute SHA-256 (OpenSSL failed)");
 		goto done;
 	}
-	if ((error = prepare_manifest(a, outs, opt, err)) < 0 ||
+	error = prepare_manifest(a, outs, opt, err);
+done:
+	free(record);
+	mg_buf_free(&file);
+	return error;
+}
+
+int mg_approve_run(mg_approval **out, const mg_approve_options *opt, mg_error *err)
+{
+	mg_check_options copt;
+	mg_approval *a = mg_xcalloc(1, sizeof(*a));
+	mg_outputs *outs = mg_outputs_new();
+	int error;
+
+	assert(out && opt && opt->out_path);
+	*out = NULL;
+	approve_check_options(&copt, opt);
+	a->record_file = mg_xstrdup(opt->out_path);
+	if ((error = check_and_judge(a, &copt, err)) < 0 ||
+	    (error = record_repo_path(&a->record_path, a->result, opt->out_path, err)) < 0 ||
+	    (error = queue_approval(a, outs, opt, err)) < 0 ||
 	    (error = mg_outputs_commit(outs, err)) < 0)
 		goto done;
 	*out = a;
 	a = NULL;
 done:
-	free(record);
-	mg_buf_free(&file);
 	mg_outputs_free(outs);
 	mg_approve_free(a);
 	return error;
+}
+
+/* --all's --out: a file name, neither a path nor "." or "..". */
+static int judge_all_name(const char *name, mg_error *err)
+{
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return mg_error_set(err, NULL, 0, 0, "--out '%s': with --all, --out is a file "
+				    "name, written in each policy's manifest directory "
+				    "(e.g. --out 75_approved.json)", name);
+	return MG_OK;
+}
+
+/* --all: a->record_path, the file `name` in the directory of a's manifest;
+ * a->record_file, that path from the current directory. */
+static int all_record_path(mg_approval *a, const char *name, mg_error *err)
+{
+	const char *manifest = a->result->manifest_ref.path, *slash = strrchr(manifest, '/');
+	mg_buf path = MG_BUF_INIT, file = MG_BUF_INIT;
+	mg_error perr;
+	int error = MG_OK;
+
+	if (slash)
+		mg_buf_printf(&path, "%.*s/", (int)(slash - manifest), manifest);
+	mg_buf_puts(&path, name);
+	mg_error_clear(&perr);
+	if (mg_path_check(path.ptr, &perr) < 0) {
+		error = mg_error_set(err, NULL, 0, 0, "invalid record path '%s': %s", path.ptr,
+				     perr.message);
+		goto done;
+	}
+	mg_check_cli_path(&file, a->result, path.ptr);
+	a->record_file = mg_buf_detach(&file, NULL);
+	a->record_path = mg_buf_detach(&path, NULL);
+done:
+	mg_buf_free(&path);
+	mg_buf_free(&file);
+	return error;
+}
+
+/* --all: a's record is neither an earlier policy's record nor one of the
+ * other policies' inputs. */
+static int refuse_shared(mg_approval *const *as, size_t n, size_t self, mg_error *err)
+{
+	const mg_approval *a = as[self];
+	size_t j;
+	int error;
+
+	for (j = 0; j < n; j++) {
+		if (j == self || !as[j]->result)
+			continue;
+		if (j < self && as[j]->record_path && !strcmp(as[j]->record_path, a->record_path))
+			return mg_error_set(err, NULL, 0, 0, "its record '%s' would also be the "
+					    "record of '%s' (their manifests share a directory): "
+					    "approve them one at a time with --policy and --out",
+					    a->record_path, as[j]->result->policy_ref.path);
+		if ((error = refuse_input(as[j]->result, a->record_path, a->record_file, err)) < 0)
+			return error;
+	}
+	return MG_OK;
+}
+
+/* --all, first pass: check and judge `policy` into a, with its record's
+ * path; MG_ERROR with err when it is refused. */
+static int judge_one_of_all(mg_approval *a, const char *policy, const mg_approve_options *opt,
+			    mg_error *err)
+{
+	mg_check_options copt;
+	int error;
+
+	approve_check_options(&copt, opt);
+	copt.policy_path = policy;
+	copt.policy_from_root = true;
+	if ((error = check_and_judge(a, &copt, err)) < 0)
+		return error;
+	return all_record_path(a, opt->out_path, err);
+}
+
+/* A refusal that names no input names its policy. */
+static void blame(mg_error *e, const char *policy)
+{
+	if (!e->file[0])
+		snprintf(e->file, sizeof(e->file), "%s", policy);
+}
+
+/*
+ * --all: each of the n policies judged, then (when every one may be
+ * approved so far) queued; each refusal in errs.  Returns how many were
+ * refused.
+ */
+static size_t approve_each(mg_approval **as, char **policies, size_t n, mg_outputs *outs,
+			   mg_error *errs, const mg_approve_options *opt)
+{
+	size_t nref = 0, i;
+	bool *ok = mg_xcalloc(n, sizeof(*ok));
+
+	for (i = 0; i < n; i++) {
+		as[i] = mg_xcalloc(1, sizeof(**as));
+		mg_error_clear(&errs[nref]);
+		if (judge_one_of_all(as[i], policies[i], opt, &errs[nref]) < 0)
+			blame(&errs[nref++], policies[i]);
+		else
+			ok[i] = true;
+	}
+	for (i = 0; i < n; i++) {
+		if (!ok[i])
+			continue;
+		mg_error_clear(&errs[nref]);
+		if (refuse_shared(as, n, i, &errs[nref]) < 0 ||
+		    queue_approval(as[i], outs, opt, &errs[nref]) < 0)
+			blame(&errs[nref++], policies[i]);
+	}
+	free(ok);
+	return nref;
+}
+
+int mg_approve_run_all(mg_approval ***out, size_t *count, mg_error **refused,
+		       size_t *refused_count, const mg_approve_options *opt, mg_error *err)
+{
+	mg_outputs *outs = mg_outputs_new();
+	mg_approval **as = NULL;
+	mg_error *errs = NULL;
+	char **policies = NULL;
+	size_t n = 0, nref = 0;
+	bool began = false;
+	int error;
+
+	assert(out && count && refused && refused_count && opt && opt->out_path);
+	*out = NULL;
+	*count = 0;
+	*refused = NULL;
+	*refused_count = 0;
+	if ((error = judge_all_name(opt->out_path, err)) < 0 ||
+	    (error = mg_check_begin(err)) < 0)
+		goto done;
+	began = true;
+	if ((error = mg_check_list(&policies, &n, opt->check.dir, NULL, err)) < 0)
+		goto done;
+	if (!n) {
+		error = mg_error_set(err, NULL, 0, 0, "no policy file (.memgate.yml, "
+				     "*.memgate.yml) is committed at HEAD: nothing to approve");
+		goto done;
+	}
+	as = mg_xcalloc(n, sizeof(*as));
+	errs = mg_xcalloc(n, sizeof(*errs));
+	if ((nref = approve_each(as, policies, n, outs, errs, opt))) {
+		error = mg_error_set(err, NULL, 0, 0, "approve --all: %zu of %zu polic%s cannot be "
+				     "approved, so none is: nothing was written", nref, n,
+				     n == 1 ? "y" : "ies");
+		goto done;
+	}
+	if ((error = mg_outputs_commit(outs, err)) < 0)
+		goto done;
+	*out = as;
+	*count = n;
+	as = NULL;
+done:
+	if (error < 0 && nref) {
+		*refused = errs;
+		*refused_count = nref;
+		errs = NULL;
+	}
+	free(errs);
+	mg_approve_free_all(as, n);
+	mg_check_list_free(policies, n);
+	mg_outputs_free(outs);
+	if (began)
+		mg_check_end();
+	return error;
+}
+
+void mg_approve_free_all(mg_approval **a, size_t count)
+{
+	size_t i;
+
+	for (i = 0; a && i < count; i++)
+		mg_approve_free(a[i]);
+	free(a);
 }
 
 void mg_approve_free(mg_approval *a)
@@ -319,5 +529,6 @@ void mg_approve_free(mg_approval *a)
 	mg_check_result_free(a->result);
 	free(a->record_path);
 	free(a->manifest_file);
+	free(a->record_file);
 	free(a);
 }

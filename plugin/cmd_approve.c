@@ -13,6 +13,9 @@ static const struct cli_option approve_options[] = {
 	  "the record's file, inside the working tree (required)", NULL },
 	CLI_OPTION_DIR,
 	CLI_OPTION_POLICY,
+	{ OPT_ALL, "all", NULL, 0,
+	  "approve every policy file of the repository, or none: each record\n"
+	  "is --out (a file name) in its policy's manifest directory", NULL },
 	{ OPT_FAIL_ON, "fail-on", "LIST", 0,
 	  "the release gate's rule, e.g. reject to approve a tune\n"
 	  "(default: the policy's gate.fail_on)", NULL },
@@ -39,11 +42,11 @@ static void put_shell_word(mg_buf *out, const char *s)
 }
 
 /* What approve did, and the commands left to run (to paste where memgate
- * ran): sign the manifest again when the policy checks signatures, add and
- * commit both files. */
-static void print_approval(const mg_approval *a, const struct cli *cli)
+ * ran): sign the manifest again when the policy checks signatures (with
+ * --all, naming the policy, as memgate sign finds it from there), add and
+ * commit both files.  `out_path` is where the record went. */
+static void print_approval(const mg_approval *a, const char *out_path, const struct cli *cli)
 {
-	const char *out_path = cli->out_path;
 	const mg_check_result *res = a->result;
 	const mg_decision *d = res->decision;
 	mg_buf raw = MG_BUF_INIT, safe = MG_BUF_INIT, sig = MG_BUF_INIT;
@@ -71,6 +74,13 @@ static void print_approval(const mg_approval *a, const struct cli *cli)
 		if (cli->opt.policy_path) {
 			mg_buf_puts(&raw, " --policy ");
 			put_shell_word(&raw, cli->opt.policy_path);
+		} else if (cli->all && res->policy_ref.path) {
+			mg_buf path = MG_BUF_INIT;
+
+			mg_check_cli_path(&path, res, res->policy_ref.path);
+			mg_buf_puts(&raw, " --policy ");
+			put_shell_word(&raw, path.ptr);
+			mg_buf_free(&path);
 		}
 		mg_buf_puts(&raw, " --key KEY\n");
 	}
@@ -109,10 +119,42 @@ static int run_approve(struct cli *cli)
 	if (mg_approve_run(&a, &ao, &err) < 0)
 		return cli_fail(&err);
 	cli_print_warnings(a->result);
-	print_approval(a, cli);
+	print_approval(a, cli->out_path, cli);
 	code = EXIT_PASS;
 	mg_approve_free(a);
 	return code;
+}
+
+/* memgate approve --all: every policy's refusal then the verdict (exit 2,
+ * nothing written), or each approval. */
+static int run_approve_all(struct cli *cli)
+{
+	mg_approve_options ao = { 0 };
+	mg_approval **as = NULL;
+	mg_error err, *refused = NULL;
+	size_t count = 0, nref = 0, i;
+
+	mg_error_clear(&err);
+	ao.check = cli->opt;
+	ao.out_path = cli->out_path;
+	if (mg_approve_run_all(&as, &count, &refused, &nref, &ao, &err) < 0) {
+		for (i = 0; i < nref; i++)
+			cli_fail(&refused[i]);
+		free(refused);
+		return cli_fail(&err);
+	}
+	for (i = 0; i < count; i++) {
+		const char *policy = as[i]->result->policy_ref.path;
+		mg_buf safe = MG_BUF_INIT;
+
+		cli_print_warnings(as[i]->result);
+		mg_escape_text(&safe, policy, strlen(policy));
+		printf("%s%s:\n", i ? "\n" : "", safe.ptr);
+		mg_buf_free(&safe);
+		print_approval(as[i], as[i]->record_file, cli);
+	}
+	mg_approve_free_all(as, count);
+	return EXIT_PASS;
 }
 
 static int approve_main(int argc, char **argv)
@@ -122,9 +164,11 @@ static int approve_main(int argc, char **argv)
 
 	if ((parsed = cli_parse(&cli, argc, argv, &cmd_approve)))
 		return cli_parsed_exit(parsed);
+	if (cli.all && cli.policy_count)
+		return cli_usage_error(cli.command, "%s", "--all approves every policy: give it without --policy");
 	if (cli.policy_count > 1)
-		return cli_usage_error(cli.command, "%s", "approve writes one policy's record: give one --policy");
-	return run_approve(&cli);
+		return cli_usage_error(cli.command, "%s", "approve writes one policy's record: give one --policy, or --all");
+	return cli.all ? run_approve_all(&cli) : run_approve(&cli);
 }
 
 const struct cli_command cmd_approve = {
@@ -136,7 +180,8 @@ const struct cli_command cmd_approve = {
 	"--fail-on passes once both are committed: the evidence must apply, and the\n"
 	"decision be neither reject nor in fail_on; also when the manifest has\n"
 	"uncommitted edits.  When the policy checks signatures (provenance), prints\n"
-	"the memgate sign line that signs the changed manifest again.\n",
+	"the memgate sign line that signs the changed manifest again.  With --all,\n"
+	"every policy of the repository, each with its own record, or none.\n",
 	"Exit status: 0 approved, 2 refused or could not decide.\n",
 	"record the decision and pin it in the manifest (releases)"
 };

@@ -27,6 +27,7 @@ typedef struct mg_approval {
 	char *record_path;         /* the record as a repository path (approved_result.path) */
 	char record_sha256[MG_CHECK_SHA256_SIZE];
 	char *manifest_file;       /* the manifest, as a path from the current directory */
+	char *record_file;         /* the record, as a path from the current directory */
 	bool record_unchanged;     /* the file already held this record */
 	bool manifest_unchanged;   /* the working-tree manifest already pinned it */
 } mg_approval;
@@ -42,6 +43,25 @@ typedef struct mg_approval {
  */
 int mg_approve_run(mg_approval **out, const mg_approve_options *opt, mg_error *err);
 void mg_approve_free(mg_approval *a);
+
+/*
+ * memgate approve --all: approve every policy committed at HEAD (memgate
+ * list) as mg_approve_run approves one, each with its own record: the file
+ * named opt->out_path (a file name, no directory) in the directory of that
+ * policy's manifest.  One output transaction for every record and
+ * manifest: all are written, or none.  opt->check.policy_path is ignored.
+ * Returns 0 with *out (*count approvals in the order memgate list gives,
+ * the caller's: mg_approve_free_all), or MG_ERROR with nothing written and
+ * err saying why: a bad file name, no policy at HEAD, or how many policies
+ * were refused; then *refused (the caller's, free()) holds each refused
+ * policy's error (its file is the policy when the error names no other
+ * input), *refused_count of them.  Refused also: two policies whose
+ * records would be the same file (manifests in one directory), and a
+ * record that is another policy's input.
+ */
+int mg_approve_run_all(mg_approval ***out, size_t *count, mg_error **refused,
+		       size_t *refused_count, const mg_approve_options *opt, mg_error *err);
+void mg_approve_free_all(mg_approval **a, size_t count);
 
 /*
  * Records are write-once (memgate record --out, memgate approve --out):

@@ -343,17 +343,76 @@ push() {
 	MEMGATE=$T/bin/memgate g -C "$repo" push "$@" >"$T/out" 2>"$T/err"
 	code=$?
 }
+remote_oid() { g -C "$T/remote.git" rev-parse -q --verify "$1" 2>/dev/null; }
+expect_remote() { # expect_remote REF OID DESC
+	if [ "$(remote_oid "$1")" = "$2" ]; then ok "$3"; else not_ok "$3" "remote $1 is '$(remote_oid "$1")'"; fi
+}
+expect_remote_absent() { # expect_remote_absent REF DESC
+	if [ -z "$(remote_oid "$1")" ]; then ok "$2"; else not_ok "$2" "remote has $1"; fi
+}
 push origin main
 expect_code 0 "hook: fresh evidence is pushed"
 echo "attention = 'sdpa'" >"$repo/src/model/attn.py"
 commit_all "$repo" "another attention kernel"
+# Stale evidence alone does not refuse a branch: the GPU runner measures
+# what is pushed.  A warning names the commit to measure.
 push origin main
-expect_code 1 "hook: a push that changes a listed input is refused"
-expect_err "src/model/attn.py: changed since the measured commit" "hook: names the changed path"
+expect_code 0 "hook: a branch whose code changed since the measurement is pushed"
+stale=$(g -C "$repo" rev-parse --short HEAD)
+expect_err "memgate pre-push: warning: 'refs/heads/main' ($stale) is pushed with stale evidence for '.memgate.yml': the GPU runner must measure $stale" \
+	"hook: the warning names the commit the runner must measure"
+expect_err "  src/model/attn.py: changed since the measured commit" "hook: names the changed path"
+expect_err "git config memgate.hookRefuseStale true" "hook: says how to refuse such pushes"
+expect_remote main "$(g -C "$repo" rev-parse HEAD)" "hook: the remote has the stale branch"
+# ... unless the repository opts in (or the environment says so).
+echo "attention = 'xformers'" >"$repo/src/model/attn.py"
+commit_all "$repo" "a third attention kernel"
+g -C "$repo" config memgate.hookRefuseStale true
+push origin main
+expect_code 1 "hook: with memgate.hookRefuseStale true, stale evidence is refused"
+expect_err "memgate.hookRefuseStale is true: stale evidence refuses the push" "hook: says why"
+expect_err "memgate: reject (evidence_not_applicable)" "hook: with memgate's reasons"
+expect_remote main "$(g -C "$repo" rev-parse HEAD~1)" "hook: the remote kept its commit"
+g -C "$repo" config memgate.hookRefuseStale false
+MEMGATE_HOOK_REFUSE_STALE=yes push origin main
+expect_code 1 "hook: MEMGATE_HOOK_REFUSE_STALE=yes refuses it too"
+g -C "$repo" config memgate.hookRefuseStale maybe
+push origin main
+expect_code 1 "hook: an invalid memgate.hookRefuseStale refuses the push"
+expect_err "memgate pre-push: MEMGATE_HOOK_REFUSE_STALE (or memgate.hookRefuseStale) is 'maybe', not true or false" \
+	"hook: names the setting and its value"
+expect_remote main "$(g -C "$repo" rev-parse HEAD~1)" "hook: nothing was pushed"
+g -C "$repo" config --unset memgate.hookRefuseStale
+# A tag with stale evidence is a release: refused (approved or not).
+g -C "$repo" tag v-stale
+MEMGATE_TAG_REQUIRE_APPROVED=false push origin v-stale
+expect_code 1 "hook: a tag with stale evidence is refused"
+expect_err "evidence: not applicable: evidence_stale" "hook: the tag's refusal says why"
+expect_remote_absent refs/tags/v-stale "hook: the tag was not pushed"
+# A budget failure still refuses a branch (fresh evidence under a stricter gate).
+g -C "$repo" reset -q --hard HEAD~2
+sed -i 's/fail_on: \[reject\]/fail_on: [reject, tune]/' "$repo/.memgate.yml"
+commit_all "$repo" "fail on tune"
+push origin HEAD:refs/heads/strict
+expect_code 1 "hook: a budget failure on a branch is still refused"
+expect_err "memgate: tune (memory_saving_below_meaningful_threshold)" "hook: names the decision"
+expect_no_err "stale evidence" "hook: fresh evidence gets no stale warning"
+expect_remote_absent refs/heads/strict "hook: the branch was not pushed"
+# Stale evidence with another issue (the report edited after the manifest)
+# still refuses.
+g -C "$repo" reset -q --hard HEAD~1
+echo "attention = 'sdpa'" >"$repo/src/model/attn.py"
+echo " " >>"$repo/$REPORT_PATH"
+commit_all "$repo" "another kernel, the report edited"
+push origin HEAD:refs/heads/edited
+expect_code 1 "hook: stale evidence with another issue is refused"
+expect_err "evidence_stale" "hook: names the stale issue"
+expect_no_err "is pushed with stale evidence" "hook: no stale-only warning"
+expect_remote_absent refs/heads/edited "hook: the branch was not pushed"
 g -C "$repo" reset -q --hard HEAD~1
 echo "more notes" >>"$repo/docs/notes.md"
 commit_all "$repo" "docs"
-push origin main
+push origin HEAD:refs/heads/docs
 expect_code 0 "hook: a push outside the inputs goes through"
 
 # --- the release gate -------------------------------------------------------

@@ -4,9 +4,10 @@
 # installed hook installs and runs the installed memgate, make install-hook
 # says where an installed memgate is when PATH lacks it, and
 # `pkg-config --cflags --libs memgate` compiles and links a C program
-# against the installed libmemgate.a.  It builds its own copy (BUILD in the
-# scratch directory): under the sanitizers or valgrind it is skipped, as
-# it tests the build, not the binary under test.
+# against the installed libmemgate.a, and a policy validates against the
+# installed JSON Schema.  It builds its own copy (BUILD in the scratch
+# directory): under the sanitizers or valgrind it is skipped, as it tests
+# the build, not the binary under test.
 . "$(dirname "$0")/lib.sh"
 
 if [ -n "${MEMGATE_WRAP:-}" ] || [ -n "${MG_SANITIZED:-}" ]; then
@@ -25,7 +26,8 @@ code=$?
 expect_code 0 "make install PREFIX=$prefix DESTDIR=..."
 missing=
 for f in bin/memgate share/memgate/pre-push share/memgate/release-gate \
-	share/memgate/install-hook include/memgate.h include/memgate/decision.h \
+	share/memgate/install-hook share/memgate/schema/policy.schema.json \
+	share/memgate/schema/record.schema.json include/memgate.h include/memgate/decision.h \
 	include/memgate/version.h lib/libmemgate.a lib/pkgconfig/memgate.pc; do
 	[ -f "$top/$f" ] || missing="$missing $f"
 done
@@ -41,6 +43,25 @@ if [ -e "$SRC/plugin/memgate.1" ]; then
 			not_ok "man memgate shows the installed page" "$(cat "$T/err")"
 		fi
 	fi
+fi
+# The JSON Schemas, under share/memgate/schema, as shipped: a validator
+# reads a policy with the installed one.
+for f in policy record; do
+	if cmp -s "$SRC/include/memgate/schema/$f.schema.json" "$top/share/memgate/schema/$f.schema.json"; then
+		ok "share/memgate/schema/$f.schema.json is the shipped schema"
+	else
+		not_ok "share/memgate/schema/$f.schema.json is the shipped schema"
+	fi
+done
+if python3 -c 'import jsonschema, yaml' 2>/dev/null; then
+	python3 - "$top/share/memgate/schema/policy.schema.json" "$FIX/demo/memgate.yml" >"$T/out" 2>"$T/err" <<'PY'
+import json, sys, jsonschema, yaml
+jsonschema.validate(yaml.safe_load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+PY
+	code=$?
+	expect_code 0 "the demo's policy validates against the installed policy schema"
+else
+	ok "# SKIP python3-jsonschema or python3-yaml not installed"
 fi
 if grep -qx "prefix=$prefix" "$top/lib/pkgconfig/memgate.pc"; then
 	ok "memgate.pc names PREFIX, not DESTDIR"

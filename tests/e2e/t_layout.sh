@@ -11,6 +11,17 @@ got=$(cd "$SRC" && git ls-files 2>/dev/null | sed -n 's|^\([^./][^/]*\).*|\1|p' 
 want="Makefile README.md action.yml actions fixtures include plugin tests "
 if [ "$got" = "$want" ]; then ok "the top level holds exactly the fixed entries"
 else not_ok "the top level holds exactly the fixed entries" "got: $got" "want: $want"; fi
+# Of the dotfiles, one more than git's and CI's: .pre-commit-hooks.yaml,
+# which the pre-commit framework reads only at the top of a hook's
+# repository (memgate(1), CI, "The pre-push hook").
+if dots=$(cd "$SRC" && git ls-files 2>/dev/null | sed -n 's|^\(\.[^/]*\).*|\1|p' | LC_ALL=C sort -u | tr '\n' ' ') &&
+   [ -n "$dots" ]; then
+	want=".ci .github .gitignore .pre-commit-hooks.yaml "
+	if [ "$dots" = "$want" ]; then ok "the top-level dotfiles are git's, CI's and pre-commit's"
+	else not_ok "the top-level dotfiles are git's, CI's and pre-commit's" "got: $dots" "want: $want"; fi
+else
+	ok "# SKIP not a git checkout: the top-level dotfiles are not listed"
+fi
 
 # include/memgate.h lists every public header, and nothing else.
 listed=$(sed -n 's|^#include "memgate/\(.*\)"$|\1|p' "$SRC/include/memgate.h" | sort | tr '\n' ' ')
