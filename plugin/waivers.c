@@ -24,7 +24,8 @@ static int day_number(int ymd)
 }
 
 /* The policy's waivers in force today (not expired), for the decision
- * core; sets res->waivers' expired ones.  A malloc'd array of *n. */
+ * core; sets res->waivers (replacing those of an earlier decision of the
+ * same run) and their expired ones.  A malloc'd array of *n. */
 mg_waiver *mg_waivers__in_force(size_t *n, mg_check_result *res)
 {
 	const mg_policy *p = res->policy;
@@ -33,6 +34,7 @@ mg_waiver *mg_waivers__in_force(size_t *n, mg_check_result *res)
 	size_t i;
 
 	mg_policy_parse_date(&today, res->today, strlen(res->today));
+	free(res->waivers);   /* a run may decide twice (check.c, select_on_numbers) */
 	res->waivers = mg_xcalloc(p->waiver_count ? p->waiver_count : 1, sizeof(*res->waivers));
 	res->waiver_count = p->waiver_count;
 	*n = 0;
