@@ -131,6 +131,8 @@ check-deps:
 		pkg-config --exists $$p 2>/dev/null || missing="$$missing $$p"; \
 	 done; \
 	 command -v $(PORTABLE_CC) >/dev/null 2>&1 || missing="$$missing $(PORTABLE_CC)"; \
+	 command -v mandoc >/dev/null 2>&1 || missing="$$missing mandoc"; \
+	 command -v groff >/dev/null 2>&1 || missing="$$missing groff-base"; \
 	 for m in $(TEST_PYTHON_MODULES); do \
 		python3 -c "import $$m" 2>/dev/null || missing="$$missing python3-$$m"; \
 	 done; \
