@@ -133,6 +133,8 @@ check-deps:
 	 command -v $(PORTABLE_CC) >/dev/null 2>&1 || missing="$$missing $(PORTABLE_CC)"; \
 	 command -v mandoc >/dev/null 2>&1 || missing="$$missing mandoc"; \
 	 command -v groff >/dev/null 2>&1 || missing="$$missing groff-base"; \
+	 command -v xmllint >/dev/null 2>&1 || missing="$$missing libxml2-utils"; \
+	 command -v jq >/dev/null 2>&1 || missing="$$missing jq"; \
 	 for m in $(TEST_PYTHON_MODULES); do \
 		python3 -c "import $$m" 2>/dev/null || missing="$$missing python3-$$m"; \
 	 done; \
