@@ -398,7 +398,7 @@ static int compare_base(struct run *run, mg_error *err)
 		b->result = base.res;
 		warn_base_unknown(res, b);
 	}
-	free(base.policy_path);
+	mg_check__run_release(&base);
 	res->base = b;
 	return MG_OK;
 }
@@ -482,7 +482,7 @@ static void decide_proposed(struct run *run)
 	} else {
 		p->result = head.res;
 	}
-	free(head.policy_path);
+	mg_check__run_release(&head);
 	p->fails = !p->result || !p->result->passed;
 	if (p->fails)
 		res->passed = false;
@@ -602,7 +602,7 @@ int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *e
 	error = run_check(&run, err);
 	if (!run.repo_held)
 		mg_repo_free(run.repo);
-	free(run.policy_path);
+	mg_check__run_release(&run);
 	if (error < 0) {
 		mg_check_result_free(run.res);
 		return error;

@@ -4,6 +4,7 @@
  */
 #include <assert.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,6 +271,27 @@ done:
 	return error;
 }
 
+/* The policy moved with its folder (run->moves): the paths the manifest
+ * names, when the change moved them with it, are read where they are now,
+ * and a note says so (the manifest need not be written again). */
+static void follow_moves(struct run *run, mg_manifest *m)
+{
+	char *was = mg_xstrdup(m->source_path);
+
+	if (mg_check__follow_rename(&m->source_path, run->moves, run->move_count))
+		mg_check__add_note(run->res, "the manifest names '%s', which the change moves to "
+				   "'%s' with its policy: read there", was, m->source_path);
+	free(was);
+	if (m->has_approved) {
+		was = mg_xstrdup(m->approved_path);
+		if (mg_check__follow_rename(&m->approved_path, run->moves, run->move_count))
+			mg_check__add_note(run->res, "the manifest names '%s', which the change "
+					   "moves to '%s' with its policy: read there", was,
+					   m->approved_path);
+		free(was);
+	}
+}
+
 static int load_manifest(struct run *run, mg_error *err)
 {
 	mg_check_result *res = run->res;
@@ -283,6 +305,7 @@ static int load_manifest(struct run *run, mg_error *err)
 		goto done;
 	if ((error = mg_manifest_parse(&res->manifest, p->manifest, blob.data, blob.len, err)) < 0)
 		goto done;
+	follow_moves(run, res->manifest);
 	if ((error = load_signature(run, &blob, err)) < 0)
 		goto done;
 	mg_blob_release(&blob);
@@ -364,12 +387,109 @@ static int warn_unmatched(struct run *run, const char *measured, mg_error *err)
  * unknown measured commit and any change are issues; a pathspec libgit2
  * refuses is an error at the policy's evidence.inputs.
  */
+/* Do `a` at commit `ca` and `b` at commit `cb` hold the same blob? */
+static bool same_blob(struct run *run, const char *ca, const char *a, const char *cb,
+		      const char *b)
+{
+	mg_blob x = { 0 }, y = { 0 };
+	mg_error ignored;
+	bool same = mg_repo_read(&x, run->repo, ca, a, run->max_bytes, &ignored) == 0 &&
+		    mg_repo_read(&y, run->repo, cb, b, run->max_bytes, &ignored) == 0 &&
+		    !strcmp(x.oid, y.oid);
+
+	mg_blob_release(&x);
+	mg_blob_release(&y);
+	return same;
+}
+
+/*
+ * The policy moved with its folder: a path of the old folder at the
+ * measured commit `mc` and its namesake in the new folder at --rev, the
+ * same blob, are the same code moved, not a change; both leave the stale
+ * paths.  Every changed path was listed for it (check_measured), then
+ * the first MG_CHECK_MAX_STALE are kept.
+ */
+/*
+ * The entries staleness compares: p's, and when the policy moved with its
+ * folder (its entries then read under the new one) each such entry under
+ * the old folder too, where the measured commit had the code.  p->inputs
+ * itself when nothing moved; else a new array whose entries past
+ * p->input_count the caller frees.
+ */
+static char **moved_specs(size_t *n, const struct run *run, const mg_policy *p)
+{
+	size_t i, k, to;
+	char **all;
+	mg_buf b = MG_BUF_INIT;
+
+	*n = p->input_count;
+	if (!run->moved_from)
+		return p->inputs;
+	to = strlen(run->moved_to);
+	all = mg_xcalloc(2 * p->input_count + 1, sizeof(*all));
+	memcpy(all, p->inputs, p->input_count * sizeof(*all));
+	for (i = 0, k = p->input_count; i < p->input_count; i++) {
+		if (strncmp(p->inputs[i], run->moved_to, to))
+			continue;
+		b.len = 0;
+		mg_buf_printf(&b, "%s%s", run->moved_from, p->inputs[i] + to);
+		all[k++] = mg_buf_detach(&b, NULL);
+	}
+	mg_buf_free(&b);
+	*n = k;
+	return all;
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void unstale_moves(struct run *run, const char *mc)
+{
+	mg_check_result *res = run->res;
+	size_t to = strlen(run->moved_to), i, n = 0;
+	bool *moved = mg_xcalloc(res->stale_count + 1, sizeof(*moved));
+	mg_buf old = MG_BUF_INIT;
+	const char *key;
+	char **hit;
+
+	/* the paths come sorted (mg_repo_changed_paths): each new one's old
+	 * namesake is found by a binary search */
+	for (i = 0; i < res->stale_count; i++) {
+		const char *p = res->stale_paths[i];
+
+		if (strncmp(p, run->moved_to, to))
+			continue;
+		old.len = 0;
+		mg_buf_printf(&old, "%s%s", run->moved_from, p + to);
+		key = old.ptr;
+		hit = bsearch(&key, res->stale_paths, res->stale_count, sizeof(*res->stale_paths),
+			      path_cmp);
+		if (hit && !moved[hit - res->stale_paths] && same_blob(run, mc, old.ptr, res->rev, p))
+			moved[i] = moved[hit - res->stale_paths] = true;
+	}
+	for (i = 0; i < res->stale_count; i++) {
+		if (moved[i])
+			free(res->stale_paths[i]);
+		else
+			res->stale_paths[n++] = res->stale_paths[i];
+	}
+	res->stale_total = n;
+	for (i = MG_CHECK_MAX_STALE; i < n; i++)   /* kept: the first, as always */
+		free(res->stale_paths[i]);
+	res->stale_count = n < MG_CHECK_MAX_STALE ? n : MG_CHECK_MAX_STALE;
+	free(moved);
+	mg_buf_free(&old);
+}
+
 int mg_check__check_measured(struct run *run, mg_error *err)
 {
 	mg_check_result *res = run->res;
 	const mg_policy *p = res->policy;
 	const mg_manifest *m = res->manifest;
-	char msg[sizeof(err->message)];
+	char msg[sizeof(err->message)], **specs;
+	size_t nspecs, i;
 	int error;
 
 	if (!p->input_count)
@@ -378,10 +498,19 @@ int mg_check__check_measured(struct run *run, mg_error *err)
 		run->pre[MG_ISSUE_MEASURED_COMMIT_MISSING] = true;
 		return MG_OK;
 	}
+	/* a moved policy compares its entries under the new folder and, as
+	 * the measured commit had them, under the old one, and lists every
+	 * changed path first, to pair the moved ones (unstale_moves) */
+	specs = moved_specs(&nspecs, run, p);
 	error = mg_repo_changed_paths(&res->stale_paths, &res->stale_count, &res->stale_total,
 				      run->repo, m->measured_commit,
-				      res->worktree ? NULL : res->rev, p->inputs, p->input_count,
-				      MG_CHECK_MAX_STALE, err);
+				      res->worktree ? NULL : res->rev, specs, nspecs,
+				      run->moved_from ? SIZE_MAX : MG_CHECK_MAX_STALE, err);
+	if (specs != p->inputs) {
+		for (i = p->input_count; i < nspecs; i++)
+			free(specs[i]);
+		free(specs);
+	}
 	if (error == MG_ENOTFOUND) {
 		run->pre[MG_ISSUE_MEASURED_COMMIT_UNKNOWN] = true;
 		res->measured_shallow = mg_repo_is_shallow(run->repo);
@@ -392,6 +521,8 @@ int mg_check__check_measured(struct run *run, mg_error *err)
 		snprintf(msg, sizeof(msg), "%s", err->message);
 		return mg_error_at(err, p->path, p->inputs_pos, "'evidence.inputs': %s", msg);
 	}
+	if (run->moved_from)
+		unstale_moves(run, m->measured_commit);
 	run->pre[MG_ISSUE_EVIDENCE_STALE] = res->stale_total > 0;
 	if ((error = warn_unmatched(run, m->measured_commit, err)) < 0) {
 		snprintf(msg, sizeof(msg), "%s", err->message);

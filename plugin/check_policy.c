@@ -277,18 +277,48 @@ static int moved_from(char **from, mg_repo_change **renames, size_t *count, stru
 	return MG_OK;
 }
 
-/* `*path`, when the change renamed it, becomes its new name. */
-static void follow_rename(char **path, const mg_repo_change *renames, size_t count)
-{
-	size_t i;
 
-	for (i = 0; *path && i < count; i++)
-		if (renames[i].old_path && renames[i].new_path &&
-		    !strcmp(renames[i].old_path, *path)) {
-			free(*path);
-			*path = mg_xstrdup(renames[i].new_path);
-			return;
-		}
+/* The folder of `path` with its '/' ("models/a/"), or NULL at the root. */
+static char *folder_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	mg_buf b = MG_BUF_INIT;
+
+	if (!slash)
+		return NULL;
+	mg_buf_put(&b, path, (size_t)(slash - path + 1));
+	return mg_buf_detach(&b, NULL);
+}
+
+/*
+ * The policy moved from `from` to run->policy_path with its folder: keep
+ * both folders (the evidence is followed through them, check_evidence.c)
+ * and read p's evidence.inputs entries under the old folder as they read
+ * under the new one, where the code now is (the policy this change
+ * proposes names them so: moving a model is not a change of its policy).
+ */
+static void follow_folder(struct run *run, mg_policy *p, const char *from)
+{
+	char *old_dir = folder_of(from), *new_dir = folder_of(run->policy_path);
+	size_t i, k = old_dir ? strlen(old_dir) : 0;
+	mg_buf mapped = MG_BUF_INIT;
+
+	if (!old_dir || !new_dir || !strcmp(old_dir, new_dir)) {
+		free(old_dir);
+		free(new_dir);
+		return;
+	}
+	run->moved_from = old_dir;
+	run->moved_to = new_dir;
+	for (i = 0; i < p->input_count; i++) {
+		if (strncmp(p->inputs[i], old_dir, k))
+			continue;
+		mapped.len = 0;
+		mg_buf_printf(&mapped, "%s%s", new_dir, p->inputs[i] + k);
+		free(p->inputs[i]);
+		p->inputs[i] = mg_buf_detach(&mapped, NULL);
+	}
+	mg_buf_free(&mapped);
 }
 
 /*
@@ -307,8 +337,9 @@ static int follow_policy(struct run *run, const char *from, const mg_repo_change
 	error = load_policy_from(&res->policy, run, res->policy_rev, from, &res->policy_ref, err);
 	if (error < 0)
 		return policy_context(err, "that decides (the policy revision)", res->policy_rev);
-	follow_rename(&res->policy->manifest, renames, count);
-	follow_rename(&res->policy->report, renames, count);
+	mg_check__follow_rename(&res->policy->manifest, renames, count);
+	mg_check__follow_rename(&res->policy->report, renames, count);
+	follow_folder(run, res->policy, from);
 	mg_check__add_note(res, "the change moves '%s' to '%s' (git's rename detection): the "
 			   "policy at %s decides at its new place", from, run->policy_path,
 			   mg_check__short_id(res->policy_rev).hex);
@@ -438,7 +469,12 @@ static int adopt_policy(struct run *run, mg_error *err)
 	if ((error = moved_from(&from, &renames, &count, run, err)) < 0)
 		goto done;
 	if (from) {
-		error = follow_policy(run, from, renames, count, err);
+		if ((error = follow_policy(run, from, renames, count, err)) == MG_OK) {
+			run->moves = renames;   /* the evidence follows them */
+			run->move_count = count;
+			renames = NULL;
+			count = 0;
+		}
 		goto done;
 	}
 	if ((error = adopt_new_policy(run, err)) < 0)

@@ -395,3 +395,28 @@ void mg_check_result_free(mg_check_result *r)
 	mg_check__release_result(r);
 	free(r);
 }
+
+void mg_check__run_release(struct run *run)
+{
+	free(run->policy_path);
+	mg_repo_changes_free(run->moves, run->move_count);
+	free(run->moved_from);
+	free(run->moved_to);
+	run->policy_path = run->moved_from = run->moved_to = NULL;
+	run->moves = NULL;
+	run->move_count = 0;
+}
+
+bool mg_check__follow_rename(char **path, const mg_repo_change *renames, size_t count)
+{
+	size_t i;
+
+	for (i = 0; *path && i < count; i++)
+		if (renames[i].old_path && renames[i].new_path &&
+		    !strcmp(renames[i].old_path, *path)) {
+			free(*path);
+			*path = mg_xstrdup(renames[i].new_path);
+			return true;
+		}
+	return false;
+}

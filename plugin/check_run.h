@@ -29,7 +29,20 @@ struct run {
 	bool repo_held;         /* repo is held's: not freed with the run */
 	bool base_compared;     /* compare_base has run (early, for regression:) */
 	char *policy_path;      /* the policy's repository path, once found */
+	/* the change moved the policy (check_policy.c, follow_policy): its
+	 * renames, and the folder it moved from and to ("models/a/",
+	 * "models/b/"; NULL when it did not move or a folder is the root),
+	 * through which the evidence is followed (check_evidence.c) */
+	mg_repo_change *moves;
+	size_t move_count;
+	char *moved_from, *moved_to;
 };
+
+/* Free what a run owns besides its result (policy_path, the moves). */
+void mg_check__run_release(struct run *run);
+
+/* `*path`, when the renames rename it, becomes its new name; true then. */
+bool mg_check__follow_rename(char **path, const mg_repo_change *renames, size_t count);
 
 /* The 7-digit abbreviation of a commit id, in a caller's buffer (two may
  * appear in one message). */

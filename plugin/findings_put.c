@@ -39,6 +39,10 @@ void mg_findings__put_ident(mg_buf *out, const mg_value *v)
 
 const char *mg_findings__policy_file(const mg_check_result *r)
 {
+	/* the file whose lines the findings name (mg_findings_lines_policy):
+	 * the head's, at a moved policy's new place */
+	if (r->head_policy && r->head_policy->path)
+		return r->head_policy->path;
 	return r->policy_ref.path ? r->policy_ref.path : r->policy ? r->policy->path : NULL;
 }
 

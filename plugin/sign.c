@@ -431,7 +431,7 @@ int mg_sign_run(mg_signed **out, const mg_sign_options *o, mg_error *err)
 	*out = s;
 	s = NULL;
 done:
-	free(run.policy_path);
+	mg_check__run_release(&run);
 	mg_check__release_result(&res);
 	mg_repo_free(run.repo);
 	mg_signed_free(s);
