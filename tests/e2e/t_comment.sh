@@ -273,7 +273,7 @@ requests "$gh"
 
 # A read-only token (a fork): nothing posted, and why.
 cp "$gh/comments.json" "$T/comments.before"
-printf '[{"status": 403, "message": "Resource not accessible by integration"}]\n' >"$gh/faults.json"
+printf '[{"path": "/comments", "status": 403, "message": "Resource not accessible by integration"}]\n' >"$gh/faults.json"
 comment_step
 expect_code 0 "a read-only token: the step does not fail the job"
 expect_out "::warning::memgate: cannot post the pull-request comment (HTTP 403: Resource not accessible by integration). A pull request from a fork gets a read-only token" \
@@ -320,6 +320,105 @@ if [ "$(req_count POST)" = 0 ] && [ "$(req_count PATCH)" = 0 ]; then
 else
 	not_ok "those cases post nothing" "$(cat "$T/requests")"
 fi
+
+# --- the API's answers ---------------------------------------------------
+
+# api_case DESC FAULTS [VAR=VALUE...]: the comment step with FAULTS queued
+# (faults.json); $T/requests holds its requests.
+api_case() {
+	local desc=$1
+	printf '%s\n' "$2" >"$gh/faults.json"
+	shift 2
+	cp "$gh/comments.json" "$T/comments.before"
+	requests "$gh"
+	comment_step "$@"
+	expect_code 0 "$desc: the step does not fail the job"
+	requests "$gh"
+}
+check_step MEMGATE_CHANGED=true >/dev/null
+cp "$CFILE" "$T/current.md"
+
+# A secondary rate limit: waited out (Retry-After), then posted.
+api_case "a secondary rate limit" '[{"method": "PATCH", "status": 403, "retry_after": 1, "message": "You have exceeded a secondary rate limit"}]'
+expect_out "memgate: rate limited (HTTP 403): waiting 1 s" "a secondary rate limit: says it waits"
+if [ "$(req_count PATCH)" = 2 ]; then ok "a secondary rate limit: the update is tried again"
+else not_ok "a secondary rate limit: the update is tried again" "$(cat "$T/requests")"; fi
+expect_one "$gh" "github-actions[bot]" "a secondary rate limit" "✅ gate passed"
+# ... but never waited past MAX_WAIT (60 s in all)
+api_case "a rate limit too long to wait" '[{"method": "PATCH", "status": 429, "retry_after": 3600, "message": "slow down"}]'
+expect_out "::warning::memgate: cannot post the pull-request comment (HTTP 429: slow down)" \
+	"a rate limit too long to wait: says why, does not wait"
+
+# 404 (a pull request the token cannot see), 422 (refused body): said, nothing else posted.
+api_case "404" '[{"path": "/comments", "status": 404, "message": "Not Found"}]'
+expect_out "::warning::memgate: cannot post the pull-request comment (HTTP 404: Not Found)" "404: says why"
+if [ "$(req_count POST)" = 0 ] && [ "$(req_count PATCH)" = 0 ]; then ok "404: nothing posted"
+else not_ok "404: nothing posted" "$(cat "$T/requests")"; fi
+api_case "422" '[{"method": "PATCH", "status": 422, "message": "Validation Failed"}]'
+expect_out "::warning::memgate: cannot post the pull-request comment (HTTP 422: Validation Failed)" "422: says why"
+if [ "$(req_count POST)" = 0 ]; then ok "422: no second comment"; else not_ok "422: no second comment" "$(cat "$T/requests")"; fi
+# A message the API answers is printed through the log escaping.
+api_case "a hostile API message" '[{"path": "/comments", "status": 403, "message": "x\n::error::pwned ##[add-mask]y"}]'
+cat "$T/out" "$T/err" >"$T/log"
+expect_runner_safe "$T/log" "a hostile API message: no workflow command in the log"
+
+# Our comment deleted between the list and the update: created again, once.
+python3 - "$gh/comments.json" <<'PY2'
+import json, sys
+cs = json.load(open(sys.argv[1]))
+json.dump(cs, open(sys.argv[1], "w"))
+PY2
+api_case "the comment deleted meanwhile" '[{"method": "PATCH", "status": 404, "message": "Not Found"}]'
+if [ "$(req_count PATCH)" = 1 ] && [ "$(req_count POST)" = 1 ]; then ok "the comment deleted meanwhile: created again"
+else not_ok "the comment deleted meanwhile: created again" "$(cat "$T/requests")"; fi
+
+# More than 100 comments: the second page is read, the comment found there
+# (the stand-in restarts with 150 comments before it).
+python3 - "$gh/comments.json" "$gh/comments.paged" <<'PY2'
+import json, sys
+cs = [c for c in json.load(open(sys.argv[1])) if not c["body"].startswith("<!-- memgate -->")
+      or c["user"]["login"] != "github-actions[bot]"]
+ours = [c for c in json.load(open(sys.argv[1])) if c not in cs][:1]
+filler = [{"id": 5000 + i, "body": f"comment {i}", "user": {"login": "reviewer"}} for i in range(150)]
+json.dump(filler + ours + cs, open(sys.argv[2], "w"))
+PY2
+kill "${SERVERS[-1]}"; wait "${SERVERS[-1]}" 2>/dev/null
+rm -f "$gh/port"
+mv "$gh/comments.paged" "$gh/comments.json"
+start_api "$gh" github
+api_case "151 comments before ours" '[]'
+if grep -q '"query": "per_page=100&page=2"' "$T/requests" && [ "$(req_count PATCH)" = 1 ] &&
+   [ "$(req_count POST)" = 0 ]; then
+	ok "151 comments before ours: the second page read, ours updated"
+else
+	not_ok "151 comments before ours: the second page read, ours updated" "$(cat "$T/requests")"
+fi
+expect_one "$gh" "github-actions[bot]" "151 comments before ours" "✅ gate passed"
+
+# --- whose comment: the token's identity --------------------------------
+
+# A personal access token: GET /user says who; its comment is found again,
+# the bot's is left alone.
+printf '{"%s": "github-actions[bot]", "pat-%s": "octo-maintainer", "app-%s": "app:memgate-app[bot]"}\n' \
+	"$TOKEN" "$TOKEN" "$TOKEN" >"$gh/tokens.json"
+for run in 1 2; do
+	api_case "a personal token, run $run" '[]' MEMGATE_TOKEN="pat-$TOKEN"
+	expect_one "$gh" "octo-maintainer" "a personal token, run $run" "✅ gate passed"
+done
+expect_out "memgate: updated the memgate comment on #$PR (by octo-maintainer)" "a personal token: finds its own comment"
+if grep -q '"path": "/user"' "$T/requests"; then ok "a personal token: asks GET /user"
+else not_ok "a personal token: asks GET /user" "$(cat "$T/requests")"; fi
+# An App's installation token cannot ask: comment-author names its bot.
+for run in 1 2; do
+	api_case "an App's token, run $run" '[]' MEMGATE_TOKEN="app-$TOKEN" MEMGATE_COMMENT_AUTHOR='memgate-app[bot]'
+	expect_one "$gh" "memgate-app[bot]" "an App's token, run $run" "✅ gate passed"
+done
+if [ "$(req_count POST)" = 0 ]; then ok "an App's token: its comment updated, not another added"
+else not_ok "an App's token: its comment updated, not another added" "$(cat "$T/requests")"; fi
+expect_one "$gh" "github-actions[bot]" "the job token's comment is still one" "✅ gate passed"
+comment_step MEMGATE_COMMENT_AUTHOR='x::error::y'
+expect_code 2 "comment-author that is not a login"
+expect_out "::error::memgate: MEMGATE_COMMENT_AUTHOR (comment-author) is not a login" "and says so"
 
 rm -f "$CFILE"
 check_step MEMGATE_COMMENT=false
