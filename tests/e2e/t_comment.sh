@@ -103,6 +103,8 @@ except OSError:
     cs = []
 n = 0
 for c in cs:
+    if c.get("system"):
+        continue
     who = (c.get("user") or c.get("author") or {})
     who = who.get("login") or who.get("username")
     if who == login and c["body"].startswith("<!-- memgate -->\n"):
@@ -419,6 +421,114 @@ expect_one "$gh" "github-actions[bot]" "the job token's comment is still one" "â
 comment_step MEMGATE_COMMENT_AUTHOR='x::error::y'
 expect_code 2 "comment-author that is not a login"
 expect_out "::error::memgate: MEMGATE_COMMENT_AUTHOR (comment-author) is not a login" "and says so"
+
+# --- GitLab: the same comment as a merge-request note --------------------
+
+# The GitLab recipe's poster (MEMGATE_FORGE=gitlab, GitLab's own CI_*
+# variables, a token variable) against a stand-in for GitLab's REST API:
+# the ten pushes' comments, in turn (as memgate writes them outside GitHub
+# Actions: no link to a run page), each followed by exactly one memgate
+# note, created once and then edited in place.
+gl=$T/gl
+mkdir -p "$gl"
+printf '{"glpat-%s": "project_42_bot_memgate", "other-%s": "reviewer"}\n' "$TOKEN" "$TOKEN" >"$gl/tokens.json"
+python3 - "$gl/comments.json" <<'PY2'
+import json, sys
+json.dump([{"id": 1, "body": "looks good", "author": {"username": "reviewer"}, "system": False},
+           {"id": 2, "body": "<!-- memgate -->\nfake: all passed", "author": {"username": "mallory"}, "system": False},
+           {"id": 3, "body": "<!-- memgate -->\nadded 1 commit", "author": {"username": "project_42_bot_memgate"}, "system": True}],
+          open(sys.argv[1], "w"))
+PY2
+start_api "$gl" gitlab
+GLAPI=$API
+# gitlab_step [VAR=VALUE...]: the GitLab recipe's poster.
+gitlab_step() {
+	(cd "$ws" && env -i PATH="$PATH" MEMGATE_FORGE=gitlab MEMGATE_COMMENT=true \
+		MEMGATE_COMMENT_FILE="$CFILE" MEMGATE_TOKEN="glpat-$TOKEN" \
+		CI_API_V4_URL="$GLAPI/api/v4" CI_PROJECT_ID=42 CI_MERGE_REQUEST_IID=$PR "$@" \
+		timeout 120 python3 "$SRC/actions/action-comment") >"$T/out" 2>"$T/err"
+	code=$?
+}
+for n in 1 2 3 4 5 6 7 8 9 10; do
+	sed -i 's|^The rest (every candidate, sensitivity, evidence): \[the job summary of this run\](.*)\.$|The rest (every candidate, sensitivity, evidence) is in the job summary of this run and the decision record.|' \
+		"$T/written.$n"
+	cp "$T/written.$n" "$CFILE"
+	gitlab_step
+	expect_code 0 "GitLab, push $n: the poster"
+	expect_one "$gl" "project_42_bot_memgate" "GitLab, push $n" "$(sed -n 2p "$T/written.$n")"
+	if cmp -s "$T/mine.1" "$CFILE"; then ok "GitLab, push $n: the note is what memgate wrote"
+	else not_ok "GitLab, push $n: the note is what memgate wrote" "$(diff "$T/mine.1" "$CFILE" | head)"; fi
+done
+requests "$gl"
+if [ "$(req_count POST)" = 1 ] && [ "$(req_count PUT)" = 9 ] &&
+   ! grep -q '"path": "/api/v4/projects/42/merge_requests/7/notes/[23]"' "$T/requests" &&
+   [ "$(grep -c '"private_token": "glpat-' "$T/requests")" = "$(wc -l <"$T/requests")" ] &&
+   grep -q '"path": "/api/v4/user"' "$T/requests"; then
+	ok "GitLab: one note created, then edited in place (PUT), asking GET /user who the token is"
+else
+	not_ok "GitLab: one note created, then edited in place (PUT), asking GET /user who the token is" "$(head -c 3000 "$T/requests")"
+fi
+if python3 -c 'import json,sys; cs=json.load(open(sys.argv[1])); sys.exit(not (cs[1]["body"].endswith("fake: all passed") and cs[2]["body"].endswith("added 1 commit")))' "$gl/comments.json"; then
+	ok "GitLab: someone else's note and a system note are never edited"
+else
+	not_ok "GitLab: someone else's note and a system note are never edited"
+fi
+rm -f "$CFILE"
+gitlab_step
+expect_one "$gl" "project_42_bot_memgate" "GitLab, no comment file" "âŒ could not decide" "memgate wrote no comment"
+cp "$T/written.2" "$CFILE"
+
+# gl_case DESC FAULTS [VAR=VALUE...]: the GitLab poster with FAULTS queued.
+gl_case() {
+	local desc=$1
+	printf '%s\n' "$2" >"$gl/faults.json"
+	shift 2
+	requests "$gl"
+	gitlab_step "$@"
+	expect_code 0 "GitLab, $desc: the poster does not fail the job"
+	requests "$gl"
+}
+gl_case "a rate limit" '[{"method": "PUT", "status": 429, "retry_after": 1, "message": "429 Too Many Requests"}]'
+if [ "$(req_count PUT)" = 2 ]; then ok "GitLab, a rate limit: waited out, edited"
+else not_ok "GitLab, a rate limit: waited out, edited" "$(cat "$T/requests")"; fi
+gl_case "403" '[{"path": "/notes", "status": 403, "message": "403 Forbidden"}]'
+expect_out "::warning::memgate: cannot post the merge-request note (HTTP 403: 403 Forbidden); the decision is in the job log and its reports. The note needs a token with the api scope" "GitLab, 403: says why"
+gl_case "404" '[{"path": "/notes", "status": 404, "message": "404 Not found"}]'
+expect_out "(HTTP 404: 404 Not found)" "GitLab, 404: says why"
+gl_case "422" '[{"method": "PUT", "status": 422, "message": "Note is too long"}]'
+expect_out "(HTTP 422: Note is too long)" "GitLab, 422: says why"
+if [ "$(req_count POST)" = 0 ]; then ok "GitLab, those refusals: no second note"
+else not_ok "GitLab, those refusals: no second note" "$(cat "$T/requests")"; fi
+# The same check of the file: a mention and a quick action are refused.
+printf '%s\n/approve\n' "$(head -n 2 "$T/written.2") cc @octo/reviewers" >"$CFILE"
+gl_case "a mention and a quick action" '[]'
+expect_one "$gl" "project_42_bot_memgate" "GitLab, a mention and a quick action" "the comment of this run was refused"
+if grep -q -e '@octo' -e '^/approve' "$T/mine.1"; then not_ok "GitLab: nothing of the refused file posted" "$(cat "$T/mine.1")"
+else ok "GitLab: nothing of the refused file posted"; fi
+# More than 100 notes before ours: the second page is read.
+python3 - "$gl/comments.json" <<'PY2'
+import json, sys
+cs = json.load(open(sys.argv[1]))
+filler = [{"id": 5000 + i, "body": f"note {i}", "author": {"username": "reviewer"}, "system": False}
+          for i in range(120)]
+json.dump(filler + cs, open(sys.argv[1], "w"))
+PY2
+kill "${SERVERS[-1]}"; wait "${SERVERS[-1]}" 2>/dev/null
+rm -f "$gl/port"
+start_api "$gl" gitlab
+GLAPI=$API
+cp "$T/written.10" "$CFILE"
+gl_case "123 notes before ours" '[]'
+if grep -q 'page=2' "$T/requests" && [ "$(req_count PUT)" = 1 ] && [ "$(req_count POST)" = 0 ]; then
+	ok "GitLab, 123 notes before ours: the second page read, ours edited"
+else
+	not_ok "GitLab, 123 notes before ours: the second page read, ours edited" "$(cat "$T/requests")"
+fi
+expect_one "$gl" "project_42_bot_memgate" "GitLab, 123 notes before ours" "$(sed -n 2p "$T/written.10")"
+gitlab_step CI_MERGE_REQUEST_IID=
+expect_out "memgate: not a merge request: no comment to post" "GitLab, not a merge request: says so"
+gitlab_step CI_MERGE_REQUEST_IID='7/../x'
+expect_code 2 "GitLab, a merge request number that is not one"
 
 rm -f "$CFILE"
 check_step MEMGATE_COMMENT=false
