@@ -384,3 +384,36 @@ Test(comment, a_passing_gate_marks_findings_softer)
 	mg_check_result_free(r);
 	mg_demo_remove(dir);
 }
+
+/* A policy that asks for a signature: the first line and the section say
+ * who signed (escaped), or that the signature is not verified. */
+Test(comment, says_who_signed)
+{
+	char dir[MG_DEMO_DIR_SIZE], *text;
+	mg_check_result *r;
+
+	mg_demo_repo(dir);
+	r = mg_demo_check(dir, (mg_check_options){ 0 });
+	text = mg_comment_render(r, NULL);
+	cr_expect_null(strstr(text, "Signed by"), "no signature asked: %s", text);
+	cr_expect_null(strstr(text, "signature"), "%s", text);
+	free(text);
+
+	r->signature.checked = true;
+	r->signature.verified = true;
+	r->signature.principals = strdup("alice@example.com,@ops");
+	text = mg_comment_render(r, NULL);
+	cr_expect_not_null(strstr(text, "512. Signed by alice\\@example\\.com\\,\\@ops.\n\n<!-- memgate: "),
+			   "the first line: %s", text);
+	cr_expect_not_null(strstr(text, "min\\_memory\\_saving\\_mb 512. Signed by alice\\@example\\.com"
+				  "\\,\\@ops.\n\n**Against"), "the section: %s", text);
+	cr_expect(!unsafe_outside_markers(text), "%s", text);
+	free(text);
+
+	r->signature.verified = false;
+	text = mg_comment_render(r, NULL);
+	cr_expect_not_null(strstr(text, "512. The manifest's signature is not verified.\n"), "%s", text);
+	free(text);
+	mg_check_result_free(r);
+	mg_demo_remove(dir);
+}
