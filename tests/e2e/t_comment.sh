@@ -175,10 +175,13 @@ mkdir -p "$gh"
 printf '{"%s": "github-actions[bot]"}\n' "$TOKEN" >"$gh/tokens.json"
 python3 - "$gh/comments.json" <<'PY'
 import json, sys
-# already on the pull request: a reviewer's, and a copy of memgate's marker
-# by someone else, which must never be edited
+# already on the pull request: a reviewer's, a copy of memgate's marker
+# by someone else, which must never be edited, and a comment of the bot's
+# from an earlier memgate (one per policy), which must stop looking current
 json.dump([{"id": 1, "body": "looks good", "user": {"login": "reviewer"}},
-           {"id": 2, "body": "<!-- memgate -->\nfake: all passed", "user": {"login": "mallory"}}],
+           {"id": 2, "body": "<!-- memgate -->\nfake: all passed", "user": {"login": "mallory"}},
+           {"id": 3, "body": "<!-- memgate: models/llm-a/.memgate.yml -->\n### memgate: tune \u2014 \u274c gate failed",
+            "user": {"login": "github-actions[bot]"}}],
           open(sys.argv[1], "w"))
 PY
 echo 0123456789abcdef0123456789abcdef01234567 >"$gh/head"
@@ -204,8 +207,17 @@ remeasure llm-a 9440
 push 1 "llm-a re-measured, better" 0 "✅ gate passed" "models\\/llm\\-a\\/\\.memgate\\.yml: accept, selected checkpoint." \
 	"1 pass, 1 unchanged by this pull request"
 requests "$gh"
-if [ "$(req_count POST)" = 1 ] && [ "$(req_count PATCH)" = 0 ]; then ok "push 1: created one comment"
-else not_ok "push 1: created one comment" "$(cat "$T/requests")"; fi
+if [ "$(req_count POST)" = 1 ] && [ "$(req_count PATCH)" = 1 ] &&
+   grep -q '"path": "/repos/octo/models/issues/comments/3"' "$T/requests"; then
+	ok "push 1: created one comment, marked the earlier memgate's out of date"
+else
+	not_ok "push 1: created one comment, marked the earlier memgate's out of date" "$(cat "$T/requests")"
+fi
+if python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))[2]; sys.exit(not c["body"].startswith("<!-- memgate superseded -->\n~~memgate~~ out of date"))' "$gh/comments.json"; then
+	ok "push 1: the earlier per-policy comment says it is out of date"
+else
+	not_ok "push 1: the earlier per-policy comment says it is out of date" "$(cat "$gh/comments.json")"
+fi
 
 remeasure llm-a 9600
 push 2 "llm-a regresses" 1 "❌ gate failed" "models\\/llm\\-a\\/\\.memgate\\.yml: tune, checkpoint\\: memory saving" "(checkpoint against the base: peak MB 9450.76 → 9600 (+149.24))"
@@ -365,14 +377,11 @@ cat "$T/out" "$T/err" >"$T/log"
 expect_runner_safe "$T/log" "a hostile API message: no workflow command in the log"
 
 # Our comment deleted between the list and the update: created again, once.
-python3 - "$gh/comments.json" <<'PY2'
-import json, sys
-cs = json.load(open(sys.argv[1]))
-json.dump(cs, open(sys.argv[1], "w"))
-PY2
+# (the stand-in still has it: it is then marked out of date, so one stays current)
 api_case "the comment deleted meanwhile" '[{"method": "PATCH", "status": 404, "message": "Not Found"}]'
-if [ "$(req_count PATCH)" = 1 ] && [ "$(req_count POST)" = 1 ]; then ok "the comment deleted meanwhile: created again"
+if [ "$(req_count PATCH)" = 2 ] && [ "$(req_count POST)" = 1 ]; then ok "the comment deleted meanwhile: created again"
 else not_ok "the comment deleted meanwhile: created again" "$(cat "$T/requests")"; fi
+expect_one "$gh" "github-actions[bot]" "the comment deleted meanwhile" "✅ gate passed"
 
 # More than 100 comments: the second page is read, the comment found there
 # (the stand-in restarts with 150 comments before it).
