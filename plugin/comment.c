@@ -613,10 +613,13 @@ static void put_lead(mg_buf *out, const struct entry *e, size_t count, const siz
 		mg_buf_puts(out, "no policy.\n");
 		return;
 	}
+	if (count == 1 && e->kind > K_PASSED) {
+		put_md_short(out, e->policy, LEAD_TEXT);
+		mg_buf_printf(out, ": %s.\n", words[e->kind]);
+		return;
+	}
 	if (count == 1) {
-		lead_entry(out, e, e->kind == K_UNCHANGED || e->kind == K_RETIRED);
-		if (e->kind == K_UNCHANGED || e->kind == K_RETIRED)
-			mg_buf_printf(out, "%s.", words[e->kind]);
+		lead_entry(out, e, false);
 		mg_buf_putc(out, '\n');
 		return;
 	}

@@ -305,6 +305,14 @@ Test(comment, names_the_unchanged_and_the_retired)
 			   "Of 2 policies: 1 unchanged by this pull request, 1 retired.\n", 110),
 		  "%s", text);
 	free(text);
+	/* one policy, left alone */
+	plan.entries = &entries[2];
+	plan.count = 1;
+	text = mg_comment_render_set(NULL, 0, &plan, NULL);
+	cr_expect(!strncmp(text, "<!-- memgate -->\n**memgate: \xe2\x9c\x85 gate passed** \xe2\x80\x94 "
+			   "b\\/\\.memgate\\.yml: unchanged by this pull request.\n\n", 95),
+		  "%s", text);
+	free(text);
 	mg_check_result_free(item.result);
 	mg_demo_remove(dir);
 }

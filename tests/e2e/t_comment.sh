@@ -547,6 +547,20 @@ check_step MEMGATE_COMMENT=yes
 expect_code 2 "comment must be true or false"
 expect_out "::error::memgate: input 'comment' must be true or false" "and says so"
 
+# One policy, left alone by --changed: the comment names it unchanged.
+make_gate_repo "$T/one" "$FIX/demo/memgate.yml" "$FIX/reports/76_real_gpu_memory.flat.json"
+echo docs >"$T/one/README.md"
+commit_all "$T/one" "docs only"
+(cd "$T/one" && ${MEMGATE_WRAP:-} "$MEMGATE" check --all --changed --policy-rev HEAD~1 \
+	--comment "$T/one.md" >"$T/out" 2>"$T/err")
+code=$?
+expect_code 0 "one policy left alone: check --all --changed"
+if [ "$(sed -n 2p "$T/one.md" 2>/dev/null)" = "**memgate: ✅ gate passed** — \.memgate\.yml: unchanged by this pull request." ]; then
+	ok "one policy left alone: the comment says it is unchanged"
+else
+	not_ok "one policy left alone: the comment says it is unchanged" "$(cat "$T/one.md" "$T/err" 2>&1)"
+fi
+
 # The comment is an output file like the others: a symlink is refused.
 ln -s "$T/elsewhere.md" "$T/link.md"
 (cd "$mono" && ${MEMGATE_WRAP:-} "$MEMGATE" check --all --comment "$T/link.md" >"$T/out" 2>"$T/err")
