@@ -8,7 +8,8 @@
 # GitHub API (tests/e2e/comment-api.py, 127.0.0.1, bounded): each run makes
 # at most one comment request, the pull request holds one memgate comment,
 # which is either memgate's own text or a fixed refusal, never the fork's
-# Markdown; and the log runs no workflow command.
+# Markdown; and the log runs no workflow command.  (Each variation must
+# also fail with the poster that trusted the file: the suite was run so.)
 . "$(dirname "$0")/lib.sh"
 
 ws=$T/ws
@@ -20,10 +21,15 @@ HEAD=0123456789abcdef0123456789abcdef01234567
 srv=
 trap '[ -n "$srv" ] && { kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null; }; rm -rf "$T"' EXIT
 
-# The fork's run: memgate's real comment on a two-model pull request.
+# The fork's run: memgate's real comment on a two-model pull request, whose
+# regressed candidate's name tries a mention, HTML, a marker, a link, a
+# workflow command, invisible and bidirectional characters (memgate
+# escapes them: the poster must accept its own output as it is).
 make_monorepo "$ws/repo"
 base=$(g -C "$ws/repo" rev-parse HEAD)
 sed -i 's/"peak_memory_mb": 9450.76/"peak_memory_mb": 9600/' "$ws/repo/models/llm-a/results/76_report.json"
+sed -i 's/"checkpoint"/"ck \\u200b@octo\/team <img src=x> <!-- memgate --> [a](https:\/\/evil.test) ::error::x ##[add-mask]y \\u202e\\u00ad #5 \/approve"/g' \
+	"$ws/repo/models/llm-a/results/76_report.json"
 (cd "$ws/repo/models/llm-a" && "$MEMGATE" manifest --worktree --report results/76_report.json \
 	--out results/75_manifest.json --force) >/dev/null 2>&1
 commit_all "$ws/repo" "llm-a: new measurement"
@@ -71,7 +77,7 @@ variants = [
     ("a bare URL", with_lead(" see https\\://evil.test/x and http://evil.test")),
     ("a www. autolink", with_lead(" www.evil.test")),
     ("a right-to-left override", with_lead(" \u202egnissap")),
-    ("a zero-width space in a mention", with_lead(" \\@\u200boctorev")),
+    ("a Unicode line separator", with_lead(" \u2028# heading")),
     ("a GitLab quick action", with_line("/approve")),
     ("an issue reference", with_lead(" fixes octo/other#5")),
     ("a control character", with_lead(" \x1b[31mred")),
