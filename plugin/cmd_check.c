@@ -265,7 +265,7 @@ static int fail_check(const struct cli *cli, const mg_error *err, const char *to
 		queue_owned(outs, summary, mg_summary_render_error(err), MG_OUTPUT_RUNNER);
 	if (gh_output && *token)
 		queue_owned(outs, gh_output, mg_github_outputs_error(err, token), MG_OUTPUT_RUNNER);
-	if (cli->comment_path)
+	if (cli->comment_path && strcmp(err->file, cli->comment_path))   /* not its own error */
 		queue_owned(outs, cli->comment_path, mg_comment_render_error(err),
 			    MG_OUTPUT_REPLACE);
 	mg_error_clear(&werr);

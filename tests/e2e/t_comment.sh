@@ -567,5 +567,12 @@ ln -s "$T/elsewhere.md" "$T/link.md"
 code=$?
 expect_code 2 "check --comment to a symlink"
 expect_no_file "$T/elsewhere.md" "nothing written through it"
+(cd "$mono" && ${MEMGATE_WRAP:-} "$MEMGATE" check --policy models/llm-a/.memgate.yml --comment "$T/link.md" \
+	>"$T/out" 2>"$T/err")
+code=$?
+expect_code 2 "check --policy --comment to a symlink"
+expect_no_file "$T/elsewhere.md" "nothing written through it either"
+if [ "$(grep -c 'cannot write: it is a symlink' "$T/err")" = 1 ]; then ok "and the error is said once"
+else not_ok "and the error is said once" "$(cat "$T/err")"; fi
 
 finish
