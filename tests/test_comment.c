@@ -425,3 +425,40 @@ Test(comment, says_who_signed)
 	mg_check_result_free(r);
 	mg_demo_remove(dir);
 }
+
+/* Forty failing policies of long sections: the comment stops at
+ * MG_COMMENT_TOTAL, each section whole, the rest counted as failing. */
+Test(comment, long_sections_stop_at_the_total)
+{
+	char dir[MG_DEMO_DIR_SIZE], *text, hostile[1024], *path;
+	enum { N = 40 };
+	mg_check_item items[N];
+	mg_check_result *r;
+	size_t i, shown;
+
+	mg_demo_repo(dir);
+	r = mg_demo_check(dir, (mg_check_options){ 0 });
+	memset(hostile, '|', sizeof(hostile) - 1);
+	hostile[sizeof(hostile) - 1] = '\0';
+	candidate(r, "checkpoint")->name = hostile;
+	mg_findings_fill(r);
+	path = r->policy_ref.path;
+	r->policy_ref.path = NULL;   /* each item's own path */
+	for (i = 0; i < N; i++) {
+		items[i].policy = i % 2 ? "b/.memgate.yml" : "a/.memgate.yml";
+		items[i].result = r;
+		mg_error_clear(&items[i].error);
+	}
+	text = mg_comment_render_set(items, N, NULL, URL);
+	shown = lines_starting(text, "<!-- memgate: ");
+	cr_expect_leq(strlen(text), MG_COMMENT_TOTAL);
+	cr_expect_gt(shown, 10, "%zu sections", shown);
+	cr_expect_lt(shown, N, "%zu sections", shown);
+	cr_expect_not_null(strstr(text, "more policies (0 could not decide"), "%s", text);
+	cr_expect_not_null(strstr(text, "[the job summary of this run](" URL ")"));
+	cr_expect(!unsafe_outside_markers(text));
+	free(text);
+	r->policy_ref.path = path;
+	mg_check_result_free(r);
+	mg_demo_remove(dir);
+}
