@@ -2,7 +2,7 @@
 # The workflow_run recipe posts a fork's artifact with the base
 # repository's write token (issue 34, item 2): the fork's own workflow
 # wrote the file, so the poster (actions/action-comment) accepts only what
-# memgate writes.  The real comment and 24 variations of it (mentions,
+# memgate writes.  The real comment and 26 variations of it (mentions,
 # HTML, images, links, markers, entities, invisible characters, quick
 # actions, sizes, counts, names) are posted to a local stand-in for the
 # GitHub API (tests/e2e/comment-api.py, 127.0.0.1, bounded): each run makes
@@ -83,6 +83,7 @@ variants = [
     ("a control character", with_lead(" \x1b[31mred")),
     ("a raw HTML comment mid-line", with_lead(" <!-- memgate -->")),
     ("an empty file", ""),
+    ("30,000 one-character lines in one section", real + "\n".join(["x"] * 30000)),
 ]
 for i, (what, text) in enumerate(variants):
     with open(f"{out}/{i:02d}", "w", encoding="utf-8") as f:
