@@ -536,6 +536,44 @@ fi
 expect_one "$gl" "project_42_bot_memgate" "GitLab, 123 notes before ours" "$(sed -n 2p "$T/written.10")"
 gitlab_step CI_MERGE_REQUEST_IID=
 expect_out "memgate: not a merge request: no comment to post" "GitLab, not a merge request: says so"
+
+# The README's GitLab recipe, its script run as the job would (memgate and
+# the poster from this tree) on a one-policy repository's merge request:
+# the note is memgate's comment, and the job exits with memgate's status.
+awk '/^memgate:$/ { p = 1 } p && /^  script:$/ { s = 1; next } s && /^  artifacts:$/ { exit }
+     s && /^    - \|$/ { next } s { sub(/^      /, ""); print }' "$SRC/README.md" |
+	sed -e "s|/opt/memgate/memgate|$MEMGATE|" -e "s|/opt/memgate/actions/|$SRC/actions/|" >"$T/gitlab-script.sh"
+if grep -q 'action-comment' "$T/gitlab-script.sh" && grep -q -- '--comment memgate-comment.md' "$T/gitlab-script.sh"; then
+	ok "README: the GitLab recipe writes the comment and posts it"
+else
+	not_ok "README: the GitLab recipe writes the comment and posts it" "$(cat "$T/gitlab-script.sh")"
+fi
+one=$T/gl-repo
+sed -e 's|min_memory_saving_mb: 512|min_memory_saving_mb: 300|' -e '/^  grid:/,/^    min_samples_per_s:/d' \
+	"$FIX/demo/memgate.yml" >"$T/passing.yml"
+make_gate_repo "$one" "$T/passing.yml" "$FIX/reports/76_real_gpu_memory.flat.json"
+glbase=$(g -C "$one" rev-parse HEAD)
+for want in 0 1; do
+	if [ "$want" = 1 ]; then
+		sed -i 's/"peak_memory_mb": 9450.76/"peak_memory_mb": 9600/' "$one/$REPORT_PATH"
+		write_manifest "$one"
+	else
+		echo docs >"$one/README.md"
+	fi
+	commit_all "$one" "push: $want"
+	requests "$gl"
+	(cd "$one" && env -i PATH="$PATH" HOME="${HOME:-/tmp}" GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
+		CI_MERGE_REQUEST_DIFF_BASE_SHA="$glbase" CI_API_V4_URL="$GLAPI/api/v4" CI_PROJECT_ID=42 \
+		CI_MERGE_REQUEST_IID=$PR MEMGATE_NOTE_TOKEN="glpat-$TOKEN" \
+		timeout 120 bash -eo pipefail "$T/gitlab-script.sh") >"$T/out" 2>"$T/err"
+	code=$?
+	expect_code "$want" "GitLab recipe: exits as memgate does ($want)"
+	expect_one "$gl" "project_42_bot_memgate" "GitLab recipe ($want)" \
+		"$([ $want = 0 ] && echo '✅ gate passed' || echo '❌ gate failed')" "$(sed -n 2p "$one/memgate-comment.md")"
+	requests "$gl"
+	if [ "$(req_count PUT)" = 1 ] && [ "$(req_count POST)" = 0 ]; then ok "GitLab recipe ($want): its note edited"
+	else not_ok "GitLab recipe ($want): its note edited" "$(cat "$T/requests")"; fi
+done
 gitlab_step CI_MERGE_REQUEST_IID='7/../x'
 expect_code 2 "GitLab, a merge request number that is not one"
 
