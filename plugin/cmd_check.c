@@ -33,9 +33,11 @@
 	  "write a SARIF 2.1.0 log (GitHub code scanning)", NULL }, \
 	{ OPT_CODEQUALITY, "codequality", "FILE", 0, "write a GitLab Code Quality report", NULL }, \
 	{ OPT_COMMENT, "comment", "FILE", 0, \
-	  "write the short pull-request comment (Markdown, one per policy,\n" \
-	  "each opened by its <!-- memgate: POLICY --> marker line)", \
-	  "At most MG_COMMENT_MAX bytes each; the Action's comment input posts it." }, \
+	  "write the pull-request comment (Markdown: one for the run, opened\n" \
+	  "by <!-- memgate -->, a section per policy), even when memgate\n" \
+	  "cannot decide", \
+	  "At most MG_COMMENT_MAX bytes a section and MG_COMMENT_TOTAL in all; the Action's " \
+	  "comment input posts it." }, \
 	{ OPT_INPUTS, "inputs", "FILE", 0, \
 	  "write the repository paths of the inputs read, one per line", NULL }
 #define OPTION_FAIL_ON { OPT_FAIL_ON, "fail-on", "LIST", 0, \
@@ -175,18 +177,25 @@ static char *run_url(void)
 	return mg_buf_detach(&url, NULL);
 }
 
-/* Queue --sarif, --codequality and --comment for the items. */
-static void queue_reports(mg_outputs *outs, const struct cli *cli,
-			  const mg_check_item *items, size_t count)
+/* Queue --comment for the items (and the plan's policies not gated). */
+static void queue_comment(mg_outputs *outs, const struct cli *cli, const mg_check_item *items,
+			  size_t count, const mg_plan *plan)
 {
 	char *url;
 
-	if (cli->comment_path) {
-		url = run_url();
-		queue_owned(outs, cli->comment_path, mg_comment_render_set(items, count, url),
-			    MG_OUTPUT_REPLACE);
-		free(url);
-	}
+	if (!cli->comment_path)
+		return;
+	url = run_url();
+	queue_owned(outs, cli->comment_path, mg_comment_render_set(items, count, plan, url),
+		    MG_OUTPUT_REPLACE);
+	free(url);
+}
+
+/* Queue --sarif, --codequality and --comment for the items. */
+static void queue_reports(mg_outputs *outs, const struct cli *cli,
+			  const mg_check_item *items, size_t count, const mg_plan *plan)
+{
+	queue_comment(outs, cli, items, count, plan);
 	if (cli->sarif_path)
 		queue_owned(outs, cli->sarif_path, mg_sarif_render(items, count, MG_VERSION),
 			    MG_OUTPUT_REPLACE);
@@ -223,7 +232,7 @@ static void queue_outputs(mg_outputs *outs, const struct cli *cli,
 		queue_owned(outs, gh_output, mg_github_outputs(res, token), MG_OUTPUT_RUNNER);
 	item.policy = res->policy_ref.path;
 	item.result = (mg_check_result *)res;
-	queue_reports(outs, cli, &item, 1);
+	queue_reports(outs, cli, &item, 1, NULL);
 }
 
 /*
@@ -231,7 +240,9 @@ static void queue_outputs(mg_outputs *outs, const struct cli *cli,
  * written, but the runner's own channels are, so that GitHub shows why:
  * an ::error annotation at the input's line (github format), the job
  * summary ($GITHUB_STEP_SUMMARY, unless --summary names another file) and
- * the step outputs ($GITHUB_OUTPUT: decision=error, error=<message>).
+ * the step outputs ($GITHUB_OUTPUT: decision=error, error=<message>); and
+ * --comment, which says "could not decide" and why, so that the comment
+ * on the pull request never keeps an earlier run's verdict.
  */
 static int fail_check(const struct cli *cli, const mg_error *err, const char *token)
 {
@@ -254,6 +265,9 @@ static int fail_check(const struct cli *cli, const mg_error *err, const char *to
 		queue_owned(outs, summary, mg_summary_render_error(err), MG_OUTPUT_RUNNER);
 	if (gh_output && *token)
 		queue_owned(outs, gh_output, mg_github_outputs_error(err, token), MG_OUTPUT_RUNNER);
+	if (cli->comment_path && strcmp(err->file, cli->comment_path))   /* not its own error */
+		queue_owned(outs, cli->comment_path, mg_comment_render_error(err),
+			    MG_OUTPUT_REPLACE);
 	mg_error_clear(&werr);
 	if (mg_outputs_commit(outs, &werr) < 0)
 		cli_fail(&werr);
@@ -332,13 +346,14 @@ static void queue_set_outputs(mg_outputs *outs, const struct cli *cli,
 	if (gh_output)   /* with none gated (--changed): decision=unchanged */
 		queue_owned(outs, gh_output, mg_github_outputs_set(items, count, token),
 			    MG_OUTPUT_RUNNER);
-	queue_reports(outs, cli, items, count);
+	queue_reports(outs, cli, items, count, set->plan);
 }
 
 /*
  * Some policy could not be decided (exit 2): as fail_check, only the
  * runner's channels are written: the combined job summary (which names the
- * errors) and the step outputs of the first error (decision=error).
+ * errors) and the step outputs of the first error (decision=error); and
+ * --comment, every policy's section, the errors first.
  */
 static void queue_set_error_outputs(mg_outputs *outs, const struct cli *cli,
 				    const struct item_set *set, const char *token)
@@ -358,6 +373,7 @@ static void queue_set_error_outputs(mg_outputs *outs, const struct cli *cli,
 	if (gh_output && *token && i < count)
 		queue_owned(outs, gh_output, mg_github_outputs_error(&items[i].error, token),
 			    MG_OUTPUT_RUNNER);
+	queue_comment(outs, cli, items, count, set->plan);
 }
 
 /* The plan's retired policies, on stderr (text and json formats). */

@@ -232,18 +232,44 @@ static void put_base(struct comment *c)
 
 /* ---- the decision and the findings ---- */
 
+/* The first reason a comment lists, or NULL. */
+static const mg_finding *first_listed(const struct comment *c);
+static void put_signer(mg_buf *out, const mg_check_result *r);
+
+/* A section's heading and its sentence: the policy, the decision and the
+ * gate's verdict, then the first reason in words and the signer. */
 static void put_heading(struct comment *c)
+{
+	const mg_decision *d = c->r->decision;
+	const mg_finding *f = first_listed(c);
+	mg_buf *out = &c->out;
+
+	mg_buf_puts(out, "### ");
+	put_md(out, c->policy);
+	mg_buf_printf(out, ": %s \xe2\x80\x94 %s\n\n", mg_verdict_name(d->verdict),
+		      c->r->passed ? "\xe2\x9c\x85 gate passed" : "\xe2\x9d\x8c gate failed");
+	if (c->r->passed || !f) {
+		mg_buf_puts(out, "Selected ");
+		if (d->selected)
+			put_name(out, d->selected);
+		else
+			mg_buf_puts(out, "none");
+	} else {
+		put_md(out, f->message);
+	}
+	mg_buf_putc(out, '.');
+	put_signer(out, c->r);
+	mg_buf_putc(out, '\n');
+}
+
+/* The codes, for scripts and searches, after the words. */
+static void put_codes(struct comment *c)
 {
 	const mg_decision *d = c->r->decision;
 	mg_buf *out = &c->out;
 
-	mg_buf_printf(out, "### memgate: %s \xe2\x80\x94 %s\n\n**Policy:** ",
-		      mg_verdict_name(d->verdict),
-		      c->r->passed ? "\xe2\x9c\x85 gate passed" : "\xe2\x9d\x8c gate failed");
-	put_md(out, c->policy);
-	mg_buf_printf(out, " \xc2\xb7 **Reason:** `%s` \xc2\xb7 **Next action:** `%s` "
-		      "\xc2\xb7 **Selected:** ", mg_outcome_name(d->reason),
-		      mg_next_action_name(d->next_action));
+	mg_buf_printf(out, "\nReason `%s` \xc2\xb7 next action `%s` \xc2\xb7 selected ",
+		      mg_outcome_name(d->reason), mg_next_action_name(d->next_action));
 	if (d->selected)
 		put_name(out, d->selected);
 	else
@@ -295,14 +321,44 @@ static void put_findings(struct comment *c)
 			      c->finding_total - shown);
 }
 
-static void put_link(struct comment *c)
+static const mg_finding *first_listed(const struct comment *c)
 {
-	if (plain_url(c->url))
-		mg_buf_printf(&c->out, "\nThe rest (every candidate, sensitivity, evidence): "
-			      "[the job summary of this run](%s).\n", c->url);
-	else
-		mg_buf_puts(&c->out, "\nThe rest (every candidate, sensitivity, evidence) is in the "
-			    "job summary of this run and the decision record.\n");
+	size_t i;
+
+	for (i = 0; i < c->finding_count; i++)
+		if (listed(c, &c->findings[i]))
+			return &c->findings[i];
+	return NULL;
+}
+
+/* " Signed by PRINCIPALS." when the manifest's signature was verified;
+ * " The manifest's signature is not verified." when it was checked and
+ * failed; nothing when the policy does not ask for one. */
+static void put_signer(mg_buf *out, const mg_check_result *r)
+{
+	const mg_check_signature *s = &r->signature;
+
+	if (!s->checked)
+		return;
+	if (s->verified && s->principals) {
+		mg_buf_puts(out, " Signed by ");
+		put_md(out, s->principals);
+		mg_buf_putc(out, '.');
+	} else if (!s->verified) {
+		mg_buf_puts(out, " The manifest's signature is not verified.");
+	}
+}
+
+/* The notes (a policy this change adopts), one a line. */
+static void put_notes(struct comment *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->r->note_count; i++) {
+		mg_buf_puts(&c->out, "\n\xe2\x84\xb9\xef\xb8\x8f ");
+		put_md(&c->out, c->r->notes[i]);
+		mg_buf_putc(&c->out, '\n');
+	}
 }
 
 static void render(struct comment *c)
@@ -310,9 +366,10 @@ static void render(struct comment *c)
 	mg_buf_init(&c->out);
 	put_marker(&c->out, c->policy);
 	put_heading(c);
+	put_notes(c);
 	put_base(c);
 	put_findings(c);
-	put_link(c);
+	put_codes(c);
 }
 
 /* Cut at a line end to fit max bytes, saying so (huge names). */
@@ -331,16 +388,14 @@ static void truncate_comment(mg_buf *out, size_t max)
 	mg_buf_puts(out, note + 1);
 }
 
-/* One comment, appended to out. */
-static void comment_one(mg_buf *out, const mg_check_result *r, const char *policy,
-			const char *url)
+/* One policy's section, appended to out. */
+static void section_decided(mg_buf *out, const mg_check_result *r, const char *policy)
 {
 	struct comment c = { 0 };
 	size_t i;
 
 	c.r = r;
 	c.policy = policy;
-	c.url = url;
 	c.findings = mg_result_findings(r, &c.finding_count);
 	for (i = 0; i < c.finding_count; i++)
 		c.finding_total += listed(&c, &c.findings[i]);
@@ -365,59 +420,348 @@ static void comment_one(mg_buf *out, const mg_check_result *r, const char *polic
 	free(c.rows);
 }
 
-/* A policy that could not be decided: its marker and the error. */
-static void comment_error(mg_buf *out, const char *policy, const mg_error *err)
+/* An error as "file:line:col: message", raw. */
+static void error_text(mg_buf *out, const mg_error *err)
 {
-	mg_buf where = MG_BUF_INIT, one = MG_BUF_INIT;
+	if (err->file[0]) {
+		mg_buf_puts(out, err->file);
+		if (err->line > 0)
+			mg_buf_printf(out, ":%d", err->line);
+		if (err->line > 0 && err->column > 0)
+			mg_buf_printf(out, ":%d", err->column);
+		mg_buf_puts(out, ": ");
+	}
+	mg_buf_puts(out, err->message);
+}
+
+/* A section of a policy that is not decided here: its marker, a heading
+ * that says why, and a line: `said` (static Markdown) or else `text`
+ * (untrusted, escaped). */
+static void section_other(mg_buf *out, const char *policy, const char *why, const char *said,
+			  const char *text)
+{
+	mg_buf one = MG_BUF_INIT;
 
 	put_marker(&one, policy);
-	mg_buf_puts(&one, "### memgate: could not decide \xe2\x80\x94 \xe2\x9d\x8c gate failed\n\n"
-		    "**Policy:** ");
+	mg_buf_puts(&one, "### ");
 	put_md(&one, policy);
-	mg_buf_puts(&one, " \xc2\xb7 **Error:** ");
-	if (err->file[0]) {
-		mg_buf_puts(&where, err->file);
-		if (err->line > 0)
-			mg_buf_printf(&where, ":%d", err->line);
-		if (err->line > 0 && err->column > 0)
-			mg_buf_printf(&where, ":%d", err->column);
-		mg_buf_puts(&where, ": ");
-	}
-	mg_buf_puts(&where, err->message);
-	put_md(&one, where.ptr);
+	mg_buf_printf(&one, ": %s\n\n", why);
+	if (said)
+		mg_buf_puts(&one, said);
+	else
+		put_md(&one, text);
 	mg_buf_putc(&one, '\n');
 	if (one.len > MG_COMMENT_MAX)
 		truncate_comment(&one, MG_COMMENT_MAX);
 	mg_buf_put(out, one.ptr, one.len);
-	mg_buf_free(&where);
 	mg_buf_free(&one);
+}
+
+static void section_error(mg_buf *out, const char *policy, const mg_error *err)
+{
+	mg_buf text = MG_BUF_INIT;
+
+	error_text(&text, err);
+	section_other(out, policy, "could not decide \xe2\x80\x94 \xe2\x9d\x8c gate failed",
+		      NULL, text.ptr);
+	mg_buf_free(&text);
+}
+
+/* ---- the comment: every policy of the run in one ---- */
+
+/* What a policy of the run became, in the comment's order (the worst first). */
+enum kind { K_ERROR, K_FAILED, K_PASSED, K_UNCHANGED, K_RETIRED, K_COUNT };
+
+struct entry {
+	enum kind kind;
+	const char *policy;
+	const mg_check_result *r;   /* decided */
+	const mg_error *err;        /* K_ERROR */
+	const char *message;        /* K_RETIRED */
+};
+
+static enum kind item_kind(const mg_check_item *item)
+{
+	if (!item->result || !item->result->decision)
+		return K_ERROR;
+	return item->result->passed ? K_PASSED : K_FAILED;
+}
+
+static const char *item_policy(const mg_check_item *item)
+{
+	const mg_check_result *r = item->result;
+
+	return r && r->policy_ref.path ? r->policy_ref.path : item->policy;
+}
+
+/* Text at most max bytes (cut at a character), escaped, "…" when cut:
+ * the first line stays one readable sentence. */
+static void put_md_short(mg_buf *out, const char *s, size_t max)
+{
+	size_t len = strlen(s);
+	mg_buf cut = MG_BUF_INIT;
+
+	if (len <= max) {
+		put_md(out, s);
+		return;
+	}
+	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
+		max--;
+	mg_buf_put(&cut, s, max);
+	put_md(out, cut.ptr);
+	mg_buf_puts(out, "\xe2\x80\xa6");
+	mg_buf_free(&cut);
+}
+
+#define LEAD_TEXT 300   /* bytes of untrusted text in the first line */
+
+/* The first line's reason for a failing r, in words, appended: the first
+ * listed finding about the candidate that regressed most against the base
+ * (else the first listed), then that candidate's change against the base,
+ * "(checkpoint against the base: peak MB 9450.76 → 9600 (+149.24))".
+ * Returns false, appending nothing, when there is neither. */
+static bool lead_reason(mg_buf *out, const mg_check_result *r)
+{
+	static const char *const metric[MG_COMPARE_METRICS] = { "peak MB", "samples/s",
+								  "eval_loss" };
+	struct comment c = { 0 };
+	const mg_finding *f;
+	const mg_compare_row *row = NULL;
+	const char *sep = "";
+	size_t i, k;
+
+	c.r = r;
+	c.findings = mg_result_findings(r, &c.finding_count);
+	if (r->base && r->base->result)
+		mg_compare_rows(&c.rows, &c.row_count, r->base->result->decision, r->decision);
+	order_rows(&c);
+	row = c.regressed ? &c.rows[0] : NULL;
+	f = first_listed(&c);
+	for (i = 0; row && i < c.finding_count; i++)
+		if (listed(&c, &c.findings[i]) && c.findings[i].subject &&
+		    !strcmp(c.findings[i].subject, row->name)) {
+			f = &c.findings[i];
+			break;
+		}
+	if (f)
+		put_md_short(out, f->message, LEAD_TEXT);
+	if (row) {
+		mg_buf_puts(out, f ? " (" : "");
+		put_md_short(out, row->name, LEAD_TEXT);
+		mg_buf_puts(out, " against the base: ");
+		for (k = 0; k < MG_COMPARE_METRICS; k++)
+			if (row->value[k].base_known && row->value[k].head_known &&
+			    row->value[k].base != row->value[k].head) {
+				mg_buf_printf(out, "%s%s ", sep, metric[k]);
+				put_value(out, row, &row->value[k]);
+				sep = ", ";
+			}
+		if (!*sep)
+			mg_buf_printf(out, "%s \xe2\x86\x92 %s", mg_status_name(row->base_status),
+				      mg_status_name(row->head_status));
+		mg_buf_puts(out, f ? ")" : "");
+	}
+	free(c.rows);
+	return f || row;
+}
+
+/* "PATH: tune: REASON. Signed by X." for the entry the first line names. */
+static void lead_entry(mg_buf *out, const struct entry *e, bool name)
+{
+	mg_buf err = MG_BUF_INIT;
+
+	if (name) {
+		put_md_short(out, e->policy, LEAD_TEXT);
+		mg_buf_puts(out, ": ");
+	}
+	if (e->kind == K_ERROR) {
+		error_text(&err, e->err);
+		mg_buf_puts(out, "could not decide: ");
+		put_md_short(out, err.ptr, LEAD_TEXT);
+		mg_buf_putc(out, '.');
+		mg_buf_free(&err);
+		return;
+	}
+	mg_buf_printf(out, "%s, ", mg_verdict_name(e->r->decision->verdict));
+	if (e->r->passed || !lead_reason(out, e->r)) {
+		mg_buf_puts(out, "selected ");
+		if (e->r->decision->selected)
+			put_md_short(out, e->r->decision->selected, LEAD_TEXT);
+		else
+			mg_buf_puts(out, "none");
+	}
+	mg_buf_putc(out, '.');
+	put_signer(out, e->r);
+}
+
+/* The first line: a sentence that says what was decided, why in words,
+ * and what else became of the run's policies. */
+static void put_lead(mg_buf *out, const struct entry *e, size_t count, const size_t *n)
+{
+	static const char *const words[K_COUNT] = {
+		"could not decide", "fail", "pass", "unchanged by this pull request", "retired",
+	};
+	size_t decided = n[K_FAILED] + n[K_PASSED];
+	bool failed = n[K_ERROR] || n[K_FAILED];
+	enum kind k;
+	const char *sep = "";
+
+	mg_buf_printf(out, "**memgate: %s** \xe2\x80\x94 ",
+		      n[K_ERROR] && !decided ? "\xe2\x9d\x8c could not decide" :
+		      failed ? "\xe2\x9d\x8c gate failed" : "\xe2\x9c\x85 gate passed");
+	if (!count) {
+		mg_buf_puts(out, "no policy.\n");
+		return;
+	}
+	if (count == 1 && e->kind > K_PASSED) {
+		put_md_short(out, e->policy, LEAD_TEXT);
+		mg_buf_printf(out, ": %s.\n", words[e->kind]);
+		return;
+	}
+	if (count == 1) {
+		lead_entry(out, e, false);
+		mg_buf_putc(out, '\n');
+		return;
+	}
+	if (e->kind <= K_PASSED) {
+		lead_entry(out, e, true);
+		mg_buf_putc(out, ' ');
+	}
+	mg_buf_printf(out, "Of %zu policies: ", count);
+	for (k = 0; k < K_COUNT; k++) {
+		if (!n[k])
+			continue;
+		mg_buf_printf(out, "%s%zu %s", sep, n[k], words[k]);
+		sep = ", ";
+	}
+	mg_buf_puts(out, ".\n");
+}
+
+static int entry_order(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return strcmp(x->policy, y->policy);
+}
+
+/* One entry's section, appended to out. */
+static void put_section(mg_buf *out, const struct entry *e)
+{
+	switch (e->kind) {
+	case K_ERROR:
+		section_error(out, e->policy, e->err);
+		break;
+	case K_FAILED:
+	case K_PASSED:
+		section_decided(out, e->r, e->policy);
+		break;
+	case K_UNCHANGED:
+		section_other(out, e->policy, "unchanged by this pull request",
+			      "None of its inputs changed: not gated, as at the base (whose "
+			      "decision is not computed here).", NULL);
+		break;
+	default:
+		section_other(out, e->policy, "retired by this pull request", NULL, e->message);
+		break;
+	}
+}
+
+static void put_link(mg_buf *out, const char *url)
+{
+	if (plain_url(url))
+		mg_buf_printf(out, "\nThe rest (every candidate, sensitivity, evidence): "
+			      "[the job summary of this run](%s).\n", url);
+	else
+		mg_buf_puts(out, "\nThe rest (every candidate, sensitivity, evidence) is in the "
+			    "job summary of this run and the decision record.\n");
+}
+
+/* The comment of entries e (sorted here): the marker, the first line,
+ * then a section each while they fit MG_COMMENT_TOTAL and
+ * MG_COMMENT_SECTIONS, the rest counted. */
+static char *render_entries(struct entry *e, size_t count, const char *url)
+{
+	static const char more[] = "\n%zu more policies (%zu could not decide, %zu fail) are in "
+				   "the job summary.\n";
+	mg_buf out = MG_BUF_INIT, one = MG_BUF_INIT, tail = MG_BUF_INIT;
+	size_t n[K_COUNT] = { 0 }, left[K_COUNT] = { 0 }, i, shown = 0;
+
+	for (i = 0; i < count; i++)
+		n[e[i].kind]++;
+	qsort(e, count, sizeof(*e), entry_order);
+	mg_buf_puts(&out, MG_COMMENT_MARKER "\n");
+	put_lead(&out, e, count, n);
+	put_link(&tail, url);
+	for (i = 0; i < count && shown < MG_COMMENT_SECTIONS; i++, shown++) {
+		mg_buf_free(&one);
+		mg_buf_putc(&one, '\n');
+		put_section(&one, &e[i]);
+		/* room for the count of the rest and the link */
+		if (out.len + one.len + sizeof(more) + 3 * 20 + tail.len > MG_COMMENT_TOTAL)
+			break;
+		mg_buf_put(&out, one.ptr, one.len);
+	}
+	for (; i < count; i++)
+		left[e[i].kind]++;
+	if (shown < count)
+		mg_buf_printf(&out, more, count - shown, left[K_ERROR], left[K_FAILED]);
+	mg_buf_put(&out, tail.ptr, tail.len);
+	mg_buf_free(&one);
+	mg_buf_free(&tail);
+	return mg_buf_detach(&out, NULL);
 }
 
 char *mg_comment_render(const mg_check_result *r, const char *summary_url)
 {
-	mg_buf out = MG_BUF_INIT;
+	mg_check_item item = { NULL, NULL, { { 0 }, 0, 0, { 0 } } };
 
 	assert(r && r->decision);
-	comment_one(&out, r, r->policy_ref.path ? r->policy_ref.path : ".memgate.yml",
-		    summary_url);
-	return mg_buf_detach(&out, NULL);
+	item.policy = r->policy_ref.path ? r->policy_ref.path : ".memgate.yml";
+	item.result = (mg_check_result *)r;
+	return mg_comment_render_set(&item, 1, NULL, summary_url);
 }
 
-char *mg_comment_render_set(const mg_check_item *items, size_t count, const char *summary_url)
+char *mg_comment_render_set(const mg_check_item *items, size_t count, const mg_plan *plan,
+			    const char *summary_url)
 {
-	mg_buf out = MG_BUF_INIT;
-	size_t i;
+	size_t extra = plan ? plan->count : 0, n = 0, i;
+	struct entry *e = mg_xcalloc(count + extra + 1, sizeof(*e));
+	char *text;
 
 	assert(items || !count);
-	mg_buf_puts(&out, "");
-	for (i = 0; i < count; i++) {
-		const mg_check_result *r = items[i].result;
-
-		if (r && r->decision)
-			comment_one(&out, r, r->policy_ref.path ? r->policy_ref.path :
-				    items[i].policy, summary_url);
-		else
-			comment_error(&out, items[i].policy, &items[i].error);
+	for (i = 0; i < count; i++, n++) {
+		e[n].kind = item_kind(&items[i]);
+		e[n].policy = item_policy(&items[i]);
+		e[n].r = items[i].result;
+		e[n].err = &items[i].error;
 	}
+	for (i = 0; i < extra; i++) {
+		const mg_plan_entry *p = &plan->entries[i];
+
+		if (p->kind != MG_PLAN_UNCHANGED && p->kind != MG_PLAN_RETIRED)
+			continue;
+		e[n].kind = p->kind == MG_PLAN_UNCHANGED ? K_UNCHANGED : K_RETIRED;
+		e[n].policy = p->policy;
+		e[n++].message = p->message ? p->message : "";
+	}
+	text = render_entries(e, n, summary_url);
+	free(e);
+	return text;
+}
+
+char *mg_comment_render_error(const mg_error *err)
+{
+	mg_buf out = MG_BUF_INIT, text = MG_BUF_INIT;
+
+	assert(err);
+	error_text(&text, err);
+	mg_buf_puts(&out, MG_COMMENT_MARKER "\n**memgate: \xe2\x9d\x8c could not decide** "
+		    "\xe2\x80\x94 ");
+	put_md_short(&out, text.ptr, MG_COMMENT_MAX / 2);
+	mg_buf_puts(&out, "\n\nNo policy was decided: the error is in the job log and the job "
+		    "summary.\n");
+	mg_buf_free(&text);
 	return mg_buf_detach(&out, NULL);
 }

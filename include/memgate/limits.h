@@ -230,11 +230,24 @@
 #define MG_SUMMARY_MAX (1000 * 1024)
 #endif
 
-/* Bytes of one pull-request comment (check --comment), per policy:
- * reviewers read it in the conversation, so it stays short; rows and
+/* Bytes of one policy's section of the pull-request comment (check
+ * --comment): reviewers read it in the conversation, so it stays short; rows and
  * findings are dropped, the rest left to the job summary, to fit. */
 #ifndef MG_COMMENT_MAX
 #define MG_COMMENT_MAX 3000
+#endif
+
+/* Bytes of the whole pull-request comment, every policy's section: GitHub
+ * refuses a comment over 65,536 characters; the sections that do not fit
+ * are counted, the rest left to the job summary. */
+#ifndef MG_COMMENT_TOTAL
+#define MG_COMMENT_TOTAL 65536
+#endif
+
+/* Policy sections in one pull-request comment (a pull request that adds
+ * hundreds of policies): the worst first, the rest counted. */
+#ifndef MG_COMMENT_SECTIONS
+#define MG_COMMENT_SECTIONS 100
 #endif
 
 /* Findings, and candidates against the base, a comment lists at most. */

@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
-# The sticky pull-request comment (issue 24, item 1): memgate check
-# --comment writes one short comment per policy, and the Action's comment
-# step (actions/action-comment, run through action.yml's own run: line)
-# posts it to a local stand-in for the GitHub REST API on 127.0.0.1 (a
-# random free port, started and stopped here, bounded in time) that
-# implements the three endpoints used (list, create, update an issue's
-# comments) and logs every request: the first run creates exactly one
-# comment per policy, the second updates them in place, a read-only token
-# (403, a fork) posts nothing and says why.  No test reaches the network.
+# The pull-request comment (issues 24 and 34): memgate check --comment
+# writes one comment for the whole run, and the Action's comment step
+# (actions/action-comment, run through action.yml's own run: line) posts
+# it to a local stand-in for the GitHub REST API (tests/e2e/comment-api.py:
+# 127.0.0.1, a random free port, started and stopped here, bounded in
+# requests and time).  One pull request is driven through ten pushes (pass,
+# fail, exit 2, fixed, reverted, a change in a monorepo, adopted, retired,
+# an unreadable policy, reverted); after each the pull request holds
+# exactly one memgate comment, whose first line says the current verdict.
+# No test reaches the network.
 . "$(dirname "$0")/lib.sh"
 
-mono=$T/mono
 ws=$T/ws
 mkdir -p "$ws" "$T/runner-temp"
 CFILE=$T/runner-temp/memgate-comment.md
 PR=7
 REPO=octo/models
 TOKEN=test-token-$$
+SERVERS=()
+trap 'for p in "${SERVERS[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
 
 # --- action.yml ---------------------------------------------------------
 
@@ -57,121 +59,31 @@ fi
 
 # --- the stand-in API --------------------------------------------------
 
-cat >"$T/api.py" <<'PY'
-import json, sys, threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import urlsplit, parse_qs
+# start_api DIR FORGE: start the stand-in in DIR (tokens.json etc. already
+# there); sets API to its URL.
+start_api() {
+	local dir=$1 forge=$2
+	touch "$dir/requests.log"
+	timeout 600 python3 "$SRC/tests/e2e/comment-api.py" "$dir" "$forge" 2>"$dir/stderr" &
+	SERVERS+=($!)
+	for _ in $(seq 100); do [ -s "$dir/port" ] && break; sleep 0.1; done
+	if [ -s "$dir/port" ]; then
+		ok "the stand-in $forge API listens on 127.0.0.1"
+	else
+		not_ok "the stand-in $forge API listens on 127.0.0.1" "$(cat "$dir/stderr")"
+		finish
+		exit 1
+	fi
+	API=http://127.0.0.1:$(cat "$dir/port")
+}
 
-state_dir, repo, pr, token = sys.argv[1:5]
-comments = [  # already on the pull request: a reviewer's, and a copy of a
-	      # marker by someone else, which must never be edited
-	{"id": 1, "body": "looks good", "user": {"login": "reviewer"}},
-	{"id": 2, "body": "<!-- memgate: models/llm-a/.memgate.yml -->\nfake", "user": {"login": "mallory"}},
-]
-lock = threading.Lock()
-
-class H(BaseHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
-
-    def answer(self, status, obj):
-        data = json.dumps(obj).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def handle_any(self, method):
-        n = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(n) if n else b""
-        url = urlsplit(self.path)
-        with lock:
-            with open(f"{state_dir}/requests.log", "a") as log:
-                log.write(json.dumps({"method": method, "path": url.path, "query": url.query,
-                    "authorization": self.headers.get("Authorization"),
-                    "content_type": self.headers.get("Content-Type"),
-                    "accept": self.headers.get("Accept"),
-                    "body": raw.decode("utf-8", "replace")}) + "\n")
-            with open(f"{state_dir}/mode") as f:
-                mode = f.read().strip()
-            if mode == "forbidden":
-                return self.answer(403, {"message": "Resource not accessible by integration"})
-            if self.headers.get("Authorization") != f"Bearer {token}":
-                return self.answer(401, {"message": "Bad credentials"})
-            body = None
-            if method in ("POST", "PATCH"):
-                if self.headers.get("Content-Type") != "application/json":
-                    return self.answer(415, {"message": "not JSON"})
-                try:
-                    body = json.loads(raw)["body"]
-                    assert isinstance(body, str)
-                except Exception:
-                    return self.answer(422, {"message": "no body"})
-            if method == "GET" and url.path == f"/repos/{repo}/pulls/{pr}":
-                with open(f"{state_dir}/head") as f:
-                    return self.answer(200, {"number": int(pr), "head": {"sha": f.read().strip()}})
-            base = f"/repos/{repo}/issues"
-            if method == "GET" and url.path == f"{base}/{pr}/comments":
-                q = parse_qs(url.query)
-                per, page = int(q["per_page"][0]), int(q["page"][0])
-                return self.answer(200, comments[(page - 1) * per:page * per])
-            if method == "POST" and url.path == f"{base}/{pr}/comments":
-                c = {"id": 100 + len(comments), "body": body,
-                     "user": {"login": "github-actions[bot]"}}
-                comments.append(c)
-                self.dump()
-                return self.answer(201, c)
-            if method == "PATCH" and url.path.startswith(f"{base}/comments/"):
-                cid = int(url.path.rsplit("/", 1)[1])
-                for c in comments:
-                    if c["id"] == cid:
-                        c["body"] = body
-                        self.dump()
-                        return self.answer(200, c)
-                return self.answer(404, {"message": "Not Found"})
-            return self.answer(404, {"message": "Not Found"})
-
-    def dump(self):
-        with open(f"{state_dir}/comments.json", "w") as f:
-            json.dump(comments, f)
-
-    def do_GET(self): self.handle_any("GET")
-    def do_POST(self): self.handle_any("POST")
-    def do_PATCH(self): self.handle_any("PATCH")
-
-srv = ThreadingHTTPServer(("127.0.0.1", 0), H)
-with open(f"{state_dir}/port.tmp", "w") as f:
-    f.write(str(srv.server_address[1]))
-import os
-os.rename(f"{state_dir}/port.tmp", f"{state_dir}/port")
-srv.serve_forever()
-PY
-
-mkdir -p "$T/api"
-echo normal >"$T/api/mode"
-echo 0123456789abcdef0123456789abcdef01234567 >"$T/api/head"
-timeout 300 python3 "$T/api.py" "$T/api" "$REPO" "$PR" "$TOKEN" 2>"$T/api/stderr" &
-srv=$!
-trap 'kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null; rm -rf "$T"' EXIT
-for _ in $(seq 100); do [ -s "$T/api/port" ] && break; sleep 0.1; done
-if [ -s "$T/api/port" ]; then
-	ok "the stand-in API listens on 127.0.0.1"
-else
-	not_ok "the stand-in API listens on 127.0.0.1" "$(cat "$T/api/stderr")"
-	finish
-	exit 1
-fi
-API=http://127.0.0.1:$(cat "$T/api/port")
-
-# requests: the requests logged since the last call, one JSON object a line.
-seen=0
+# requests DIR: the requests logged there since the last call, in $T/requests.
+declare -A seen
 requests() {
-	local n
-	touch "$T/api/requests.log"
-	n=$(wc -l <"$T/api/requests.log")
-	tail -n +"$((seen + 1))" "$T/api/requests.log" >"$T/requests"
-	seen=$n
+	local dir=$1 n
+	n=$(wc -l <"$dir/requests.log")
+	tail -n +"$((${seen[$dir]:-0} + 1))" "$dir/requests.log" >"$T/requests"
+	seen[$dir]=$n
 }
 # req_count METHOD: how many of the last requests used METHOD.
 req_count() {
@@ -179,16 +91,49 @@ req_count() {
 		"$T/requests" "$1"
 }
 
-# --- a two-model monorepo and a pull request that regresses llm-a -----
+# mine DIR LOGIN: the memgate comments LOGIN wrote, one body a file
+# ($T/mine.N), their count on stdout.
+mine() {
+	python3 - "$1/comments.json" "$2" "$T" <<'PY'
+import json, sys
+path, login, t = sys.argv[1:]
+try:
+    cs = json.load(open(path))
+except OSError:
+    cs = []
+n = 0
+for c in cs:
+    if c.get("system"):
+        continue
+    who = (c.get("user") or c.get("author") or {})
+    who = who.get("login") or who.get("username")
+    if who == login and c["body"].startswith("<!-- memgate -->\n"):
+        n += 1
+        open(f"{t}/mine.{n}", "w").write(c["body"])
+print(n)
+PY
+}
 
-make_monorepo "$mono"
-base=$(g -C "$mono" rev-parse HEAD)
-sed -i 's/"peak_memory_mb": 9450.76/"peak_memory_mb": 9600/' "$mono/models/llm-a/results/76_report.json"
-(cd "$mono/models/llm-a" && "$MEMGATE" manifest --worktree --report results/76_report.json \
-	--out results/75_manifest.json --force) >/dev/null 2>&1
-commit_all "$mono" "llm-a: new measurement"
-mv "$mono" "$ws/repo"
-mono=$ws/repo
+# expect_one DIR LOGIN DESC WORDS...: exactly one memgate comment by
+# LOGIN; its first line (after the hidden marker) has every WORDS, and it
+# is the comment memgate wrote (the file at $CFILE when given).
+expect_one() {
+	local dir=$1 login=$2 desc=$3 n first w missing=
+	shift 3
+	n=$(mine "$dir" "$login")
+	if [ "$n" != 1 ]; then
+		not_ok "$desc: exactly one memgate comment" "$n comments by $login"
+		return
+	fi
+	first=$(sed -n 2p "$T/mine.1")
+	for w in "$@"; do
+		case $first in *"$w"*) ;; *) missing="$missing [$w]" ;; esac
+	done
+	if [ -z "$missing" ]; then ok "$desc: one comment, its first line: $*"
+	else not_ok "$desc: one comment, its first line: $*" "lacks:$missing" "first line: $first"; fi
+}
+
+# --- a two-model monorepo: main, and a pull request of ten pushes -----
 
 # check_step [VAR=VALUE...]: the Action's check step on the pull request.
 check_step() {
@@ -202,180 +147,457 @@ comment_step() {
 		MEMGATE_PR=$PR MEMGATE_TOKEN="$TOKEN" GITHUB_API_URL="$API" GITHUB_REPOSITORY=$REPO "$@"
 }
 
-check_step
-expect_code 1 "check step: llm-a fails its gate"
-if [ "$(grep -c '^<!-- memgate: ' "$CFILE" 2>/dev/null)" = 2 ] &&
-   grep -qxF '<!-- memgate: models/llm-a/.memgate.yml -->' "$CFILE" &&
-   grep -qxF '<!-- memgate: models/llm-b/train.memgate.yml -->' "$CFILE"; then
-	ok "check --comment: one comment per policy, each opened by its marker"
-else
-	not_ok "check --comment: one comment per policy, each opened by its marker" "$(head -c 600 "$CFILE" 2>&1)"
-fi
-# each comment, split at its marker line as the poster splits it
-awk -v dir="$T" '/^<!-- memgate: / { n++ } { print >(dir "/section." n) }' "$CFILE"
-for n in 1 2; do
-	size=$(wc -c <"$T/section.$n")
-	if [ "$size" -lt 3072 ]; then ok "comment $n is under 3 KB ($size bytes)"; else not_ok "comment $n is under 3 KB ($size bytes)"; fi
-done
-expect_comment() { # expect_comment N TEXT DESC
-	if grep -qF -- "$2" "$T/section.$1"; then ok "$3"; else not_ok "$3" "comment $1 lacks: $2" "$(cat "$T/section.$1")"; fi
+# The base: both models accept (llm-a's floor is llm-b's).
+mono=$ws/repo
+make_monorepo "$mono"
+sed -i -e 's|min_memory_saving_mb: 512|min_memory_saving_mb: 300|' -e '/^  grid:/,/^    min_samples_per_s:/d' \
+	"$mono/models/llm-a/.memgate.yml"
+commit_all "$mono" "llm-a: llm-b's floor"
+base=$(g -C "$mono" rev-parse HEAD)
+cp -r "$mono" "$T/main"
+
+# remeasure MODEL PEAK: the model's checkpoint (9450.76 MB on main)
+# measured at PEAK MB, its manifest rewritten.
+remeasure() {
+	cp "$T/main/models/$1/results/76_report.json" "$mono/models/$1/results/76_report.json"
+	sed -i "s/\"peak_memory_mb\": 9450.76/\"peak_memory_mb\": $2/" "$mono/models/$1/results/76_report.json"
+	(cd "$mono/models/$1" && "$MEMGATE" manifest --worktree --report results/76_report.json \
+		--out results/75_manifest.json --force) >/dev/null 2>&1
 }
-expect_comment 1 '| checkpoint | ⚠️ regressed | 9450.76 → 9600 (+149.24) |' \
-	"comment: llm-a's regressed candidate, against the base"
-expect_comment 1 "### memgate: " "comment: llm-a's decision"
-expect_comment 1 "❌ gate failed" "comment: llm-a's gate fails"
-expect_comment 2 "### memgate: accept — ✅ gate passed" "comment: llm-b accepts"
-expect_comment 2 "No candidate's status or values changed (4 compared)." "comment: llm-b did not change"
-expect_comment 1 "[the job summary of this run](https://github.com/$REPO/actions/runs/4242)" \
-	"comment: links the run's job summary"
+# as_main PATH...: PATH as main has it.
+as_main() {
+	local p
+	for p in "$@"; do rm -rf "${mono:?}/$p"; cp -r "$T/main/$p" "$mono/$p"; done
+}
 
-# --- first run: creates one comment per policy ------------------------
-
-requests
-comment_step
-expect_code 0 "comment step: posts"
-expect_out "memgate: created the comment for models/llm-a/.memgate.yml on #$PR" "says it created llm-a's"
-expect_out "memgate: created the comment for models/llm-b/train.memgate.yml on #$PR" "and llm-b's"
-requests
-if [ "$(req_count GET)" = 1 ] && [ "$(req_count POST)" = 2 ] && [ "$(req_count PATCH)" = 0 ]; then
-	ok "first run: one list, two creates, no update"
-else
-	not_ok "first run: one list, two creates, no update" "$(cat "$T/requests")"
-fi
-# Every request: the right path, the job's token, JSON with the comment.
-python3 - "$T/requests" "$PR" "$REPO" "$TOKEN" "$T/section.1" "$T/section.2" >"$T/check" 2>&1 <<'PY'
+gh=$T/gh
+mkdir -p "$gh"
+printf '{"%s": "github-actions[bot]"}\n' "$TOKEN" >"$gh/tokens.json"
+python3 - "$gh/comments.json" <<'PY'
 import json, sys
-log, pr, repo, token, s1, s2 = sys.argv[1:]
-want = [open(s1).read(), open(s2).read()]
-reqs = [json.loads(l) for l in open(log)]
-bad = []
-for r in reqs:
-    if r["authorization"] != f"Bearer {token}":
-        bad.append(f"{r['method']} without the token: {r['authorization']}")
-    if r["accept"] != "application/vnd.github+json":
-        bad.append(f"{r['method']} accepts {r['accept']}")
-    if r["method"] == "GET":
-        if r["path"] != f"/repos/{repo}/issues/{pr}/comments" or "per_page=100" not in r["query"]:
-            bad.append(f"GET {r['path']}?{r['query']}")
-    if r["method"] == "POST":
-        if r["path"] != f"/repos/{repo}/issues/{pr}/comments":
-            bad.append(f"POST {r['path']}")
-        if r["content_type"] != "application/json":
-            bad.append(f"POST content type {r['content_type']}")
-posts = [json.loads(r["body"])["body"] for r in reqs if r["method"] == "POST"]
-if posts != want:
-    bad.append("the bodies posted are not the comments memgate wrote")
-print("\n".join(bad))
-sys.exit(1 if bad else 0)
+# already on the pull request: a reviewer's, a copy of memgate's marker
+# by someone else, which must never be edited, and a comment of the bot's
+# from an earlier memgate (one per policy), which must stop looking current
+json.dump([{"id": 1, "body": "looks good", "user": {"login": "reviewer"}},
+           {"id": 2, "body": "<!-- memgate -->\nfake: all passed", "user": {"login": "mallory"}},
+           {"id": 3, "body": "<!-- memgate: models/llm-a/.memgate.yml -->\n### memgate: tune \u2014 \u274c gate failed",
+            "user": {"login": "github-actions[bot]"}}],
+          open(sys.argv[1], "w"))
 PY
-if [ $? -eq 0 ]; then ok "first run: paths, token, JSON content type and bodies are right"; else not_ok "first run: paths, token, JSON content type and bodies are right" "$(cat "$T/check")"; fi
+echo 0123456789abcdef0123456789abcdef01234567 >"$gh/head"
+start_api "$gh" github
 
-# --- second run: updates them in place --------------------------------
+# push N DESC CHECK-EXIT WORDS...: commit, run the check and comment steps
+# with --changed, and expect exactly one comment that says WORDS.
+push() {
+	local n=$1 desc=$2 want=$3
+	shift 3
+	commit_all "$mono" "push $n: $desc"
+	check_step MEMGATE_CHANGED=true
+	expect_code "$want" "push $n ($desc): check exits $want"
+	cp "$CFILE" "$T/written.$n" 2>/dev/null
+	comment_step
+	expect_code 0 "push $n ($desc): the comment step"
+	expect_one "$gh" "github-actions[bot]" "push $n ($desc)" "$@"
+	if cmp -s "$T/mine.1" "$CFILE"; then ok "push $n: the comment is what memgate wrote"
+	else not_ok "push $n: the comment is what memgate wrote" "$(diff "$T/mine.1" "$CFILE" | head)"; fi
+}
 
-cp "$T/api/comments.json" "$T/comments.1"
-echo "docs" >>"$mono/README.md"
-commit_all "$mono" "a code-only change"
-check_step
-expect_code 1 "check step again: llm-a still fails"
-comment_step
-expect_code 0 "comment step again"
-expect_out "memgate: updated the comment for models/llm-a/.memgate.yml on #$PR" "says it updated llm-a's"
-expect_out "memgate: updated the comment for models/llm-b/train.memgate.yml on #$PR" "and llm-b's"
-requests
-if [ "$(req_count POST)" = 0 ] && [ "$(req_count PATCH)" = 2 ]; then
-	ok "second run: no create, two updates"
+remeasure llm-a 9440
+push 1 "llm-a re-measured, better" 0 "✅ gate passed" "models\\/llm\\-a\\/\\.memgate\\.yml: accept, selected checkpoint." \
+	"1 pass, 1 unchanged by this pull request"
+requests "$gh"
+if [ "$(req_count POST)" = 1 ] && [ "$(req_count PATCH)" = 1 ] &&
+   grep -q '"path": "/repos/octo/models/issues/comments/3"' "$T/requests"; then
+	ok "push 1: created one comment, marked the earlier memgate's out of date"
 else
-	not_ok "second run: no create, two updates" "$(cat "$T/requests")"
+	not_ok "push 1: created one comment, marked the earlier memgate's out of date" "$(cat "$T/requests")"
 fi
-python3 - "$T/requests" "$T/comments.1" "$T/api/comments.json" "$REPO" "$CFILE" >"$T/check" 2>&1 <<'PY'
-import json, sys
-log, before, after, repo, cfile = sys.argv[1:]
-reqs = [json.loads(l) for l in open(log)]
-before, after = json.load(open(before)), json.load(open(after))
-bad = []
-mine = [c["id"] for c in before if c["user"]["login"] == "github-actions[bot]"]
-paths = sorted(r["path"] for r in reqs if r["method"] == "PATCH")
-if paths != sorted(f"/repos/{repo}/issues/comments/{i}" for i in mine):
-    bad.append(f"updated {paths}, not the bot's comments {mine}")
-if any(r["content_type"] != "application/json" for r in reqs if r["method"] == "PATCH"):
-    bad.append("an update without the JSON content type")
-if [c["id"] for c in after] != [c["id"] for c in before]:
-    bad.append("the comments on the pull request changed")
-if after[1]["body"] != before[1]["body"]:
-    bad.append("someone else's comment with the marker was edited")
-text = open(cfile).read()
-if "".join(c["body"] for c in after if c["id"] in mine) != text:
-    bad.append("the updated bodies are not the new comments")
-print("\n".join(bad))
-sys.exit(1 if bad else 0)
-PY
-if [ $? -eq 0 ]; then ok "second run: the same two comments updated, someone else's copy of a marker untouched"; else not_ok "second run: the same two comments updated" "$(cat "$T/check")"; fi
-if grep -qF "No candidate's status or values changed" "$CFILE" && grep -qF '⚠️ regressed' "$CFILE"; then
-	ok "second run: the comment still compares with the base"
+if python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))[2]; sys.exit(not c["body"].startswith("<!-- memgate superseded -->\n~~memgate~~ out of date"))' "$gh/comments.json"; then
+	ok "push 1: the earlier per-policy comment says it is out of date"
 else
-	not_ok "second run: the comment still compares with the base" "$(cat "$CFILE")"
+	not_ok "push 1: the earlier per-policy comment says it is out of date" "$(cat "$gh/comments.json")"
 fi
 
-# --- a fork's read-only token: nothing posted, and why ------------------
+remeasure llm-a 9600
+push 2 "llm-a regresses" 1 "❌ gate failed" "models\\/llm\\-a\\/\\.memgate\\.yml: tune, checkpoint\\: memory saving" "(checkpoint against the base: peak MB 9450.76 → 9600 (+149.24))"
+requests "$gh"
+if [ "$(req_count POST)" = 0 ] && [ "$(req_count PATCH)" = 1 ]; then ok "push 2: updated it in place"
+else not_ok "push 2: updated it in place" "$(cat "$T/requests")"; fi
+if [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[1]["body"])' "$gh/comments.json")" = \
+     "$(printf '<!-- memgate -->\nfake: all passed')" ]; then
+	ok "someone else's copy of the marker is never edited"
+else
+	not_ok "someone else's copy of the marker is never edited"
+fi
 
-cp "$T/api/comments.json" "$T/comments.2"
-echo forbidden >"$T/api/mode"
+g -C "$mono" rm -q models/llm-a/results/75_manifest.json
+push 3 "llm-a's manifest gone" 2 "❌ could not decide" "models\\/llm\\-a\\/\\.memgate\\.yml: could not decide:" \
+	"75\\_manifest\\.json"
+
+remeasure llm-a 9440
+push 4 "fixed" 0 "✅ gate passed" "accept, selected checkpoint." "1 pass, 1 unchanged"
+
+as_main models/llm-a
+push 5 "reverted" 0 "✅ gate passed" "Of 2 policies: 2 unchanged by this pull request."
+if grep -qF "### models\\/llm\\-a\\/\\.memgate\\.yml: unchanged by this pull request" "$T/mine.1"; then
+	ok "push 5: each policy named unchanged"
+else
+	not_ok "push 5: each policy named unchanged" "$(cat "$T/mine.1")"
+fi
+
+remeasure llm-b 9600
+push 6 "llm-b regresses in the monorepo" 1 "❌ gate failed" "models\\/llm\\-b\\/train\\.memgate\\.yml:" \
+	"1 fail, 1 unchanged by this pull request"
+
+as_main models/llm-b
+cp -r "$T/main/models/llm-b" "$mono/models/llm-c"
+mv "$mono/models/llm-c/train.memgate.yml" "$mono/models/llm-c/.memgate.yml"
+sed -i -e 's|llm-b|llm-c|g' -e 's|^model_id: .*|model_id: llm-c|' "$mono/models/llm-c/.memgate.yml"
+(cd "$mono/models/llm-c" && "$MEMGATE" manifest --worktree --report results/76_report.json \
+	--out results/75_manifest.json --force) >/dev/null 2>&1
+push 7 "llm-c adopts memgate" 0 "✅ gate passed" "models\\/llm\\-c\\/\\.memgate\\.yml: accept" \
+	"1 pass, 2 unchanged"
+if grep -qF "adopting memgate" "$T/mine.1"; then ok "push 7: the adoption is named"
+else not_ok "push 7: the adoption is named" "$(cat "$T/mine.1")"; fi
+
+rm -rf "$mono/models/llm-c" "$mono/models/llm-b"
+push 8 "llm-b retired" 0 "✅ gate passed" "1 unchanged by this pull request, 1 retired"
+if grep -qF "### models\\/llm\\-b\\/train\\.memgate\\.yml: retired by this pull request" "$T/mine.1"; then
+	ok "push 8: the retired policy is named"
+else
+	not_ok "push 8: the retired policy is named" "$(cat "$T/mine.1")"
+fi
+
+as_main models/llm-b
+printf 'budget: [unclosed\n' >>"$mono/models/llm-b/train.memgate.yml"
+push 9 "llm-b's policy unreadable" 2 "❌ could not decide" "models\\/llm\\-b\\/train\\.memgate\\.yml: could not decide" \
+	"1 could not decide, 1 unchanged"
+if grep -qF "### models\\/llm\\-a\\/\\.memgate\\.yml: unchanged by this pull request" "$T/mine.1"; then
+	ok "push 9: one unreadable policy leaves the others' sections"
+else
+	not_ok "push 9: one unreadable policy leaves the others' sections" "$(cat "$T/mine.1")"
+fi
+
+as_main models/llm-b
+push 10 "all reverted" 0 "✅ gate passed" "Of 2 policies: 2 unchanged by this pull request."
+requests "$gh"
+
+# --- the rest of the step's cases --------------------------------------
+
+# A read-only token (a fork): nothing posted, and why.
+cp "$gh/comments.json" "$T/comments.before"
+printf '[{"path": "/comments", "status": 403, "message": "Resource not accessible by integration"}]\n' >"$gh/faults.json"
 comment_step
 expect_code 0 "a read-only token: the step does not fail the job"
 expect_out "::warning::memgate: cannot post the pull-request comment (HTTP 403: Resource not accessible by integration). A pull request from a fork gets a read-only token" \
 	"a read-only token: says why"
 expect_out "workflow_run" "a read-only token: names the recipe"
-requests
-if [ "$(req_count POST)" = 0 ] && [ "$(req_count PATCH)" = 0 ] && cmp -s "$T/comments.2" "$T/api/comments.json"; then
+requests "$gh"
+if [ "$(req_count POST)" = 0 ] && [ "$(req_count PATCH)" = 0 ] && cmp -s "$T/comments.before" "$gh/comments.json"; then
 	ok "a read-only token: nothing posted"
 else
 	not_ok "a read-only token: nothing posted" "$(cat "$T/requests")"
 fi
-echo normal >"$T/api/mode"
 
-# --- the rest of the step's cases --------------------------------------
+# memgate wrote no file (it did not run): the comment says nothing was
+# decided, not the last run's verdict.
+comment_step MEMGATE_COMMENT_FILE="$T/none.md"
+expect_code 0 "no comment file"
+expect_out "memgate wrote no comment" "no comment file: says so"
+expect_one "$gh" "github-actions[bot]" "no comment file" "❌ could not decide" "memgate wrote no comment"
 
-comment_step MEMGATE_PR_HEAD_SHA="$(cat "$T/api/head")"
-expect_out "memgate: updated the comment for models/llm-a/.memgate.yml on #$PR" \
-	"workflow_run: the gated head: posts"
-requests
-if [ "$(req_count POST)" = 0 ] && [ "$(req_count PATCH)" = 2 ] &&
+requests "$gh"
+comment_step MEMGATE_PR_HEAD_SHA="$(cat "$gh/head")"
+expect_out "memgate: updated the memgate comment on #$PR" "workflow_run: the gated head: posts"
+requests "$gh"
+if [ "$(req_count POST)" = 0 ] && [ "$(req_count PATCH)" = 1 ] &&
    head -n 1 "$T/requests" | grep -qF "\"path\": \"/repos/$REPO/pulls/$PR\""; then
 	ok "workflow_run: asks for the pull request first, then updates in place"
 else
 	not_ok "workflow_run: asks for the pull request first, then updates in place" "$(cat "$T/requests")"
 fi
-
 comment_step MEMGATE_PR=
 expect_code 0 "not a pull request"
 expect_out "memgate: not a pull request: no comment to post" "not a pull request: says so"
 comment_step MEMGATE_TOKEN=wrong
 expect_out "cannot post the pull-request comment (HTTP 401: Bad credentials)" "a refused token: says why"
-# The workflow_run recipe: the pull request's head must be the commit the
-# fork's run gated, else nothing is posted.
 comment_step MEMGATE_PR_HEAD_SHA=89abcdef0123456789abcdef0123456789abcdef
 expect_code 0 "workflow_run: another head"
 expect_out "::warning::memgate: pull request #$PR is not at 89abcdef0123456789abcdef0123456789abcdef: nothing posted" \
 	"workflow_run: another head: says so"
 comment_step MEMGATE_PR='7/../../x'
 expect_code 2 "a pull request number that is not a number"
-comment_step MEMGATE_COMMENT_FILE="$T/none.md"
-expect_code 0 "no comment file (memgate could not decide)"
-expect_out "memgate wrote no comment" "no comment file: says so"
-requests
+requests "$gh"
 if [ "$(req_count POST)" = 0 ] && [ "$(req_count PATCH)" = 0 ]; then
 	ok "those cases post nothing"
 else
 	not_ok "those cases post nothing" "$(cat "$T/requests")"
 fi
 
+# --- the API's answers ---------------------------------------------------
+
+# api_case DESC FAULTS [VAR=VALUE...]: the comment step with FAULTS queued
+# (faults.json); $T/requests holds its requests.
+api_case() {
+	local desc=$1
+	printf '%s\n' "$2" >"$gh/faults.json"
+	shift 2
+	cp "$gh/comments.json" "$T/comments.before"
+	requests "$gh"
+	comment_step "$@"
+	expect_code 0 "$desc: the step does not fail the job"
+	requests "$gh"
+}
+check_step MEMGATE_CHANGED=true >/dev/null
+cp "$CFILE" "$T/current.md"
+
+# A secondary rate limit: waited out (Retry-After), then posted.
+api_case "a secondary rate limit" '[{"method": "PATCH", "status": 403, "retry_after": 1, "message": "You have exceeded a secondary rate limit"}]'
+expect_out "memgate: rate limited (HTTP 403): waiting 1 s" "a secondary rate limit: says it waits"
+if [ "$(req_count PATCH)" = 2 ]; then ok "a secondary rate limit: the update is tried again"
+else not_ok "a secondary rate limit: the update is tried again" "$(cat "$T/requests")"; fi
+expect_one "$gh" "github-actions[bot]" "a secondary rate limit" "✅ gate passed"
+# ... but never waited past MAX_WAIT (60 s in all)
+api_case "a rate limit too long to wait" '[{"method": "PATCH", "status": 429, "retry_after": 3600, "message": "slow down"}]'
+expect_out "::warning::memgate: cannot post the pull-request comment (HTTP 429: slow down)" \
+	"a rate limit too long to wait: says why, does not wait"
+
+# 404 (a pull request the token cannot see), 422 (refused body): said, nothing else posted.
+api_case "404" '[{"path": "/comments", "status": 404, "message": "Not Found"}]'
+expect_out "::warning::memgate: cannot post the pull-request comment (HTTP 404: Not Found)" "404: says why"
+if [ "$(req_count POST)" = 0 ] && [ "$(req_count PATCH)" = 0 ]; then ok "404: nothing posted"
+else not_ok "404: nothing posted" "$(cat "$T/requests")"; fi
+api_case "422" '[{"method": "PATCH", "status": 422, "message": "Validation Failed"}]'
+expect_out "::warning::memgate: cannot post the pull-request comment (HTTP 422: Validation Failed)" "422: says why"
+if [ "$(req_count POST)" = 0 ]; then ok "422: no second comment"; else not_ok "422: no second comment" "$(cat "$T/requests")"; fi
+# A message the API answers is printed through the log escaping.
+api_case "a hostile API message" '[{"path": "/comments", "status": 403, "message": "x\n::error::pwned ##[add-mask]y"}]'
+cat "$T/out" "$T/err" >"$T/log"
+expect_runner_safe "$T/log" "a hostile API message: no workflow command in the log"
+
+# Our comment deleted between the list and the update: created again, once.
+# (the stand-in still has it: it is then marked out of date, so one stays current)
+api_case "the comment deleted meanwhile" '[{"method": "PATCH", "status": 404, "message": "Not Found"}]'
+if [ "$(req_count PATCH)" = 2 ] && [ "$(req_count POST)" = 1 ]; then ok "the comment deleted meanwhile: created again"
+else not_ok "the comment deleted meanwhile: created again" "$(cat "$T/requests")"; fi
+expect_one "$gh" "github-actions[bot]" "the comment deleted meanwhile" "✅ gate passed"
+
+# More than 100 comments: the second page is read, the comment found there
+# (the stand-in restarts with 150 comments before it).
+python3 - "$gh/comments.json" "$gh/comments.paged" <<'PY2'
+import json, sys
+cs = [c for c in json.load(open(sys.argv[1])) if not c["body"].startswith("<!-- memgate -->")
+      or c["user"]["login"] != "github-actions[bot]"]
+ours = [c for c in json.load(open(sys.argv[1])) if c not in cs][:1]
+filler = [{"id": 5000 + i, "body": f"comment {i}", "user": {"login": "reviewer"}} for i in range(150)]
+json.dump(filler + ours + cs, open(sys.argv[2], "w"))
+PY2
+kill "${SERVERS[-1]}"; wait "${SERVERS[-1]}" 2>/dev/null
+rm -f "$gh/port"
+mv "$gh/comments.paged" "$gh/comments.json"
+start_api "$gh" github
+api_case "151 comments before ours" '[]'
+if grep -q '"query": "per_page=100&page=2"' "$T/requests" && [ "$(req_count PATCH)" = 1 ] &&
+   [ "$(req_count POST)" = 0 ]; then
+	ok "151 comments before ours: the second page read, ours updated"
+else
+	not_ok "151 comments before ours: the second page read, ours updated" "$(cat "$T/requests")"
+fi
+expect_one "$gh" "github-actions[bot]" "151 comments before ours" "✅ gate passed"
+
+# --- whose comment: the token's identity --------------------------------
+
+# A personal access token: GET /user says who; its comment is found again,
+# the bot's is left alone.
+printf '{"%s": "github-actions[bot]", "pat-%s": "octo-maintainer", "app-%s": "app:memgate-app[bot]"}\n' \
+	"$TOKEN" "$TOKEN" "$TOKEN" >"$gh/tokens.json"
+for run in 1 2; do
+	api_case "a personal token, run $run" '[]' MEMGATE_TOKEN="pat-$TOKEN"
+	expect_one "$gh" "octo-maintainer" "a personal token, run $run" "✅ gate passed"
+done
+expect_out "memgate: updated the memgate comment on #$PR (by octo-maintainer)" "a personal token: finds its own comment"
+if grep -q '"path": "/user"' "$T/requests"; then ok "a personal token: asks GET /user"
+else not_ok "a personal token: asks GET /user" "$(cat "$T/requests")"; fi
+# An App's installation token cannot ask: comment-author names its bot.
+for run in 1 2; do
+	api_case "an App's token, run $run" '[]' MEMGATE_TOKEN="app-$TOKEN" MEMGATE_COMMENT_AUTHOR='memgate-app[bot]'
+	expect_one "$gh" "memgate-app[bot]" "an App's token, run $run" "✅ gate passed"
+done
+if [ "$(req_count POST)" = 0 ]; then ok "an App's token: its comment updated, not another added"
+else not_ok "an App's token: its comment updated, not another added" "$(cat "$T/requests")"; fi
+expect_one "$gh" "github-actions[bot]" "the job token's comment is still one" "✅ gate passed"
+comment_step MEMGATE_COMMENT_AUTHOR='x::error::y'
+expect_code 2 "comment-author that is not a login"
+expect_out "::error::memgate: MEMGATE_COMMENT_AUTHOR (comment-author) is not a login" "and says so"
+
+# --- GitLab: the same comment as a merge-request note --------------------
+
+# The GitLab recipe's poster (MEMGATE_FORGE=gitlab, GitLab's own CI_*
+# variables, a token variable) against a stand-in for GitLab's REST API:
+# the ten pushes' comments, in turn (as memgate writes them outside GitHub
+# Actions: no link to a run page), each followed by exactly one memgate
+# note, created once and then edited in place.
+gl=$T/gl
+mkdir -p "$gl"
+printf '{"glpat-%s": "project_42_bot_memgate", "other-%s": "reviewer"}\n' "$TOKEN" "$TOKEN" >"$gl/tokens.json"
+python3 - "$gl/comments.json" <<'PY2'
+import json, sys
+json.dump([{"id": 1, "body": "looks good", "author": {"username": "reviewer"}, "system": False},
+           {"id": 2, "body": "<!-- memgate -->\nfake: all passed", "author": {"username": "mallory"}, "system": False},
+           {"id": 3, "body": "<!-- memgate -->\nadded 1 commit", "author": {"username": "project_42_bot_memgate"}, "system": True}],
+          open(sys.argv[1], "w"))
+PY2
+start_api "$gl" gitlab
+GLAPI=$API
+# gitlab_step [VAR=VALUE...]: the GitLab recipe's poster.
+gitlab_step() {
+	(cd "$ws" && env -i PATH="$PATH" MEMGATE_FORGE=gitlab MEMGATE_COMMENT=true \
+		MEMGATE_COMMENT_FILE="$CFILE" MEMGATE_TOKEN="glpat-$TOKEN" \
+		CI_API_V4_URL="$GLAPI/api/v4" CI_PROJECT_ID=42 CI_MERGE_REQUEST_IID=$PR "$@" \
+		timeout 120 python3 "$SRC/actions/action-comment") >"$T/out" 2>"$T/err"
+	code=$?
+}
+for n in 1 2 3 4 5 6 7 8 9 10; do
+	sed -i 's|^The rest (every candidate, sensitivity, evidence): \[the job summary of this run\](.*)\.$|The rest (every candidate, sensitivity, evidence) is in the job summary of this run and the decision record.|' \
+		"$T/written.$n"
+	cp "$T/written.$n" "$CFILE"
+	gitlab_step
+	expect_code 0 "GitLab, push $n: the poster"
+	expect_one "$gl" "project_42_bot_memgate" "GitLab, push $n" "$(sed -n 2p "$T/written.$n")"
+	if cmp -s "$T/mine.1" "$CFILE"; then ok "GitLab, push $n: the note is what memgate wrote"
+	else not_ok "GitLab, push $n: the note is what memgate wrote" "$(diff "$T/mine.1" "$CFILE" | head)"; fi
+done
+requests "$gl"
+if [ "$(req_count POST)" = 1 ] && [ "$(req_count PUT)" = 9 ] &&
+   ! grep -q '"path": "/api/v4/projects/42/merge_requests/7/notes/[23]"' "$T/requests" &&
+   [ "$(grep -c '"private_token": "glpat-' "$T/requests")" = "$(wc -l <"$T/requests")" ] &&
+   grep -q '"path": "/api/v4/user"' "$T/requests"; then
+	ok "GitLab: one note created, then edited in place (PUT), asking GET /user who the token is"
+else
+	not_ok "GitLab: one note created, then edited in place (PUT), asking GET /user who the token is" "$(head -c 3000 "$T/requests")"
+fi
+if python3 -c 'import json,sys; cs=json.load(open(sys.argv[1])); sys.exit(not (cs[1]["body"].endswith("fake: all passed") and cs[2]["body"].endswith("added 1 commit")))' "$gl/comments.json"; then
+	ok "GitLab: someone else's note and a system note are never edited"
+else
+	not_ok "GitLab: someone else's note and a system note are never edited"
+fi
+rm -f "$CFILE"
+gitlab_step
+expect_one "$gl" "project_42_bot_memgate" "GitLab, no comment file" "❌ could not decide" "memgate wrote no comment"
+cp "$T/written.2" "$CFILE"
+
+# gl_case DESC FAULTS [VAR=VALUE...]: the GitLab poster with FAULTS queued.
+gl_case() {
+	local desc=$1
+	printf '%s\n' "$2" >"$gl/faults.json"
+	shift 2
+	requests "$gl"
+	gitlab_step "$@"
+	expect_code 0 "GitLab, $desc: the poster does not fail the job"
+	requests "$gl"
+}
+gl_case "a rate limit" '[{"method": "PUT", "status": 429, "retry_after": 1, "message": "429 Too Many Requests"}]'
+if [ "$(req_count PUT)" = 2 ]; then ok "GitLab, a rate limit: waited out, edited"
+else not_ok "GitLab, a rate limit: waited out, edited" "$(cat "$T/requests")"; fi
+gl_case "403" '[{"path": "/notes", "status": 403, "message": "403 Forbidden"}]'
+expect_out "::warning::memgate: cannot post the merge-request note (HTTP 403: 403 Forbidden); the decision is in the job log and its reports. The note needs a token with the api scope" "GitLab, 403: says why"
+gl_case "404" '[{"path": "/notes", "status": 404, "message": "404 Not found"}]'
+expect_out "(HTTP 404: 404 Not found)" "GitLab, 404: says why"
+gl_case "422" '[{"method": "PUT", "status": 422, "message": "Note is too long"}]'
+expect_out "(HTTP 422: Note is too long)" "GitLab, 422: says why"
+if [ "$(req_count POST)" = 0 ]; then ok "GitLab, those refusals: no second note"
+else not_ok "GitLab, those refusals: no second note" "$(cat "$T/requests")"; fi
+# The same check of the file: a mention and a quick action are refused.
+printf '%s\n/approve\n' "$(head -n 2 "$T/written.2") cc @octo/reviewers" >"$CFILE"
+gl_case "a mention and a quick action" '[]'
+expect_one "$gl" "project_42_bot_memgate" "GitLab, a mention and a quick action" "the comment of this run was refused"
+if grep -q -e '@octo' -e '^/approve' "$T/mine.1"; then not_ok "GitLab: nothing of the refused file posted" "$(cat "$T/mine.1")"
+else ok "GitLab: nothing of the refused file posted"; fi
+# More than 100 notes before ours: the second page is read.
+python3 - "$gl/comments.json" <<'PY2'
+import json, sys
+cs = json.load(open(sys.argv[1]))
+filler = [{"id": 5000 + i, "body": f"note {i}", "author": {"username": "reviewer"}, "system": False}
+          for i in range(120)]
+json.dump(filler + cs, open(sys.argv[1], "w"))
+PY2
+kill "${SERVERS[-1]}"; wait "${SERVERS[-1]}" 2>/dev/null
+rm -f "$gl/port"
+start_api "$gl" gitlab
+GLAPI=$API
+cp "$T/written.10" "$CFILE"
+gl_case "123 notes before ours" '[]'
+if grep -q 'page=2' "$T/requests" && [ "$(req_count PUT)" = 1 ] && [ "$(req_count POST)" = 0 ]; then
+	ok "GitLab, 123 notes before ours: the second page read, ours edited"
+else
+	not_ok "GitLab, 123 notes before ours: the second page read, ours edited" "$(cat "$T/requests")"
+fi
+expect_one "$gl" "project_42_bot_memgate" "GitLab, 123 notes before ours" "$(sed -n 2p "$T/written.10")"
+gitlab_step CI_MERGE_REQUEST_IID=
+expect_out "memgate: not a merge request: no comment to post" "GitLab, not a merge request: says so"
+
+# The README's GitLab recipe, its script run as the job would (memgate and
+# the poster from this tree) on a one-policy repository's merge request:
+# the note is memgate's comment, and the job exits with memgate's status.
+awk '/^memgate:$/ { p = 1 } p && /^  script:$/ { s = 1; next } s && /^  artifacts:$/ { exit }
+     s && /^    - \|$/ { next } s { sub(/^      /, ""); print }' "$SRC/README.md" |
+	sed -e "s|/opt/memgate/memgate|$MEMGATE|" -e "s|/opt/memgate/actions/|$SRC/actions/|" >"$T/gitlab-script.sh"
+if grep -q 'action-comment' "$T/gitlab-script.sh" && grep -q -- '--comment memgate-comment.md' "$T/gitlab-script.sh"; then
+	ok "README: the GitLab recipe writes the comment and posts it"
+else
+	not_ok "README: the GitLab recipe writes the comment and posts it" "$(cat "$T/gitlab-script.sh")"
+fi
+one=$T/gl-repo
+sed -e 's|min_memory_saving_mb: 512|min_memory_saving_mb: 300|' -e '/^  grid:/,/^    min_samples_per_s:/d' \
+	"$FIX/demo/memgate.yml" >"$T/passing.yml"
+make_gate_repo "$one" "$T/passing.yml" "$FIX/reports/76_real_gpu_memory.flat.json"
+glbase=$(g -C "$one" rev-parse HEAD)
+for want in 0 1; do
+	if [ "$want" = 1 ]; then
+		sed -i 's/"peak_memory_mb": 9450.76/"peak_memory_mb": 9600/' "$one/$REPORT_PATH"
+		write_manifest "$one"
+	else
+		echo docs >"$one/README.md"
+	fi
+	commit_all "$one" "push: $want"
+	requests "$gl"
+	(cd "$one" && env -i PATH="$PATH" HOME="${HOME:-/tmp}" GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
+		CI_MERGE_REQUEST_DIFF_BASE_SHA="$glbase" CI_API_V4_URL="$GLAPI/api/v4" CI_PROJECT_ID=42 \
+		CI_MERGE_REQUEST_IID=$PR MEMGATE_NOTE_TOKEN="glpat-$TOKEN" \
+		timeout 120 bash -eo pipefail "$T/gitlab-script.sh") >"$T/out" 2>"$T/err"
+	code=$?
+	expect_code "$want" "GitLab recipe: exits as memgate does ($want)"
+	expect_one "$gl" "project_42_bot_memgate" "GitLab recipe ($want)" \
+		"$([ $want = 0 ] && echo '✅ gate passed' || echo '❌ gate failed')" "$(sed -n 2p "$one/memgate-comment.md")"
+	requests "$gl"
+	if [ "$(req_count PUT)" = 1 ] && [ "$(req_count POST)" = 0 ]; then ok "GitLab recipe ($want): its note edited"
+	else not_ok "GitLab recipe ($want): its note edited" "$(cat "$T/requests")"; fi
+done
+gitlab_step CI_MERGE_REQUEST_IID='7/../x'
+expect_code 2 "GitLab, a merge request number that is not one"
+
 rm -f "$CFILE"
 check_step MEMGATE_COMMENT=false
-expect_code 1 "comment: false"
+expect_code 0 "comment: false"
 expect_no_file "$CFILE" "comment: false writes no comment"
 check_step MEMGATE_COMMENT=yes
 expect_code 2 "comment must be true or false"
 expect_out "::error::memgate: input 'comment' must be true or false" "and says so"
+
+# One policy, left alone by --changed: the comment names it unchanged.
+make_gate_repo "$T/one" "$FIX/demo/memgate.yml" "$FIX/reports/76_real_gpu_memory.flat.json"
+echo docs >"$T/one/README.md"
+commit_all "$T/one" "docs only"
+(cd "$T/one" && ${MEMGATE_WRAP:-} "$MEMGATE" check --all --changed --policy-rev HEAD~1 \
+	--comment "$T/one.md" >"$T/out" 2>"$T/err")
+code=$?
+expect_code 0 "one policy left alone: check --all --changed"
+if [ "$(sed -n 2p "$T/one.md" 2>/dev/null)" = "**memgate: ✅ gate passed** — \.memgate\.yml: unchanged by this pull request." ]; then
+	ok "one policy left alone: the comment says it is unchanged"
+else
+	not_ok "one policy left alone: the comment says it is unchanged" "$(cat "$T/one.md" "$T/err" 2>&1)"
+fi
 
 # The comment is an output file like the others: a symlink is refused.
 ln -s "$T/elsewhere.md" "$T/link.md"
@@ -383,5 +605,12 @@ ln -s "$T/elsewhere.md" "$T/link.md"
 code=$?
 expect_code 2 "check --comment to a symlink"
 expect_no_file "$T/elsewhere.md" "nothing written through it"
+(cd "$mono" && ${MEMGATE_WRAP:-} "$MEMGATE" check --policy models/llm-a/.memgate.yml --comment "$T/link.md" \
+	>"$T/out" 2>"$T/err")
+code=$?
+expect_code 2 "check --policy --comment to a symlink"
+expect_no_file "$T/elsewhere.md" "nothing written through it either"
+if [ "$(grep -c 'cannot write: it is a symlink' "$T/err")" = 1 ]; then ok "and the error is said once"
+else not_ok "and the error is said once" "$(cat "$T/err")"; fi
 
 finish
