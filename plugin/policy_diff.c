@@ -172,20 +172,68 @@ static void diff_identity(mg_check_result *res, const mg_policy *base, const mg_
 	}
 }
 
+/* Where policy p keeps threshold t: the budget, or regression's limits. */
+static const mg_budget *limits_of(const mg_policy *p, enum mg_threshold t)
+{
+	return mg_threshold_def_of(t)->vs_base == MG_VS_NONE ? &p->rules.budget
+							     : &p->rules.regression.limits;
+}
+
 static void diff_thresholds(mg_check_result *res, const mg_policy *base, const mg_policy *head)
 {
 	char key[48];
 	int t;
 
 	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
-		mg_change_value was = number_value(base->rules.budget.set[t], base->rules.budget.value[t]);
-		mg_change_value now = number_value(head->rules.budget.set[t], head->rules.budget.value[t]);
+		const mg_budget *b = limits_of(base, (enum mg_threshold)t);
+		const mg_budget *h = limits_of(head, (enum mg_threshold)t);
+		mg_change_value was = number_value(b->set[t], b->value[t]);
+		mg_change_value now = number_value(h->set[t], h->value[t]);
 
 		snprintf(key, sizeof(key), "%s.%s", mg_threshold_def_of((enum mg_threshold)t)->section,
 			 mg_threshold_name((enum mg_threshold)t));
 		add_change(res, key, was, now, threshold_effect((enum mg_threshold)t, &was, &now),
 			   head->threshold_pos[t]);
 	}
+}
+
+/* A regression key's value: its effective word or number when the policy
+ * has a regression: section, else unset (nothing is compared with the base). */
+static mg_change_value regression_word(const mg_policy *p, const char *word)
+{
+	return string_value_of(mg_regression_active(&p->rules.regression) ? word : NULL);
+}
+
+/*
+ * regression's keys besides its thresholds (diff_thresholds lists those):
+ * covering all candidates or rejecting tightens the gate, covering only
+ * the selected one or tuning loosens it; the section added tightens each,
+ * removed loosens each.  history and history_max_commits change what a
+ * candidate is compared with, neither tighter nor looser.
+ */
+static void diff_regression(mg_check_result *res, const mg_policy *base, const mg_policy *head)
+{
+	const mg_regression *b = &base->rules.regression, *h = &head->rules.regression;
+	mg_change_value was, now;
+
+	was = regression_word(base, mg_covers_name(b->covers));
+	now = regression_word(head, mg_covers_name(h->covers));
+	add_change(res, "regression.covers", was, now,
+		   presence_effect(&was, &now, h->covers == MG_COVERS_ALL ? MG_CHANGE_TIGHTENS
+									: MG_CHANGE_LOOSENS),
+		   head->regression_covers_pos);
+	was = regression_word(base, mg_verdict_name(b->reject ? MG_REJECT : MG_TUNE));
+	now = regression_word(head, mg_verdict_name(h->reject ? MG_REJECT : MG_TUNE));
+	add_change(res, "regression.decision", was, now,
+		   presence_effect(&was, &now, h->reject ? MG_CHANGE_TIGHTENS : MG_CHANGE_LOOSENS),
+		   head->regression_decision_pos);
+	add_change(res, "regression.history", number_value(b->history > 0, b->history),
+		   number_value(h->history > 0, h->history), MG_CHANGE_ALTERS,
+		   head->regression_history_pos);
+	add_change(res, "regression.history_max_commits",
+		   number_value(b->history_max_commits > 0, b->history_max_commits),
+		   number_value(h->history_max_commits > 0, h->history_max_commits),
+		   MG_CHANGE_ALTERS, head->regression_history_max_commits_pos);
 }
 
 static mg_change_value stricter_value(const mg_policy *p)
@@ -391,6 +439,7 @@ void mg_policy_diff__compare(struct run *run, const mg_policy *base, const mg_po
 
 	diff_identity(res, base, head);
 	diff_thresholds(res, base, head);
+	diff_regression(res, base, head);
 	diff_rest(res, base, head);
 	diff_waivers(res, base, head);
 	diff_provenance(run, base, head);
