@@ -554,6 +554,15 @@ static void render_regression(mg_jw *w, const mg_check_result *r)
 	for (i = 0; i < d->regressed_count; i++)
 		render_regressed(w, &d->regressed[i]);
 	mg_jw_end(w);
+	mg_jw_key_array(w, "not_compared");
+	for (i = 0; i < d->unmatched_count; i++) {
+		mg_jw_object(w);
+		mg_jw_key_string(w, "candidate", d->unmatched[i]);
+		mg_jw_key_bool(w, "selected_at_base", d->unmatched[i] == d->unmatched_selected);
+		mg_jw_key_string(w, "looks_like", d->unmatched_lookalike[i]);
+		mg_jw_end(w);
+	}
+	mg_jw_end(w);
 	render_history(w, r, rg);
 	mg_jw_end(w);
 }
