@@ -284,6 +284,67 @@ static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_ev
 	}
 }
 
+/* Whether a and b differ only in white space or ASCII case. */
+static bool looks_like(const char *a, const char *b)
+{
+	for (;;) {
+		while (*a == ' ' || (*a >= '\t' && *a <= '\r'))
+			a++;
+		while (*b == ' ' || (*b >= '\t' && *b <= '\r'))
+			b++;
+		if (!*a || !*b)
+			return !*a && !*b;
+		if ((*a | (*a >= 'A' && *a <= 'Z' ? 0x20 : 0)) !=
+		    (*b | (*b >= 'A' && *b <= 'Z' ? 0x20 : 0)))
+			return false;
+		a++;
+		b++;
+	}
+}
+
+/* The look-alikes searched for: the first unmatched names only, so that a
+ * report of many renamed candidates costs no more than this many passes. */
+#define LOOKALIKE_MAX 16
+
+/*
+ * The covered candidates of the base with no candidate of exactly their
+ * name now (d->unmatched): the one the base selected and, with covers:
+ * all, each other (the first of each name), each with a look-alike now.
+ */
+static void find_unmatched(mg_decision *d, const mg_regression *rg, const mg_evidence *ev)
+{
+	const mg_evidence *base = rg->base;
+	size_t hn, j, k, n;
+	mg_named *h = mg_byname_candidates(&hn, ev);
+	mg_named *b = mg_byname_candidates(&n, base);
+	const char *name;
+
+	for (j = 0; j < base->candidate_count; j++) {
+		name = base->candidates[j].name;
+		if (!name || !*name || mg_byname_find(b, n, name)->index != j ||
+		    mg_byname_find(h, hn, name))
+			continue;
+		if (rg->covers != MG_COVERS_ALL &&
+		    !(rg->base_selected && !strcmp(rg->base_selected, name)))
+			continue;
+		d->unmatched = mg_xrealloc(d->unmatched, (d->unmatched_count + 1) * sizeof(char *));
+		d->unmatched_lookalike = mg_xrealloc(d->unmatched_lookalike,
+						     (d->unmatched_count + 1) * sizeof(char *));
+		d->unmatched[d->unmatched_count] = name;
+		d->unmatched_lookalike[d->unmatched_count] = NULL;
+		for (k = 0; d->unmatched_count < LOOKALIKE_MAX && k < ev->candidate_count; k++)
+			if (ev->candidates[k].name && looks_like(ev->candidates[k].name, name)) {
+				d->unmatched_lookalike[d->unmatched_count] = ev->candidates[k].name;
+				break;
+			}
+		if (rg->base_selected && !strcmp(rg->base_selected, name))
+			d->unmatched_selected = name;
+		d->unmatched_count++;
+	}
+	free(h);
+	free(b);
+}
+
 /* The evaluation named `name` (by pointer, else by text), or SIZE_MAX. */
 static size_t evaluation_named(const mg_decision *d, const char *name)
 {
@@ -304,6 +365,8 @@ static size_t evaluation_named(const mg_decision *d, const char *name)
  * all every other in report order).  A regression that counts decides
  * (tune, or reject with regression.decision: reject) unless the budget
  * already decided more strictly; it names the candidate that regressed.
+ * Else the base's selected candidate having no namesake now decides the
+ * same way (regression_not_compared): a rename must not escape the budget.
  */
 static void decide_regression(mg_decision *d, const mg_rules *rules, const mg_evidence *ev)
 {
@@ -331,6 +394,12 @@ static void decide_regression(mg_decision *d, const mg_rules *rules, const mg_ev
 			regress_candidate(d, rules, ev, match, i);
 	free(seen);
 	free(match);
+	find_unmatched(d, rg, ev);
+	if (!d->regressed_count && d->unmatched_selected && verdict >= d->verdict) {
+		mg_tables__conclude(d, MG_O_REGRESSION_NOT_COMPARED);
+		d->verdict = verdict;
+		return;
+	}
 	if (!d->regressed_count || verdict < d->verdict)
 		return;
 	mg_tables__conclude(d, (enum mg_outcome)(MG_O_PEAK_MEMORY_REGRESSED +
@@ -586,6 +655,8 @@ void mg_decision_free(mg_decision *d)
 		free(d->scenarios);
 	free(d->waiver_used);
 	free(d->regressed);
+	free(d->unmatched);
+	free(d->unmatched_lookalike);
 	free(d);
 }
 

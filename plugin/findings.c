@@ -456,6 +456,43 @@ static void regression_findings(struct findings *f)
 	}
 }
 
+/*
+ * "'checkpoint' (selected at the base) has no candidate of that name now:
+ * not compared against the base ('checkpoint ' looks like 'checkpoint')":
+ * one per covered base candidate without a namesake (regression_not_compared),
+ * at the head's report.  The base's selected one weighs as a regression
+ * does; another (covers: all) is a warning.
+ */
+static void unmatched_findings(struct findings *f)
+{
+	const mg_decision *d = f->d;
+	const mg_policy *p = f->r->policy;
+	const mg_regression *rg = p ? &p->rules.regression : NULL;
+	size_t k;
+
+	for (k = 0; rg && k < d->unmatched_count; k++) {
+		bool selected = d->unmatched[k] == d->unmatched_selected;
+
+		f->subject = d->unmatched[k];
+		mg_buf_putc(&f->msg, '\'');
+		mg_format_name(&f->msg, d->unmatched[k]);
+		mg_buf_printf(&f->msg, "'%s has no candidate of exactly that name now: not compared "
+			      "against the base", selected ? " (selected at the base)" : "");
+		if (d->unmatched_lookalike[k]) {
+			mg_buf_puts(&f->msg, " ('");
+			mg_format_name(&f->msg, d->unmatched_lookalike[k]);
+			mg_buf_puts(&f->msg, "' looks like '");
+			mg_format_name(&f->msg, d->unmatched[k]);
+			mg_buf_puts(&f->msg, "')");
+		}
+		mg_findings__add_weighted(f, !selected ? MG_FINDING_WARNING :
+					  rg->reject ? MG_FINDING_HARD : MG_FINDING_SOFT,
+					  selected ? MG_FINDING_RANK_SELECTED : MG_FINDING_RANK_WARNING,
+					  "regression_not_compared", mg_findings__report_file(f->r),
+					  mg_findings__no_pos(), NO_CANDIDATE);
+	}
+}
+
 /* The evaluation of the selected candidate (else the base winner), or NO_CANDIDATE. */
 static size_t selected_index(const mg_decision *d)
 {
@@ -498,6 +535,7 @@ void mg_findings(mg_finding **out, size_t *count, const mg_check_result *r)
 	mg_findings__drift(&f);
 	mg_findings__proposed(&f);
 	regression_findings(&f);
+	unmatched_findings(&f);
 	candidate_findings(&f);
 	baseline_finding(&f);
 	sensitivity_findings(&f);

@@ -321,7 +321,7 @@ static unsigned regressed_reasons(const struct junit *j, size_t i)
 
 static bool is_regression(enum mg_outcome o)
 {
-	return o >= MG_O_PEAK_MEMORY_REGRESSED && o <= MG_O_EVAL_LOSS_REGRESSED;
+	return o >= MG_O_PEAK_MEMORY_REGRESSED && o <= MG_O_REGRESSION_NOT_COMPARED;
 }
 
 static bool is_baseline(const struct junit *j, const mg_evaluation *e)

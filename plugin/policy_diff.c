@@ -151,43 +151,6 @@ static enum mg_change_effect threshold_effect(enum mg_threshold t, const mg_chan
 	return looser(t, was->number, now->number) ? MG_CHANGE_LOOSENS : MG_CHANGE_TIGHTENS;
 }
 
-static void diff_identity(mg_check_result *res, const mg_policy *base, const mg_policy *head)
-{
-	char key[48];
-	int id;
-
-	if (!base->manifest != !head->manifest || (base->manifest && strcmp(base->manifest, head->manifest)))
-		add_change(res, "manifest", string_value_of(base->manifest),
-			   string_value_of(head->manifest), MG_CHANGE_ALTERS, head->manifest_pos);
-	if (!base->report != !head->report || (base->report && strcmp(base->report, head->report)))
-		add_change(res, "report", string_value_of(base->report),
-			   string_value_of(head->report), MG_CHANGE_ALTERS, head->report_pos);
-	for (id = 0; id < MG_ID_COUNT; id++) {
-		mg_change_value was = pin_value(&base->rules.pin[id]);
-		mg_change_value now = pin_value(&head->rules.pin[id]);
-
-		snprintf(key, sizeof(key), "identity.%s", mg_ident_name((enum mg_ident)id));
-		add_change(res, key, was, now, presence_effect(&was, &now, MG_CHANGE_ALTERS),
-			   head->rules.pin[id].pos);
-	}
-}
-
-static void diff_thresholds(mg_check_result *res, const mg_policy *base, const mg_policy *head)
-{
-	char key[48];
-	int t;
-
-	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
-		mg_change_value was = number_value(base->rules.budget.set[t], base->rules.budget.value[t]);
-		mg_change_value now = number_value(head->rules.budget.set[t], head->rules.budget.value[t]);
-
-		snprintf(key, sizeof(key), "%s.%s", mg_threshold_def_of((enum mg_threshold)t)->section,
-			 mg_threshold_name((enum mg_threshold)t));
-		add_change(res, key, was, now, threshold_effect((enum mg_threshold)t, &was, &now),
-			   head->threshold_pos[t]);
-	}
-}
-
 static mg_change_value stricter_value(const mg_policy *p)
 {
 	mg_change_value x = { 0 };
@@ -217,11 +180,6 @@ static mg_change_value verdicts_value(const bool *fail_on)
 	return x;
 }
 
-static mg_pos first_pos(const mg_pos *list, size_t count)
-{
-	return list && count ? list[0] : (mg_pos){ 0, 0 };
-}
-
 /* Dropping a decision from fail_on loosens the gate, adding one tightens it. */
 static enum mg_change_effect fail_on_effect(const bool *was, const bool *now)
 {
@@ -244,43 +202,119 @@ static mg_change_value inputs_value(const mg_policy *p)
 	return x;
 }
 
-static void diff_rest(mg_check_result *res, const mg_policy *base, const mg_policy *head)
+/* The value of row k in policy p: unset when p has not its section. */
+static mg_change_value key_value(const mg_policy *p, const mg_policy_key *k)
 {
-	mg_change_value was, now;
+	const void *f = (const char *)p + k->field;
+	const mg_budget *b = f;
 
-	add_change(res, "evidence.baseline", string_value_of(base->rules.baseline),
-		   string_value_of(head->rules.baseline), MG_CHANGE_ALTERS, head->baseline_pos);
-	add_change(res, "evidence.noise",
-		   string_value_of(mg_noise_mode_name(base->rules.noise)),
-		   string_value_of(mg_noise_mode_name(head->rules.noise)),
-		   head->rules.noise < base->rules.noise ? MG_CHANGE_LOOSENS : MG_CHANGE_TIGHTENS,
-		   head->noise_pos);
-	add_change(res, "evidence.min_repeats", number_value(true, base->rules.min_repeats),
-		   number_value(true, head->rules.min_repeats),
-		   head->rules.min_repeats < base->rules.min_repeats ? MG_CHANGE_LOOSENS
-								       : MG_CHANGE_TIGHTENS,
-		   head->min_repeats_pos);
-	was = inputs_value(base);
-	now = inputs_value(head);
-	add_change(res, "evidence.inputs", was, now, presence_effect(&was, &now, MG_CHANGE_ALTERS),
-		   head->inputs_pos);
-	add_change(res, "rank_by", string_value_of(mg_rank_by_name(base->rules.rank_by)),
-		   string_value_of(mg_rank_by_name(head->rules.rank_by)), MG_CHANGE_ALTERS,
-		   head->rank_by_pos);
-	was = stricter_value(base);
-	now = stricter_value(head);
-	add_change(res, "sensitivity.stricter", was, now,
-		   presence_effect(&was, &now, MG_CHANGE_ALTERS),
-		   first_pos(head->stricter_pos, head->rules.stricter_count));
-	was = grid_value(base);
-	now = grid_value(head);
-	add_change(res, "sensitivity.grid", was, now, presence_effect(&was, &now, MG_CHANGE_ALTERS),
-		   first_pos(head->grid_pos, head->rules.grid_count));
-	add_change(res, "gate.fail_on", verdicts_value(base->fail_on), verdicts_value(head->fail_on),
-		   fail_on_effect(base->fail_on, head->fail_on), head->fail_on_pos);
-	add_change(res, "waivers_warn_days", number_value(true, base->waivers_warn_days),
-		   number_value(true, head->waivers_warn_days), MG_CHANGE_ALTERS,
-		   head->waivers_warn_days_pos);
+	if (!mg_policy_has_section(p, k->section))
+		return number_value(false, 0);
+	switch (k->value) {
+	case MG_KV_STRING:
+		return string_value_of(*(char *const *)f);
+	case MG_KV_INT:
+		return number_value(true, *(const int *)f);
+	case MG_KV_COUNT:
+		return number_value(*(const int *)f > 0, *(const int *)f);
+	case MG_KV_BOOL:
+		return string_value_of(k->words[*(const bool *)f]);
+	case MG_KV_ENUM:
+		return string_value_of(k->word(*(const int *)f));
+	case MG_KV_PIN:
+		return pin_value(f);
+	case MG_KV_THRESHOLD:
+		return number_value(b->set[k->arg], b->value[k->arg]);
+	case MG_KV_STRICTER:
+		return stricter_value(p);
+	case MG_KV_GRID:
+		return grid_value(p);
+	case MG_KV_INPUTS:
+		return inputs_value(p);
+	case MG_KV_VERDICTS:
+		return verdicts_value(p->fail_on);
+	default:
+		return number_value(false, 0);
+	}
+}
+
+/* Where row k is in policy p: its value's position (a list's first entry's). */
+static mg_pos key_pos(const mg_policy *p, const mg_policy_key *k)
+{
+	const void *at = (const char *)p + k->pos;
+	const mg_pos *list;
+	size_t count;
+
+	if (k->value != MG_KV_STRICTER && k->value != MG_KV_GRID)
+		return *(const mg_pos *)at;
+	list = *(const mg_pos *const *)at;
+	count = k->value == MG_KV_STRICTER ? p->rules.stricter_count : p->rules.grid_count;
+	return list && count ? list[0] : (mg_pos){ 0, 0 };
+}
+
+/* An MG_MOVE_ORDER key's rank: its word's index (false 0, true 1). */
+static int key_rank(const mg_policy *p, const mg_policy_key *k)
+{
+	const void *f = (const char *)p + k->field;
+
+	return k->value == MG_KV_BOOL ? *(const bool *)f : *(const int *)f;
+}
+
+/* Which way row k moving from `was` (base) to `now` (head) moves the gate. */
+static enum mg_change_effect key_effect(const mg_policy_key *k, const mg_policy *base,
+					const mg_policy *head, const mg_change_value *was,
+					const mg_change_value *now)
+{
+	enum mg_change_effect present = presence_effect(was, now, MG_CHANGE_ALTERS);
+
+	switch (k->move) {
+	case MG_MOVE_BOUND:
+		return threshold_effect((enum mg_threshold)k->arg, was, now);
+	case MG_MOVE_PRESENCE:
+		return present;
+	case MG_MOVE_MORE:
+		if (present != MG_CHANGE_ALTERS)
+			return present;
+		return now->number < was->number ? MG_CHANGE_LOOSENS : MG_CHANGE_TIGHTENS;
+	case MG_MOVE_ORDER:
+		if (present != MG_CHANGE_ALTERS)
+			return present;
+		return key_rank(head, k) < key_rank(base, k) ? MG_CHANGE_LOOSENS : MG_CHANGE_TIGHTENS;
+	case MG_MOVE_SUBSET:
+		return fail_on_effect(base->fail_on, head->fail_on);
+	default:
+		return MG_CHANGE_ALTERS;
+	}
+}
+
+static void diff_waivers(mg_check_result *res, const mg_policy *base, const mg_policy *head);
+
+/* Every row of the policy's key table whose value differs, in its order. */
+void mg_policy_diff__keys(mg_check_result *res, const mg_policy *base, const mg_policy *head)
+{
+	const mg_policy_key *rows, *k;
+	char key[sizeof(((mg_policy_change *)0)->key)];
+	const char *sec, *name;
+	size_t n, i;
+
+	rows = mg_policy_keys(&n);
+	for (i = 0; i < n; i++) {
+		mg_change_value was, now;
+
+		k = &rows[i];
+		if (k->value == MG_KV_WAIVERS) {
+			diff_waivers(res, base, head);
+			continue;
+		}
+		if (k->value == MG_KV_NONE)
+			continue;
+		sec = mg_policy_section_name(k->section);
+		name = k->key ? k->key : mg_threshold_name((enum mg_threshold)k->arg);
+		snprintf(key, sizeof(key), "%s%s%s", sec, *sec ? "." : "", name);
+		was = key_value(base, k);
+		now = key_value(head, k);
+		add_change(res, key, was, now, key_effect(k, base, head, &was, &now), key_pos(head, k));
+	}
 }
 
 /* A waiver's side of a change: its expiry date (borrowed from the policy
@@ -336,34 +370,20 @@ static void diff_waivers(mg_check_result *res, const mg_policy *base, const mg_p
 }
 
 /*
- * provenance: adding it tightens the gate, dropping it or its requirement
- * loosens it; another allowed-signers path or namespace, or another
- * content of the allowed-signers file (a signer added or removed), changes
- * who may sign.  All of them are decided by the base's policy and file.
+ * The allowed-signers file: another content (a signer added or removed)
+ * changes who may sign, as its path or namespace does (mg_policy_diff__keys).
+ * Both are decided by the base's policy and file.
  */
-static void diff_provenance(struct run *run, const mg_policy *base, const mg_policy *head)
+static void diff_signers_file(struct run *run, const mg_policy *base, const mg_policy *head)
 {
 	mg_check_result *res = run->res;
 	mg_check_signature *s = &res->signature;
 	const char *path = head->allowed_signers;
 	mg_blob was = { 0 }, now = { 0 };
 	mg_error ignored;
-	bool before, after;
 
-	mg_change_value b = string_value_of(base->allowed_signers);
-	mg_change_value h = string_value_of(head->allowed_signers);
-
-	add_change(res, "provenance.allowed_signers", b, h, presence_effect(&b, &h, MG_CHANGE_ALTERS),
-		   head->allowed_signers_pos);
 	if (!base->provenance_set || !head->provenance_set)
 		return;
-	add_change(res, "provenance.namespace", string_value_of(base->sig_namespace),
-		   string_value_of(head->sig_namespace), MG_CHANGE_ALTERS, head->sig_namespace_pos);
-	before = base->sig_required;
-	after = head->sig_required;
-	add_change(res, "provenance.require", string_value_of(before ? "true" : "false"),
-		   string_value_of(after ? "true" : "false"),
-		   after ? MG_CHANGE_TIGHTENS : MG_CHANGE_LOOSENS, head->sig_required_pos);
 	if (mg_repo_read(&now, run->repo, res->rev, path, run->max_bytes, &ignored) < 0)
 		now.oid[0] = '\0';
 	if (mg_repo_read(&was, run->repo, res->policy_rev, base->allowed_signers, run->max_bytes,
@@ -387,13 +407,8 @@ static void diff_provenance(struct run *run, const mg_policy *base, const mg_pol
  */
 void mg_policy_diff__compare(struct run *run, const mg_policy *base, const mg_policy *head)
 {
-	mg_check_result *res = run->res;
-
-	diff_identity(res, base, head);
-	diff_thresholds(res, base, head);
-	diff_rest(res, base, head);
-	diff_waivers(res, base, head);
-	diff_provenance(run, base, head);
+	mg_policy_diff__keys(run->res, base, head);
+	diff_signers_file(run, base, head);
 }
 
 /*

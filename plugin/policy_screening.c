@@ -91,7 +91,7 @@ int mg_policy__walk_identity(walk *w, const mg_yaml_node *map)
 	for (i = 0; i < map->count; i += 2) {
 		if ((error = mg_policy__pair_key(&idx, w, map, i, SEC_IDENTITY, "identity")) < 0)
 			goto done;
-		mg_policy__join(sub, sizeof(sub), "identity", mg_policy__identity_keys[idx]);
+		mg_policy__join(sub, sizeof(sub), "identity", mg_policy__key_name(SEC_IDENTITY, idx));
 		if ((error = get_pin(&pin[idx], w, map->kids[i + 1], sub,
 				     idx == MG_ID_BATCH_SIZE || idx == MG_ID_SEQ_LEN)) < 0)
 			goto done;
@@ -100,7 +100,7 @@ int mg_policy__walk_identity(walk *w, const mg_yaml_node *map)
 		if (pin[idx].kind == MG_VALUE_ABSENT)
 			error = mg_error_at(w->err, w->path, map->pos,
 					    "missing required key '%s' in 'identity'",
-					    mg_policy__identity_keys[idx]);
+					    mg_policy__key_name(SEC_IDENTITY, idx));
 done:
 	return error;
 }

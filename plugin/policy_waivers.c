@@ -129,7 +129,7 @@ static int walk_waiver(walk *w, mg_policy_waiver *wv, const mg_yaml_node *map, s
 		if ((error = mg_policy__pair_key(&key, w, map, i, SEC_WAIVER, where)) < 0)
 			return error;
 		seen[key] = true;
-		mg_policy__join(sub, sizeof(sub), where, mg_policy__waiver_keys[key]);
+		mg_policy__join(sub, sizeof(sub), where, mg_policy__key_name(SEC_WAIVER, key));
 		if ((error = waiver_field(wv, w, key, map->kids[i + 1], sub)) < 0)
 			return error;
 	}
@@ -138,7 +138,7 @@ static int walk_waiver(walk *w, mg_policy_waiver *wv, const mg_yaml_node *map, s
 			return mg_error_at(w->err, w->path, map->pos,
 					   "missing required key '%s' in '%s' (a waiver needs candidate, "
 					   "reason, justification, owner and expires)",
-					   mg_policy__waiver_keys[key], where);
+					   mg_policy__key_name(SEC_WAIVER, key), where);
 	return 0;
 }
 

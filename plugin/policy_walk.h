@@ -23,13 +23,14 @@
 #include "memgate/policy.h"
 #include "yaml.h"
 
-/* The mappings whose keys are checked (policy_keys.c lists each one's). */
+/* The mappings whose keys are checked (policy_keys.c's table lists each
+ * one's: mg_policy_key.section). */
 enum section { SEC_ROOT, SEC_IDENTITY, SEC_BUDGET, SEC_QUALITY, SEC_EVIDENCE,
 	       SEC_SENSITIVITY, SEC_GATE, SEC_REGRESSION, SEC_OVERRIDE, SEC_WAIVER, SEC_PROVENANCE, SEC_COUNT };
 
 /* The indexes of the keys of the top level, provenance, a waiver and
  * regression (besides its thresholds, in this order after them), in the
- * order of their lists in policy_keys.c. */
+ * order of their rows in policy_keys.c's table (a test holds them to it). */
 enum { K_VERSION, K_MANIFEST, K_REPORT, K_IDENTITY, K_BUDGET, K_QUALITY,
        K_EVIDENCE, K_RANK_BY, K_SENSITIVITY, K_GATE, K_WAIVERS, K_WAIVERS_WARN_DAYS,
        K_PROVENANCE, K_REGRESSION, K_COUNT };
@@ -37,9 +38,6 @@ enum { P_ALLOWED_SIGNERS, P_NAMESPACE, P_REQUIRE };
 enum { W_CANDIDATE, W_REASON, W_JUSTIFICATION, W_OWNER, W_EXPIRES, W_COUNT };
 enum { R_COVERS, R_DECISION, R_HISTORY, R_HISTORY_MAX_COMMITS, R_COUNT };
 
-/* The keys of identity: (in the order of enum mg_ident) and of a waiver. */
-extern const char *const mg_policy__identity_keys[];
-extern const char *const mg_policy__waiver_keys[];
 
 /* One walk: the policy's path (for messages), the error, the policy filled. */
 typedef struct walk {
@@ -49,6 +47,9 @@ typedef struct walk {
 } walk;
 
 /* ---- keys (policy_keys.c) ---- */
+
+/* The name of key idx (as mg_policy__pair_key gives it) of section sec. */
+const char *mg_policy__key_name(enum section sec, int idx);
 
 /* Index of the n-byte `key` in a NULL-terminated list, or -1. */
 int mg_policy__key_find(const char *const *keys, const char *key, size_t n);

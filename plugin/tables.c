@@ -273,6 +273,9 @@ static const mg_code codes[] = {
 	{ "policy_change_fails_its_evidence", E,
 	  "The change's own policy, which decides every later change once merged, fails the change's evidence where the policy that decides passes: merged, it would fail them all until the evidence is fixed.",
 	  "Add what the new policy asks for in the same change (sign the manifest, pin measured.commit, measure again), or leave that part of the policy to a change that brings its evidence." },
+	{ "regression_not_compared", G,
+	  "A candidate the regression covers at the base (the one the base selected, or with regression.covers: all any) has no candidate of exactly its name now, so it was not compared: a rename escapes the comparison.",
+	  "Keep the candidate's name (a look-alike differing in white space or case is named in the message), or rename it in a change of its own whose evidence the base's policy accepts." },
 };
 #undef E
 #undef H
@@ -284,8 +287,8 @@ static const mg_code codes[] = {
 #define CODE_COUNT (sizeof(codes) / sizeof(codes[0]))
 /* The regression reasons' codes, and the codes appended after them. */
 #define REGRESSION_CODES (MG_REASON_COUNT - 1 - MG_R_CHECK_LAST)
-#define CODES_AFTER_REGRESSION 1
-_Static_assert(MG_REASON_COUNT == 16 && MG_ISSUE_COUNT == 28 && CODE_COUNT == 16 + 28 + 12,
+#define CODES_AFTER_REGRESSION 2
+_Static_assert(MG_REASON_COUNT == 16 && MG_ISSUE_COUNT == 28 && CODE_COUNT == 16 + 28 + 13,
 	       "codes[] holds the reasons up to the step-7 ones, the issues, in enum order, "
 	       "then the others, the regression reasons, and those appended after them");
 
@@ -296,7 +299,7 @@ static const char *const outcome_names[MG_OUTCOME_COUNT] = {
 	"baseline_still_best_under_current_budget", "selection_is_threshold_sensitive",
 	"selection_stable_across_thresholds", "decision_drift", "trade_off_below_floor",
 	"margin_within_measurement_noise", "peak_memory_regressed", "throughput_regressed",
-	"eval_loss_regressed",
+	"eval_loss_regressed", "regression_not_compared",
 };
 
 static const char *const next_action_names[MG_NEXT_ACTION_COUNT] = {
@@ -337,6 +340,7 @@ static const struct {
 	[MG_O_PEAK_MEMORY_REGRESSED] = { MG_TUNE, MG_N_FIX_REGRESSION_AGAINST_BASE },
 	[MG_O_THROUGHPUT_REGRESSED] = { MG_TUNE, MG_N_FIX_REGRESSION_AGAINST_BASE },
 	[MG_O_EVAL_LOSS_REGRESSED] = { MG_TUNE, MG_N_FIX_REGRESSION_AGAINST_BASE },
+	[MG_O_REGRESSION_NOT_COMPARED] = { MG_TUNE, MG_N_FIX_REGRESSION_AGAINST_BASE },
 };
 
 static const char *const rank_by_names[MG_RANK_BY_COUNT] = {

@@ -380,12 +380,16 @@ static void put_regression(mg_buf *out, const mg_check_result *r)
 		      rg->reject ? "reject" : "tune");
 	if (d->regression_within_noise)
 		mg_buf_printf(out, "; %zu within the runs' noise", d->regression_within_noise);
+	if (d->unmatched_count)
+		mg_buf_printf(out, "; %zu not compared: no candidate of that name now",
+			      d->unmatched_count);
 	mg_buf_puts(out, ")\n");
 	findings = mg_result_findings(r, &n);
 	for (i = 0; i < n; i++) {
 		int reason = mg_reason_from_name(findings[i].code);
 
-		if (reason < 0 || !MG_REASON_IS_REGRESSION(reason))
+		if ((reason < 0 || !MG_REASON_IS_REGRESSION(reason)) &&
+		    strcmp(findings[i].code, "regression_not_compared"))
 			continue;
 		mg_buf_puts(out, "  ");
 		mg_format_location(out, findings[i].file, findings[i].pos, mg_text__put_safe);

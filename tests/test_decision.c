@@ -1886,8 +1886,9 @@ Test(decision, every_code_name_is_unique)
 	size_t n, i, j;
 	const mg_code *c = mg_codes(&n);
 
-	cr_assert_eq(n, MG_REASON_COUNT + MG_ISSUE_COUNT + 12);   /* + margin_within_measurement_noise, waiver_expiring,
-								     policy_change_fails_its_evidence */
+	cr_assert_eq(n, MG_REASON_COUNT + MG_ISSUE_COUNT + 13);   /* + margin_within_measurement_noise, waiver_expiring,
+								     policy_change_fails_its_evidence,
+								     regression_not_compared */
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)
 			cr_assert_str_neq(c[i].name, c[j].name);
@@ -2533,15 +2534,63 @@ Test(decision, rank_by_names_round_trip)
  * ruleIndex). */
 Test(decision, regression_codes_are_appended)
 {
-	size_t n, r, after = 1;   /* policy_change_fails_its_evidence */
+	size_t n, r, after = 2;   /* policy_change_fails_its_evidence, regression_not_compared */
 	const mg_code *c = mg_codes(&n);
 
 	cr_assert_str_eq(c[MG_R_CHECK_LAST + 1].name, "report_hash_mismatch");
 	cr_assert_str_eq(c[n - after - 4].name, "waiver_expiring");
-	cr_assert_str_eq(c[n - 1].name, "policy_change_fails_its_evidence");
+	cr_assert_str_eq(c[n - 2].name, "policy_change_fails_its_evidence");
+	cr_assert_str_eq(c[n - 1].name, "regression_not_compared");
 	for (r = MG_R_CHECK_LAST + 1; r < MG_REASON_COUNT; r++) {
 		cr_assert_eq(mg_reason_code((enum mg_reason)r), &c[n - after - (MG_REASON_COUNT - r)]);
 		cr_assert_eq(mg_reason_from_name(c[n - after - (MG_REASON_COUNT - r)].name), (int)r);
 	}
 	cr_assert_eq(mg_issue_code(MG_ISSUE_REPORT_HASH_MISMATCH), &c[MG_R_CHECK_LAST + 1]);
+}
+
+/* A rename cannot escape the regression: the base's selected candidate
+ * with no namesake now decides as a regression would (names compared
+ * exactly; a look-alike in white space or case is named). */
+Test(decision, regression_selected_candidate_renamed_is_not_compared)
+{
+	fixture head, base;
+	mg_decision *d;
+
+	regress_fixture(&head, &base, 9200, 9000, 5);   /* checkpoint +15 % */
+	head.cand[1].name = "checkpoint ";
+	d = decide(&head);
+	cr_assert_eq(d->reason, MG_O_REGRESSION_NOT_COMPARED);
+	cr_assert_eq(d->verdict, MG_TUNE);
+	cr_assert_eq(d->regressed_count, 0);
+	cr_assert_eq(d->unmatched_count, 1);
+	cr_assert_str_eq(d->unmatched[0], "checkpoint");
+	cr_assert_eq(d->unmatched_selected, d->unmatched[0]);
+	cr_assert_str_eq(d->unmatched_lookalike[0], "checkpoint ");
+	mg_decision_free(d);
+
+	head.cand[1].name = "checkpoint-v2";
+	head.rules.regression.reject = true;
+	d = decide(&head);
+	cr_assert_eq(d->reason, MG_O_REGRESSION_NOT_COMPARED);
+	cr_assert_eq(d->verdict, MG_REJECT);
+	cr_assert_null(d->unmatched_lookalike[0]);
+	mg_decision_free(d);
+
+	/* covers: all: another candidate renamed is listed, but does not decide */
+	regress_fixture(&head, &base, 8000, 9000, 5);
+	head.cand[2].name = "HYBRID";
+	head.rules.regression.covers = MG_COVERS_ALL;
+	d = decide(&head);
+	cr_assert_eq(d->verdict, MG_ACCEPT);
+	cr_assert_eq(d->unmatched_count, 1);
+	cr_assert_str_eq(d->unmatched[0], "hybrid");
+	cr_assert_null(d->unmatched_selected);
+	cr_assert_str_eq(d->unmatched_lookalike[0], "HYBRID");
+	mg_decision_free(d);
+
+	/* covers: selected: another candidate renamed is not covered */
+	head.rules.regression.covers = MG_COVERS_SELECTED;
+	d = decide(&head);
+	cr_assert_eq(d->unmatched_count, 0);
+	mg_decision_free(d);
 }

@@ -8,6 +8,9 @@
  *   thresholds, noise_modes, covers, rank_by, waiver_statuses, change_effects and codes
  *   (every code a finding carries, with its kind and summary);
  *
+ *   policy_keys (the policy's key table: section, key, JSON Schema type
+ *   and how a change moves the gate, one row each);
+ *
  *   commands (memgate's, in order), and for each command NAME
  *   options_NAME (its option table, hidden options left out: names,
  *   argument, required, repeat, help and the man page's addition) and
@@ -85,6 +88,29 @@ static void put_string_or_null(const char *s)
 		printf("null");
 }
 
+/* The policy's key table (memgate/policy.h): [section, key, type, move]. */
+static void put_policy_keys(void)
+{
+	static const char *const moves[] = {
+		"none", "changes", "presence", "bound", "more", "order", "subset", "entries",
+	};
+	const mg_policy_key *rows;
+	size_t n, i;
+
+	rows = mg_policy_keys(&n);
+	printf("  \"policy_keys\": [");
+	for (i = 0; i < n; i++) {
+		printf("%s[", i ? ",\n    " : "\n    ");
+		put_string(mg_policy_section_name(rows[i].section));
+		printf(", ");
+		put_string(rows[i].key ? rows[i].key : mg_threshold_name((enum mg_threshold)rows[i].arg));
+		printf(", ");
+		put_string(rows[i].schema);
+		printf(", \"%s\"]", moves[rows[i].move]);
+	}
+	printf("],\n");
+}
+
 /* One option of a table, as a JSON object. */
 static void put_option(const struct cli_option *o)
 {
@@ -155,6 +181,7 @@ int main(void)
 	put_list("rank_by", rank_by, MG_RANK_BY_COUNT, NULL);
 	put_list("waiver_statuses", waiver, MG_WAIVER_STATUS_COUNT, NULL);
 	put_list("change_effects", effect, MG_CHANGE_EFFECT_COUNT, NULL);
+	put_policy_keys();
 	put_commands();
 	codes = mg_codes(&n);
 	printf("  \"codes\": [");

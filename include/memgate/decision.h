@@ -501,6 +501,7 @@ enum mg_outcome {
 	MG_O_PEAK_MEMORY_REGRESSED,
 	MG_O_THROUGHPUT_REGRESSED,
 	MG_O_EVAL_LOSS_REGRESSED,
+	MG_O_REGRESSION_NOT_COMPARED,   /* the base's selected candidate has no namesake now */
 	MG_OUTCOME_COUNT
 };
 /* "evidence_not_applicable", ...; NULL for an out-of-range value. */
@@ -601,6 +602,18 @@ typedef struct mg_decision {
 	mg_regressed *regressed;
 	size_t regressed_count;
 	size_t regression_within_noise;
+	/* covered candidates of the base with no namesake now (names compared
+	 * exactly): the one the base selected, and with covers: all each
+	 * other, in the base's report order; each name borrowed from the base,
+	 * with the name of a candidate now that differs from it only in white
+	 * space or case (the first such), or NULL.  Not compared, so no
+	 * regression of theirs can count: the base's selected one missing
+	 * decides as a regression does (regression_not_compared). */
+	const char **unmatched;
+	const char **unmatched_lookalike;
+	size_t unmatched_count;
+	const char *unmatched_selected;  /* the base's selected one when among them
+					    (the same pointer), else NULL */
 } mg_decision;
 
 /* The threshold check c compares with under d's base budget (the effective

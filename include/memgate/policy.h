@@ -66,6 +66,65 @@ typedef struct mg_policy {
 	mg_pos regression_history_pos, regression_history_max_commits_pos;  /* 0:0 when not set */
 } mg_policy;
 
+/*
+ * The policy's keys: one row each (policy_keys.c), in the order of the
+ * policy reference, a section's row before its keys.  The reader takes its
+ * key lists from it, the policy diff (on a pull request) compares every row
+ * with a value, and tests/check-vocabulary holds the JSON Schema's
+ * properties against it.
+ */
+enum mg_key_value {            /* what a row's field holds */
+	MG_KV_NONE,            /* nothing compared on its own: a section (its keys
+				  are), version, a waiver's field (its entry is), a
+				  scenario's threshold (its scenario is) */
+	MG_KV_STRING,          /* char *, NULL when unset */
+	MG_KV_INT,             /* int, always set */
+	MG_KV_COUNT,           /* int, 0 when unset */
+	MG_KV_BOOL,            /* bool, shown as words[0] (false) or words[1] */
+	MG_KV_ENUM,            /* an enum, shown by word() */
+	MG_KV_PIN,             /* mg_value (an identity pin) */
+	MG_KV_THRESHOLD,       /* mg_budget, threshold `arg` of it */
+	MG_KV_STRICTER,        /* rules.stricter, its scenarios */
+	MG_KV_GRID,            /* rules.grid, its axes */
+	MG_KV_INPUTS,          /* inputs: the pathspecs */
+	MG_KV_VERDICTS,        /* bool[MG_VERDICT_COUNT] */
+	MG_KV_WAIVERS,         /* the waivers, compared entry by entry */
+};
+enum mg_key_move {             /* which way a change of the key moves the gate */
+	MG_MOVE_NONE,          /* not compared (MG_KV_NONE) */
+	MG_MOVE_CHANGES,       /* neither tighter nor looser: changes */
+	MG_MOVE_PRESENCE,      /* set tightens, unset loosens; another value changes */
+	MG_MOVE_BOUND,         /* a threshold: a higher ceiling or a lower floor
+				  loosens, the other way tightens; presence as above */
+	MG_MOVE_MORE,          /* a larger number tightens, a smaller loosens */
+	MG_MOVE_ORDER,         /* words from looser to tighter (words[0], words[1];
+				  an enum's in enum order); presence as above */
+	MG_MOVE_SUBSET,        /* a list of decisions: one dropped loosens, else tightens */
+	MG_MOVE_ENTRIES,       /* each entry added or extended loosens, removed or
+				  shortened tightens (waivers) */
+};
+typedef struct mg_policy_key {
+	int section;               /* the section (policy_walk.h's enum section) */
+	const char *key;
+	enum mg_key_value value;
+	size_t field;              /* offsetof(mg_policy, the value) */
+	size_t pos;                /* offsetof(mg_policy, its mg_pos) */
+	int arg;                   /* MG_KV_THRESHOLD: the threshold; else -1 */
+	const char *(*word)(int);  /* MG_KV_ENUM: the enum's names */
+	const char *words[2];      /* MG_KV_BOOL: the words of false and true */
+	enum mg_key_move move;
+	const char *schema;        /* its JSON Schema type: "number", "object", ... */
+} mg_policy_key;
+
+/* The rows, *n of them. */
+const mg_policy_key *mg_policy_keys(size_t *n);
+/* A section's name in a key's path: "" (the top level), "budget",
+ * "waivers[]" (each waiver), "sensitivity.stricter[]" (each scenario). */
+const char *mg_policy_section_name(int section);
+/* Whether p has the section (an optional one: provenance, regression);
+ * its keys are unset when it has not. */
+bool mg_policy_has_section(const mg_policy *p, int section);
+
 /* Limits on what a policy may hold (MG_POLICY_MAX_*): limits.h. */
 /* waivers_warn_days when the policy omits it. */
 #define MG_POLICY_WARN_DAYS 14
