@@ -483,6 +483,36 @@ static void unstale_moves(struct run *run, const char *mc)
 	mg_buf_free(&old);
 }
 
+/*
+ * Which stale paths the change itself did not touch (the same blob, or
+ * none, at --policy-rev and --rev): the base branch moved them since the
+ * measurement, and the message says so (res->stale_on_base).  Nothing
+ * when there is no base to tell by.
+ */
+static void stale_on_base(struct run *run)
+{
+	mg_check_result *res = run->res;
+	mg_blob a = { 0 }, b = { 0 };
+	mg_error ignored;
+	size_t i;
+	int ra, rb;
+
+	if (!res->stale_count || res->worktree || run->base_run || !res->policy_rev[0] ||
+	    !strcmp(res->policy_rev, res->rev))
+		return;
+	res->stale_on_base = mg_xcalloc(res->stale_count, sizeof(*res->stale_on_base));
+	for (i = 0; i < res->stale_count; i++) {
+		ra = mg_repo_read(&a, run->repo, res->policy_rev, res->stale_paths[i],
+				  run->max_bytes, &ignored);
+		rb = mg_repo_read(&b, run->repo, res->rev, res->stale_paths[i],
+				  run->max_bytes, &ignored);
+		res->stale_on_base[i] = (ra == MG_ENOTFOUND && rb == MG_ENOTFOUND) ||
+					(ra == 0 && rb == 0 && !strcmp(a.oid, b.oid));
+		mg_blob_release(&a);
+		mg_blob_release(&b);
+	}
+}
+
 int mg_check__check_measured(struct run *run, mg_error *err)
 {
 	mg_check_result *res = run->res;
@@ -523,6 +553,7 @@ int mg_check__check_measured(struct run *run, mg_error *err)
 	}
 	if (run->moved_from)
 		unstale_moves(run, m->measured_commit);
+	stale_on_base(run);
 	run->pre[MG_ISSUE_EVIDENCE_STALE] = res->stale_total > 0;
 	if ((error = warn_unmatched(run, m->measured_commit, err)) < 0) {
 		snprintf(msg, sizeof(msg), "%s", err->message);

@@ -369,6 +369,7 @@ void mg_check__release_result(mg_check_result *r)
 	mg_check__free_strings(r->warnings, r->warning_count);
 	mg_check__free_strings(r->notes, r->note_count);
 	mg_check__free_strings(r->stale_paths, r->stale_count);
+	free(r->stale_on_base);
 	free(r->changes);
 	free(r->approved_decision);
 	free(r->approved_selected);

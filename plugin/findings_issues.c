@@ -181,8 +181,13 @@ static void stale_findings(struct findings *f)
 	size_t i;
 
 	for (i = 0; i < r->stale_count; i++) {
-		mg_buf_printf(&f->msg, "changed since the measured commit %.7s "
-			      "(evidence.inputs): measure again", at ? at : "");
+		if (r->stale_on_base && r->stale_on_base[i])
+			mg_buf_printf(&f->msg, "changed on the base branch since the measured "
+				      "commit %.7s, not by this change (evidence.inputs): measure "
+				      "again on the merged code", at ? at : "");
+		else
+			mg_buf_printf(&f->msg, "changed since the measured commit %.7s "
+				      "(evidence.inputs): measure again", at ? at : "");
 		f->subject = r->stale_paths[i];
 		mg_findings__add(f, MG_FINDING_RANK_EVIDENCE,
 				 mg_issue_name(MG_ISSUE_EVIDENCE_STALE),

@@ -209,6 +209,10 @@ typedef struct mg_check_result {
 	 * at most MG_CHECK_MAX_STALE of stale_total */
 	char **stale_paths;
 	size_t stale_count, stale_total;
+	/* stale_count entries: the path changed on the base branch since the
+	 * measurement, not by this change (--policy-rev and --rev hold the
+	 * same blob there); NULL when nothing was compared with a base */
+	bool *stale_on_base;
 	bool measured_shallow;      /* measured_commit_unknown in a shallow clone */
 	/* a base run (--base) only: the candidate the base's numbers select,
 	 * its evidence's freshness (evidence.inputs) aside, which the
