@@ -804,7 +804,6 @@ static void put_set_table(mg_buf *out, const mg_check_item *items, size_t count)
 char *mg_text_render_set(const mg_check_item *items, size_t count)
 {
 	mg_buf out = MG_BUF_INIT;
-	char buf[2048];
 	char *text;
 	size_t i;
 
@@ -818,9 +817,9 @@ char *mg_text_render_set(const mg_check_item *items, size_t count)
 			mg_buf_puts(&out, text);
 			free(text);
 		} else {
-			mg_buf_puts(&out, "memgate: error: ");
-			mg_text__put_safe(&out, mg_error_format(&items[i].error, buf, sizeof(buf)));
-			mg_buf_putc(&out, '\n');
+			/* the error itself is on stderr and in the table: once each */
+			mg_buf_puts(&out, "memgate: could not decide (the error: in the table "
+				    "below)\n");
 		}
 		mg_buf_putc(&out, '\n');
 	}

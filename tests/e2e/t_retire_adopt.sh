@@ -68,6 +68,15 @@ expect_err "'.memgate.yml' is retired: the change deletes it with its evidence" 
 expect_err "models/w/.memgate.yml: the change adds this policy while it retires '.memgate.yml'" \
 	"the added policy: why it cannot judge itself"
 expect_err "retire and adopt in separate pull requests" "and what to do"
+# the error once on stdout (the table) and once on stderr, not again in
+# the policy's section (issue 35, item 4)
+expect_out "memgate: could not decide (the error: in the table below)" "the section points at the table"
+if [ "$(grep -c "the change adds this policy while it retires" "$T/out")" = 1 ] &&
+   [ "$(grep -c "the change adds this policy while it retires" "$T/err")" = 1 ]; then
+	ok "the error is printed once on stdout and once on stderr"
+else
+	not_ok "the error is printed once on stdout and once on stderr"
+fi
 mg check -C "$R" --all --changed --policy-rev main
 expect_code 2 "--all --changed: the same"
 mg check -C "$R" --policy models/w/.memgate.yml --policy-rev main
