@@ -56,6 +56,19 @@ int mg_check__load_report(struct run *run, mg_blob *blob, const char *path,
 	return mg_report_parse(&res->report, path, blob->data, blob->len, err);
 }
 
+/* Whether the approved record names other evidence than the manifest pins
+ * now: another report's SHA-256, or (where the record names one) another
+ * measured commit.  A record that names neither is judged on its decision only. */
+static bool other_evidence(const mg_check_result *res)
+{
+	const mg_manifest *m = res->manifest;
+	const char *mine = res->approved_measured_commit;
+
+	if (res->approved_report_sha256 && strcmp(res->approved_report_sha256, m->source_sha256))
+		return true;
+	return mine && (!m->measured_commit || strcmp(mine, m->measured_commit));
+}
+
 /* The approved result: missing is an issue, not an error; a mismatching
  * hash is an issue.  With --require-approved, also read its decision. */
 static int load_approved(struct run *run, mg_error *err)
@@ -98,9 +111,15 @@ static int load_approved(struct run *run, mg_error *err)
 		run->pre[MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH] = true;
 		goto done;
 	}
-	if (run->opt->require_approved)
-		error = mg_approved_read(&res->approved_decision, &res->approved_selected,
-					 m->approved_path, blob.data, blob.len, err);
+	if (!run->opt->require_approved)
+		goto done;
+	error = mg_approved_read(&res->approved_decision, &res->approved_selected,
+				 m->approved_path, blob.data, blob.len, err);
+	if (error < 0)
+		goto done;
+	mg_approved_evidence(&res->approved_report_sha256, &res->approved_measured_commit,
+			     blob.data, blob.len);
+	run->pre[MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE] = other_evidence(res);
 done:
 	mg_blob_release(&blob);
 	return error;

@@ -273,6 +273,10 @@ static const mg_code codes[] = {
 	{ "policy_change_fails_its_evidence", E,
 	  "The change's own policy, which decides every later change once merged, fails the change's evidence where the policy that decides passes: merged, it would fail them all until the evidence is fixed.",
 	  "Add what the new policy asks for in the same change (sign the manifest, pin measured.commit, measure again), or leave that part of the policy to a change that brings its evidence." },
+	/* an evidence issue appended after them (mg_issue_code) */
+	{ "approval_of_other_evidence", E,
+	  "The approved record was made for other evidence than the manifest pins now: another report (its SHA-256) or another measured commit (--require-approved).",
+	  "Approve the evidence the manifest pins now (memgate approve), or restore the evidence that was approved." },
 };
 #undef E
 #undef H
@@ -284,8 +288,12 @@ static const mg_code codes[] = {
 #define CODE_COUNT (sizeof(codes) / sizeof(codes[0]))
 /* The regression reasons' codes, and the codes appended after them. */
 #define REGRESSION_CODES (MG_REASON_COUNT - 1 - MG_R_CHECK_LAST)
-#define CODES_AFTER_REGRESSION 1
-_Static_assert(MG_REASON_COUNT == 16 && MG_ISSUE_COUNT == 28 && CODE_COUNT == 16 + 28 + 12,
+#define CODES_AFTER_REGRESSION 2
+/* The issues appended after the regression reasons' codes, in enum order. */
+#define ISSUES_APPENDED 1
+#define ISSUE_FIRST_APPENDED MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE
+_Static_assert(MG_REASON_COUNT == 16 && MG_ISSUE_COUNT == 28 + ISSUES_APPENDED &&
+	       CODE_COUNT == 16 + 28 + 12 + ISSUES_APPENDED,
 	       "codes[] holds the reasons up to the step-7 ones, the issues, in enum order, "
 	       "then the others, the regression reasons, and those appended after them");
 
@@ -510,7 +518,11 @@ const mg_code *mg_reason_code(enum mg_reason r)
 
 const mg_code *mg_issue_code(enum mg_issue i)
 {
-	return (int)i >= 0 && i < MG_ISSUE_COUNT ? &codes[MG_R_CHECK_LAST + 1 + i] : NULL;
+	if ((int)i < 0 || i >= MG_ISSUE_COUNT)
+		return NULL;
+	if (i >= ISSUE_FIRST_APPENDED)
+		return &codes[CODE_COUNT - ISSUES_APPENDED + (size_t)(i - ISSUE_FIRST_APPENDED)];
+	return &codes[MG_R_CHECK_LAST + 1 + i];
 }
 
 const char *mg_issue_name(enum mg_issue i)
