@@ -157,21 +157,32 @@ static int judge_signer(struct run *run, const mg_signers *signers, const mg_ssh
 {
 	mg_check_result *res = run->res;
 	mg_check_signature *s = &res->signature;
-	const char *ns = res->policy->sig_namespace, *file = s->signers_ref.path;
+	const mg_policy *p = res->policy;
+	const char *ns = p->sig_namespace, *file = s->signers_ref.path;
+	mg_buf who = MG_BUF_INIT;
 	const unsigned char *key;
-	size_t len;
+	size_t len, i;
 	long long now = 0;
 	mg_signers_match m;
 
 	if (mg_signers_day_start(&now, res->today) < 0)
 		return mg_error_set(err, NULL, 0, 0, "cannot read the day '%s'", res->today);
 	key = mg_sshsig_key(sig, &len);
-	m = mg_signers_find(signers, key, len, ns, now);
+	m = mg_signers_find_for(signers, key, len, ns, now, (const char *const *)p->signers,
+				p->signer_count);
 	if (m.principals)
 		s->principals = mg_xstrdup(m.principals);
 	switch (m.verdict) {
 	case MG_SIGNERS_ALLOWED:
 		s->verified = true;
+		break;
+	case MG_SIGNERS_PRINCIPAL:
+		for (i = 0; i < p->signer_count; i++)
+			mg_buf_printf(&who, "%s%s", i ? ", " : "", p->signers[i]);
+		signature_problem(run, MG_ISSUE_SIGNER_UNKNOWN, true, m.pos,
+				  "the manifest is signed by %s, which '%s' lists for '%s' only, "
+				  "none of the principals provenance.signers names (%s)", s->key,
+				  file, m.principals, who.ptr);
 		break;
 	case MG_SIGNERS_UNKNOWN_KEY:
 		signature_problem(run, MG_ISSUE_SIGNER_UNKNOWN, true, (mg_pos){ 1, 1 },
@@ -193,6 +204,7 @@ static int judge_signer(struct run *run, const mg_signers *signers, const mg_ssh
 				  "valid-after", m.when);
 		break;
 	}
+	mg_buf_free(&who);
 	return MG_OK;
 }
 

@@ -233,6 +233,13 @@ static enum mg_change_effect fail_on_effect(const bool *was, const bool *now)
 	return MG_CHANGE_TIGHTENS;
 }
 
+/* A list of strings (provenance.signers, .approvers), or unset. */
+static mg_change_value strings_value(char *const *v, size_t n)
+{
+	return (mg_change_value){ .kind = n ? MG_CHANGE_STRINGS : MG_CHANGE_UNSET,
+				  .strings = v, .count = n };
+}
+
 /* evidence.inputs: its pathspecs, or unset. */
 static mg_change_value inputs_value(const mg_policy *p)
 {
@@ -364,6 +371,14 @@ static void diff_provenance(struct run *run, const mg_policy *base, const mg_pol
 	add_change(res, "provenance.require", string_value_of(before ? "true" : "false"),
 		   string_value_of(after ? "true" : "false"),
 		   after ? MG_CHANGE_TIGHTENS : MG_CHANGE_LOOSENS, head->sig_required_pos);
+	b = strings_value(base->signers, base->signer_count);   /* who may measure */
+	h = strings_value(head->signers, head->signer_count);
+	add_change(res, "provenance.signers", b, h, presence_effect(&b, &h, MG_CHANGE_ALTERS),
+		   head->signers_pos);
+	b = strings_value(base->approvers, base->approver_count);   /* who may approve */
+	h = strings_value(head->approvers, head->approver_count);
+	add_change(res, "provenance.approvers", b, h, presence_effect(&b, &h, MG_CHANGE_ALTERS),
+		   head->approvers_pos);
 	if (mg_repo_read(&now, run->repo, res->rev, path, run->max_bytes, &ignored) < 0)
 		now.oid[0] = '\0';
 	if (mg_repo_read(&was, run->repo, res->policy_rev, base->allowed_signers, run->max_bytes,

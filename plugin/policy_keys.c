@@ -23,7 +23,9 @@ const char *const mg_policy__identity_keys[] = {
 static const char *const evidence_keys[] = { "baseline", "min_repeats", "noise", "inputs", NULL };
 static const char *const sensitivity_keys[] = { "stricter", "grid", NULL };
 static const char *const gate_keys[] = { "fail_on", NULL };
-static const char *const provenance_keys[] = { "allowed_signers", "namespace", "require", NULL };
+static const char *const provenance_keys[] = {
+	"allowed_signers", "namespace", "require", "signers", "approvers", NULL
+};
 /* regression's keys besides its thresholds, in this order after them */
 static const char *const regression_keys[] = {
 	"covers", "decision", "history", "history_max_commits", NULL

@@ -174,7 +174,7 @@ static const mg_code codes[] = {
 	  "The signature was made for another namespace than provenance.namespace, or its key is listed only for other namespaces.",
 	  "Sign on the trusted runner with memgate sign, which signs in the policy's provenance.namespace (memgate by default)." },
 	{ "signer_unknown", E,
-	  "The key that signed the manifest is not in the allowed-signers file of the policy that decides.",
+	  "The key that signed the manifest is not in the allowed-signers file of the policy that decides, or is listed only for principals its provenance.signers does not name.",
 	  "Sign on a trusted runner whose key the base branch's allowed-signers file lists; a key added by the change itself is not trusted." },
 	{ "signer_outside_validity", E,
 	  "The signing key is listed, but its valid-after/valid-before window does not include the day judged (--today, else today in UTC).",

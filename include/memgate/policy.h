@@ -54,6 +54,17 @@ typedef struct mg_policy {
 	mg_pos sig_namespace_pos;
 	bool sig_required;          /* provenance.require, default true */
 	mg_pos sig_required_pos;
+	/* provenance.signers: who may measure, principal patterns matched as
+	 * `ssh-keygen -Y verify -I` matches an allowed-signers line's
+	 * principals (mg_signers_principals_allowed); 0 entries: any listed key.
+	 * provenance.approvers: who may approve, the same form (read and
+	 * reported as a policy change; approvals are not signed yet). */
+	char **signers;
+	size_t signer_count;
+	mg_pos signers_pos;
+	char **approvers;
+	size_t approver_count;
+	mg_pos approvers_pos;
 	bool waivers_set;           /* the policy has a waivers: section (maybe empty) */
 	mg_policy_waiver *waivers;  /* waiver_count entries, in the order written */
 	size_t waiver_count;

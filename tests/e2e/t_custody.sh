@@ -4,7 +4,9 @@
 # gate passes; the runner measures again (memgate manifest --force keeps
 # approved_result), signs, tags: the release gate fails with
 # approval_of_other_evidence instead of passing numbers nobody approved
-# "as approved".
+# "as approved".  Who may measure: with provenance.signers, a key that an
+# allowed-signers file shared with git's commit signing lists for a
+# contributor no longer signs evidence (ssh-keygen -Y verify -I refuses it).
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v ssh-keygen >/dev/null 2>&1; then
@@ -98,5 +100,51 @@ in_repo git tag v3
 release v3 --fail-on reject
 expect_code 0 "the release gate passes the evidence approved again"
 expect_err "selected checkpoint, as approved" "as approved"
+
+# 4. Who may measure (provenance.signers): an allowed-signers file shared
+#    with git's commit signing lists a contributor too.
+ssh-keygen -q -t ed25519 -N '' -C alice -f "$T/alice"
+repo=$T/shared
+make_gate_repo "$repo" "$E/real-flat-11200.yml" "$FLAT"
+mkdir -p "$repo/.memgate"
+printf 'gpu-runner@ci %s\nalice@example.com %s\n' "$(pub "$T/runner")" "$(pub "$T/alice")" \
+	>"$repo/.memgate/allowed_signers"
+printf 'provenance:\n  allowed_signers: .memgate/allowed_signers\n' >>"$repo/.memgate.yml"
+commit_all "$repo" "sign with the keys git's commit signing trusts"
+measure "pins numbers a contributor made up"
+in_repo memgate sign --key "$T/alice"
+expect_code 0 "without provenance.signers a contributor's key signs"
+commit_all "$repo" "fabricated evidence"
+(cd "$repo" && ssh-keygen -Y verify -f .memgate/allowed_signers -I gpu-runner@ci -n memgate \
+	-s "$MANIFEST_PATH.sig" <"$MANIFEST_PATH") >/dev/null 2>&1
+if [ $? -ne 0 ]; then ok "ssh-keygen -Y verify -I gpu-runner@ci refuses the contributor's signature"
+else not_ok "ssh-keygen -Y verify -I gpu-runner@ci refuses the contributor's signature"; fi
+in_repo memgate check --format json
+expect_field provenance.verified 'true'
+expect_field provenance.signer '"alice@example.com"'
+base=$(g -C "$repo" rev-parse HEAD)
+
+printf '  signers: [gpu-runner@ci]\n' >>"$repo/.memgate.yml"
+commit_all "$repo" "only the runner measures"
+in_repo memgate check --policy-rev "$base" --format json
+expect_field policy_changes.0.key '"provenance.signers"'
+expect_field policy_changes.0.effect '"tightens"'
+expect_field policy_changes.0.after '["gpu-runner@ci"]'
+in_repo memgate check --format json
+expect_code 1 "with provenance.signers the contributor's signature is refused"
+expect_field evidence.issues '["signer_unknown"]'
+expect_field next_action '"sign_on_trusted_runner"'
+expect_field provenance.verified 'false'
+in_repo memgate check
+expect_out ".memgate/allowed_signers:2:1: the manifest is signed by ssh-ed25519 $(ssh-keygen -lf "$T/alice.pub" | cut -d' ' -f2), which '.memgate/allowed_signers' lists for 'alice@example.com' only, none of the principals provenance.signers names (gpu-runner@ci) [signer_unknown]" \
+	"the text says whose key it is and whom the policy names"
+in_repo memgate sign --key "$T/alice"
+expect_code 2 "memgate sign refuses a key listed for another principal"
+expect_err "is listed for 'alice@example.com' only, which the policy's provenance.signers does not name" "and says why"
+sign "by the runner, as provenance.signers asks"
+commit_all "$repo" "evidence from the GPU runner"
+in_repo memgate check --format json
+expect_field provenance.verified 'true'
+expect_field provenance.signer '"gpu-runner@ci"'
 
 finish
