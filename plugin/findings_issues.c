@@ -368,11 +368,13 @@ static void other_evidence_issue(struct findings *f)
 		mg_findings__put_safe(&f->msg, had);
 		mg_buf_puts(&f->msg, "; the manifest pins ");
 		mg_findings__put_safe(&f->msg, m->source_sha256);
-	} else {
+	} else if (r->approved_measured_commit) {
 		mg_buf_puts(&f->msg, " approved the evidence measured at ");
 		mg_findings__put_safe(&f->msg, r->approved_measured_commit);
 		mg_buf_puts(&f->msg, "; the manifest pins ");
 		mg_findings__put_safe(&f->msg, m->measured_commit ? m->measured_commit : "none");
+	} else {
+		mg_buf_puts(&f->msg, " approved other evidence than the manifest pins");
 	}
 	mg_buf_puts(&f->msg, " now: these numbers were not approved; approve them again "
 		    "(memgate approve) or restore the evidence that was approved");
