@@ -146,6 +146,10 @@ static void signature_problem(struct run *run, enum mg_issue issue, bool at_sign
 	s->problem = mg_buf_detach(&b, NULL);
 	if (s->required)
 		run->pre[issue] = true;
+	else if (at.line > 0)   /* no finding carries the position: the warning does */
+		mg_check__add_warning(run->res, "%s: %s:%d:%d: %s (provenance.require is false)",
+				      mg_issue_name(issue), at_signers ? s->signers_ref.path
+				      : s->sig_ref.path, at.line, at.column, s->problem);
 	else
 		mg_check__add_warning(run->res, "%s: %s (provenance.require is false)",
 				      mg_issue_name(issue), s->problem);
@@ -217,14 +221,13 @@ static int judge_signature(struct run *run, const mg_signers *signers, const mg_
 	mg_sshsig *sig = NULL;
 	mg_buf key = MG_BUF_INIT;
 	mg_error why;
-	char line[sizeof(why.message) + 600];
 	int rc, error = MG_OK;
 
 	mg_error_clear(&why);
 	if (mg_sshsig_parse(&sig, s->sig_ref.path, sigblob->data, sigblob->len, &why) < 0) {
+		/* the finding is at why's position: the message does not repeat it */
 		signature_problem(run, MG_ISSUE_SIGNATURE_MALFORMED, false,
-				  (mg_pos){ why.line, why.column }, "%s",
-				  mg_error_format(&why, line, sizeof(line)));
+				  (mg_pos){ why.line, why.column }, "%s", why.message);
 		goto done;
 	}
 	mg_buf_printf(&key, "%s %s", mg_sshsig_key_type(sig), mg_sshsig_fingerprint(sig));
@@ -261,6 +264,7 @@ static int load_signature(struct run *run, const mg_blob *manifest, mg_error *er
 	mg_blob signers_blob = { 0 }, sigblob = { 0 };
 	mg_signers *signers = NULL;
 	mg_buf path = MG_BUF_INIT;
+	const char *hint;
 	int error;
 
 	if (!p->provenance_set)
@@ -283,10 +287,12 @@ static int load_signature(struct run *run, const mg_blob *manifest, mg_error *er
 		mg_error_clear(err);
 		free(s->sig_ref.path);
 		s->sig_ref.path = mg_buf_detach(&path, NULL);
+		hint = res->worktree ? NULL : mg_repo_uncommitted_hint(run->repo, s->sig_ref.path);
 		signature_problem(run, MG_ISSUE_SIGNATURE_MISSING, false, (mg_pos){ 0, 0 },
-				  "no signature '%s' at %s for the manifest", s->sig_ref.path,
+				  "no signature '%s' at %s for the manifest%s%s", s->sig_ref.path,
 				  res->worktree ? "the working tree"
-						: mg_check__short_id(res->rev).hex);
+						: mg_check__short_id(res->rev).hex,
+				  hint ? "; " : "", hint ? hint : "");
 		error = MG_OK;
 		goto done;
 	}

@@ -138,6 +138,8 @@ expect_field provenance.verified 'false'
 in_repo memgate check
 expect_out ".memgate/allowed_signers:2:1: the manifest is signed by ssh-ed25519 $(ssh-keygen -lf "$T/alice.pub" | cut -d' ' -f2), which '.memgate/allowed_signers' lists for 'alice@example.com' only, none of the principals provenance.signers names (gpu-runner@ci) [signer_unknown]" \
 	"the text says whose key it is and whom the policy names"
+expect_out "signature: key ssh-ed25519 $(ssh-keygen -lf "$T/alice.pub" | cut -d' ' -f2), not verified (signer_unknown)" \
+	"the signature line says the key does not count"
 in_repo memgate sign --key "$T/alice"
 expect_code 2 "memgate sign refuses a key listed for another principal"
 expect_err "is listed for 'alice@example.com' only, which the policy's provenance.signers does not name" "and says why"
@@ -146,5 +148,28 @@ commit_all "$repo" "evidence from the GPU runner"
 in_repo memgate check --format json
 expect_field provenance.verified 'true'
 expect_field provenance.signer '"gpu-runner@ci"'
+
+# 5. Who signed, in words: the text and the job summary say it, not only
+#    the JSON record; a malformed signature's position is said once; an
+#    untracked signature gets the hint the manifest gets.
+fp() { ssh-keygen -lf "$1.pub" | cut -d' ' -f2; }
+in_repo memgate check --summary "$T/summary.md"
+expect_out "signature: signed by gpu-runner@ci, key ssh-ed25519 $(fp "$T/runner")" "the text names the signer and key"
+if grep -qF -- '- **Signature:** signed by gpu\-runner\@ci, key ssh\-ed25519 SHA256\:' "$T/summary.md"
+then ok "the job summary names the signer and key"
+else not_ok "the job summary names the signer and key" "$(grep -i signature "$T/summary.md")"; fi
+cp "$repo/$MANIFEST_PATH.sig" "$T/good.sig"
+sed -i '2s/^\(.....\)./\1*/' "$repo/$MANIFEST_PATH.sig"
+commit_all "$repo" "broken armor"
+in_repo memgate check
+expect_out "  $MANIFEST_PATH.sig:2:6: invalid SSH signature: '*' is not a base64 character [signature_malformed]" \
+	"the malformed signature's position, once"
+expect_no_out "$MANIFEST_PATH.sig:2:6: $MANIFEST_PATH.sig" "not repeated in the message"
+cp "$T/good.sig" "$repo/$MANIFEST_PATH.sig"
+g -C "$repo" rm -q --cached "$MANIFEST_PATH.sig"
+g -C "$repo" commit -q -m "the signature left out"
+in_repo memgate check
+expect_out "no signature '$MANIFEST_PATH.sig' at $(g -C "$repo" rev-parse --short=7 HEAD) for the manifest; it is untracked: git add it, then commit" \
+	"an untracked signature: git add it"
 
 finish
