@@ -7,6 +7,8 @@
 # "as approved".  Who may measure: with provenance.signers, a key that an
 # allowed-signers file shared with git's commit signing lists for a
 # contributor no longer signs evidence (ssh-keygen -Y verify -I refuses it).
+# Who signed is said in the text and the job summary; a malformed
+# signature's position once; an untracked .sig gets "git add it".
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v ssh-keygen >/dev/null 2>&1; then
