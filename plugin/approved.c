@@ -128,3 +128,28 @@ done:
 	mg_json__tape_free(t);
 	return error;
 }
+
+/* A string at object.key, else NULL. */
+static char *string_at(const mg_json_tape *t, size_t object, const char *key)
+{
+	size_t node = mg_json__tape_get(t, object, key);
+
+	return mg_json__tape_type(t, node) == MG_J_STRING ? mg_json__tape_strdup(t, node) : NULL;
+}
+
+void mg_approved_evidence(char **report_sha256, char **measured_commit, const char *text,
+			  size_t len)
+{
+	mg_json_tape *t = NULL;
+	size_t inputs;
+
+	assert(report_sha256 && measured_commit && text);
+	*report_sha256 = NULL;
+	*measured_commit = NULL;
+	if (mg_json__stream(&t, text, len, NULL, NULL, NULL, NULL, NULL) < 0)
+		return;
+	inputs = mg_json__tape_get(t, 0, "inputs");
+	*report_sha256 = string_at(t, mg_json__tape_get(t, inputs, "report"), "sha256");
+	*measured_commit = string_at(t, mg_json__tape_get(t, 0, "evidence"), "measured_commit");
+	mg_json__tape_free(t);
+}

@@ -57,6 +57,19 @@ int mg_check__load_report(struct run *run, mg_blob *blob, const char *path,
 	return mg_report_parse(&res->report, path, blob->data, blob->len, err);
 }
 
+/* Whether the approved record names other evidence than the manifest pins
+ * now: another report's SHA-256, or (where the record names one) another
+ * measured commit.  A record that names neither is judged on its decision only. */
+static bool other_evidence(const mg_check_result *res)
+{
+	const mg_manifest *m = res->manifest;
+	const char *mine = res->approved_measured_commit;
+
+	if (res->approved_report_sha256 && strcmp(res->approved_report_sha256, m->source_sha256))
+		return true;
+	return mine && (!m->measured_commit || strcmp(mine, m->measured_commit));
+}
+
 /* The approved result: missing is an issue, not an error; a mismatching
  * hash is an issue.  With --require-approved, also read its decision. */
 static int load_approved(struct run *run, mg_error *err)
@@ -99,9 +112,15 @@ static int load_approved(struct run *run, mg_error *err)
 		run->pre[MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH] = true;
 		goto done;
 	}
-	if (run->opt->require_approved)
-		error = mg_approved_read(&res->approved_decision, &res->approved_selected,
-					 m->approved_path, blob.data, blob.len, err);
+	if (!run->opt->require_approved)
+		goto done;
+	error = mg_approved_read(&res->approved_decision, &res->approved_selected,
+				 m->approved_path, blob.data, blob.len, err);
+	if (error < 0)
+		goto done;
+	mg_approved_evidence(&res->approved_report_sha256, &res->approved_measured_commit,
+			     blob.data, blob.len);
+	run->pre[MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE] = other_evidence(res);
 done:
 	mg_blob_release(&blob);
 	return error;
@@ -128,6 +147,10 @@ static void signature_problem(struct run *run, enum mg_issue issue, bool at_sign
 	s->problem = mg_buf_detach(&b, NULL);
 	if (s->required)
 		run->pre[issue] = true;
+	else if (at.line > 0)   /* no finding carries the position: the warning does */
+		mg_check__add_warning(run->res, "%s: %s:%d:%d: %s (provenance.require is false)",
+				      mg_issue_name(issue), at_signers ? s->signers_ref.path
+				      : s->sig_ref.path, at.line, at.column, s->problem);
 	else
 		mg_check__add_warning(run->res, "%s: %s (provenance.require is false)",
 				      mg_issue_name(issue), s->problem);
@@ -139,21 +162,32 @@ static int judge_signer(struct run *run, const mg_signers *signers, const mg_ssh
 {
 	mg_check_result *res = run->res;
 	mg_check_signature *s = &res->signature;
-	const char *ns = res->policy->sig_namespace, *file = s->signers_ref.path;
+	const mg_policy *p = res->policy;
+	const char *ns = p->sig_namespace, *file = s->signers_ref.path;
+	mg_buf who = MG_BUF_INIT;
 	const unsigned char *key;
-	size_t len;
+	size_t len, i;
 	long long now = 0;
 	mg_signers_match m;
 
 	if (mg_signers_day_start(&now, res->today) < 0)
 		return mg_error_set(err, NULL, 0, 0, "cannot read the day '%s'", res->today);
 	key = mg_sshsig_key(sig, &len);
-	m = mg_signers_find(signers, key, len, ns, now);
+	m = mg_signers_find_for(signers, key, len, ns, now, (const char *const *)p->signers,
+				p->signer_count);
 	if (m.principals)
 		s->principals = mg_xstrdup(m.principals);
 	switch (m.verdict) {
 	case MG_SIGNERS_ALLOWED:
 		s->verified = true;
+		break;
+	case MG_SIGNERS_PRINCIPAL:
+		for (i = 0; i < p->signer_count; i++)
+			mg_buf_printf(&who, "%s%s", i ? ", " : "", p->signers[i]);
+		signature_problem(run, MG_ISSUE_SIGNER_UNKNOWN, true, m.pos,
+				  "the manifest is signed by %s, which '%s' lists for '%s' only, "
+				  "none of the principals provenance.signers names (%s)", s->key,
+				  file, m.principals, who.ptr);
 		break;
 	case MG_SIGNERS_UNKNOWN_KEY:
 		signature_problem(run, MG_ISSUE_SIGNER_UNKNOWN, true, (mg_pos){ 1, 1 },
@@ -175,6 +209,7 @@ static int judge_signer(struct run *run, const mg_signers *signers, const mg_ssh
 				  "valid-after", m.when);
 		break;
 	}
+	mg_buf_free(&who);
 	return MG_OK;
 }
 
@@ -187,14 +222,13 @@ static int judge_signature(struct run *run, const mg_signers *signers, const mg_
 	mg_sshsig *sig = NULL;
 	mg_buf key = MG_BUF_INIT;
 	mg_error why;
-	char line[sizeof(why.message) + 600];
 	int rc, error = MG_OK;
 
 	mg_error_clear(&why);
 	if (mg_sshsig_parse(&sig, s->sig_ref.path, sigblob->data, sigblob->len, &why) < 0) {
+		/* the finding is at why's position: the message does not repeat it */
 		signature_problem(run, MG_ISSUE_SIGNATURE_MALFORMED, false,
-				  (mg_pos){ why.line, why.column }, "%s",
-				  mg_error_format(&why, line, sizeof(line)));
+				  (mg_pos){ why.line, why.column }, "%s", why.message);
 		goto done;
 	}
 	mg_buf_printf(&key, "%s %s", mg_sshsig_key_type(sig), mg_sshsig_fingerprint(sig));
@@ -231,6 +265,7 @@ static int load_signature(struct run *run, const mg_blob *manifest, mg_error *er
 	mg_blob signers_blob = { 0 }, sigblob = { 0 };
 	mg_signers *signers = NULL;
 	mg_buf path = MG_BUF_INIT;
+	const char *hint;
 	int error;
 
 	if (!p->provenance_set)
@@ -253,10 +288,12 @@ static int load_signature(struct run *run, const mg_blob *manifest, mg_error *er
 		mg_error_clear(err);
 		free(s->sig_ref.path);
 		s->sig_ref.path = mg_buf_detach(&path, NULL);
+		hint = res->worktree ? NULL : mg_repo_uncommitted_hint(run->repo, s->sig_ref.path);
 		signature_problem(run, MG_ISSUE_SIGNATURE_MISSING, false, (mg_pos){ 0, 0 },
-				  "no signature '%s' at %s for the manifest", s->sig_ref.path,
+				  "no signature '%s' at %s for the manifest%s%s", s->sig_ref.path,
 				  res->worktree ? "the working tree"
-						: mg_check__short_id(res->rev).hex);
+						: mg_check__short_id(res->rev).hex,
+				  hint ? "; " : "", hint ? hint : "");
 		error = MG_OK;
 		goto done;
 	}

@@ -373,6 +373,8 @@ void mg_check__release_result(mg_check_result *r)
 	free(r->changes);
 	free(r->approved_decision);
 	free(r->approved_selected);
+	free(r->approved_report_sha256);
+	free(r->approved_measured_commit);
 	free(r->cwd_prefix);
 	free(r->root);
 	if (r->base) {

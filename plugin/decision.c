@@ -71,6 +71,9 @@ static void find_issues(mg_decision *d, const mg_rules *rules, const mg_evidence
 
 	for (i = 0; pre_issues && i <= MG_ISSUE_PRE_LAST; i++)
 		d->issue[i] = pre_issues[i];
+	if (pre_issues)
+		d->issue[MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE] =
+			pre_issues[MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE];
 	d->issue[MG_ISSUE_HANDOFF_NOT_READY] = !handoff_ready(&ev->handoff_status);
 	identity_issues(d->issue, rules, ev);
 	d->issue[MG_ISSUE_ELIGIBLE_CANDIDATES_MISSING] = ev->handoff && !ev->eligible_count;
@@ -411,6 +414,14 @@ static void decide_regression(mg_decision *d, const mg_rules *rules, const mg_ev
 
 /* ---- mg_decide ---- */
 
+/* Whether issue i is about the approval record (missing, changed, or made
+ * for other evidence) rather than the evidence itself. */
+static bool approval_issue(int i)
+{
+	return i == MG_ISSUE_APPROVED_RESULT_MISSING || i == MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH ||
+	       i == MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE;
+}
+
 /*
  * The next action of an evidence issue that says more than "rebuild": stale
  * evidence (evidence_stale) is measured again, whatever else is wrong; when
@@ -429,12 +440,14 @@ static void issue_next_action(mg_decision *d)
 		return;
 	}
 	for (i = 0; i < MG_ISSUE_COUNT; i++)
-		if (d->issue[i] && i != MG_ISSUE_APPROVED_RESULT_MISSING &&
-		    i != MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH)
+		if (d->issue[i] && !approval_issue(i))
 			return;
-	d->next_action = d->issue[MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH]
-		? MG_N_RESTORE_OR_REAPPROVE_APPROVED_RESULT
-		: MG_N_RECORD_AND_PIN_APPROVED_RESULT;
+	if (d->issue[MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH])
+		d->next_action = MG_N_RESTORE_OR_REAPPROVE_APPROVED_RESULT;
+	else if (d->issue[MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE])
+		d->next_action = MG_N_RE_APPROVE_OR_RESTORE_EVIDENCE;
+	else
+		d->next_action = MG_N_RECORD_AND_PIN_APPROVED_RESULT;
 }
 
 /* Signature issues, with or without the approved result's, and no other:
@@ -452,8 +465,7 @@ static void signature_next_action(mg_decision *d)
 			continue;
 		if (MG_ISSUE_IS_SIGNATURE(i))
 			signature = true;
-		else if (i != MG_ISSUE_APPROVED_RESULT_MISSING &&
-			 i != MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH)
+		else if (!approval_issue(i))
 			return;
 	}
 	if (signature)

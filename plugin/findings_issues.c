@@ -356,6 +356,38 @@ static void report_issue(struct findings *f, enum mg_issue issue)
 			 NO_CANDIDATE);
 }
 
+/* approval_of_other_evidence: what the approved record names, what the
+ * manifest pins now, and how to approve again. */
+static void other_evidence_issue(struct findings *f)
+{
+	const mg_check_result *r = f->r;
+	const mg_manifest *m = r->manifest;
+	const char *had = r->approved_report_sha256;
+
+	if (!m)
+		return;
+	mg_buf_puts(&f->msg, "the approved record ");
+	mg_findings__put_quoted(&f->msg, m->approved_path);
+	if (had && strcmp(had, m->source_sha256)) {
+		mg_buf_puts(&f->msg, " approved the report with SHA-256 ");
+		mg_findings__put_safe(&f->msg, had);
+		mg_buf_puts(&f->msg, "; the manifest pins ");
+		mg_findings__put_safe(&f->msg, m->source_sha256);
+	} else if (r->approved_measured_commit) {
+		mg_buf_puts(&f->msg, " approved the evidence measured at ");
+		mg_findings__put_safe(&f->msg, r->approved_measured_commit);
+		mg_buf_puts(&f->msg, "; the manifest pins ");
+		mg_findings__put_safe(&f->msg, m->measured_commit ? m->measured_commit : "none");
+	} else {
+		mg_buf_puts(&f->msg, " approved other evidence than the manifest pins");
+	}
+	mg_buf_puts(&f->msg, " now: these numbers were not approved; approve them again "
+		    "(memgate approve) or restore the evidence that was approved");
+	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE,
+			 mg_issue_name(MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE),
+			 mg_findings__manifest_file(r), m->approved_path_pos, NO_CANDIDATE);
+}
+
 void mg_findings__issues(struct findings *f)
 {
 	int i;
@@ -368,6 +400,8 @@ void mg_findings__issues(struct findings *f)
 			measured_issue(f, (enum mg_issue)i);
 		else if (MG_ISSUE_IS_SIGNATURE(i))
 			signature_issue(f, (enum mg_issue)i);
+		else if (i == MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE)
+			other_evidence_issue(f);
 		else if (i <= MG_ISSUE_PRE_LAST)
 			manifest_issue(f, (enum mg_issue)i);
 		else if (f->ev)

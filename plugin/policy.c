@@ -262,6 +262,12 @@ void mg_policy_free(mg_policy *p)
 		free(p->inputs[i]);
 	free(p->inputs);
 	free(p->input_pos);
+	for (i = 0; i < p->signer_count; i++)
+		free(p->signers[i]);
+	free(p->signers);
+	for (i = 0; i < p->approver_count; i++)
+		free(p->approvers[i]);
+	free(p->approvers);
 	free(p->allowed_signers);
 	free(p->sig_namespace);
 	free(p->manifest);

@@ -191,6 +191,13 @@ static enum mg_change_effect fail_on_effect(const bool *was, const bool *now)
 	return MG_CHANGE_TIGHTENS;
 }
 
+/* A list of strings (provenance.signers, .approvers), or unset. */
+static mg_change_value strings_value(char *const *v, size_t n)
+{
+	return (mg_change_value){ .kind = n ? MG_CHANGE_STRINGS : MG_CHANGE_UNSET,
+				  .strings = v, .count = n };
+}
+
 /* evidence.inputs: its pathspecs, or unset. */
 static mg_change_value inputs_value(const mg_policy *p)
 {
@@ -231,6 +238,9 @@ static mg_change_value key_value(const mg_policy *p, const mg_policy_key *k)
 		return grid_value(p);
 	case MG_KV_INPUTS:
 		return inputs_value(p);
+	case MG_KV_STRINGS:
+		return strings_value(*(char *const *const *)f,
+				     *(const size_t *)((const char *)p + (size_t)k->arg));
 	case MG_KV_VERDICTS:
 		return verdicts_value(p->fail_on);
 	default:

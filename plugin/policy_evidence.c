@@ -131,6 +131,51 @@ static int get_namespace(walk *w, const mg_yaml_node *n)
 	return 0;
 }
 
+/* One principal pattern: not empty, no comma (it separates patterns on an
+ * allowed-signers line), no space or control character. */
+static int get_principal(char **out, walk *w, const mg_yaml_node *n, const char *where)
+{
+	size_t i;
+
+	if (mg_policy__get_string(out, w, n, where) < 0)
+		return MG_ERROR;
+	for (i = 0; i < n->len; i++)
+		if ((unsigned char)n->text[i] <= 0x20 || n->text[i] == ',' || n->text[i] == 0x7f)
+			break;
+	if (n->len && i == n->len)
+		return 0;
+	return mg_error_at(w->err, w->path, n->pos, "'%s' must be a principal pattern without "
+			   "commas or spaces (as ssh-keygen -Y verify -I takes a name; * and ? "
+			   "match, a leading ! excludes), got '%.40s'", where, n->text);
+}
+
+/* provenance.signers / provenance.approvers: a non-empty list of principal
+ * patterns into *out (count entries). */
+static int walk_principals(char ***out, size_t *count, mg_pos *pos, walk *w,
+			   const mg_yaml_node *seq, const char *key)
+{
+	char where[64];
+	size_t i;
+	int error = 0;
+
+	*pos = seq->pos;
+	if (seq->kind != MG_YAML_SEQ)
+		return mg_policy__type_error(w, seq, key, "a sequence of principal patterns");
+	if (seq->count == 0)
+		return mg_error_at(w->err, w->path, seq->pos, "'%s' is empty: list at least one "
+				   "principal pattern, or remove the key", key);
+	if (seq->count > MG_POLICY_MAX_PRINCIPALS)
+		return mg_error_at(w->err, w->path, seq->kids[MG_POLICY_MAX_PRINCIPALS]->pos,
+				   "'%s' has more than %d entries", key, MG_POLICY_MAX_PRINCIPALS);
+	*out = mg_xcalloc(seq->count, sizeof(**out));
+	for (i = 0; i < seq->count && error == 0; i++) {
+		snprintf(where, sizeof(where), "%s[%zu]", key, i);
+		if ((error = get_principal(&(*out)[i], w, seq->kids[i], where)) == 0)
+			(*count)++;
+	}
+	return error;
+}
+
 /* provenance: who may sign the manifest (memgate(1), SIGNED EVIDENCE). */
 int mg_policy__walk_provenance(walk *w, const mg_yaml_node *map)
 {
@@ -154,6 +199,12 @@ int mg_policy__walk_provenance(walk *w, const mg_yaml_node *map)
 						      "provenance.allowed_signers");
 		} else if (idx == P_NAMESPACE) {
 			error = get_namespace(w, v);
+		} else if (idx == P_SIGNERS) {
+			error = walk_principals(&p->signers, &p->signer_count, &p->signers_pos, w,
+						v, "provenance.signers");
+		} else if (idx == P_APPROVERS) {
+			error = walk_principals(&p->approvers, &p->approver_count,
+						&p->approvers_pos, w, v, "provenance.approvers");
 		} else {
 			p->sig_required_pos = v->pos;
 			if (v->kind != MG_YAML_BOOL)

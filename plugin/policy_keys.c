@@ -32,6 +32,10 @@ _Static_assert(sizeof(enum mg_noise_mode) == sizeof(int) && sizeof(enum mg_rank_
 	MG_MOVE_NONE, "number" }
 #define ENUM(sec, key, field, pos, word, move) \
 	{ sec, key, MG_KV_ENUM, AT(field), AT(pos), -1, word, { NULL, NULL }, move, "string" }
+/* a list of strings and its count: who may sign, who may approve (adding
+ * one where there was none narrows who may: presence) */
+#define STRINGS(sec, key, field, count, pos) { sec, key, MG_KV_STRINGS, AT(field), AT(pos), \
+	(int)AT(count), NULL, { NULL, NULL }, MG_MOVE_PRESENCE, "array" }
 #define BOOL(sec, key, field, pos, no, yes, schema) \
 	{ sec, key, MG_KV_BOOL, AT(field), AT(pos), -1, NULL, { no, yes }, MG_MOVE_ORDER, schema }
 
@@ -101,6 +105,8 @@ static const mg_policy_key rows[] = {
 	ROW(SEC_PROVENANCE, "namespace", MG_KV_STRING, sig_namespace, sig_namespace_pos,
 	    MG_MOVE_CHANGES, "string"),
 	BOOL(SEC_PROVENANCE, "require", sig_required, sig_required_pos, "false", "true", "boolean"),
+	STRINGS(SEC_PROVENANCE, "signers", signers, signer_count, signers_pos),
+	STRINGS(SEC_PROVENANCE, "approvers", approvers, approver_count, approvers_pos),
 	PART(SEC_ROOT, "regression", "object"),
 	THRESHOLD(SEC_REGRESSION, MG_MAX_PEAK_INCREASE_MB, rules.regression.limits),
 	THRESHOLD(SEC_REGRESSION, MG_MAX_PEAK_INCREASE_PCT, rules.regression.limits),
@@ -124,6 +130,7 @@ static const mg_policy_key rows[] = {
 #undef OVERRIDE
 #undef ENUM
 #undef BOOL
+#undef STRINGS
 
 #define KEY_COUNT (sizeof(rows) / sizeof(rows[0]))
 

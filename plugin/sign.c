@@ -271,7 +271,8 @@ static int today_start(long long *now, char day[11], mg_error *err)
 /* Would memgate check accept sig over the manifest?  Fills s's signer;
  * MG_ERROR naming the reason code check would give. */
 static int verify(mg_signed *s, const mg_sshsig *sig, const mg_signers *signers,
-		  const mg_blob *manifest, const char *signers_file, mg_error *err)
+		  const mg_policy *p, const mg_blob *manifest, const char *signers_file,
+		  mg_error *err)
 {
 	mg_error why;
 	mg_buf key = MG_BUF_INIT;
@@ -291,11 +292,18 @@ static int verify(mg_signed *s, const mg_sshsig *sig, const mg_signers *signers,
 	if ((error = today_start(&now, day, err)) < 0)
 		return error;
 	blob = mg_sshsig_key(sig, &len);
-	m = mg_signers_find(signers, blob, len, s->sig_namespace, now);
+	m = mg_signers_find_for(signers, blob, len, s->sig_namespace, now,
+				(const char *const *)p->signers, p->signer_count);
 	switch (m.verdict) {
 	case MG_SIGNERS_ALLOWED:
 		s->principals = mg_xstrdup(m.principals);
 		return MG_OK;
+	case MG_SIGNERS_PRINCIPAL:
+		return mg_error_set(err, signers_file, m.pos.line, m.pos.column, "the key %s is "
+				    "listed for '%s' only, which the policy's provenance.signers "
+				    "does not name: memgate check would refuse its signature "
+				    "(signer_unknown); sign with a runner's key; nothing written",
+				    s->key, m.principals);
 	case MG_SIGNERS_UNKNOWN_KEY:
 		return mg_error_set(err, signers_file, 0, 0, "the key %s is not an allowed signer: "
 				    "memgate check would refuse its signature (signer_unknown); sign "
@@ -396,7 +404,7 @@ static int sign_in(mg_signed *s, struct run *run, const mg_sign_options *o, mg_e
 				     "can read (%s); nothing written", msg);
 		goto done;
 	}
-	if ((error = verify(s, sig, signers, &manifest, s->signers, err)) < 0)
+	if ((error = verify(s, sig, signers, p, &manifest, s->signers, err)) < 0)
 		goto done;
 	s->signature = mg_buf_detach(&text, &s->signature_len);
 done:

@@ -168,6 +168,80 @@ int mg_signers_match_list(const char *s, const char *patterns)
 	return got;
 }
 
+/* A pattern of length n names one name: no wildcard, no negation. */
+static bool literal(const char *p, size_t n)
+{
+	return n && p[0] != '!' && !memchr(p, '*', n) && !memchr(p, '?', n);
+}
+
+/* Whether name[0..len) matches the comma list `patterns` (match_list on a copy). */
+static bool names(const char *name, size_t len, const char *patterns)
+{
+	char *s = mg_xstrndup(name, len);
+	int got = mg_signers_match_list(s, patterns);
+
+	free(s);
+	return got == 1;
+}
+
+/* Append to `out` (a comma list) each name that the comma list `list`
+ * writes out and the comma list `who` names. */
+static void add_names(mg_buf *out, const char *list, const char *who)
+{
+	const char *p = list;
+
+	for (;;) {
+		size_t k = strcspn(p, ",");
+
+		if (literal(p, k) && names(p, k, who))
+			mg_buf_printf(out, "%s%.*s", out->len ? "," : "", (int)k, p);
+		if (!p[k])
+			break;
+		p += k + 1;
+	}
+}
+
+/* Whether the principals of a line match one of the comma list `names`. */
+static bool admits(const char *principals, const char *names_list)
+{
+	const char *p = names_list;
+
+	while (*p) {
+		size_t k = strcspn(p, ",");
+
+		if (names(p, k, principals))
+			return true;
+		if (!p[k])
+			break;
+		p += k + 1;
+	}
+	return false;
+}
+
+/* `who` joined with commas into `out`, and the names it writes out into `names`. */
+static void who_names(mg_buf *out, mg_buf *names_out, const char *const *who, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		mg_buf_printf(out, "%s%s", i ? "," : "", who[i]);
+	add_names(names_out, out->ptr, out->ptr);
+}
+
+bool mg_signers_principals_allowed(const char *principals, const char *const *who, size_t n)
+{
+	mg_buf list = MG_BUF_INIT, cand = MG_BUF_INIT;
+	bool ok;
+
+	assert(principals && (who || !n));
+	who_names(&list, &cand, who, n);
+	add_names(&cand, principals, list.ptr);
+	ok = n && admits(principals, cand.ptr);
+	mg_buf_free(&list);
+	mg_buf_free(&cand);
+	return ok;
+}
+
 /* ---- lines -------------------------------------------------------- */
 
 /* The principals field.  0 or MG_ERROR. */
@@ -440,11 +514,24 @@ done:
 mg_signers_match mg_signers_find(const mg_signers *s, const unsigned char *key, size_t len,
 				 const char *ns, long long now)
 {
+	return mg_signers_find_for(s, key, len, ns, now, NULL, 0);
+}
+
+mg_signers_match mg_signers_find_for(const mg_signers *s, const unsigned char *key, size_t len,
+				     const char *ns, long long now, const char *const *who,
+				     size_t n)
+{
 	mg_signers_match m = { MG_SIGNERS_UNKNOWN_KEY, NULL, { 0, 0 }, NULL };
-	mg_signers_match timed = m;
+	mg_signers_match timed = m, other = m;
+	mg_buf list = MG_BUF_INIT, cand = MG_BUF_INIT;
 	size_t i;
 
-	assert(s && key && ns);
+	assert(s && key && ns && (who || !n));
+	/* the names -I could be given: written out in `who` or on the key's lines */
+	who_names(&list, &cand, who, n);
+	for (i = 0; n && i < s->n; i++)
+		if (s->v[i].key_len == len && !memcmp(s->v[i].key, key, len))
+			add_names(&cand, s->v[i].principals, list.ptr);
 	for (i = 0; i < s->n; i++) {
 		const signer *sg = &s->v[i];
 		mg_signers_match here = { MG_SIGNERS_ALLOWED, sg->principals,
@@ -452,6 +539,13 @@ mg_signers_match mg_signers_find(const mg_signers *s, const unsigned char *key, 
 
 		if (sg->key_len != len || memcmp(sg->key, key, len))
 			continue;
+		if (n && !admits(sg->principals, cand.ptr)) {
+			if (other.verdict == MG_SIGNERS_UNKNOWN_KEY) {
+				other = here;
+				other.verdict = MG_SIGNERS_PRINCIPAL;
+			}
+			continue;
+		}
 		if (sg->namespaces && !mg_signers_match_list(ns, sg->namespaces)) {
 			if (m.verdict == MG_SIGNERS_UNKNOWN_KEY) {
 				m = here;
@@ -466,12 +560,20 @@ mg_signers_match mg_signers_find(const mg_signers *s, const unsigned char *key, 
 			here.verdict = MG_SIGNERS_EXPIRED;
 			here.when = sg->before_text;
 		} else {
-			return here;
+			m = here;
+			goto done;
 		}
 		if (timed.verdict == MG_SIGNERS_UNKNOWN_KEY)
 			timed = here;
 	}
-	return timed.verdict != MG_SIGNERS_UNKNOWN_KEY ? timed : m;
+	if (timed.verdict != MG_SIGNERS_UNKNOWN_KEY)
+		m = timed;
+	else if (m.verdict == MG_SIGNERS_UNKNOWN_KEY)
+		m = other;
+done:
+	mg_buf_free(&list);
+	mg_buf_free(&cand);
+	return m;
 }
 
 size_t mg_signers_count(const mg_signers *s)

@@ -174,7 +174,7 @@ static const mg_code codes[] = {
 	  "The signature was made for another namespace than provenance.namespace, or its key is listed only for other namespaces.",
 	  "Sign on the trusted runner with memgate sign, which signs in the policy's provenance.namespace (memgate by default)." },
 	{ "signer_unknown", E,
-	  "The key that signed the manifest is not in the allowed-signers file of the policy that decides.",
+	  "The key that signed the manifest is not in the allowed-signers file of the policy that decides, or is listed only for principals its provenance.signers does not name.",
 	  "Sign on a trusted runner whose key the base branch's allowed-signers file lists; a key added by the change itself is not trusted." },
 	{ "signer_outside_validity", E,
 	  "The signing key is listed, but its valid-after/valid-before window does not include the day judged (--today, else today in UTC).",
@@ -276,6 +276,10 @@ static const mg_code codes[] = {
 	{ "regression_not_compared", G,
 	  "A candidate the regression covers at the base (the one the base selected, or with regression.covers: all any) has no candidate of exactly its name now, so it was not compared: a rename escapes the comparison.",
 	  "Keep the candidate's name (a look-alike differing in white space or case is named in the message), or rename it in a change of its own whose evidence the base's policy accepts." },
+	/* an evidence issue appended after them (mg_issue_code) */
+	{ "approval_of_other_evidence", E,
+	  "The approved record was made for other evidence than the manifest pins now: another report (its SHA-256) or another measured commit (--require-approved).",
+	  "Approve the evidence the manifest pins now (memgate approve), or restore the evidence that was approved." },
 };
 #undef E
 #undef H
@@ -287,8 +291,12 @@ static const mg_code codes[] = {
 #define CODE_COUNT (sizeof(codes) / sizeof(codes[0]))
 /* The regression reasons' codes, and the codes appended after them. */
 #define REGRESSION_CODES (MG_REASON_COUNT - 1 - MG_R_CHECK_LAST)
-#define CODES_AFTER_REGRESSION 2
-_Static_assert(MG_REASON_COUNT == 16 && MG_ISSUE_COUNT == 28 && CODE_COUNT == 16 + 28 + 13,
+#define CODES_AFTER_REGRESSION 3
+/* The issues appended after the regression reasons' codes, in enum order. */
+#define ISSUES_APPENDED 1
+#define ISSUE_FIRST_APPENDED MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE
+_Static_assert(MG_REASON_COUNT == 16 && MG_ISSUE_COUNT == 28 + ISSUES_APPENDED &&
+	       CODE_COUNT == 16 + 28 + 13 + ISSUES_APPENDED,
 	       "codes[] holds the reasons up to the step-7 ones, the issues, in enum order, "
 	       "then the others, the regression reasons, and those appended after them");
 
@@ -514,7 +522,11 @@ const mg_code *mg_reason_code(enum mg_reason r)
 
 const mg_code *mg_issue_code(enum mg_issue i)
 {
-	return (int)i >= 0 && i < MG_ISSUE_COUNT ? &codes[MG_R_CHECK_LAST + 1 + i] : NULL;
+	if ((int)i < 0 || i >= MG_ISSUE_COUNT)
+		return NULL;
+	if (i >= ISSUE_FIRST_APPENDED)
+		return &codes[CODE_COUNT - ISSUES_APPENDED + (size_t)(i - ISSUE_FIRST_APPENDED)];
+	return &codes[MG_R_CHECK_LAST + 1 + i];
 }
 
 const char *mg_issue_name(enum mg_issue i)

@@ -3,12 +3,13 @@
  * test against ssh-keygen (tests/e2e/t_sshsig_differential.sh).  Reads one
  * case a line from stdin:
  *
- *     ALLOWED_SIGNERS NAMESPACE DATE MESSAGE SIGNATURE
+ *     ALLOWED_SIGNERS NAMESPACE DATE MESSAGE SIGNATURE [WHO]
  *
- * (file paths, DATE YYYY-MM-DD) and prints one line a case:
+ * (file paths, DATE YYYY-MM-DD; WHO the policy's provenance.signers joined
+ * with commas, as mg_signers_find_for takes them) and prints one line a case:
  * `ok PRINCIPALS` or `fail WHAT: MESSAGE`, WHAT one of signature (the
  * signature cannot be read), signers (nor the allowed signers), namespace,
- * invalid, unknown-key, key-namespace, not-yet-valid, expired.  Built from
+ * invalid, unknown-key, key-namespace, not-yet-valid, expired, principal.  Built from
  * libmemgate, so the verdict is the library's, not a copy.
  */
 #include <stdio.h>
@@ -37,8 +38,12 @@ static char *slurp(const char *path, size_t *len)
 }
 
 static void one(const char *allowed, const char *ns, const char *date, const char *msgp,
-		const char *sigp)
+		const char *sigp, char *who)
 {
+	const char *list[64];
+	size_t n = 0;
+	char *save = NULL, *w;
+
 	size_t alen, mlen, slen;
 	char *atext = slurp(allowed, &alen), *msg = slurp(msgp, &mlen), *stext = slurp(sigp, &slen);
 	mg_signers *signers = NULL;
@@ -50,7 +55,7 @@ static void one(const char *allowed, const char *ns, const char *date, const cha
 	size_t klen;
 	mg_signers_match m;
 	static const char *const what[] = { "ok", "unknown-key", "key-namespace",
-					    "not-yet-valid", "expired" };
+					    "not-yet-valid", "expired", "principal" };
 
 	mg_error_clear(&err);
 	if (mg_signers_day_start(&now, date) < 0) {
@@ -76,7 +81,9 @@ static void one(const char *allowed, const char *ns, const char *date, const cha
 		goto done;
 	}
 	key = mg_sshsig_key(sig, &klen);
-	m = mg_signers_find(signers, key, klen, ns, now);
+	for (w = who ? strtok_r(who, ",", &save) : NULL; w && n < 64; w = strtok_r(NULL, ",", &save))
+		list[n++] = w;
+	m = mg_signers_find_for(signers, key, klen, ns, now, list, n);
 	if (m.verdict == MG_SIGNERS_ALLOWED)
 		printf("ok %s\n", m.principals);
 	else
@@ -96,15 +103,15 @@ int main(void)
 	char line[8192];
 
 	while (fgets(line, sizeof(line), stdin)) {
-		char *f[5], *save = NULL, *p = line;
+		char *f[6], *save = NULL, *p = line;
 		int i;
 
-		for (i = 0; i < 5; i++, p = NULL)
-			if (!(f[i] = strtok_r(p, " \t\n", &save))) {
-				fprintf(stderr, "sshsig-check: expected 5 fields: %s", line);
+		for (i = 0; i < 6; i++, p = NULL)
+			if (!(f[i] = strtok_r(p, " \t\n", &save)) && i < 5) {
+				fprintf(stderr, "sshsig-check: expected 5 or 6 fields: %s", line);
 				return 2;
 			}
-		one(f[0], f[1], f[2], f[3], f[4]);
+		one(f[0], f[1], f[2], f[3], f[4], f[5]);
 	}
 	return 0;
 }

@@ -140,3 +140,30 @@ Test(approved, approved_escapes_hostile_text_in_messages)
 			 "unknown decision '\\x1b[31maccept' (expected accept, tune or reject)");
 }
 
+
+/* The evidence a record names: its report's SHA-256 and measured commit,
+ * NULL where it names none (approval_of_other_evidence compares them). */
+Test(approved, names_the_evidence_it_was_made_for)
+{
+	static const char rec[] =
+		"{\"decision\":\"tune\",\"selected_candidate\":\"checkpoint\","
+		"\"inputs\":{\"report\":{\"path\":\"r.json\",\"sha256\":\"ab12\"}},"
+		"\"evidence\":{\"measured_commit\":\"c0ffee\"}}";
+	static const char none[] =
+		"{\"decision\":\"tune\",\"selected_candidate\":null,"
+		"\"inputs\":{\"report\":{\"path\":\"r.json\",\"sha256\":null}},"
+		"\"evidence\":{\"measured_commit\":null}}";
+	char *sha = NULL, *commit = NULL;
+
+	mg_approved_evidence(&sha, &commit, rec, strlen(rec));
+	cr_assert_str_eq(sha, "ab12");
+	cr_assert_str_eq(commit, "c0ffee");
+	free(sha);
+	free(commit);
+	mg_approved_evidence(&sha, &commit, none, strlen(none));
+	cr_assert_null(sha);
+	cr_assert_null(commit);
+	mg_approved_evidence(&sha, &commit, "{\"decision\":", 12);
+	cr_assert_null(sha);
+	cr_assert_null(commit);
+}

@@ -2198,6 +2198,33 @@ Test(decision, approval_issues_alone_point_the_next_action_at_the_record)
 	mg_decision_free(d);
 }
 
+Test(decision, approval_of_other_evidence_is_an_issue_that_points_at_approving_again)
+{
+	fixture f;
+	mg_decision *d;
+
+	seed_fixture(&f);
+	stricter(&f, MG_MEMORY_CAP_MB, 8500);
+	f.pre[MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE] = true;
+	d = decide_approved(&f, "accept", "checkpoint");
+	expect_decision(d, "reject", "evidence_not_applicable", "re_approve_or_restore_evidence",
+			NULL);
+	cr_assert(d->issue[MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE]);
+	cr_assert_not(d->approved_checked, "never 'as approved'");
+	mg_decision_free(d);
+
+	f.pre[MG_ISSUE_SIGNATURE_MISSING] = true;
+	d = decide(&f);
+	expect_decision(d, "reject", "evidence_not_applicable", "sign_on_trusted_runner", NULL);
+	mg_decision_free(d);
+
+	f.pre[MG_ISSUE_SIGNATURE_MISSING] = false;
+	f.pre[MG_ISSUE_REPORT_HASH_MISMATCH] = true;
+	d = decide(&f);
+	expect_decision(d, "reject", "evidence_not_applicable", "rebuild_same_workload_evidence", NULL);
+	mg_decision_free(d);
+}
+
 Test(decision, every_outcome_and_next_action_has_a_name)
 {
 	int i;
@@ -2534,13 +2561,19 @@ Test(decision, rank_by_names_round_trip)
  * ruleIndex). */
 Test(decision, regression_codes_are_appended)
 {
-	size_t n, r, after = 2;   /* policy_change_fails_its_evidence, regression_not_compared */
+	/* policy_change_fails_its_evidence, regression_not_compared,
+	 * approval_of_other_evidence */
+	size_t n, r, after = 3;
 	const mg_code *c = mg_codes(&n);
 
 	cr_assert_str_eq(c[MG_R_CHECK_LAST + 1].name, "report_hash_mismatch");
 	cr_assert_str_eq(c[n - after - 4].name, "waiver_expiring");
-	cr_assert_str_eq(c[n - 2].name, "policy_change_fails_its_evidence");
-	cr_assert_str_eq(c[n - 1].name, "regression_not_compared");
+	cr_assert_str_eq(c[n - 3].name, "policy_change_fails_its_evidence");
+	cr_assert_str_eq(c[n - 2].name, "regression_not_compared");
+	cr_assert_str_eq(c[n - 1].name, "approval_of_other_evidence");
+	cr_assert_eq(mg_issue_code(MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE), &c[n - 1]);
+	cr_assert_eq(mg_issue_code(MG_ISSUE_AGGREGATE_OUTSIDE_RUNS),
+		     &c[MG_R_CHECK_LAST + 1 + MG_ISSUE_AGGREGATE_OUTSIDE_RUNS]);
 	for (r = MG_R_CHECK_LAST + 1; r < MG_REASON_COUNT; r++) {
 		cr_assert_eq(mg_reason_code((enum mg_reason)r), &c[n - after - (MG_REASON_COUNT - r)]);
 		cr_assert_eq(mg_reason_from_name(c[n - after - (MG_REASON_COUNT - r)].name), (int)r);

@@ -748,6 +748,8 @@ Test(github, evidence_issues_point_at_the_manifest_and_report_fields)
 	fx.d.issue[MG_ISSUE_MEASURED_COMMIT_MISSING] = false;
 	fx.d.issue[MG_ISSUE_MEASURED_COMMIT_UNKNOWN] = false;
 	fx.d.issue[MG_ISSUE_EVIDENCE_STALE] = false;
+	/* and so has an approval of other evidence (tests/e2e/t_custody.sh) */
+	fx.d.issue[MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE] = false;
 	fx.report.evidence.handoff_status = (mg_value){ MG_VALUE_STRING, 0, "draft", { 3, 13 } };
 	fx.report.evidence.identity[MG_ID_WORKLOAD] = (mg_value){ MG_VALUE_ABSENT, 0, NULL, { 1, 1 } };
 	fx.report.evidence.identity[MG_ID_HARDWARE].string = "gpu-b";

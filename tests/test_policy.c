@@ -1240,6 +1240,25 @@ Test(policy, reads_provenance_namespace_and_require)
 	mg_policy_free(p);
 }
 
+Test(policy, reads_who_may_measure_and_approve)
+{
+	const char *text = "version: 1\nmanifest: m.json\nidentity: {workload_id: w, hardware_id: h}\n"
+			   "budget: {memory_cap_mb: 1}\nprovenance:\n  allowed_signers: s\n"
+			   "  signers: [gpu-runner@ci, 'gpu-*@ci', '!intern@ci']\n"
+			   "  approvers: [release@example.com]\n";
+	mg_policy *p = NULL;
+	mg_error err;
+
+	cr_assert_eq(mg_policy_parse(&p, "p.yml", text, strlen(text), &err), MG_OK, "%s", err.message);
+	cr_assert_eq(p->signer_count, 3);
+	cr_expect_str_eq(p->signers[1], "gpu-*@ci");
+	cr_expect_str_eq(p->signers[2], "!intern@ci");
+	cr_expect_eq(p->signers_pos.line, 7);
+	cr_assert_eq(p->approver_count, 1);
+	cr_expect_str_eq(p->approvers[0], "release@example.com");
+	mg_policy_free(p);
+}
+
 Test(policy, rejects_bad_provenance)
 {
 	static const struct { const char *yaml, *message; int line, column; } cases[] = {
@@ -1250,8 +1269,19 @@ Test(policy, rejects_bad_provenance)
 		{ "provenance: {allowed_signers: s, namespace: 'a b'}\n",
 		  "'provenance.namespace' must be a word of printable characters without spaces, "
 		  "as ssh-keygen -Y sign -n takes it", 5, 45 },
+		{ "provenance: {allowed_signers: s, keys: t}\n",
+		  "unknown key 'keys' (expected one of: allowed_signers, namespace, require, "
+		  "signers, approvers)", 5, 34 },
 		{ "provenance: {allowed_signers: s, signers: t}\n",
-		  "unknown key 'signers' (expected one of: allowed_signers, namespace, require)", 5, 34 },
+		  "'provenance.signers': expected a sequence of principal patterns, got a string",
+		  5, 43 },
+		{ "provenance: {allowed_signers: s, signers: []}\n",
+		  "'provenance.signers' is empty: list at least one principal pattern, or remove "
+		  "the key", 5, 43 },
+		{ "provenance: {allowed_signers: s, approvers: ['a,b']}\n",
+		  "'provenance.approvers[0]' must be a principal pattern without commas or spaces "
+		  "(as ssh-keygen -Y verify -I takes a name; * and ? match, a leading ! excludes), "
+		  "got 'a,b'", 5, 46 },
 		{ "provenance: [s]\n", "'provenance': expected a mapping, got a sequence", 5, 13 },
 	};
 	size_t i;

@@ -232,3 +232,73 @@ Test(signers, reads_a_day)
 	cr_expect_eq(t, 1796342400LL);
 	cr_expect_eq(mg_signers_day_start(&t, "2026-12-4"), MG_ERROR);
 }
+
+/* The verdict for the ed25519 fixture key under provenance.signers `who`. */
+static mg_signers_match find_for(const char *text, const char *const *who, size_t n)
+{
+	mg_error err;
+	mg_signers *s = parse(text, &err);
+	mg_sshsig *sig = ed_sig();
+	const unsigned char *key;
+	size_t len;
+	mg_signers_match m;
+	static char principals[256];
+
+	cr_assert_not_null(s, "%s", err.message);
+	key = mg_sshsig_key(sig, &len);
+	m = mg_signers_find_for(s, key, len, "memgate", day("2026-01-01"), who, n);
+	snprintf(principals, sizeof(principals), "%s", m.principals ? m.principals : "");
+	m.principals = m.principals ? principals : NULL;
+	mg_signers_free(s);
+	mg_sshsig_free(sig);
+	return m;
+}
+
+/* provenance.signers: a key listed for a contributor of a file shared with
+ * git's commit signing is not the runner (ssh-keygen -Y verify -I
+ * gpu-runner@ci refuses it too). */
+Test(signers, a_key_listed_for_other_principals_is_not_one_the_policy_names)
+{
+	static const char *const runner[] = { "gpu-runner@ci" };
+	char text[2048];
+	mg_signers_match m;
+
+	snprintf(text, sizeof(text), "gpu-runner@ci %s\nalice@example.com %s\n", p256, ed);
+	m = find_for(text, runner, 1);
+	cr_expect_eq(m.verdict, MG_SIGNERS_PRINCIPAL);
+	cr_expect_str_eq(m.principals, "alice@example.com");
+	cr_expect_eq(m.pos.line, 2);
+	m = find_for(text, NULL, 0);
+	cr_expect_eq(m.verdict, MG_SIGNERS_ALLOWED, "without signers any listed key signs");
+
+	/* a second line for the same key that the policy names: judged on it */
+	snprintf(text, sizeof(text), "alice@example.com %s\ngpu-runner@ci %s\n", ed, ed);
+	m = find_for(text, runner, 1);
+	cr_expect_eq(m.verdict, MG_SIGNERS_ALLOWED);
+	cr_expect_str_eq(m.principals, "gpu-runner@ci");
+
+	/* namespace and validity of the lines the policy names come first */
+	snprintf(text, sizeof(text), "alice@example.com %s\ngpu-runner@ci namespaces=\"git\" %s\n",
+		 ed, ed);
+	cr_expect_eq(find_for(text, runner, 1).verdict, MG_SIGNERS_NAMESPACE);
+}
+
+Test(signers, principal_patterns_match_as_ssh_keygen_verify_I_does)
+{
+	static const char *const wild[] = { "gpu-runner-*@ci" };
+	static const char *const but[] = { "*@ci", "!intern@ci" };
+	static const char *const named[] = { "gpu-runner@ci" };
+
+	/* the policy's pattern names a name the line writes out */
+	cr_expect(mg_signers_principals_allowed("gpu-runner-2@ci", wild, 1));
+	cr_expect_not(mg_signers_principals_allowed("gpu-runner@ci", wild, 1));
+	/* a line of patterns stands only for the names the policy writes out */
+	cr_expect_not(mg_signers_principals_allowed("*@ci", wild, 1));
+	cr_expect(mg_signers_principals_allowed("*@ci", named, 1));
+	cr_expect(mg_signers_principals_allowed("*", named, 1));
+	/* negation on either side */
+	cr_expect_not(mg_signers_principals_allowed("!gpu-runner@ci,*@ci", named, 1));
+	cr_expect(mg_signers_principals_allowed("alice@x,intern@ci,ci@ci", but, 2));
+	cr_expect_not(mg_signers_principals_allowed("intern@ci", but, 2));
+	cr_expect_not(mg_signers_principals_allowed("gpu-runner@ci", NULL, 0));
+}

@@ -18,4 +18,14 @@
 int mg_approved_read(char **decision, char **selected, const char *path, const char *text,
 		     size_t len, mg_error *err);
 
+/*
+ * The evidence a memgate record names: *report_sha256 its
+ * inputs.report.sha256, *measured_commit its evidence.measured_commit, each
+ * malloc'd, or NULL where the record has none (a seed record, a policy
+ * without evidence.inputs, text that is not a record).  Returns nothing to
+ * fail on: a record mg_approved_read refused names nothing.
+ */
+void mg_approved_evidence(char **report_sha256, char **measured_commit, const char *text,
+			  size_t len);
+
 #endif

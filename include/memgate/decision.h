@@ -257,6 +257,9 @@ enum mg_issue {
 	MG_ISSUE_ELIGIBLE_CANDIDATES_MISSING,
 	MG_ISSUE_CANDIDATES_MISSING,
 	MG_ISSUE_AGGREGATE_OUTSIDE_RUNS,
+	/* appended (its code closes the table of codes): passed in like those
+	 * up to MG_ISSUE_PRE_LAST */
+	MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE,  /* the approved record names another report */
 	MG_ISSUE_COUNT
 };
 #define MG_ISSUE_PRE_LAST MG_ISSUE_SIGNER_OUTSIDE_VALIDITY  /* the last issue passed in */

@@ -93,6 +93,13 @@
 #define MG_POLICY_MAX_INPUTS 256
 #endif
 
+/* Principal patterns in provenance.signers and in provenance.approvers
+ * each (also the policy schema's maxItems): a team's runners and
+ * approvers, not a directory. */
+#ifndef MG_POLICY_MAX_PRINCIPALS
+#define MG_POLICY_MAX_PRINCIPALS 64
+#endif
+
 /* waivers_warn_days at most: ten years (also the policy schema's maximum). */
 #ifndef MG_POLICY_MAX_WARN_DAYS
 #define MG_POLICY_MAX_WARN_DAYS 3660

@@ -54,6 +54,17 @@ typedef struct mg_policy {
 	mg_pos sig_namespace_pos;
 	bool sig_required;          /* provenance.require, default true */
 	mg_pos sig_required_pos;
+	/* provenance.signers: who may measure, principal patterns matched as
+	 * `ssh-keygen -Y verify -I` matches an allowed-signers line's
+	 * principals (mg_signers_principals_allowed); 0 entries: any listed key.
+	 * provenance.approvers: who may approve, the same form (read and
+	 * reported as a policy change; approvals are not signed yet). */
+	char **signers;
+	size_t signer_count;
+	mg_pos signers_pos;
+	char **approvers;
+	size_t approver_count;
+	mg_pos approvers_pos;
 	bool waivers_set;           /* the policy has a waivers: section (maybe empty) */
 	mg_policy_waiver *waivers;  /* waiver_count entries, in the order written */
 	size_t waiver_count;
@@ -87,6 +98,7 @@ enum mg_key_value {            /* what a row's field holds */
 	MG_KV_STRICTER,        /* rules.stricter, its scenarios */
 	MG_KV_GRID,            /* rules.grid, its axes */
 	MG_KV_INPUTS,          /* inputs: the pathspecs */
+	MG_KV_STRINGS,         /* char ** with a size_t count at offset `arg` */
 	MG_KV_VERDICTS,        /* bool[MG_VERDICT_COUNT] */
 	MG_KV_WAIVERS,         /* the waivers, compared entry by entry */
 };
@@ -109,7 +121,8 @@ typedef struct mg_policy_key {
 	enum mg_key_value value;
 	size_t field;              /* offsetof(mg_policy, the value) */
 	size_t pos;                /* offsetof(mg_policy, its mg_pos) */
-	int arg;                   /* MG_KV_THRESHOLD: the threshold; else -1 */
+	int arg;                   /* MG_KV_THRESHOLD: the threshold; MG_KV_STRINGS:
+				      offsetof(mg_policy, its count); else -1 */
 	const char *(*word)(int);  /* MG_KV_ENUM: the enum's names */
 	const char *words[2];      /* MG_KV_BOOL: the words of false and true */
 	enum mg_key_move move;

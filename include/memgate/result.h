@@ -191,6 +191,8 @@ typedef struct mg_check_result {
 	/* --require-approved (the decision says whether it was compared) */
 	char *approved_decision;    /* what the approved record says */
 	char *approved_selected;
+	char *approved_report_sha256;   /* the evidence it names (approval_of_other_evidence), */
+	char *approved_measured_commit; /*   or NULL where it names none */
 	const char *approved_hint;  /* approved_result_missing: why (static text from
 				       mg_repo_uncommitted_hint, e.g. "it is untracked:
 				       git add it, then commit"), or NULL */

@@ -32,7 +32,9 @@ typedef enum mg_signers_verdict {
 	MG_SIGNERS_UNKNOWN_KEY,    /* no line lists the key */
 	MG_SIGNERS_NAMESPACE,      /* lines list the key, none for this namespace */
 	MG_SIGNERS_NOT_YET_VALID,  /* listed for the namespace, but before valid-after */
-	MG_SIGNERS_EXPIRED         /* listed for the namespace, but after valid-before */
+	MG_SIGNERS_EXPIRED,        /* listed for the namespace, but after valid-before */
+	MG_SIGNERS_PRINCIPAL       /* listed, but only on lines for principals the
+				      caller's patterns do not name (mg_signers_find_for) */
 } mg_signers_verdict;
 
 typedef struct mg_signers_match {
@@ -59,6 +61,28 @@ int mg_signers_parse(mg_signers **out, const char *path, const char *text, size_
  */
 mg_signers_match mg_signers_find(const mg_signers *s, const unsigned char *key, size_t len,
 				 const char *ns, long long now);
+
+/*
+ * mg_signers_find for the principal patterns `who[0..n)` (each `*`, `?`, a
+ * leading `!` to exclude; no commas): it accepts exactly when `ssh-keygen
+ * -Y verify -I NAME` accepts for some NAME that `who` names, written out in
+ * `who` or on a line that lists the key, skipping each line whose
+ * principals match none of those names; n == 0 skips none.
+ * A key listed only on skipped lines is MG_SIGNERS_PRINCIPAL (match of the
+ * first such line); a key listed on others is judged on those alone.
+ */
+mg_signers_match mg_signers_find_for(const mg_signers *s, const unsigned char *key, size_t len,
+				     const char *ns, long long now, const char *const *who,
+				     size_t n);
+
+/*
+ * Whether a file of one line whose principals field is `principals` (a
+ * comma list of patterns) passes mg_signers_find_for's principal check:
+ * some name, written without wildcards either in `who` or in
+ * `principals`, that both lists match (mg_signers_match_list).  A line of
+ * patterns only (`*@ci`) stands only for the names `who` writes out.
+ */
+bool mg_signers_principals_allowed(const char *principals, const char *const *who, size_t n);
 
 /* How many keys the file lists. */
 size_t mg_signers_count(const mg_signers *s);

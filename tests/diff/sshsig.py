@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """memgate's SSH signature verdicts against the real ssh-keygen.
 
-    tests/diff/sshsig.py SSHSIG_CHECK SEED [-n CASES] [--keep DIR]
+    tests/diff/sshsig.py SSHSIG_CHECK SEED [-n CASES] [-p PRINCIPAL_CASES] [--keep DIR]
 
 SSHSIG_CHECK is build/tests/sshsig-check (libmemgate's verdict, one case a
 line).  Keys are made once per run with ssh-keygen (every type memgate
@@ -28,6 +28,11 @@ With --memgate MEMGATE, signatures that `memgate sign` makes (ed25519,
 ECDSA P-256 and P-384, RSA 2048, in two namespaces, over manifests) are
 judged too, each untouched and mutated (tallied as sign-MUTATION): each
 untouched one must verify with ssh-keygen -Y verify, as with memgate.
+With -p, as many cases (200 by default) judge a policy's provenance.signers
+(principal patterns, `*`, `?`, `!`) against the signing key's lines
+(tallied as principal): memgate (mg_signers_find_for) must accept exactly
+when `ssh-keygen -Y verify -I NAME` accepts for a NAME the policy's patterns
+name, written out in the policy or on the key's lines.
 Prints "sshsig-diff: N passed, N failed (M stricter, as listed)".
 """
 import argparse
@@ -153,6 +158,68 @@ def sign_cases(d, memgate, keys, stranger, seed):
                              "ymd": "20260101", "names": [] if signer is stranger else
                              ["signer@ci"], "mutation": mutation, "stricter": None,
                              "key": key["name"], "label": "sign-" + mutation})
+    return todo
+
+
+# provenance.signers (the policy's principal patterns) against the
+# allowed-signers line's principals: memgate must accept exactly when
+# `ssh-keygen -Y verify -I NAME` accepts for some NAME the policy names,
+# NAME written out in the policy or on the signing key's lines.
+LINE_PRINCIPALS = ["gpu-runner@ci", "alice@example.com", "alice@example.com,gpu-runner@ci",
+                   "*@ci", "gpu-runner-?@ci", "!gpu-runner@ci,*@ci", "*",
+                   "gpu-runner-1@ci,gpu-runner-2@ci", '"gpu-runner@ci"', "!alice@example.com,*",
+                   "gpu-runner-1@ci,!gpu-runner-1@ci", "gpu*"]
+POLICY_SIGNERS = ["gpu-runner@ci", "gpu-runner-1@ci", "gpu-runner-*@ci", "*@ci",
+                  "!gpu-runner@ci", "alice@example.com", "*", "gpu-runner-?@ci", "bob@ci",
+                  "!*@example.com"]
+
+
+def glob(s, p):
+    import re
+    return re.fullmatch("".join(".*" if c == "*" else "." if c == "?" else re.escape(c)
+                                for c in p), s, re.S) is not None
+
+
+def match_list(s, patterns):
+    """ssh's match_pattern_list: 1, or 0 (a negated match included)."""
+    got = 0
+    for p in patterns.split(","):
+        if p.startswith("!") and glob(s, p[1:]):
+            return 0
+        if not p.startswith("!") and glob(s, p):
+            got = 1
+    return got
+
+
+def written_out(patterns):
+    return [p for p in patterns if p and p[0] != "!" and "*" not in p and "?" not in p]
+
+
+def principal_cases(d, keys, seed, n):
+    """n cases over provenance.signers, from a generator of their own."""
+    rng = random.Random(seed + 11)
+    todo = []
+    for i in range(n):
+        key = rng.choice(keys)
+        who = rng.sample(POLICY_SIGNERS, rng.randint(1, 3))
+        fields = [rng.choice(LINE_PRINCIPALS) for _ in range(rng.choice([1, 1, 2]))]
+        lines = ["%s %s" % (f, key["pub"]) for f in fields]
+        other = rng.choice([k for k in keys if k is not key])
+        lines.insert(rng.randrange(len(lines) + 1), "gpu-runner@ci %s" % other["pub"])
+        msg = random_message(rng)
+        base = os.path.join(d, "principal%04d" % i)
+        sig = sign(d, key, "sha512", "memgate", msg, "principal%04d" % i)
+        for suffix, data in ((".allowed", ("\n".join(lines) + "\n").encode()),
+                             (".msg", msg), (".sig", sig)):
+            with open(base + suffix, "wb") as f:
+                f.write(data)
+        names = written_out(who)
+        for f in fields:
+            names += written_out(f.strip('"').split(","))
+        names = [x for x in dict.fromkeys(names) if match_list(x, ",".join(who)) == 1]
+        todo.append({"i": i, "base": base, "ns": "memgate", "date": "2026-01-01",
+                     "ymd": "20260101", "names": names, "mutation": "none", "stricter": None,
+                     "key": key["name"], "label": "principal", "who": ",".join(who)})
     return todo
 
 
@@ -297,6 +364,7 @@ def main():
     ap.add_argument("-n", type=int, default=1000)
     ap.add_argument("--keep")
     ap.add_argument("--memgate")
+    ap.add_argument("-p", dest="principals", type=int, default=200)
     a = ap.parse_args()
     rng = random.Random(a.seed)
     d = a.keep or tempfile.mkdtemp(prefix="memgate-sshsig.")
@@ -370,8 +438,10 @@ def cases(a, rng, d):
 
     if a.memgate:
         todo += sign_cases(d, a.memgate, keys, stranger, a.seed)
-    batch = "".join("%s.allowed %s %s %s.msg %s.sig\n" % (c["base"], c["ns"], c["date"],
-                                                          c["base"], c["base"]) for c in todo)
+    todo += principal_cases(d, keys, a.seed, a.principals)
+    batch = "".join("%s.allowed %s %s %s.msg %s.sig%s\n" % (
+        c["base"], c["ns"], c["date"], c["base"], c["base"],
+        " " + c["who"] if c.get("who") else "") for c in todo)
     p = subprocess.run([a.check], input=batch.encode(), stdout=subprocess.PIPE, env=ENV)
     verdicts = p.stdout.decode().splitlines()
     if p.returncode != 0 or len(verdicts) != len(todo):
@@ -380,7 +450,8 @@ def cases(a, rng, d):
         return 1
 
     def oracle(c):
-        for name in c["names"] or ["nobody@nowhere"]:
+        # a principal case whose policy names nobody the lines admit: no -I
+        for name in c["names"] or ([] if c.get("who") else ["nobody@nowhere"]):
             rc, out = run(["ssh-keygen", "-Y", "verify", "-f", c["base"] + ".allowed", "-I", name,
                            "-n", c["ns"], "-s", c["base"] + ".sig",
                            "-Overify-time=" + c["ymd"]], stdin=c["base"] + ".msg")

@@ -90,15 +90,17 @@ mg record -C "$repo" --out "$repo/$APPROVED"
 expect_code 1 "re-recording after pinning exits like check"
 expect_err "unchanged" "re-recording after pinning is a no-op"
 if cmp -s "$repo/$APPROVED" "$T/pinned.before"; then ok "the pinned record is untouched"; else not_ok "the pinned record is untouched"; fi
-# The evidence drifts: hybrid now has the lowest peak, so it is the candidate
-# memgate names; the approved record named checkpoint.
+# The evidence drifts: hybrid now has the lowest peak; the approved record
+# was made for the old report, so the approval is of other evidence (the
+# record's report SHA-256 is not the one the manifest pins now).
 sed -i 's/"peak_memory_mb": 9454.64/"peak_memory_mb": 8000.0/' "$repo/$REPORT_PATH"
 pin_approved "$repo"
 commit_all "$repo" "drift"
 mg check -C "$repo" --require-approved --fail-on reject --format json
 expect_code 1 "drifted evidence fails the release gate"
 expect_field decision '"reject"'
-expect_field reason '"decision_drift"'
+expect_field reason '"evidence_not_applicable"'
+expect_field evidence.issues '["approval_of_other_evidence"]'
 expect_field selected_candidate null
 
 # The seed's own stage-75 record is read as an approved result.

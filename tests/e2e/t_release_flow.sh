@@ -5,7 +5,9 @@
 # recipe's `git commit -am` left the record untracked (now the message says
 # "untracked: git add it"); the hook refused the approved `tune` release the
 # release gate passes (now tags get the release gate's rule, configurable);
-# decision_drift did not say what the evidence decides now; a tampered
+# decision_drift did not say what the evidence decides now (a policy that
+# decides the approved evidence otherwise; new numbers are
+# approval_of_other_evidence, t_custody.sh); a tampered
 # approval record sent the team back to the GPU.
 . "$(dirname "$0")/lib.sh"
 
@@ -150,16 +152,17 @@ with_global "$T/gitconfig2" push origin v0.9
 expect_code 0 "and with the default --fail-on reject the unapproved tune tag goes through"
 g -C "$repo" checkout -q main
 
-# 3. decision_drift says what the evidence decides now.
-sed -i 's/"peak_memory_mb": 9454.64/"peak_memory_mb": 8000.0/' "$repo/$REPORT_PATH"
-pin_approved
-commit_all "$repo" "new measurements"
+# 3. decision_drift says what the evidence decides now: the approved
+#    evidence, under a policy that decides it otherwise (new measurements
+#    are approval_of_other_evidence: tests/e2e/t_custody.sh).
+sed -i 's/memory_cap_mb: 11200/memory_cap_mb: 9000/' "$repo/.memgate.yml"
+commit_all "$repo" "a cap below every candidate"
 g -C "$repo" tag v2
 in_repo memgate check --rev v2 --format json
 now_decision=$("$JSONGET" "$T/out" decision)
 now_reason=$("$JSONGET" "$T/out" reason)
 now_selected=$("$JSONGET" "$T/out" selected_candidate)
-if [ "$now_selected" = '"hybrid"' ]; then ok "the new evidence selects hybrid"; else not_ok "the new evidence selects hybrid" "got $now_selected"; fi
+if [ "$now_selected" = 'null' ]; then ok "the new policy selects none"; else not_ok "the new policy selects none" "got $now_selected"; fi
 release v2 --fail-on reject --json "$T/drift.json"
 expect_code 1 "the drifted release fails"
 expect_field reason '"decision_drift"' "$T/drift.json"
@@ -168,15 +171,15 @@ expect_field approved.decision '"tune"' "$T/drift.json"
 expect_field approved.selected_candidate '"checkpoint"' "$T/drift.json"
 expect_field approved.computed.decision "$now_decision" "$T/drift.json"
 expect_field approved.computed.reason "$now_reason" "$T/drift.json"
-expect_field approved.computed.selected_candidate '"hybrid"' "$T/drift.json"
+expect_field approved.computed.selected_candidate 'null' "$T/drift.json"
 d=$(echo "$now_decision" | tr -d '"')
 r=$(echo "$now_reason" | tr -d '"')
-expect_out "approved record: tune, selected checkpoint; the evidence now decides $d ($r), selected hybrid" \
+expect_out "approved record: tune, selected checkpoint; the evidence now decides $d ($r), selected (none)" \
 	"the text says what the evidence decides now"
-expect_err "release-gate: 'v2' fails: decision_drift: approved tune, selected checkpoint; the evidence now decides $d ($r), selected hybrid" \
+expect_err "release-gate: 'v2' fails: decision_drift: approved tune, selected checkpoint; the evidence now decides $d ($r), selected none" \
 	"the verdict line says both"
 release v2 --fail-on reject --format github
-expect_out "the approved record says tune, selected checkpoint; the evidence now decides $d ($r), selected hybrid" \
+expect_out "the approved record says tune, selected checkpoint; the evidence now decides $d ($r), selected none" \
 	"the annotation says both"
 
 # 4. A tampered approval record: point at the record, not at the GPU.

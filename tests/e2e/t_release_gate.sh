@@ -114,17 +114,18 @@ expect_field reason '"decision_drift"'
 expect_field approved.decision '"tune"'
 expect_err "release-gate: 'v1.2' fails" "the tag at HEAD is named in the verdict"
 
-# The evidence drifts: hybrid now has the lowest peak, so memgate names it,
-# while the approved record names checkpoint.
+# New measurements (hybrid now has the lowest peak) with the approval kept:
+# the approved record is of another report, whatever it decides now.
 g -C "$repo" reset -q --hard v1
 sed -i 's/"peak_memory_mb": 9454.64/"peak_memory_mb": 8000.0/' "$repo/$REPORT_PATH"
 pin_approved "$repo"
 commit_all "$repo" "new measurements"
 g -C "$repo" tag -a -m "release 2" v2
 release v2 --fail-on reject --format json
-expect_code 1 "a tag whose evidence drifted from the approved record fails"
+expect_code 1 "a tag whose evidence is not the approved one fails"
 expect_field decision '"reject"'
-expect_field reason '"decision_drift"'
+expect_field evidence.issues '["approval_of_other_evidence"]'
+expect_field next_action '"re_approve_or_restore_evidence"'
 expect_field selected_candidate null
 expect_err "release-gate: 'v2' fails" "the verdict names the annotated tag"
 

@@ -4,7 +4,8 @@
 # fixed seed: every key type memgate verifies, right and wrong namespaces,
 # a bit flipped in the message, the armor or the blob, armor cut short,
 # re-wrapped, with CRLF or trailing text, validity windows, principal
-# patterns, removed signers (tests/diff/sshsig.py says how, and lists the
+# patterns, removed signers, a policy's provenance.signers against the
+# signing key's principals as `-I` matches them (tests/diff/sshsig.py says how, and lists the
 # cases where memgate is stricter on purpose); and the signatures `memgate
 # sign` makes (ed25519, ECDSA, RSA; two namespaces), each untouched one
 # verified by ssh-keygen -Y verify, and mutated.  Needs python3 and
@@ -34,15 +35,26 @@ CASES=1000
 # Under valgrind (make valgrind) memgate is not what runs here; check fewer.
 [ -z "${MEMGATE_WRAP:-}" ] || CASES=100
 SIGNED=8   # memgate sign: 4 key types x 2 namespaces, 6 cases each
-python3 "$SRC/tests/diff/sshsig.py" "$CHECK" "$SEED" -n "$CASES" --memgate "$MEMGATE" \
-	>"$T/out" 2>"$T/err"
+PRINCIPALS=300   # provenance.signers against the lines' principals, with -I
+[ -z "${MEMGATE_WRAP:-}" ] || PRINCIPALS=30
+python3 "$SRC/tests/diff/sshsig.py" "$CHECK" "$SEED" -n "$CASES" -p "$PRINCIPALS" \
+	--memgate "$MEMGATE" >"$T/out" 2>"$T/err"
 code=$?
-if [ "$code" = 0 ] && grep -q "^sshsig-diff: $((CASES + 6 * SIGNED)) passed, 0 failed" "$T/out"; then
+if [ "$code" = 0 ] && grep -q "^sshsig-diff: $((CASES + 6 * SIGNED + PRINCIPALS)) passed, 0 failed" "$T/out"; then
 	ok "sshsig differential: $CASES random cases (seed $SEED) agree with ssh-keygen -Y verify"
 else
 	not_ok "sshsig differential: $CASES random cases (seed $SEED) agree with ssh-keygen -Y verify" \
 		"$(grep -m 5 -A1 '^mismatch' "$T/out")" "$(tail -n 1 "$T/out") $(head -c 300 "$T/err")" \
 		"rerun: tests/diff/sshsig.py $CHECK $SEED -n $CASES --keep DIR"
+fi
+# provenance.signers: memgate accepts exactly when ssh-keygen -Y verify -I
+# accepts for a name the policy names; both answers occur.
+line=$(grep "^  principal " "$T/out")
+if [ "$code" = 0 ] && echo "$line" | grep -q ' ok [1-9]' && echo "$line" | grep -q 'principal [1-9]'; then
+	ok "sshsig differential: $PRINCIPALS provenance.signers cases agree with ssh-keygen -Y verify -I, 0 mismatches ($(echo ${line#  principal }))"
+else
+	not_ok "sshsig differential: $PRINCIPALS provenance.signers cases agree with ssh-keygen -Y verify -I" \
+		"$line" "$(grep -m 5 -A1 '^mismatch case [0-9]* (none, key' "$T/out")"
 fi
 # Every kind of case ran, and each refused kind was refused.  The rare
 # kinds (4 % of the cases, shared among three) are counted only in the full
