@@ -33,6 +33,14 @@ mg() {
 	keep_records "$@"
 }
 
+# mg_in DIR ARGS...: run memgate in DIR (a model's folder, say), as mg does.
+mg_in() {
+	local dir=$1
+	shift
+	(cd "$dir" && ${MEMGATE_WRAP:-} "$MEMGATE" "$@") >"$T/out" 2>"$T/err"
+	code=$?
+}
+
 # keep_record FILE: keep a copy of the decision record FILE, when it is one.
 RECORDS=0
 keep_record() {

@@ -24,14 +24,6 @@ mg check --zzzzzz
 expect_no_err "did you mean" "nothing near: no guess"
 expect_no_file "$T/y" "nothing written"
 
-# mg_in DIR ARGS...: run memgate in DIR, as mg does.
-mg_in() {
-	local dir=$1
-	shift
-	(cd "$dir" && ${MEMGATE_WRAP:-} "$MEMGATE" "$@") >"$T/out" 2>"$T/err"
-	code=$?
-}
-
 R=$T/r
 make_gate_repo "$R" "$FIX/e2e/real-flat-11200.yml" "$FIX/reports/76_real_gpu_memory.flat.json"
 g -C "$R" mv .memgate.yml memgate.yml

@@ -5,14 +5,6 @@
 # at test time (make_monorepo in lib.sh).
 . "$(dirname "$0")/lib.sh"
 
-# mg_in DIR ARGS...: run memgate in DIR, as mg does.
-mg_in() {
-	local dir=$1
-	shift
-	(cd "$dir" && ${MEMGATE_WRAP:-} "$MEMGATE" "$@") >"$T/out" 2>"$T/err"
-	code=$?
-}
-
 mono=$T/mono
 make_monorepo "$mono"
 A=models/llm-a/.memgate.yml

@@ -183,14 +183,6 @@ g -C "$R" checkout -q main
 
 # --- 3. messages that work from anywhere ---------------------------------------
 
-# mg_in DIR ARGS...: run memgate in DIR, as mg does.
-mg_in() {
-	local dir=$1
-	shift
-	(cd "$dir" && ${MEMGATE_WRAP:-} "$MEMGATE" "$@") >"$T/out" 2>"$T/err"
-	code=$?
-}
-
 Q=$R/models/qwen-0.5b
 pr "$R"
 sed -i 's|"peak_memory_mb": 9450.76|"peak_memory_mb": 9450.77|' "$Q/bench/76_report.json"

@@ -5,14 +5,6 @@
 # memgate(1) promises, and never gates the root's policy in its place.
 . "$(dirname "$0")/lib.sh"
 
-# mg_in DIR ARGS...: run memgate in DIR, as mg does.
-mg_in() {
-	local dir=$1
-	shift
-	(cd "$dir" && ${MEMGATE_WRAP:-} "$MEMGATE" "$@") >"$T/out" 2>"$T/err"
-	code=$?
-}
-
 R=$T/r
 make_gate_repo "$R" "$FIX/e2e/real-flat-11200.yml" "$FIX/reports/76_real_gpu_memory.flat.json"
 mkdir -p "$R/models/new"
