@@ -212,7 +212,7 @@ static mg_change_value inputs_value(const mg_policy *p)
 /* The value of row k in policy p: unset when p has not its section. */
 static mg_change_value key_value(const mg_policy *p, const mg_policy_key *k)
 {
-	const void *f = (const char *)p + k->field;
+	const void *f = (const char *)p + k->field, *count;
 	const mg_budget *b = f;
 
 	if (!mg_policy_has_section(p, k->section))
@@ -239,8 +239,8 @@ static mg_change_value key_value(const mg_policy *p, const mg_policy_key *k)
 	case MG_KV_INPUTS:
 		return inputs_value(p);
 	case MG_KV_STRINGS:
-		return strings_value(*(char *const *const *)f,
-				     *(const size_t *)((const char *)p + (size_t)k->arg));
+		count = (const char *)p + (size_t)k->arg;
+		return strings_value(*(char *const *const *)f, *(const size_t *)count);
 	case MG_KV_VERDICTS:
 		return verdicts_value(p->fail_on);
 	default:
