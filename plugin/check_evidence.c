@@ -391,7 +391,8 @@ static int warn_unmatched(struct run *run, const char *measured, mg_error *err)
 {
 	mg_check_result *res = run->res;
 	const mg_policy *p = res->policy, *lines = res->head_policy ? res->head_policy : p;
-	const char *file = res->policy_ref.path ? res->policy_ref.path : p->path;
+	const char *file = lines->path ? lines->path :
+			   res->policy_ref.path ? res->policy_ref.path : p->path;
 	struct short_id at = mg_check__short_id(measured), rev = mg_check__short_id(res->rev);
 	size_t *which = NULL, count = 0, i, j;
 	mg_pos pos;
