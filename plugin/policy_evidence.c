@@ -144,6 +144,8 @@ static int get_principal(char **out, walk *w, const mg_yaml_node *n, const char 
 			break;
 	if (n->len && i == n->len)
 		return 0;
+	free(*out);   /* not counted: the policy would not free it */
+	*out = NULL;
 	return mg_error_at(w->err, w->path, n->pos, "'%s' must be a principal pattern without "
 			   "commas or spaces (as ssh-keygen -Y verify -I takes a name; * and ? "
 			   "match, a leading ! excludes), got '%.40s'", where, n->text);
