@@ -41,6 +41,37 @@ mg_in() {
 	code=$?
 }
 
+# tree_snapshot DIR: remember the working tree's state; expect_tree_unchanged
+# DIR DESC: it is the same (tracked edits, untracked files and every file's
+# bytes): a refused command wrote nothing.
+tree_snapshot() {
+	(cd "$1" && git status --porcelain --untracked-files=all && find . -path ./.git -prune -o -type f -print0 |
+		sort -z | xargs -0 sha256sum) >"$T/snap" 2>&1
+}
+expect_tree_unchanged() {
+	(cd "$1" && git status --porcelain --untracked-files=all && find . -path ./.git -prune -o -type f -print0 |
+		sort -z | xargs -0 sha256sum) >"$T/snap2" 2>&1
+	if cmp -s "$T/snap" "$T/snap2"; then ok "$2"; else not_ok "$2" "$(diff "$T/snap" "$T/snap2")"; fi
+}
+# approve_refused DESC MESSAGE ARGS...: approve ARGS in $repo exits 2, says
+# MESSAGE on stderr and writes nothing.
+approve_refused() {
+	local desc=$1 msg=$2
+	shift 2
+	tree_snapshot "$repo"
+	mg approve -C "$repo" "$@"
+	expect_code 2 "$desc"
+	expect_err "$msg" "$desc: says why"
+	expect_tree_unchanged "$repo" "$desc: nothing written"
+}
+# approve_in DIR ARGS...: run approve from DIR (paths are shown from it).
+approve_in() {
+	local dir=$1
+	shift
+	(cd "$dir" && ${MEMGATE_WRAP:-} "$MEMGATE" approve "$@") >"$T/out" 2>"$T/err"
+	code=$?
+}
+
 # keep_record FILE: keep a copy of the decision record FILE, when it is one.
 RECORDS=0
 keep_record() {

@@ -14,35 +14,6 @@ FLAT=$FIX/reports/76_real_gpu_memory.flat.json
 GATE=$SRC/actions/release-gate
 APPROVED=benchmarks/results/75_approved.json
 
-# snapshot DIR: remember the working tree's state; unchanged DIR DESC: it
-# is the same (tracked edits, untracked files and every file's bytes).
-snapshot() {
-	(cd "$1" && git status --porcelain --untracked-files=all && find . -path ./.git -prune -o -type f -print0 |
-		sort -z | xargs -0 sha256sum) >"$T/snap" 2>&1
-}
-unchanged() {
-	(cd "$1" && git status --porcelain --untracked-files=all && find . -path ./.git -prune -o -type f -print0 |
-		sort -z | xargs -0 sha256sum) >"$T/snap2" 2>&1
-	if cmp -s "$T/snap" "$T/snap2"; then ok "$2"; else not_ok "$2" "$(diff "$T/snap" "$T/snap2")"; fi
-}
-# refused DESC MESSAGE ARGS...: approve ARGS in $repo exits 2, says MESSAGE
-# on stderr and writes nothing.
-refused() {
-	local desc=$1 msg=$2
-	shift 2
-	snapshot "$repo"
-	mg approve -C "$repo" "$@"
-	expect_code 2 "$desc"
-	expect_err "$msg" "$desc: says why"
-	unchanged "$repo" "$desc: nothing written"
-}
-# approve_in DIR ARGS...: run approve from DIR (paths are relative to it).
-approve_in() {
-	local dir=$1
-	shift
-	(cd "$dir" && ${MEMGATE_WRAP:-} "$MEMGATE" approve "$@") >"$T/out" 2>"$T/err"
-	code=$?
-}
 pinned_sha() { "$JSONGET" "$repo/$MANIFEST_PATH" approved_result.sha256 | tr -d '"'; }
 pinned_path() { "$JSONGET" "$repo/$MANIFEST_PATH" approved_result.path | tr -d '"'; }
 
@@ -70,11 +41,11 @@ mg -h
 expect_out "approve    record the decision and pin it in the manifest" "memgate -h lists approve"
 
 # --- a tune the policy's gate fails on is refused ------------------------------
-refused "a tune under gate.fail_on [reject, tune]" \
+approve_refused "a tune under gate.fail_on [reject, tune]" \
 	"cannot approve: the evidence at $head decides tune (memory_saving_below_meaningful_threshold), selected checkpoint, which the policy's gate.fail_on fails on" \
 	--out "$repo/$APPROVED"
 expect_err "e.g. --fail-on reject" "says how to approve a tune on purpose"
-refused "the same with --fail-on tune" "which --fail-on fails on (tune)" --out "$repo/$APPROVED" --fail-on tune
+approve_refused "the same with --fail-on tune" "which --fail-on fails on (tune)" --out "$repo/$APPROVED" --fail-on tune
 
 # --- approve, commit, check --require-approved, release gate -------------------
 approve_in "$repo" --out "$APPROVED" --fail-on reject
@@ -122,12 +93,12 @@ expect_err "release-gate: 'v1.0' passes: tune (memory_saving_below_meaningful_th
 
 # Approving again what is committed changes nothing.
 head2=$(g -C "$repo" rev-parse --short=7 HEAD)
-snapshot "$repo"
+tree_snapshot "$repo"
 approve_in "$repo" --out "$APPROVED" --fail-on reject
 expect_code 0 "approving the same evidence again"
 expect_out "record unchanged: '$APPROVED'" "the record is unchanged"
 expect_out "already pinned as approved_result in '$MANIFEST_PATH'" "and already pinned"
-unchanged "$repo" "approving again writes nothing"
+expect_tree_unchanged "$repo" "approving again writes nothing"
 
 # A new approval under a new name replaces approved_result in place, even
 # when the old record is gone (approve does not read it).
@@ -151,32 +122,32 @@ mg check -C "$repo" --require-approved --fail-on reject
 expect_code 0 "the new approval passes"
 
 # --- refusals: nothing written ------------------------------------------------
-refused "--out outside the working tree" "--out '$T/elsewhere.json' is outside the working tree" \
+approve_refused "--out outside the working tree" "--out '$T/elsewhere.json' is outside the working tree" \
 	--out "$T/elsewhere.json" --fail-on reject
 approve_in "$repo" --out ../x.json --fail-on reject
 expect_code 2 "--out above the working tree"
 expect_err "is above the working tree" "says so"
 expect_no_file "$T/x.json" "--out above the working tree: nothing written"
-refused "--out naming the manifest" "--out '$repo/$MANIFEST_PATH' is the manifest: choose a new file" \
+approve_refused "--out naming the manifest" "--out '$repo/$MANIFEST_PATH' is the manifest: choose a new file" \
 	--out "$repo/$MANIFEST_PATH" --fail-on reject
-refused "--out naming the report" "is the report" --out "$repo/$REPORT_PATH" --fail-on reject
-refused "--out naming the policy" "is the policy" --out "$repo/.memgate.yml" --fail-on reject
+approve_refused "--out naming the report" "is the report" --out "$repo/$REPORT_PATH" --fail-on reject
+approve_refused "--out naming the policy" "is the policy" --out "$repo/.memgate.yml" --fail-on reject
 printf '{"decision": "accept", "selected_candidate": null}\n' >"$repo/other.json"
 g -C "$repo" add other.json && g -C "$repo" commit -q -m "another record"
-refused "--out holding another record" "already holds a different decision record; records are write-once" \
+approve_refused "--out holding another record" "already holds a different decision record; records are write-once" \
 	--out "$repo/other.json" --fail-on reject
 printf 'notes\n' >"$repo/notes.txt"
 g -C "$repo" add notes.txt && g -C "$repo" commit -q -m notes
-refused "--out holding a file that is no record" "notes.txt" --out "$repo/notes.txt" --fail-on reject
+approve_refused "--out holding a file that is no record" "notes.txt" --out "$repo/notes.txt" --fail-on reject
 mkdir -p "$T/outside"
 ln -s "$T/outside" "$repo/linked"
 g -C "$repo" add linked && g -C "$repo" commit -q -m "a symlink"
-refused "--out through a symlinked directory" "symlink" --out "$repo/linked/r.json" --fail-on reject
+approve_refused "--out through a symlinked directory" "symlink" --out "$repo/linked/r.json" --fail-on reject
 expect_no_file "$T/outside/r.json" "nothing written through the symlink"
 
 # A manifest with uncommitted edits is not overwritten.
 printf '\n' >>"$repo/$MANIFEST_PATH"
-refused "a manifest with uncommitted edits" "has uncommitted changes in the working tree; approve pins the manifest committed at HEAD" \
+approve_refused "a manifest with uncommitted edits" "has uncommitted changes in the working tree; approve pins the manifest committed at HEAD" \
 	--out "$repo/benchmarks/results/v3.json" --fail-on reject
 g -C "$repo" checkout -q -- "$MANIFEST_PATH"
 
@@ -184,7 +155,7 @@ g -C "$repo" checkout -q -- "$MANIFEST_PATH"
 sed -i 's/"peak_memory_mb": 9450.76/"peak_memory_mb": 8650.76/' "$repo/$REPORT_PATH"
 commit_all "$repo" "edited numbers"
 h=$(g -C "$repo" rev-parse --short=7 HEAD)
-refused "evidence that does not apply" \
+approve_refused "evidence that does not apply" \
 	"cannot approve: the evidence at $h does not apply (report_hash_mismatch): a release gate rejects it; next action" \
 	--out "$repo/benchmarks/results/v3.json" --fail-on reject
 g -C "$repo" revert --no-edit HEAD >/dev/null
@@ -193,27 +164,27 @@ g -C "$repo" revert --no-edit HEAD >/dev/null
 sed -i 's/memory_cap_mb: 11200/memory_cap_mb: 1000/' "$repo/.memgate.yml"
 commit_all "$repo" "a cap nothing meets"
 h=$(g -C "$repo" rev-parse --short=7 HEAD)
-refused "a reject" "cannot approve a reject: the evidence at $h decides reject (" \
+approve_refused "a reject" "cannot approve a reject: the evidence at $h decides reject (" \
 	--out "$repo/benchmarks/results/v3.json" --fail-on none
 g -C "$repo" revert --no-edit HEAD >/dev/null
 
 # The policy names the report directly: no manifest to pin it in.
 sed -i "s|^manifest: .*|report: $REPORT_PATH|" "$repo/.memgate.yml"
 commit_all "$repo" "report:"
-refused "a policy without a manifest" "the policy names the report directly ('report:'), so there is no manifest" \
+approve_refused "a policy without a manifest" "the policy names the report directly ('report:'), so there is no manifest" \
 	--out "$repo/benchmarks/results/v3.json" --fail-on reject
 g -C "$repo" revert --no-edit HEAD >/dev/null
 
 # A manifest the policy names but the commit lacks: check's own error.
 g -C "$repo" rm -q "$MANIFEST_PATH"
 g -C "$repo" commit -q -m "no manifest"
-refused "a missing manifest" "cannot read '$MANIFEST_PATH'" --out "$repo/benchmarks/results/v3.json" --fail-on reject
+approve_refused "a missing manifest" "cannot read '$MANIFEST_PATH'" --out "$repo/benchmarks/results/v3.json" --fail-on reject
 g -C "$repo" revert --no-edit HEAD >/dev/null
 
 # A malformed policy: its file, line and column.
 printf 'budget: [\n' >>"$repo/.memgate.yml"
 commit_all "$repo" "broken policy"
-refused "a malformed policy" ".memgate.yml:" --out "$repo/benchmarks/results/v3.json" --fail-on reject
+approve_refused "a malformed policy" ".memgate.yml:" --out "$repo/benchmarks/results/v3.json" --fail-on reject
 g -C "$repo" revert --no-edit HEAD >/dev/null
 
 # A bare repository has no working tree to write in.
@@ -235,7 +206,7 @@ if command -v ssh-keygen >/dev/null 2>&1; then
 	printf 'provenance:\n  allowed_signers: .memgate/allowed_signers\n  namespace: release\n' >>"$srepo/.memgate.yml"
 	commit_all "$srepo" "require signatures"
 	repo=$srepo
-	refused "unsigned evidence under provenance.require" "does not apply (signature_missing)" \
+	approve_refused "unsigned evidence under provenance.require" "does not apply (signature_missing)" \
 		--out "$srepo/$APPROVED" --fail-on reject
 	ssh-keygen -q -Y sign -n release -f "$T/runner" "$srepo/$MANIFEST_PATH" 2>/dev/null
 	commit_all "$srepo" "signed"

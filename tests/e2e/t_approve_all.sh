@@ -13,34 +13,6 @@ GATE=$SRC/actions/release-gate
 FLAT=$FIX/reports/76_real_gpu_memory.flat.json
 NAME=75_approved.json
 
-# snapshot DIR / unchanged DIR DESC: the working tree did not change.
-snapshot() {
-	(cd "$1" && git status --porcelain --untracked-files=all && find . -path ./.git -prune -o -type f -print0 |
-		sort -z | xargs -0 sha256sum) >"$T/snap" 2>&1
-}
-unchanged() {
-	(cd "$1" && git status --porcelain --untracked-files=all && find . -path ./.git -prune -o -type f -print0 |
-		sort -z | xargs -0 sha256sum) >"$T/snap2" 2>&1
-	if cmp -s "$T/snap" "$T/snap2"; then ok "$2"; else not_ok "$2" "$(diff "$T/snap" "$T/snap2")"; fi
-}
-# refused DESC MESSAGE ARGS...: approve ARGS in $repo exits 2, says MESSAGE
-# on stderr and writes nothing.
-refused() {
-	local desc=$1 msg=$2
-	shift 2
-	snapshot "$repo"
-	mg approve -C "$repo" "$@"
-	expect_code 2 "$desc"
-	expect_err "$msg" "$desc: says why"
-	unchanged "$repo" "$desc: nothing written"
-}
-# approve_in DIR ARGS...: run approve from DIR (paths are shown from it).
-approve_in() {
-	local dir=$1
-	shift
-	(cd "$dir" && ${MEMGATE_WRAP:-} "$MEMGATE" approve "$@") >"$T/out" 2>"$T/err"
-	code=$?
-}
 release() {
 	(cd "$repo" && MEMGATE=$MEMGATE dash "$GATE" "$@") >"$T/out" 2>"$T/err"
 	code=$?
@@ -132,7 +104,7 @@ expect_err "3 policies: 2 passed, 1 failed" "and the combined verdict fails"
 
 repo=$T/onefails
 three_models "$repo" c
-refused "approve --all with one failing model refuses the lot" \
+approve_refused "approve --all with one failing model refuses the lot" \
 	"memgate: error: approve --all: 1 of 3 policies cannot be approved, so none is: nothing was written" \
 	--all --out "$NAME"
 expect_err "memgate: error: models/c/.memgate.yml: cannot approve: the evidence at" \
@@ -145,13 +117,13 @@ expect_code 0 "with the release gate's rule (--fail-on reject) all three are app
 
 repo=$T/bad
 three_models "$repo"
-refused "--all with a path for --out" \
+approve_refused "--all with a path for --out" \
 	"memgate: error: --out 'results/$NAME': with --all, --out is a file name, written in each policy's manifest directory" \
 	--all --out "results/$NAME"
-refused "--all with --out .." "memgate: error: --out '..': with --all, --out is a file name" --all --out ..
-refused "--all with --policy" "memgate: error: approve: --all approves every policy: give it without --policy" \
+approve_refused "--all with --out .." "memgate: error: --out '..': with --all, --out is a file name" --all --out ..
+approve_refused "--all with --policy" "memgate: error: approve: --all approves every policy: give it without --policy" \
 	--all --policy models/a/.memgate.yml --out "$NAME"
-refused "--all with --out naming a manifest" \
+approve_refused "--all with --out naming a manifest" \
 	"memgate: error: models/a/.memgate.yml: --out '$repo/models/a/results/75_manifest.json' is the manifest" \
 	--all --out 75_manifest.json
 mg approve -C "$repo" --policy models/a/.memgate.yml --policy models/b/.memgate.yml --out x.json
@@ -161,14 +133,14 @@ expect_err "give one --policy, or --all" "says --all approves several"
 sed -e 's|^manifest: .*|manifest: models/a/results/75_manifest.json|' "$repo/models/b/.memgate.yml" \
 	>"$repo/models/a/second.memgate.yml"
 commit_all "$repo" "a second policy on model a's manifest"
-refused "--all with two policies sharing a manifest directory" \
+approve_refused "--all with two policies sharing a manifest directory" \
 	"memgate: error: models/a/second.memgate.yml: its record 'models/a/results/$NAME' would also be the record of 'models/a/.memgate.yml'" \
 	--all --out "$NAME"
 repo=$T/empty
 g init -q "$repo"
 echo notes >"$repo/README.md"
 commit_all "$repo" "no policy"
-refused "--all without a policy" "memgate: error: no policy file (.memgate.yml, *.memgate.yml) is committed at HEAD" \
+approve_refused "--all without a policy" "memgate: error: no policy file (.memgate.yml, *.memgate.yml) is committed at HEAD" \
 	--all --out "$NAME"
 
 finish
