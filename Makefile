@@ -39,7 +39,12 @@ ifdef WERROR
 WARN += -Werror
 endif
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -Iinclude $(PKG_CFLAGS)
+# The layers of plugin/, one folder each, in rank order (tests/layers holds
+# them to it).  Their private headers are found with -iquote, so that
+# "yaml.h" is the parser's and <yaml.h> still libyaml's.
+LAYERS = util git core parse insight result check render cli
+LAYER_INC = $(addprefix -iquote plugin/,$(LAYERS))
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -Iinclude $(LAYER_INC) $(PKG_CFLAGS)
 
 ifdef SAN
 BUILD ?= build-asan
@@ -57,11 +62,13 @@ QUIET_LINK = @echo '   ' LINK $@;
 endif
 
 # The front end (main.c, commands.c, options.c, one cmd_<name>.c per
-# command) is the binary's; every other plugin/*.c is the library's.
-CLI_SOURCES = plugin/main.c plugin/commands.c plugin/options.c $(sort $(wildcard plugin/cmd_*.c))
-CLI_OBJS = $(patsubst plugin/%.c,$(BUILD)/obj/%.o,$(CLI_SOURCES))
-LIB_SOURCES = $(filter-out $(CLI_SOURCES),$(sort $(wildcard plugin/*.c)))
-LIB_OBJS = $(patsubst plugin/%.c,$(BUILD)/obj/%.o,$(LIB_SOURCES))
+# command) is the binary's; every other plugin/*/*.c is the library's.  An
+# object is named after its source alone: module names are unique.
+CLI_SOURCES = plugin/cli/main.c plugin/cli/commands.c plugin/cli/options.c \
+	$(sort $(wildcard plugin/cli/cmd_*.c))
+CLI_OBJS = $(addprefix $(BUILD)/obj/,$(notdir $(CLI_SOURCES:.c=.o)))
+LIB_SOURCES = $(filter-out $(CLI_SOURCES),$(sort $(wildcard $(LAYERS:%=plugin/%/*.c))))
+LIB_OBJS = $(addprefix $(BUILD)/obj/,$(notdir $(LIB_SOURCES:.c=.o)))
 LIB = $(BUILD)/libmemgate.a
 PROG = $(BUILD)/memgate
 TEST_SOURCES = $(sort $(wildcard tests/test_*.c))
@@ -69,7 +76,7 @@ TEST_PROGS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SOURCES)) $(BUILD)/tes
 	$(BUILD)/tests/test_sshsig_legacy
 FUZZ_SOURCES = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 REPLAY_PROGS = $(patsubst tests/fuzz/fuzz_%.c,$(BUILD)/fuzz/replay_%,$(FUZZ_SOURCES))
-HEADERS = $(wildcard include/memgate/*.h include/*.h plugin/*.h)
+HEADERS = $(wildcard include/memgate/*.h include/*.h $(LAYERS:%=plugin/%/*.h))
 
 all:: memgate
 
@@ -85,9 +92,13 @@ $(BUILD)/CFLAGS: FORCE
 	@flags='$(subst ','\'',$(CC) $(ALL_CFLAGS) $(LDFLAGS))'; \
 	 if test x"$$flags" != x"`cat $@ 2>/dev/null`"; then echo "$$flags" >$@; fi
 
-$(BUILD)/obj/%.o: plugin/%.c $(HEADERS) $(BUILD)/CFLAGS
-	@mkdir -p $(dir $@)
-	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+# One pattern rule per layer's folder: make takes the one whose source exists.
+define obj_rule
+$$(BUILD)/obj/%.o: plugin/$(1)/%.c $$(HEADERS) $$(BUILD)/CFLAGS
+	@mkdir -p $$(dir $$@)
+	$$(QUIET_CC)$$(CC) $$(ALL_CFLAGS) -c -o $$@ $$<
+endef
+$(foreach l,$(LAYERS),$(eval $(call obj_rule,$(l))))
 
 $(LIB): $(LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && ar rcs $@ $^
@@ -100,21 +111,21 @@ $(BUILD)/tests/%: tests/%.c tests/helpers.h tests/approved-read.h tests/fixture.
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CRIT_CFLAGS) -Itests -DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
 		$(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
 
-# plugin/digest.c once more as an OpenSSL without its deprecated functions
+# plugin/util/digest.c once more as an OpenSSL without its deprecated functions
 # builds it (the EVP path), so that both of its paths are tested.
-$(BUILD)/tests/test_digest_evp: tests/test_digest.c plugin/digest.c tests/helpers.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+$(BUILD)/tests/test_digest_evp: tests/test_digest.c plugin/util/digest.c tests/helpers.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CRIT_CFLAGS) -Itests -DOPENSSL_NO_DEPRECATED \
 		-DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
-		$(LDFLAGS) -o $@ tests/test_digest.c plugin/digest.c $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
+		$(LDFLAGS) -o $@ tests/test_digest.c plugin/util/digest.c $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
 
-# plugin/sshkey.c once more with OpenSSL 1.1.1's way of building keys (the
+# plugin/parse/sshkey.c once more with OpenSSL 1.1.1's way of building keys (the
 # EC_KEY and RSA objects), so that both of its paths are tested.
-$(BUILD)/tests/test_sshsig_legacy: tests/test_sshsig.c plugin/sshkey.c tests/helpers.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+$(BUILD)/tests/test_sshsig_legacy: tests/test_sshsig.c plugin/parse/sshkey.c tests/helpers.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CRIT_CFLAGS) -Itests -DMG_SSHKEY_LEGACY \
 		-DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
-		$(LDFLAGS) -o $@ tests/test_sshsig.c plugin/sshkey.c $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
+		$(LDFLAGS) -o $@ tests/test_sshsig.c plugin/parse/sshkey.c $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
 
 .PHONY: all deps check-deps test asan valgrind demo bench clean install uninstall \
 	install-hook build-tests run-tests portable FORCE
@@ -156,13 +167,13 @@ $(BUILD)/tests/sshsig-check: tests/sshsig-check.c $(LIB) $(HEADERS) $(BUILD)/CFL
 # against git diff (it reads the git layer's private header).
 $(BUILD)/tests/pathspec-check: tests/pathspec-check.c $(LIB) $(HEADERS) $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
-	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -Iplugin $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
 # The core's vocabularies and the commands' option tables as JSON, for
 # tests/check-vocabulary: it links the front end, but main.o.
 $(BUILD)/tests/vocabulary: tests/vocabulary.c $(filter-out %/main.o,$(CLI_OBJS)) $(LIB) $(HEADERS) $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
-	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -Iplugin $(LDFLAGS) -o $@ $< $(filter-out %/main.o,$(CLI_OBJS)) \
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(filter-out %/main.o,$(CLI_OBJS)) \
 		$(LIB) $(PKG_LIBS)
 
 $(BUILD)/tests/maxrss: tests/maxrss.c $(BUILD)/CFLAGS
@@ -177,7 +188,7 @@ build-tests: $(PROG) $(TEST_PROGS) $(REPLAY_PROGS) $(BUILD)/tests/jsonget \
 # replays its committed corpus once, without libFuzzer (tests/fuzz/replay.c).
 $(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB) $(HEADERS) $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
-	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -Iplugin $(LDFLAGS) -o $@ $< tests/fuzz/replay.c \
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c \
 		$(LIB) $(PKG_LIBS)
 
 # Unit tests (one Criterion binary per module), the fuzz corpus replayed,
@@ -267,7 +278,7 @@ datadir = $(PREFIX)/share
 mandir = $(datadir)/man
 pkgconfigdir = $(libdir)/pkgconfig
 INSTALL = install
-MAN_PAGE = $(wildcard plugin/memgate.1)
+MAN_PAGE = $(wildcard plugin/cli/memgate.1)
 PUBLIC_HEADERS = $(wildcard include/memgate/*.h)
 SCRIPTS = actions/pre-push actions/release-gate actions/install-hook
 SCHEMAS = $(wildcard include/memgate/schema/*.json)
@@ -320,7 +331,7 @@ PORTABLE_CFLAGS = -std=c11 -O1 -Werror -Wall -Wextra -pedantic -Wgnu -Wundef -Wc
 	-Wvla -Wmissing-prototypes -Wstrict-prototypes -Wimplicit-fallthrough -Wextra-semi
 
 portable:
-	@./tests/portable-headers plugin/*.c plugin/*.h include/*.h include/memgate/*.h
+	@./tests/portable-headers $(LAYERS:%=plugin/%/*.[ch]) include/*.h include/memgate/*.h
 	@$(MAKE) --no-print-directory CC=$(PORTABLE_CC) BUILD=$(PORTABLE_BUILD) \
 		WARN= CFLAGS= EXTRA_CFLAGS='$(PORTABLE_CFLAGS)' $(PORTABLE_BUILD)/memgate
 	@echo "portable: memgate builds with $(PORTABLE_CC) -std=c11 -D_POSIX_C_SOURCE=200809L"
@@ -344,9 +355,9 @@ clean:
 FUZZ_CC = clang
 FUZZ_BUILD = build-fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS = $(WARN) -g -O1 $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -Iinclude $(PKG_CFLAGS)
+FUZZ_CFLAGS = $(WARN) -g -O1 $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L -Iinclude $(LAYER_INC) $(PKG_CFLAGS)
 FUZZ_PROGS = $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SOURCES))
-FUZZ_LIB_OBJS = $(patsubst plugin/%.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SOURCES))
+FUZZ_LIB_OBJS = $(addprefix $(FUZZ_BUILD)/obj/,$(notdir $(LIB_SOURCES:.c=.o)))
 FUZZ_LIB = $(FUZZ_BUILD)/libmemgate.a
 
 .PHONY: fuzz fuzz-build fuzz-random fuzz-smoke
@@ -356,15 +367,18 @@ $(FUZZ_BUILD)/CFLAGS: FORCE
 	@flags='$(subst ','\'',$(FUZZ_CC) $(FUZZ_CFLAGS))'; \
 	 if test x"$$flags" != x"`cat $@ 2>/dev/null`"; then echo "$$flags" >$@; fi
 
-$(FUZZ_BUILD)/obj/%.o: plugin/%.c $(HEADERS) $(FUZZ_BUILD)/CFLAGS
-	@mkdir -p $(dir $@)
-	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+define fuzz_obj_rule
+$$(FUZZ_BUILD)/obj/%.o: plugin/$(1)/%.c $$(HEADERS) $$(FUZZ_BUILD)/CFLAGS
+	@mkdir -p $$(dir $$@)
+	$$(QUIET_CC)$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $$@ $$<
+endef
+$(foreach l,$(LAYERS),$(eval $(call fuzz_obj_rule,$(l))))
 
 $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && ar rcs $@ $^
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB) $(HEADERS) $(FUZZ_BUILD)/CFLAGS
-	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_CFLAGS) -Iplugin $(FUZZ_SAN) -fsanitize=fuzzer \
+	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer \
 		-o $@ $< $(FUZZ_LIB) $(PKG_LIBS)
 
 fuzz-build: $(FUZZ_PROGS)

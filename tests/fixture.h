@@ -12,7 +12,7 @@
 
 #include "memgate/decision.h"
 #include "memgate/result.h"
-#include "../plugin/findings.h"
+#include "findings.h"
 
 /* The seed baseline's measured metrics: derived values are against these. */
 #define MG_FX_BASELINE_PEAK 9782.74

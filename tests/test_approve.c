@@ -12,7 +12,7 @@
 
 #include "demo-repo.h"
 #include "helpers.h"
-#include "../plugin/digest.h"
+#include "digest.h"
 #include "memgate/approve.h"
 #include "memgate/manifest.h"
 

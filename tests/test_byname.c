@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../plugin/byname.h"
+#include "byname.h"
 
 /* A report's candidates as the parser leaves them: NULL for a name that is
  * not a string, "" for an empty one, repeats kept. */

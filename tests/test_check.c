@@ -11,7 +11,7 @@
 
 #include "demo-repo.h"
 #include "helpers.h"
-#include "../plugin/digest.h"
+#include "digest.h"
 #include "memgate/buf.h"
 #include "memgate/check.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "demo-repo.h"
-#include "../plugin/findings.h"
+#include "findings.h"
 #include "helpers.h"
 #include "memgate/comment.h"
 #include "memgate/check.h"

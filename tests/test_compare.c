@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../plugin/compare.h"
+#include "compare.h"
 
 #define N 4
 

@@ -1,6 +1,6 @@
-/* SHA-256 (plugin/digest.c) against the FIPS 180-2 test vectors. */
+/* SHA-256 (plugin/util/digest.c) against the FIPS 180-2 test vectors. */
 #include "helpers.h"
-#include "../plugin/digest.h"
+#include "digest.h"
 #include "memgate/error.h"
 
 static void expect_sha256(const void *data, size_t len, const char *want)

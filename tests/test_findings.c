@@ -1,5 +1,5 @@
 /*
- * The findings behind a decision: plugin/findings.h.
+ * The findings behind a decision: plugin/result/findings.h.
  *
  * On the demo repository (tests/demo-repo.h, built with the real git):
  * which findings there are, in which order, with what weight, rank, code,
@@ -13,7 +13,7 @@
 
 #include "demo-repo.h"
 #include "helpers.h"
-#include "../plugin/findings.h"
+#include "findings.h"
 #include "memgate/check.h"
 #include "memgate/codequality.h"
 #include "memgate/comment.h"

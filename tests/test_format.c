@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "memgate/buf.h"
-#include "../plugin/format.h"
+#include "format.h"
 
 static void expect_value(double v, const double *limit, const char *want)
 {

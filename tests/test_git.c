@@ -1,5 +1,5 @@
 /*
- * The git source layer (plugin/git.c and plugin/git_*.c).  Every test
+ * The git source layer (plugin/git/git.c and plugin/git/git_*.c).  Every test
  * builds its repositories with the real git CLI (tests/fixture-repo.sh) in
  * a fresh scratch directory, removed afterwards.
  */
@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "../plugin/git.h"
-#include "../plugin/path.h"
+#include "git.h"
+#include "path.h"
 
 /* The committed report.json at HEAD of the basic fixture, and its blob id
  * (a content hash: independent of commit dates). */

@@ -14,11 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../plugin/findings.h"
+#include "findings.h"
 #include "memgate/check.h"
 #include "fixture.h"
 #include "helpers.h"
-#include "../plugin/digest.h"
+#include "digest.h"
 #include "memgate/escape.h"
 #include "memgate/output.h"
 #include "memgate/github.h"

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../plugin/git.h"
-#include "../plugin/history_read.h"
+#include "git.h"
+#include "history_read.h"
 #include "memgate/history.h"
 
 Test(history, median_of_an_odd_count_is_the_middle_value)

@@ -4,8 +4,8 @@
 #include "helpers.h"
 #include "memgate/decision.h"
 #include "memgate/insight.h"
-#include "../plugin/decision_memo.h"
-#include "../plugin/format.h"
+#include "decision_memo.h"
+#include "format.h"
 
 #define MAX_CANDS 8
 

@@ -1,11 +1,11 @@
-/* Strict JSON reading (plugin/json_stream.c, the whole document) and the
- * explanation of a refusal (plugin/json_explain.c): what cJSON lets through
+/* Strict JSON reading (plugin/util/json_stream.c, the whole document) and the
+ * explanation of a refusal (plugin/util/json_explain.c): what cJSON lets through
  * and we refuse, and the positions every later message relies on. */
 #include <cjson/cJSON.h>
 #include <math.h>
 
 #include "helpers.h"
-#include "../plugin/json.h"
+#include "json.h"
 
 static mg_json_tape *parse_ok_n(const char *text, size_t len)
 {

@@ -1,4 +1,4 @@
-/* The one JSON writer (plugin/json_write.c): byte for byte what cJSON_Print
+/* The one JSON writer (plugin/util/json_write.c): byte for byte what cJSON_Print
  * and cJSON_PrintUnformatted print, with every string valid UTF-8 and "##["
  * escaped, in each layout. */
 #include <cjson/cJSON.h>
@@ -7,8 +7,8 @@
 #include <math.h>
 
 #include "helpers.h"
-#include "../plugin/json.h"
-#include "../plugin/json_write.h"
+#include "json.h"
+#include "json_write.h"
 #include "memgate/escape.h"
 
 /* What the cJSON printers give for the tree, "##[" escaped as the writer

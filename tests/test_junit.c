@@ -12,7 +12,7 @@
 
 #include "fixture.h"
 #include "helpers.h"
-#include "../plugin/digest.h"
+#include "digest.h"
 #include "memgate/codequality.h"
 #include "memgate/junit.h"
 #include "memgate/manifest.h"

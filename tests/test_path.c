@@ -1,7 +1,7 @@
-/* The repository path rules (plugin/path.c), shared by the git source and
+/* The repository path rules (plugin/util/path.c), shared by the git source and
  * the manifest parser. */
 #include "helpers.h"
-#include "../plugin/path.h"
+#include "path.h"
 
 static void expect_path_refused(const char *path, const char *why)
 {

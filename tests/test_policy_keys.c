@@ -1,5 +1,5 @@
 /*
- * The policy's key table (memgate/policy.h, plugin/policy_keys.c): every
+ * The policy's key table (memgate/policy.h, plugin/parse/policy_keys.c): every
  * row with a value, changed each way between two policies, is listed by
  * the policy diff with the way it moves the gate; the reader's key enums
  * and the decision core's thresholds agree with the rows.  A row added
@@ -12,8 +12,8 @@
 
 #include "memgate/buf.h"
 #include "memgate/policy.h"
-#include "../plugin/policy_diff.h"
-#include "../plugin/policy_walk.h"
+#include "policy_diff.h"
+#include "policy_walk.h"
 
 #define IDENT "identity:\n  workload_id: w\n  hardware_id: h\n"
 #define PROV "provenance:\n  allowed_signers: s\n"

@@ -1,4 +1,4 @@
-/* The pure functions of a check's result (plugin/result.c), on results
+/* The pure functions of a check's result (plugin/result/result.c), on results
  * built by hand: they need no check, which sits above them. */
 #include <criterion/criterion.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
 
 #include "demo-repo.h"
 #include "helpers.h"
-#include "../plugin/findings.h"
+#include "findings.h"
 #include "memgate/decision.h"
 #include "memgate/sarif.h"
 #include "memgate/check.h"

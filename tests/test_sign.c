@@ -1,5 +1,5 @@
 /*
- * memgate sign: plugin/sign.h.
+ * memgate sign: plugin/check/sign.h.
  *
  * Each test builds the demo repository (tests/demo-repo.h) with the real
  * git, gives its policy a provenance section where it needs one, and
@@ -12,7 +12,7 @@
 
 #include "demo-repo.h"
 #include "helpers.h"
-#include "../plugin/sign.h"
+#include "sign.h"
 
 #define SIGNERS ".memgate/allowed_signers"
 

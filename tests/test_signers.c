@@ -1,4 +1,4 @@
-/* Allowed signers (plugin/signers.c): ssh-keygen's ALLOWED SIGNERS format. */
+/* Allowed signers (plugin/parse/signers.c): ssh-keygen's ALLOWED SIGNERS format. */
 #include "helpers.h"
 #include "memgate/error.h"
 #include "memgate/signers.h"

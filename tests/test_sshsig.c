@@ -1,5 +1,5 @@
 /*
- * SSH signatures (plugin/sshsig.c, plugin/sshkey.c) on signatures made by
+ * SSH signatures (plugin/parse/sshsig.c, plugin/parse/sshkey.c) on signatures made by
  * ssh-keygen -Y sign (fixtures/sshsig/; the ssh-rsa and rsa-sha2-256 ones
  * were made with openssl from the RSA key, and ssh-keygen -Y verify refuses
  * the first and accepts the second).

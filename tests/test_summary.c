@@ -9,8 +9,8 @@
 
 #include "fixture.h"
 #include "helpers.h"
-#include "../plugin/compare.h"
-#include "../plugin/digest.h"
+#include "compare.h"
+#include "digest.h"
 #include "memgate/manifest.h"
 #include "memgate/summary.h"
 #include "memgate/check.h"

@@ -1,5 +1,5 @@
 /*
- * The policy's waivers on a given day (plugin/waivers.c): in force or
+ * The policy's waivers on a given day (plugin/check/waivers.c): in force or
  * expired, expiring, applied or matching nothing, and their messages.
  * Pure: the day is the result's `today`, never the clock.
  */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../plugin/waivers.h"
+#include "waivers.h"
 #include "memgate/buf.h"
 
 #define N 4

@@ -17,7 +17,7 @@
  *   help_NAME (its -h, as memgate prints it).
  *
  * Each list is read from the core's own tables through their accessors,
- * and the options from the front end's tables (plugin/options.h: this
+ * and the options from the front end's tables (plugin/cli/options.h: this
  * program links the front end but main.c), so a word or an option added
  * there shows up here with no edit.
  */

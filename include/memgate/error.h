@@ -5,7 +5,7 @@
  *
  * Every fallible function returns an int: 0 (MG_OK) on success, negative on
  * failure, and fills an mg_error when one is given.  Positions are 1-based;
- * 0 means "unknown".  The library never prints: only plugin/main.c does.
+ * 0 means "unknown".  The library never prints: only plugin/cli/main.c does.
  */
 #include <stddef.h>
 

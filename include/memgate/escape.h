@@ -61,7 +61,7 @@ void mg_escape_utf8(mg_buf *out, const char *s, size_t len);
  * always lands in a string, and the JSON means the same.
  *
  * mg_escape_is_command tells a writer that escapes a string byte by byte
- * (plugin/json_write.c, which writes all of memgate's JSON) whether s[i] is
+ * (plugin/util/json_write.c, which writes all of memgate's JSON) whether s[i] is
  * such a '['; mg_escape_json_log appends NUL-terminated JSON text printed
  * by another writer to out so escaped.
  */

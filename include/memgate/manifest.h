@@ -37,7 +37,7 @@ typedef struct mg_manifest {
  * and not null, must be an object with `commit`, a full commit id (40, or 64
  * in a SHA-256 repository, lowercase hex digits); `approved_result`, when
  * present and not null, must be an object with the same `path` and `sha256`.
- * Both paths must pass the repository path rules (plugin/path.h).  Unknown keys are ignored;
+ * Both paths must pass the repository path rules (plugin/util/path.h).  Unknown keys are ignored;
  * a null optional key counts as absent.  Errors name path:line:column: a
  * wrong value at the value ("'source.sha256' must be 64 lowercase hex
  * digits, not 32 characters"), a missing key at the object that lacks it

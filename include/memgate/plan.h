@@ -27,7 +27,7 @@
  *
  * With `changed` (check --all --changed), a policy of both revisions none
  * of whose inputs changed between them (what its check reads, listed once
- * beside the readers: plugin/check_evidence.h, mg_check__inputs; one tree
+ * beside the readers: plugin/check/check_evidence.h, mg_check__inputs; one tree
  * diff, the policy and manifest parsed, no report read) is
  * MG_PLAN_UNCHANGED: it decides at --rev as at the policy revision.
  * Without a policy revision other than --rev nothing is compared and every

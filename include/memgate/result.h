@@ -5,7 +5,7 @@
  * inputs read and where from, the decision, the policy's changes and
  * waivers, the warnings.  Plain data the renderers read; they include
  * this header, never check.h.  The functions declared here are pure
- * functions of that data, defined below the check (plugin/result.c), so
+ * functions of that data, defined below the check (plugin/result/result.c), so
  * that what reads a result never calls the check; mg_check_result_free is
  * the check's.
  */

@@ -1,7 +1,7 @@
 """An independent reference for memgate's decision (memgate(1): POLICY, REPORTS and
 HOW MEMGATE DECIDES).
 
-Written from the written contract only, never from the decision core (plugin/decision.c,
+Written from the written contract only, never from the decision core (plugin/core/decision.c,
 tables.c, screening.c, sensitivity.c), so that tests/diff/run can compare the two on random inputs.  The entry point is
 
     decide(policy, report, base_report=None, base_history=None) -> dict

@@ -148,7 +148,7 @@ run_step build-key ImageVersion=20250201.1
 if [ "$(key)" != "$k1" ]; then ok "another runner image version gives another key"; else not_ok "another runner image version gives another key"; fi
 run_step build-key RUNNER_ARCH=ARM64
 if [ "$(key)" != "$k1" ]; then ok "another architecture gives another key"; else not_ok "another architecture gives another key"; fi
-echo "/* changed */" >>"$AP/plugin/main.c"
+echo "/* changed */" >>"$AP/plugin/cli/main.c"
 run_step build-key
 if [ "$(key)" != "$k1" ]; then ok "a changed source file gives another key"; else not_ok "a changed source file gives another key"; fi
 run_step build-key ImageOS= ImageVersion='a b/c'

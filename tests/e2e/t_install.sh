@@ -33,7 +33,7 @@ for f in bin/memgate share/memgate/pre-push share/memgate/release-gate \
 done
 [ -x "$top/bin/memgate" ] && [ -x "$top/share/memgate/pre-push" ] || missing="$missing (executable bits)"
 if [ -z "$missing" ]; then ok "every file is under DESTDIR/PREFIX"; else not_ok "installed files" "missing:$missing"; fi
-if [ -e "$SRC/plugin/memgate.1" ]; then
+if [ -e "$SRC/plugin/cli/memgate.1" ]; then
 	if [ -f "$top/share/man/man1/memgate.1" ]; then ok "the man page is installed"; else not_ok "the man page is not installed"; fi
 	# `man memgate` finds it under the prefix and shows the reference.
 	if command -v man >/dev/null 2>&1; then

@@ -45,13 +45,13 @@ if [ -z "$bad" ]; then ok "public headers include only public headers"
 else not_ok "public headers include only public headers" "$bad"; fi
 
 # Files with one job: no source file over 900 lines.
-bad=$(cd "$SRC" && wc -l plugin/*.c plugin/*.h include/*.h include/memgate/*.h |
+bad=$(cd "$SRC" && wc -l plugin/*/*.c plugin/*/*.h include/*.h include/memgate/*.h |
 	awk '$2 != "total" && $1 > 900 { print $2 ": " $1 " lines" }')
 if [ -z "$bad" ]; then ok "no source file is over 900 lines"
 else not_ok "no source file is over 900 lines" "$bad"; fi
 
-# The layers (tests/layers): every source file belongs to one, and includes
-# only its own layer's headers or lower ones; every object of the build
+# The layers (tests/layers): every source file sits in one layer's folder
+# of plugin/, and includes only its own layer's headers or lower ones; every object of the build
 # ($MG_BUILD_DIR, else the binary's directory) uses only symbols its own
 # layer or lower ones define, so no cycle can form between layers.
 BUILD=${MG_BUILD_DIR:-$(dirname "$MEMGATE")}
@@ -66,15 +66,24 @@ if [ $code = 0 ] && [ ! -s "$T/out" ]; then ok "no cycle between the modules' ca
 else not_ok "no cycle between the modules' calls (tests/layers --cycles)" "$(cat "$T/out" "$T/err")"; fi
 # ... and an arrow up fails, naming the file and line: the core calling
 # into the insight above it, as it once did.
-mkdir -p "$T/up/plugin" "$T/up/include/memgate"
-cp "$SRC"/plugin/*.[ch] "$T/up/plugin/" && cp "$SRC"/include/memgate/*.h "$T/up/include/memgate/" &&
+mkdir -p "$T/up/include/memgate"
+cp -R "$SRC/plugin" "$T/up/" && cp "$SRC"/include/memgate/*.h "$T/up/include/memgate/" &&
 	cp "$SRC/include/memgate.h" "$T/up/include/"
-sed -i 's|#include "memgate/noise.h"|#include "memgate/insight.h"|' "$T/up/plugin/decision.c"
+sed -i 's|#include "memgate/noise.h"|#include "memgate/insight.h"|' "$T/up/plugin/core/decision.c"
 code=0
 python3 "$SRC/tests/layers" "$T/up" >"$T/out" 2>"$T/err" || code=$?
 expect_code 1 "an include up a layer fails tests/layers"
-expect_out "plugin/decision.c:12: decision core includes insight.h, of insight (not below it)" \
+expect_out "plugin/core/decision.c:12: core/ includes insight.h, of insight/ (not below it)" \
 	"tests/layers names the file, line and layers of an arrow up"
+# ... and so does a source outside the layers' folders, or a folder that
+# is no layer.
+mkdir "$T/up/plugin/misc" && cp "$SRC/plugin/util/buf.c" "$T/up/plugin/stray.c" &&
+	cp "$SRC/plugin/util/buf.c" "$T/up/plugin/misc/"
+code=0
+python3 "$SRC/tests/layers" "$T/up" >"$T/out" 2>"$T/err" || code=$?
+expect_code 1 "a source outside the layers' folders fails tests/layers"
+expect_out "plugin/stray.c: in no layer's folder (tests/layers)" "tests/layers names a source in no folder"
+expect_out "plugin/misc/: a folder that is no layer (tests/layers)" "tests/layers names a folder that is no layer"
 # ... and so does a call up, at link level, whatever the includes: the
 # build's objects, with the core's decision.o replaced by one that calls
 # the insight (and defines mg_decision_free, which tipping.o calls) and the
@@ -91,9 +100,9 @@ expect_code 0 "objects with a call up are made"
 code=0
 python3 "$SRC/tests/layers" "$SRC" "$T/upcall" >"$T/out" 2>"$T/err" || code=$?
 expect_code 1 "a call up a layer fails tests/layers"
-expect_out "$T/upcall/obj/decision.o: decision core uses mg_insight_free, of insight.c, of insight (not below it)" \
+expect_out "$T/upcall/obj/decision.o: core/ uses mg_insight_free, of insight.c, of insight/ (not below it)" \
 	"tests/layers names the object, the symbol and the module that defines it"
-expect_out "$T/upcall/obj/text.o: renderers use mg_check_run, of check.c, of the check (read result.h)" \
+expect_out "$T/upcall/obj/text.o: render/ uses mg_check_run, of check.c, of check/ (read result.h)" \
 	"tests/layers holds the renderers off the check at link level too"
 [ "$(wc -l <"$T/out")" = 2 ] && ok "tests/layers names those two calls and nothing else" ||
 	not_ok "tests/layers names those two calls and nothing else"
@@ -104,40 +113,43 @@ python3 "$SRC/tests/layers" --cycles "$SRC" "$T/upcall" >"$T/out" 2>"$T/err" || 
 expect_code 1 "a cycle fails tests/layers --cycles"
 expect_out "  decision -> insight: mg_insight_free" "tests/layers --cycles names the arrows of a cycle"
 
-# The module map of .github/CONTRIBUTING.md is tests/layers' table in words:
-# a row per layer, in rank order, naming every module of that layer and
-# none of another (tests/layers --doc) ...
+# The map of .github/CONTRIBUTING.md has a row per layer's folder, in rank
+# order, and each folder's README.md names every module in it and none of
+# another (tests/layers --doc) ...
 code=0
 python3 "$SRC/tests/layers" --doc "$SRC" >"$T/out" 2>"$T/err" || code=$?
-if [ $code = 0 ]; then ok "CONTRIBUTING.md's module map agrees with tests/layers"
-else not_ok "CONTRIBUTING.md's module map agrees with tests/layers" "$(cat "$T/out" "$T/err")"; fi
-# ... and a module left out of its row, or named in another, fails.
+if [ $code = 0 ]; then ok "CONTRIBUTING.md's map and the folders' READMEs agree with the folders"
+else not_ok "CONTRIBUTING.md's map and the folders' READMEs agree with the folders" "$(cat "$T/out" "$T/err")"; fi
+# ... and a module left out of its README, or named in another's, or a
+# folder missing from the map, fails.
 mkdir -p "$T/doc/.github"
-sed -e 's/`byname` (candidates by name/byname (candidates by name/' \
-	-e 's/| `format` (numbers/| `format` and `tipping` (numbers/' \
-	"$SRC/.github/CONTRIBUTING.md" >"$T/doc/.github/CONTRIBUTING.md"
+cp -R "$SRC/plugin" "$T/doc/"
+sed -i 's/`byname` indexes/byname indexes/' "$T/doc/plugin/core/README.md"
+sed -i 's/`format` (numbers/`format` and `tipping` (numbers/' "$T/doc/plugin/result/README.md"
+grep -v '^| 2 | `plugin/insight/`' "$SRC/.github/CONTRIBUTING.md" >"$T/doc/.github/CONTRIBUTING.md"
 code=0
 python3 "$SRC/tests/layers" --doc "$T/doc" >"$T/out" 2>"$T/err" || code=$?
-expect_code 1 "a module map that disagrees fails tests/layers --doc"
-expect_out ": decision core lacks byname" "tests/layers --doc names a module left out"
-expect_out ": value formatting names tipping, of insight" "tests/layers --doc names a module in another layer's row"
+expect_code 1 "a map or README that disagrees fails tests/layers --doc"
+expect_out "plugin/core/README.md: lacks byname" "tests/layers --doc names a module left out"
+expect_out "plugin/result/README.md: names tipping, of insight/" "tests/layers --doc names a module in another folder's README"
+expect_out "the map's rows are 0 util/, 1 git/, 1 core/, 2 parse/, 3 result/" "tests/layers --doc names a folder missing from the map"
 
-# The git source (plugin/git.c, plugin/git_*.c) depends on no parser: only
-# its own headers, the path rules and the utilities.
-bad=$(cd "$SRC/plugin" && grep -n '#include "' git.c git_*.c git_repo.h |
-	grep -v '"memgate/buf.h"\|"git.h"\|"git_repo.h"\|"path.h"' || true)
+# The git source (plugin/git/) depends on no parser: only its own
+# headers, the path rules and the utilities.
+bad=$(cd "$SRC/plugin/git" && grep -n '#include "' ./*.c ./*.h |
+	grep -v '"memgate/\(buf\|error\|limits\).h"\|"git.h"\|"git_repo.h"\|"path.h"' || true)
 if [ -z "$bad" ]; then ok "the git source includes no parser header"
 else not_ok "the git source includes no parser header" "$bad"; fi
 
 # Only the git source includes git2.h (itself or through git_repo.h), and
-# only plugin/git.c tests libgit2's version.
-bad=$(cd "$SRC/plugin" && grep -l '#include <git2\|#include "git_repo.h"' ./*.c ./*.h |
-	grep -v '^\./git\(_[a-z]*\)\{0,1\}\.[ch]$' || true)
+# only plugin/git/git.c tests libgit2's version.
+bad=$(cd "$SRC/plugin" && grep -l '#include <git2\|#include "git_repo.h"' ./*/*.c ./*/*.h |
+	grep -v '^\./git/' || true)
 if [ -z "$bad" ]; then ok "only the git source includes git2.h"
 else not_ok "only the git source includes git2.h" "$bad"; fi
-got=$(cd "$SRC/plugin" && grep -l 'LIBGIT2_VER' ./*.c ./*.h | tr '\n' ' ')
-if [ "$got" = "./git.c " ]; then ok "only plugin/git.c tests libgit2's version"
-else not_ok "only plugin/git.c tests libgit2's version" "got: $got"; fi
+got=$(cd "$SRC/plugin" && grep -l 'LIBGIT2_VER' ./*/*.c ./*/*.h | tr '\n' ' ')
+if [ "$got" = "./git/git.c " ]; then ok "only plugin/git/git.c tests libgit2's version"
+else not_ok "only plugin/git/git.c tests libgit2's version" "got: $got"; fi
 
 # Comments cite the repository's own documents (README, memgate(1),
 # .github/CONTRIBUTING.md), never a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The manual stays true: the man page (plugin/memgate.1) renders without
+# The manual stays true: the man page (plugin/cli/memgate.1) renders without
 # warnings and lists exactly the options each command's -h lists (its lists
 # of words and limits are generated and checked by t_vocabulary.sh); the
 # README's demo transcript is what `make demo` prints (fixtures/demo/run),
@@ -7,7 +7,7 @@
 # recipes are the man page's, byte for byte.
 . "$(dirname "$0")/lib.sh"
 
-MAN=$SRC/plugin/memgate.1
+MAN=$SRC/plugin/cli/memgate.1
 
 # Renders, for print and for a terminal (as man shows it), and passes
 # mandoc's lint: groff's and mandoc's warnings are errors here.  Both tools
@@ -78,7 +78,7 @@ fi
 # page gives too, byte for byte once the roff escapes are undone.
 lines=$(wc -l <"$SRC/README.md")
 if [ "$lines" -le 500 ]; then ok "README: $lines lines, at most 500"
-else not_ok "README: $lines lines, at most 500 (move reference text to plugin/memgate.1)"; fi
+else not_ok "README: $lines lines, at most 500 (move reference text to plugin/cli/memgate.1)"; fi
 python3 - "$SRC/README.md" "$MAN" >"$T/out" 2>&1 <<'EOF'
 import re, sys
 readme = open(sys.argv[1], encoding="utf-8").read()

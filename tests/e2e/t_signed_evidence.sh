@@ -174,7 +174,7 @@ expect_err ".memgate/allowed_signers" "names the file"
 # signature code.
 for c in signature_missing signature_malformed signature_invalid signature_namespace_mismatch \
 	signer_unknown signer_outside_validity sign_on_trusted_runner; do
-	if sed -n '/^\.SH "SIGNED EVIDENCE"$/,/^\.SH /p' "$SRC/plugin/memgate.1" | grep -q "fB\\\\%$c\\\\fR"; then
+	if sed -n '/^\.SH "SIGNED EVIDENCE"$/,/^\.SH /p' "$SRC/plugin/cli/memgate.1" | grep -q "fB\\\\%$c\\\\fR"; then
 		ok "man page: SIGNED EVIDENCE names $c"
 	else
 		not_ok "man page: SIGNED EVIDENCE names $c"

@@ -1,7 +1,7 @@
 /*
  * libFuzzer target: the stage-76 report parser (mg_report_parse) and, on
  * the same bytes, the approved-record reader (mg_approved_read):
- * both read untrusted JSON from the repository through plugin/json_stream.c.
+ * both read untrusted JSON from the repository through plugin/util/json_stream.c.
  *
  * A report that parses keeps the invariants the decision core relies on;
  * a refusal is a one-line error naming the file and a position in the text.
