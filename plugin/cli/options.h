@@ -1,7 +1,7 @@
 #ifndef MEMGATE_OPTIONS_H
 #define MEMGATE_OPTIONS_H
 /*
- * The command-line front end's shared parts (plugin/options.c): the option
+ * The command-line front end's shared parts (plugin/cli/options.c): the option
  * table type, the state a command's options fill, parsing them, and the
  * messages every command prints (errors, usage errors, warnings, files
  * written).
@@ -96,7 +96,7 @@ struct cli_command {
 };
 
 /* The commands, in the order memgate -h and the man page give them;
- * ends with NULL (plugin/commands.c). */
+ * ends with NULL (plugin/cli/commands.c). */
 extern const struct cli_command *const cli_commands[];
 
 /* Options more than one command has, said once (check's --policy is

@@ -1,5 +1,5 @@
 /*
- * Candidates by name: see plugin/byname.h.  Below screening, noise,
+ * Candidates by name: see plugin/core/byname.h.  Below screening, noise,
  * sensitivity and the decision, which all find the baseline, so that none
  * of them calls another for it (tests/layers --cycles).
  */

@@ -1,4 +1,4 @@
-/* Comparing a pull request's screening with its base's: see plugin/compare.h. */
+/* Comparing a pull request's screening with its base's: see plugin/core/compare.h. */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * The git source layer (see plugin/git.h; plugin/git_repo.h lists its
+ * The git source layer (see plugin/git/git.h; plugin/git/git_repo.h lists its
  * files): opening the repository, and what the other files share.
  *
  * libgit2's version differences live here only, behind LIBGIT2_VER_*: the

@@ -8,7 +8,7 @@
  * from a commit's tree, refusing symlinks, submodules and directories by
  * their tree-entry mode.  Also reads working-tree files for --worktree and
  * for the "uncommitted edit" warning.  Its files, a job each, are listed
- * in plugin/git_repo.h.
+ * in plugin/git/git_repo.h.
  */
 #include <stdbool.h>
 #include <stddef.h>

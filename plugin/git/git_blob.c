@@ -1,5 +1,5 @@
 /*
- * Reading a path's blob at a commit (see plugin/git.h, mg_repo_read):
+ * Reading a path's blob at a commit (see plugin/git/git.h, mg_repo_read):
  * the path must be a regular file in the commit's tree, and the blob within
  * the input limit, checked from the object's header before it is inflated.
  */

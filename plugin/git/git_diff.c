@@ -1,5 +1,5 @@
 /*
- * Which paths (see plugin/git.h): the files of a commit's tree
+ * Which paths (see plugin/git/git.h): the files of a commit's tree
  * (mg_repo_list), the paths two trees, or a tree and the working tree,
  * differ in (mg_repo_changed_paths), and what changed between two commits
  * with renames paired (mg_repo_diff).

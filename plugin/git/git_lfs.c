@@ -1,5 +1,5 @@
 /*
- * Git LFS (see plugin/git.h): recognising a pointer blob, and reading the
+ * Git LFS (see plugin/git/git.h): recognising a pointer blob, and reading the
  * object it stands for from the repository's local LFS store.
  */
 #include <assert.h>

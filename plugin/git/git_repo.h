@@ -1,7 +1,7 @@
 #ifndef MEMGATE_GIT_REPO_H
 #define MEMGATE_GIT_REPO_H
 /*
- * What the files of the git source layer (see plugin/git.h) share, defined
+ * What the files of the git source layer (see plugin/git/git.h) share, defined
  * in git.c unless said otherwise:
  *
  *   git.c          opening the repository, and the differences between

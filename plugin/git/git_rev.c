@@ -1,6 +1,6 @@
 /*
  * Resolving a revision (branch, tag, id, HEAD~2, ...) to a commit, and
- * saying why one does not resolve (see plugin/git.h, mg_repo_resolve).
+ * saying why one does not resolve (see plugin/git/git.h, mg_repo_resolve).
  */
 #include <assert.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * A path's versions on a first-parent line (see plugin/git.h,
+ * A path's versions on a first-parent line (see plugin/git/git.h,
  * mg_repo_path_versions): a bounded revwalk that notes each commit whose
  * first parent holds another blob at the path.
  */

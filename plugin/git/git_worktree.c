@@ -1,5 +1,5 @@
 /*
- * The working tree (see plugin/git.h): reading a file for --worktree,
+ * The working tree (see plugin/git/git.h): reading a file for --worktree,
  * whether a file differs from a committed blob, why a path missing at a
  * commit may be missing, and where a directory lies in the working tree.
  * Every path is looked at without following a symlink.

@@ -1,7 +1,7 @@
 /*
  * regression.history: the medians of the base's report over its last
  * versions on the base's first-parent line.  See include/memgate/history.h
- * and plugin/history_read.h.
+ * and plugin/parse/history_read.h.
  */
 #include <assert.h>
 #include <math.h>

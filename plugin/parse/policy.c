@@ -1,13 +1,13 @@
 /*
  * The budget policy (memgate(1), POLICY): see include/memgate/policy.h.
  *
- * plugin/yaml.c loads the text into a tree, refusing what must never reach
+ * plugin/parse/yaml.c loads the text into a tree, refusing what must never reach
  * a walk (aliases, anchors, foreign tags, a second document, deep nesting).
  * The walk maps that tree to rules: it checks every key and value in
  * document order and fills the mg_policy; each error names path:line:column
  * of the offending node.  This file walks the top level, its small keys
  * (version, manifest or report, rank_by) and gate:; each section has a
- * file of its own (plugin/policy_walk.h lists them).
+ * file of its own (plugin/parse/policy_walk.h lists them).
  */
 #include <assert.h>
 #include <stdbool.h>

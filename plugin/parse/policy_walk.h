@@ -2,7 +2,7 @@
 #define MEMGATE_POLICY_WALK_H
 /*
  * What the files of the policy share: the walk that maps the YAML tree of
- * plugin/yaml.c to an mg_policy, checking every key and value in document
+ * plugin/parse/yaml.c to an mg_policy, checking every key and value in document
  * order; each error names path:line:column of the offending node.
  *
  *   policy.c             the top level (its own small keys and gate:), parse, free

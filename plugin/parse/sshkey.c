@@ -1,11 +1,11 @@
-/* SSH public keys and signatures with OpenSSL: see plugin/sshkey.h. */
+/* SSH public keys and signatures with OpenSSL: see plugin/parse/sshkey.h. */
 /*
  * OpenSSL 3 builds a public key from its parts with EVP_PKEY_fromdata;
  * OpenSSL 1.1.1 (Debian 11, Ubuntu 22.04) has only the EC_KEY and RSA
  * objects, deprecated since 3.0.  Those are used only there, or when
  * MG_SSHKEY_LEGACY asks for them (a test builds this file so, to test that
  * path on OpenSSL 3 too); the deprecation warning is what
- * OPENSSL_SUPPRESS_DEPRECATED is for (as in plugin/digest.c).
+ * OPENSSL_SUPPRESS_DEPRECATED is for (as in plugin/util/digest.c).
  */
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/bn.h>

@@ -1,4 +1,4 @@
-/* Strict YAML loading for the policy: see plugin/yaml.h. */
+/* Strict YAML loading for the policy: see plugin/parse/yaml.h. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>

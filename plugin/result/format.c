@@ -1,4 +1,4 @@
-/* Numbers and names for people: see plugin/format.h. */
+/* Numbers and names for people: see plugin/result/format.h. */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>

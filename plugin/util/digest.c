@@ -1,4 +1,4 @@
-/* SHA-256 with OpenSSL: see plugin/digest.h. */
+/* SHA-256 with OpenSSL: see plugin/util/digest.h. */
 /*
  * OpenSSL 3's EVP interface loads its configuration and builds a method
  * store on the first digest of a process: about 2 ms on Debian 12, a tenth

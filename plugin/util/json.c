@@ -1,6 +1,6 @@
 /*
  * A tape the strict reader recorded (json_stream.c), written again by the
- * one JSON writer (json_write.c): see plugin/json.h.  (Reading is
+ * one JSON writer (json_write.c): see plugin/util/json.h.  (Reading is
  * json_stream.c's, explaining a refusal json_explain.c's.)
  */
 #include <stdlib.h>

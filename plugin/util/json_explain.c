@@ -1,7 +1,7 @@
 /*
  * Why the strict reader (json_stream.c) refused a text: mg_json__explain,
  * in the words and at the place the project has always given.  See
- * plugin/json.h.
+ * plugin/util/json.h.
  *
  * A text of at most MG_JSON_EXPLAIN_TREE_MAX bytes goes through three
  * passes, each of which names the first problem it meets:

@@ -1,6 +1,6 @@
 /*
  * The streaming reader: one pass over the text into a tape, the elements
- * of one array handed over one at a time.  See plugin/json.h ("the
+ * of one array handed over one at a time.  See plugin/util/json.h ("the
  * reader"); its checks are json_lex.c's, as the explanation's.
  */
 #include <assert.h>

@@ -1,4 +1,4 @@
-/* The one JSON writer: see plugin/json_write.h. */
+/* The one JSON writer: see plugin/util/json_write.h. */
 #include <assert.h>
 #include <float.h>
 #include <limits.h>

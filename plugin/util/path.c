@@ -1,5 +1,5 @@
 /*
- * Repository path rules: see plugin/path.h.
+ * Repository path rules: see plugin/util/path.h.
  */
 #include <assert.h>
 #include <stdbool.h>
