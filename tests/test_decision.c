@@ -1894,6 +1894,37 @@ Test(decision, every_code_name_is_unique)
 			cr_assert_str_neq(c[i].name, c[j].name);
 }
 
+/* Code names its codes by enum mg_code_id (a misspelt one does not
+ * compile): each id is its row's index, and a reason's or an issue's code
+ * is the row of the same name. */
+Test(decision, every_code_id_is_its_row)
+{
+	size_t n, i;
+	const mg_code *c = mg_codes(&n);
+	int r;
+
+	cr_assert_eq(n, MG_CODE_COUNT);
+	for (i = 0; i < n; i++) {
+		cr_assert_eq(mg_code_of((enum mg_code_id)i), &c[i], "code %zu", i);
+		cr_assert(c[i].name && c[i].summary && c[i].help, "code %zu has its row", i);
+	}
+	cr_assert_str_eq(mg_code_of(MG_CODE_MISSING_OR_DUPLICATE_NAME)->name, "missing_or_duplicate_name");
+	cr_assert_str_eq(mg_code_of(MG_CODE_WARNING)->name, "warning");
+	cr_assert_str_eq(mg_code_of(MG_CODE_WAIVER_EXPIRING)->name, "waiver_expiring");
+	cr_assert_str_eq(mg_code_of(MG_CODE_REGRESSION_NOT_COMPARED)->name, "regression_not_compared");
+	cr_assert_str_eq(mg_code_of(MG_CODE_APPROVAL_OF_OTHER_EVIDENCE)->name,
+			 "approval_of_other_evidence");
+	cr_assert_eq(mg_reason_code(MG_R_MEMORY_OVER_BUDGET), mg_code_of(MG_CODE_MEMORY_OVER_BUDGET));
+	cr_assert_eq(mg_reason_code(MG_R_EVAL_LOSS_REGRESSED), mg_code_of(MG_CODE_EVAL_LOSS_REGRESSED));
+	cr_assert_eq(mg_issue_code(MG_ISSUE_REPORT_HASH_MISMATCH),
+		     mg_code_of(MG_CODE_REPORT_HASH_MISMATCH));
+	for (r = 0; r < MG_REASON_COUNT; r++)
+		cr_assert_eq(mg_code_reason(mg_reason_code((enum mg_reason)r)), r);
+	cr_assert_eq(mg_code_reason(mg_code_of(MG_CODE_WARNING)), -1);
+	cr_assert_eq(mg_code_reason(mg_issue_code(MG_ISSUE_EVIDENCE_STALE)), -1);
+	cr_assert_eq(mg_code_reason(NULL), -1);
+}
+
 Test(decision, waived_reason_no_longer_counts_and_candidate_becomes_feasible)
 {
 	fixture f;

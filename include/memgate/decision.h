@@ -386,6 +386,83 @@ enum mg_kind {
 	MG_KIND_NOTICE     /* information: a waiver applied */
 };
 
+/*
+ * Every code, by name: the index of its row in mg_codes (SARIF's
+ * ruleIndex), so that code naming a code that does not exist does not
+ * compile.  Only append (mg_codes says in which order the rows come).
+ */
+enum mg_code_id {
+	/* screening reasons, steps 1-6 */
+	MG_CODE_MISSING_OR_DUPLICATE_NAME,
+	MG_CODE_OOM,
+	MG_CODE_EVIDENCE_NOT_COMPARABLE,
+	MG_CODE_NOT_IN_ELIGIBLE_CANDIDATES,
+	MG_CODE_MISSING_OR_NON_NUMERIC_METRIC,
+	MG_CODE_INSUFFICIENT_REPEATS,
+	/* screening reasons, step 7 */
+	MG_CODE_MEMORY_OVER_BUDGET,
+	MG_CODE_SAMPLES_PER_S_BELOW_FLOOR,
+	MG_CODE_QUALITY_OVER_FLOOR,
+	MG_CODE_MEMORY_SAVING_BELOW_FLOOR,
+	MG_CODE_THROUGHPUT_BELOW_FLOOR,
+	MG_CODE_QUALITY_DELTA_OVER_LIMIT,
+	MG_CODE_TRADE_OFF_BELOW_FLOOR,
+	/* evidence issues (enum mg_issue order) */
+	MG_CODE_REPORT_HASH_MISMATCH,
+	MG_CODE_SCHEMA_VERSION_MISMATCH,
+	MG_CODE_SEMANTIC_ID_MISMATCH,
+	MG_CODE_APPROVED_RESULT_MISSING,
+	MG_CODE_APPROVED_RESULT_HASH_MISMATCH,
+	MG_CODE_MEASURED_COMMIT_MISSING,
+	MG_CODE_MEASURED_COMMIT_UNKNOWN,
+	MG_CODE_EVIDENCE_STALE,
+	MG_CODE_SIGNATURE_MISSING,
+	MG_CODE_SIGNATURE_MALFORMED,
+	MG_CODE_SIGNATURE_INVALID,
+	MG_CODE_SIGNATURE_NAMESPACE_MISMATCH,
+	MG_CODE_SIGNER_UNKNOWN,
+	MG_CODE_SIGNER_OUTSIDE_VALIDITY,
+	MG_CODE_HANDOFF_NOT_READY,
+	MG_CODE_WORKLOAD_MISSING,
+	MG_CODE_WORKLOAD_MISMATCH,
+	MG_CODE_HARDWARE_MISSING,
+	MG_CODE_HARDWARE_MISMATCH,
+	MG_CODE_MODEL_MISMATCH,
+	MG_CODE_DTYPE_MISMATCH,
+	MG_CODE_AMP_DTYPE_MISMATCH,
+	MG_CODE_BATCH_SIZE_MISMATCH,
+	MG_CODE_SEQ_LEN_MISMATCH,
+	MG_CODE_OPTIMIZER_MISMATCH,
+	MG_CODE_ELIGIBLE_CANDIDATES_MISSING,
+	MG_CODE_CANDIDATES_MISSING,
+	MG_CODE_AGGREGATE_OUTSIDE_RUNS,
+	/* the decision's own */
+	MG_CODE_BASELINE_MISSING_OR_INVALID,
+	MG_CODE_SELECTION_IS_THRESHOLD_SENSITIVE,
+	MG_CODE_DECISION_DRIFT,
+	/* the check's own */
+	MG_CODE_WARNING,
+	MG_CODE_WAIVER_APPLIED,
+	MG_CODE_WAIVER_UNMATCHED,
+	MG_CODE_NOTE,
+	MG_CODE_POLICY_CHANGE,
+	MG_CODE_WAIVER_EXPIRED,
+	/* the decision's own, added later */
+	MG_CODE_MARGIN_WITHIN_MEASUREMENT_NOISE,
+	/* the check's own, added later */
+	MG_CODE_WAIVER_EXPIRING,
+	/* the regressions' reasons */
+	MG_CODE_PEAK_MEMORY_REGRESSED,
+	MG_CODE_THROUGHPUT_REGRESSED,
+	MG_CODE_EVAL_LOSS_REGRESSED,
+	/* the check's own, added after the regressions' */
+	MG_CODE_POLICY_CHANGE_FAILS_ITS_EVIDENCE,
+	MG_CODE_REGRESSION_NOT_COMPARED,
+	/* an evidence issue appended after them */
+	MG_CODE_APPROVAL_OF_OTHER_EVIDENCE,
+	MG_CODE_COUNT
+};
+
 /* A code that a finding carries, with the words every renderer shows. */
 typedef struct mg_code {
 	const char *name;      /* "memory_over_budget", "report_hash_mismatch", ... */
@@ -405,8 +482,13 @@ typedef struct mg_code {
  * earlier code keeps its place (SARIF's ruleIndex).  Static; sets *count.
  */
 const mg_code *mg_codes(size_t *count);
-/* The code named `name`, or NULL. */
+/* The row of code `id` (static): how code names a code it gives. */
+const mg_code *mg_code_of(enum mg_code_id id);
+/* The code named `name`, or NULL: for names read from outside (a record,
+ * a test); code that gives a code names it with mg_code_of. */
 const mg_code *mg_code_find(const char *name);
+/* The reason (enum mg_reason) whose code is c, or -1. */
+int mg_code_reason(const mg_code *c);
 /* The code of a reason or an issue. */
 const mg_code *mg_reason_code(enum mg_reason r);
 const mg_code *mg_issue_code(enum mg_issue i);
