@@ -51,7 +51,7 @@ static void expect_findings(const mg_check_result *r, const struct want *want, s
 	for (i = 0; i < n; i++) {
 		cr_expect_eq(f[i].weight, want[i].weight, "finding %zu: weight %d", i, f[i].weight);
 		cr_expect_eq(f[i].rank, want[i].rank, "finding %zu: rank %d", i, f[i].rank);
-		cr_expect_str_eq(f[i].code, want[i].code, "finding %zu", i);
+		cr_expect_str_eq(f[i].code->name, want[i].code, "finding %zu", i);
 		cr_expect_str_eq(f[i].file, ".memgate.yml", "finding %zu", i);
 		cr_expect_eq(f[i].pos.line, want[i].line, "finding %zu: line %d", i, f[i].pos.line);
 		cr_expect_eq(f[i].pos.column, want[i].column, "finding %zu: column %d", i,
@@ -186,7 +186,7 @@ Test(findings, an_evidence_issue_comes_first)
 	r = mg_demo_check(dir, (mg_check_options){ 0 });
 	mg_findings(&f, &n, r);
 	cr_assert_gt(n, 0);
-	cr_expect_str_eq(f[0].code, "report_hash_mismatch");
+	cr_expect_str_eq(f[0].code->name, "report_hash_mismatch");
 	cr_expect_eq(f[0].weight, MG_FINDING_HARD);
 	cr_expect_eq(f[0].rank, MG_FINDING_RANK_EVIDENCE);
 	cr_expect_eq(f[0].issue, MG_ISSUE_REPORT_HASH_MISMATCH);
@@ -204,10 +204,10 @@ Test(findings, an_evidence_issue_comes_first)
 Test(findings, fingerprints_are_stable_distinct_and_unique)
 {
 	mg_finding f[4] = {
-		{ .code = "memory_saving_below_floor", .subject = "offload" },
-		{ .code = "throughput_below_floor", .subject = "offload" },
-		{ .code = "memory_saving_below_floor", .subject = "hybrid" },
-		{ .code = "memory_saving_below_floor", .subject = "offload" },
+		{ .code = mg_code_of(MG_CODE_MEMORY_SAVING_BELOW_FLOOR), .subject = "offload" },
+		{ .code = mg_code_of(MG_CODE_THROUGHPUT_BELOW_FLOOR), .subject = "offload" },
+		{ .code = mg_code_of(MG_CODE_MEMORY_SAVING_BELOW_FLOOR), .subject = "hybrid" },
+		{ .code = mg_code_of(MG_CODE_MEMORY_SAVING_BELOW_FLOOR), .subject = "offload" },
 	};
 	char fp[4][MG_FINDING_FINGERPRINT_SIZE], again[1][MG_FINDING_FINGERPRINT_SIZE];
 	char other[1][MG_FINDING_FINGERPRINT_SIZE];
@@ -232,8 +232,8 @@ Test(findings, place_falls_back_to_the_policy_first_line)
 {
 	char dir[MG_DEMO_DIR_SIZE];
 	mg_check_result *r;
-	mg_finding warning = { .code = "warning" };
-	mg_finding at = { .code = "x", .file = "a.json", .pos = { 7, 3 } };
+	mg_finding warning = { .code = mg_code_of(MG_CODE_WARNING) };
+	mg_finding at = { .code = mg_code_of(MG_CODE_NOTE), .file = "a.json", .pos = { 7, 3 } };
 	const char *file;
 	mg_pos pos;
 
@@ -277,7 +277,7 @@ Test(findings, the_check_computes_them_once_and_renderers_read_them)
 	fp = calloc(n, sizeof(*fp));
 	mg_finding_fingerprints(fp, ".memgate.yml", fresh, n);
 	for (i = 0; i < n; i++) {
-		cr_expect_str_eq(stored[i].code, fresh[i].code, "finding %zu", i);
+		cr_expect_eq(stored[i].code, fresh[i].code, "finding %zu", i);
 		cr_expect_str_eq(stored[i].message, fresh[i].message, "finding %zu", i);
 		cr_expect_str_eq(stored[i].fingerprint, fp[i], "finding %zu", i);
 		cr_expect_str_eq(fresh[i].fingerprint, "", "mg_findings sets none");
@@ -310,7 +310,7 @@ static const mg_finding *proposed_finding(mg_check_result *r)
 	mg_findings_fill(r);
 	f = mg_result_findings(r, &n);
 	for (i = 0; i < n; i++)
-		if (!strcmp(f[i].code, "policy_change_fails_its_evidence"))
+		if (f[i].code == mg_code_of(MG_CODE_POLICY_CHANGE_FAILS_ITS_EVIDENCE))
 			return &f[i];
 	return NULL;
 }

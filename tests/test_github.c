@@ -1641,13 +1641,13 @@ Test(github, twin_findings_get_numbered_unique_fingerprints)
 {
 	mg_finding f[3] = {
 		{ .weight = MG_FINDING_HARD, .rank = MG_FINDING_RANK_HARD,
-		  .code = "missing_or_duplicate_name", .file = REPORT, .pos = { 3, 1 },
+		  .code = mg_code_of(MG_CODE_MISSING_OR_DUPLICATE_NAME), .file = REPORT, .pos = { 3, 1 },
 		  .candidate = SIZE_MAX, .issue = -1, .message = "x" },
 		{ .weight = MG_FINDING_HARD, .rank = MG_FINDING_RANK_HARD,
-		  .code = "missing_or_duplicate_name", .file = REPORT, .pos = { 9, 1 },
+		  .code = mg_code_of(MG_CODE_MISSING_OR_DUPLICATE_NAME), .file = REPORT, .pos = { 9, 1 },
 		  .candidate = SIZE_MAX, .issue = -1, .message = "y" },
 		{ .weight = MG_FINDING_HARD, .rank = MG_FINDING_RANK_HARD,
-		  .code = "missing_or_duplicate_name", .file = REPORT, .pos = { 12, 1 },
+		  .code = mg_code_of(MG_CODE_MISSING_OR_DUPLICATE_NAME), .file = REPORT, .pos = { 12, 1 },
 		  .candidate = SIZE_MAX, .issue = -1, .message = "z" },
 	};
 	char p[3][MG_FINDING_FINGERPRINT_SIZE], q[3][MG_FINDING_FINGERPRINT_SIZE];

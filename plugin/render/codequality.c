@@ -4,20 +4,14 @@
 #include <stdlib.h>
 
 #include "findings.h"
+#include "severity.h"
 #include "json_write.h"
 #include "memgate/codequality.h"
 
-static const char *severity_of(const char *code)
+/* A code's severity: severity.h's rule. */
+static const char *severity_of(const mg_code *code)
 {
-	const mg_code *c = mg_code_find(code);
-
-	switch (c ? c->kind : MG_KIND_EVIDENCE) {
-	case MG_KIND_EVIDENCE: return "blocker";
-	case MG_KIND_HARD: return "critical";
-	case MG_KIND_TARGET: return "major";
-	case MG_KIND_NOTICE: return "info";
-	default: return "minor";
-	}
+	return mg_severity_of_kind(code->kind)->codequality;
 }
 
 size_t mg_codequality_max_issues = MG_CODEQUALITY_MAX_ISSUES;
@@ -61,7 +55,7 @@ static void put_finding(void *ctx, const mg_check_result *r, const mg_finding *f
 	}
 	is->kept++;
 	mg_finding_place(&file, &pos, r, f);
-	put_issue(&is->w, f->message, f->code, fingerprint, severity_of(f->code),
+	put_issue(&is->w, f->message, f->code->name, fingerprint, severity_of(f->code),
 		  file ? file : ".memgate.yml", pos.line);
 }
 

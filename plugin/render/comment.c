@@ -5,6 +5,7 @@
 
 #include "compare.h"
 #include "findings.h"
+#include "severity.h"
 #include "format.h"
 #include "memgate/comment.h"
 #include "memgate/escape.h"
@@ -281,20 +282,14 @@ static void put_codes(struct comment *c)
  * without those kept out of annotations on unchanged evidence. */
 static bool listed(const struct comment *c, const mg_finding *f)
 {
-	return f->weight < MG_FINDING_WARNING && !mg_finding_quiet(c->r, f);
+	return mg_severity_is_reason(f->weight) && !mg_finding_quiet(c->r, f);
 }
 
 /* A finding's marker, as its annotation's level and the job summary
- * show it: hard findings are errors when the gate fails, else warnings;
- * the others warnings, else notices. */
+ * show it (severity.h's rule). */
 static const char *marker(const mg_finding *f, bool passed)
 {
-	static const char error[] = "\xe2\x9d\x8c", warning[] = "\xe2\x9a\xa0\xef\xb8\x8f",
-			  notice[] = "\xe2\x84\xb9\xef\xb8\x8f";
-
-	if (f->weight == MG_FINDING_HARD)
-		return passed ? warning : error;
-	return passed ? notice : warning;
+	return mg_severity_marker(mg_severity_annotation(f->weight, passed));
 }
 
 static void put_findings(struct comment *c)
@@ -313,7 +308,7 @@ static void put_findings(struct comment *c)
 		mg_buf_printf(out, "- %s ", marker(f, c->r->passed));
 		mg_format_location(out, f->file, f->pos, put_md);
 		put_md(out, f->message);
-		mg_buf_printf(out, " (`%s`)\n", f->code);
+		mg_buf_printf(out, " (`%s`)\n", f->code->name);
 		shown++;
 	}
 	if (shown < c->finding_total)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "findings.h"
+#include "severity.h"
 #include "json_write.h"
 #include "memgate/escape.h"
 #include "format.h"
@@ -26,20 +27,10 @@ static mg_pos no_pos(void)
 
 /* ---- annotations ---- */
 
-enum level { LEVEL_ERROR, LEVEL_WARNING, LEVEL_NOTICE, LEVEL_COUNT };
-
-static const char *const level_names[LEVEL_COUNT] = { "error", "warning", "notice" };
-static const char *const level_plurals[LEVEL_COUNT] = { "errors", "warnings", "notices" };
-
-static enum level level_of(const mg_finding *f, bool passed)
+/* A finding's level: severity.h's rule. */
+static enum mg_level level_of(const mg_finding *f, bool passed)
 {
-	if (f->weight == MG_FINDING_WARNING)
-		return LEVEL_WARNING;
-	if (f->weight == MG_FINDING_NOTE)
-		return LEVEL_NOTICE;
-	if (f->weight == MG_FINDING_HARD)
-		return passed ? LEVEL_WARNING : LEVEL_ERROR;
-	return passed ? LEVEL_NOTICE : LEVEL_WARNING;
+	return mg_severity_annotation(f->weight, passed);
 }
 
 /* One property: " key=value" first, ",key=value" after; empty values are
@@ -54,13 +45,13 @@ static void put_property(mg_buf *out, bool *first, const char *key, const char *
 }
 
 /* "::error file=f,line=3,col=5,title=t::message" */
-static void put_annotation(mg_buf *out, enum level level, const char *file, mg_pos pos,
+static void put_annotation(mg_buf *out, enum mg_level level, const char *file, mg_pos pos,
 			   const char *title, const char *message)
 {
 	bool first = true;
 	char number[16];
 
-	mg_buf_printf(out, "::%s", level_names[level]);
+	mg_buf_printf(out, "::%s", mg_severity_github(level));
 	put_property(out, &first, "file", file);
 	if (file && *file && pos.line > 0) {
 		snprintf(number, sizeof(number), "%d", pos.line);
@@ -76,11 +67,11 @@ static void put_annotation(mg_buf *out, enum level level, const char *file, mg_p
 }
 
 /* The decision: at gate.fail_on (or line 1) of the policy.  Returns its level. */
-static enum level put_decision(mg_buf *out, const mg_check_result *r)
+static enum mg_level put_decision(mg_buf *out, const mg_check_result *r)
 {
 	const mg_decision *d = r->decision;
 	const mg_policy *lines = mg_findings_lines_policy(r);
-	enum level level = r->passed ? LEVEL_NOTICE : LEVEL_ERROR;
+	enum mg_level level = r->passed ? MG_LEVEL_NOTICE : MG_LEVEL_ERROR;
 	mg_buf title = MG_BUF_INIT, msg = MG_BUF_INIT;
 	mg_pos pos = { 1, 0 };
 
@@ -101,12 +92,12 @@ static enum level put_decision(mg_buf *out, const mg_check_result *r)
 
 /* "memgate: memory_over_budget (checkpoint)" */
 static void put_finding(mg_buf *out, const mg_check_result *r, const mg_finding *f,
-			enum level level)
+			enum mg_level level)
 {
 	mg_buf title = MG_BUF_INIT;
 	const mg_screening *s = &r->decision->base;
 
-	mg_buf_printf(&title, "memgate: %s", f->code);
+	mg_buf_printf(&title, "memgate: %s", f->code->name);
 	if (f->candidate < s->count) {
 		mg_buf_puts(&title, " (");
 		mg_format_name(&title, s->evaluations[f->candidate].name);
@@ -135,7 +126,7 @@ static void put_item_error(mg_buf *out, const mg_check_item *item)
 	put_safe(&msg, mg_error_format(&item->error, buf, sizeof(buf)));
 	mg_buf_puts(&title, "memgate: could not decide ");
 	put_safe(&title, item->policy);
-	put_annotation(out, LEVEL_ERROR, file, item->error.file[0] ? pos : no_pos(), title.ptr,
+	put_annotation(out, MG_LEVEL_ERROR, file, item->error.file[0] ? pos : no_pos(), title.ptr,
 		       msg.ptr);
 	mg_buf_free(&msg);
 	mg_buf_free(&title);
@@ -149,14 +140,14 @@ static void put_item_error(mg_buf *out, const mg_check_item *item)
  */
 static void put_annotations(mg_buf *out, const struct annotated *a, size_t count)
 {
-	size_t total[LEVEL_COUNT] = { 0 }, shown[LEVEL_COUNT] = { 0 }, room[LEVEL_COUNT];
+	size_t total[MG_LEVEL_COUNT] = { 0 }, shown[MG_LEVEL_COUNT] = { 0 }, room[MG_LEVEL_COUNT];
 	char title[64], msg[128];
 	size_t i, k;
 	int lv, rank;
 
 	for (i = 0; i < count; i++) {
 		const mg_check_result *r = a[i].item->result;
-		enum level decision = LEVEL_ERROR;
+		enum mg_level decision = MG_LEVEL_ERROR;
 
 		if (r)
 			decision = put_decision(out, r);
@@ -168,14 +159,14 @@ static void put_annotations(mg_buf *out, const struct annotated *a, size_t count
 			if (!mg_finding_quiet(r, &a[i].findings[k]))
 				total[level_of(&a[i].findings[k], r->passed)]++;
 	}
-	for (lv = 0; lv < LEVEL_COUNT; lv++)
+	for (lv = 0; lv < MG_LEVEL_COUNT; lv++)
 		room[lv] = total[lv] > MG_GITHUB_MAX_ANNOTATIONS ? MG_GITHUB_MAX_ANNOTATIONS - 1
 								: MG_GITHUB_MAX_ANNOTATIONS;
 	for (rank = 0; rank < MG_FINDING_RANK_COUNT; rank++)
 		for (i = 0; i < count; i++)
 			for (k = 0; k < a[i].count; k++) {
 				const mg_finding *f = &a[i].findings[k];
-				enum level level;
+				enum mg_level level;
 
 				if ((int)f->rank != rank || mg_finding_quiet(a[i].item->result, f))
 					continue;
@@ -185,14 +176,14 @@ static void put_annotations(mg_buf *out, const struct annotated *a, size_t count
 					shown[level]++;
 				}
 			}
-	for (lv = 0; lv < LEVEL_COUNT; lv++) {
+	for (lv = 0; lv < MG_LEVEL_COUNT; lv++) {
 		if (total[lv] <= shown[lv])
 			continue;
 		snprintf(title, sizeof(title), "memgate: %zu more %s", total[lv] - shown[lv],
-			 level_plurals[lv]);
+			 mg_severity_github_plural((enum mg_level)lv));
 		snprintf(msg, sizeof(msg), "and %zu more %s: see the job summary or the log of this step",
-			 total[lv] - shown[lv], level_plurals[lv]);
-		put_annotation(out, (enum level)lv, NULL, no_pos(), title, msg);
+			 total[lv] - shown[lv], mg_severity_github_plural((enum mg_level)lv));
+		put_annotation(out, (enum mg_level)lv, NULL, no_pos(), title, msg);
 	}
 }
 
@@ -208,7 +199,7 @@ static void put_finding_log(mg_buf *out, const mg_check_result *r,
 	size_t i, shown = 0, more = 0;
 
 	for (i = 0; i < n; i++) {
-		if (f[i].weight >= MG_FINDING_WARNING)
+		if (!mg_severity_is_reason(f[i].weight))
 			continue;
 		if (shown++ >= GITHUB_LOG_FINDINGS) {
 			more++;
@@ -218,8 +209,8 @@ static void put_finding_log(mg_buf *out, const mg_check_result *r,
 		heading = "";
 		mg_buf_puts(out, "  ");
 		mg_format_location(out, f[i].file, f[i].pos, put_safe);
-		mg_buf_printf(out, "%s: %s [%s]\n", level_names[level_of(&f[i], r->passed)],
-			      f[i].message, f[i].code);
+		mg_buf_printf(out, "%s: %s [%s]\n", mg_severity_github(level_of(&f[i], r->passed)),
+			      f[i].message, f[i].code->name);
 	}
 	if (more)
 		mg_buf_printf(out, "  and %zu more findings (memgate check --format json "
@@ -432,7 +423,7 @@ char *mg_github_render_error(const mg_error *err)
 
 	assert(err);
 	put_safe(&msg, err->message[0] ? err->message : "memgate could not decide");
-	put_annotation(&out, LEVEL_ERROR, err->file[0] ? err->file : NULL, pos,
+	put_annotation(&out, MG_LEVEL_ERROR, err->file[0] ? err->file : NULL, pos,
 		       "memgate: could not decide", msg.ptr);
 	mg_buf_free(&msg);
 	return mg_buf_detach(&out, NULL);
@@ -473,14 +464,14 @@ char *mg_github_render_plan(const mg_plan *plan)
 		if (plan->entries[i].kind != MG_PLAN_RETIRED)
 			continue;
 		put_safe(&retired, plan->entries[i].message);
-		put_annotation(&out, LEVEL_WARNING, plan->entries[i].policy, no_pos(),
+		put_annotation(&out, MG_LEVEL_WARNING, plan->entries[i].policy, no_pos(),
 			       "memgate: policy retired", retired.ptr);
 		mg_buf_free(&retired);
 	}
 	if (unchanged) {
 		snprintf(title, sizeof(title), "memgate: %zu polic%s unchanged, not gated", unchanged,
 			 unchanged == 1 ? "y" : "ies");
-		put_annotation(&out, LEVEL_NOTICE, NULL, no_pos(), title, msg.ptr);
+		put_annotation(&out, MG_LEVEL_NOTICE, NULL, no_pos(), title, msg.ptr);
 	}
 	mg_buf_free(&msg);
 	return mg_buf_detach(&out, NULL);

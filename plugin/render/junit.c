@@ -123,7 +123,7 @@ static void put_text(mg_buf *out, const char *s)
 static void put_finding_line(mg_buf *out, const mg_finding *f)
 {
 	mg_format_location(out, f->file, f->pos, put_text);
-	mg_buf_printf(out, "%s [%s]\n", f->message, f->code);
+	mg_buf_printf(out, "%s [%s]\n", f->message, f->code->name);
 }
 
 /* The finding lines of one rank (or of every rank, with MG_FINDING_RANK_COUNT). */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "findings.h"
+#include "severity.h"
 #include "json_write.h"
 #include "memgate/buf.h"
 #include "memgate/sarif.h"
@@ -19,28 +20,11 @@ static void text(mg_jw *w, const char *key, const char *s)
 	mg_jw_end(w);
 }
 
-/* SARIF's result levels, most severe first (the order a capped run keeps). */
-enum level { LEVEL_ERROR, LEVEL_WARNING, LEVEL_NOTE, LEVEL_COUNT };
-
-static const char *const level_names[LEVEL_COUNT] = { "error", "warning", "note" };
-
-static enum level level_of(enum mg_kind kind)
+/* SARIF's result levels are enum mg_level, most severe first (the order a
+ * capped run keeps); a kind's level is severity.h's rule. */
+static enum mg_level level_of(enum mg_kind kind)
 {
-	switch (kind) {
-	case MG_KIND_EVIDENCE:
-	case MG_KIND_HARD: return LEVEL_ERROR;
-	case MG_KIND_NOTICE: return LEVEL_NOTE;
-	default: return LEVEL_WARNING;
-	}
-}
-
-static const char *kind_tag(enum mg_kind kind)
-{
-	static const char *const tags[] = {
-		"evidence", "hard-limit", "target", "exclusion-or-sensitivity", "warning", "waiver",
-	};
-
-	return tags[kind];
+	return mg_severity_of_kind(kind)->sarif;
 }
 
 /* One rule per code, in mg_codes order (ruleIndex is that order). */
@@ -58,12 +42,12 @@ static void put_rules(mg_jw *w)
 		text(w, "fullDescription", codes[i].summary);
 		text(w, "help", codes[i].help);
 		mg_jw_key_object(w, "defaultConfiguration");
-		mg_jw_key_string(w, "level", level_names[level_of(codes[i].kind)]);
+		mg_jw_key_string(w, "level", mg_severity_sarif(level_of(codes[i].kind)));
 		mg_jw_end(w);
 		mg_jw_key_object(w, "properties");
 		mg_jw_key_array(w, "tags");
 		mg_jw_string(w, "memgate");
-		mg_jw_string(w, kind_tag(codes[i].kind));
+		mg_jw_string(w, mg_severity_of_kind(codes[i].kind)->tag);
 		mg_jw_end(w);
 		mg_jw_end(w);
 		mg_jw_end(w);
@@ -72,13 +56,13 @@ static void put_rules(mg_jw *w)
 }
 
 /* The index of a code in mg_codes (every finding's code is one of them). */
-static size_t rule_index(const char *code)
+static size_t rule_index(const mg_code *code)
 {
-	const mg_code *codes, *c = mg_code_find(code);
+	size_t n;
+	const mg_code *codes = mg_codes(&n);
 
-	codes = mg_codes(&(size_t){ 0 });
-	assert(c);
-	return (size_t)(c - codes);
+	assert(code >= codes && code < codes + n);
+	return (size_t)(code - codes);
 }
 
 /* A repository path as a relative URI reference: every byte but the
@@ -135,15 +119,15 @@ static void put_location(mg_jw *w, const char *file, mg_pos pos)
 #define RESULT_DEPTH 4
 
 struct results {
-	mg_buf text[LEVEL_COUNT];    /* the first MG_SARIF_MAX_RESULTS of each level, written */
-	size_t *end[LEVEL_COUNT];    /* where each ends in text */
-	size_t *seq[LEVEL_COUNT];    /* their places in the findings' order */
-	size_t kept[LEVEL_COUNT];
+	mg_buf text[MG_LEVEL_COUNT];    /* the first MG_SARIF_MAX_RESULTS of each level, written */
+	size_t *end[MG_LEVEL_COUNT];    /* where each ends in text */
+	size_t *seq[MG_LEVEL_COUNT];    /* their places in the findings' order */
+	size_t kept[MG_LEVEL_COUNT];
 	size_t total;                /* findings seen */
 };
 
 static void put_result(mg_jw *w, const mg_check_result *r, const mg_finding *f,
-		       const char *fingerprint, enum level l)
+		       const char *fingerprint, enum mg_level l)
 {
 	char line_hash[40];
 	const char *file;
@@ -151,9 +135,9 @@ static void put_result(mg_jw *w, const mg_check_result *r, const mg_finding *f,
 
 	mg_finding_place(&file, &pos, r, f);
 	mg_jw_object(w);
-	mg_jw_key_string(w, "ruleId", f->code);
+	mg_jw_key_string(w, "ruleId", f->code->name);
 	mg_jw_key_number(w, "ruleIndex", (double)rule_index(f->code));
-	mg_jw_key_string(w, "level", level_names[l]);
+	mg_jw_key_string(w, "level", mg_severity_sarif(l));
 	text(w, "message", f->message);
 	put_location(w, file, pos);
 	mg_jw_key_object(w, "partialFingerprints");
@@ -177,9 +161,7 @@ static void keep_result(void *ctx, const mg_check_result *r, const mg_finding *f
 			const char *fingerprint)
 {
 	struct results *all = ctx;
-	const mg_code *code = mg_code_find(f->code);
-	enum level l = mg_finding_quiet(r, f) ? LEVEL_NOTE :
-		level_of(code ? code->kind : MG_KIND_EVIDENCE);
+	enum mg_level l = mg_finding_quiet(r, f) ? MG_LEVEL_NOTICE : level_of(f->code->kind);
 	mg_jw w;
 
 	if (all->kept[l] == MG_SARIF_MAX_RESULTS) {
@@ -197,17 +179,18 @@ static void keep_result(void *ctx, const mg_check_result *r, const mg_finding *f
  * order.  Returns how many. */
 static size_t take_results(mg_jw *w, struct results *all)
 {
-	size_t quota[LEVEL_COUNT], at[LEVEL_COUNT] = { 0 }, left = MG_SARIF_MAX_RESULTS, taken = 0;
+	size_t quota[MG_LEVEL_COUNT], at[MG_LEVEL_COUNT] = { 0 };
+	size_t left = MG_SARIF_MAX_RESULTS, taken = 0;
 	size_t from;
 	int l, next;
 
-	for (l = 0; l < LEVEL_COUNT; l++) {
+	for (l = 0; l < MG_LEVEL_COUNT; l++) {
 		quota[l] = all->kept[l] < left ? all->kept[l] : left;
 		left -= quota[l];
 	}
 	for (;;) {
 		next = -1;
-		for (l = 0; l < LEVEL_COUNT; l++)
+		for (l = 0; l < MG_LEVEL_COUNT; l++)
 			if (at[l] < quota[l] &&
 			    (next < 0 || all->seq[l][at[l]] < all->seq[next][at[next]]))
 				next = l;
@@ -275,7 +258,7 @@ static void put_results(mg_jw *w, const mg_check_item *items, size_t count)
 	int l;
 
 	memset(&all, 0, sizeof(all));
-	for (l = 0; l < LEVEL_COUNT; l++) {
+	for (l = 0; l < MG_LEVEL_COUNT; l++) {
 		mg_buf_init(&all.text[l]);
 		all.seq[l] = mg_xcalloc(MG_SARIF_MAX_RESULTS, sizeof(*all.seq[l]));
 		all.end[l] = mg_xcalloc(MG_SARIF_MAX_RESULTS, sizeof(*all.end[l]));
@@ -286,7 +269,7 @@ static void put_results(mg_jw *w, const mg_check_item *items, size_t count)
 	mg_jw_key_array(w, "results");
 	written = take_results(w, &all);
 	mg_jw_end(w);
-	for (l = 0; l < LEVEL_COUNT; l++) {
+	for (l = 0; l < MG_LEVEL_COUNT; l++) {
 		mg_buf_free(&all.text[l]);
 		free(all.seq[l]);
 		free(all.end[l]);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "findings.h"
+#include "severity.h"
 #include "compare.h"
 #include "memgate/escape.h"
 #include "format.h"
@@ -214,15 +215,10 @@ static void put_candidates(struct render *x)
 
 /* ---- findings ---- */
 
-/* The marker of a finding's annotation level (github.c's levels). */
+/* The marker of a finding's annotation level (severity.h's rule). */
 static const char *marker(const mg_finding *f, bool passed)
 {
-	static const char error[] = "\xe2\x9d\x8c", warning[] = "\xe2\x9a\xa0\xef\xb8\x8f",
-			  notice[] = "\xe2\x84\xb9\xef\xb8\x8f";
-
-	if (f->weight == MG_FINDING_HARD)
-		return passed ? warning : error;
-	return passed ? notice : warning;
+	return mg_severity_marker(mg_severity_annotation(f->weight, passed));
 }
 
 /* "- ❌ .memgate.yml:12:25: checkpoint: ... (`memory_saving_below_floor`)" */
@@ -232,7 +228,7 @@ static void put_finding(mg_buf *out, const mg_finding *f, bool passed)
 	mg_format_location(out, f->file, f->pos, mg_summary__put_md);
 	mg_summary__put_md(out, f->message);
 	mg_buf_puts(out, " (");
-	mg_summary__put_code(out, f->code);
+	mg_summary__put_code(out, f->code->name);
 	mg_buf_puts(out, ")\n");
 }
 
@@ -244,7 +240,7 @@ static void put_findings(struct render *x)
 		return;
 	mg_buf_puts(&x->out, "\n### Reasons\n\n");
 	for (i = 0; i < x->finding_count && mg_summary__room_for_row(x, T_FINDINGS); i++) {
-		if (x->findings[i].weight >= MG_FINDING_WARNING)
+		if (!mg_severity_is_reason(x->findings[i].weight))
 			continue;
 		put_finding(&x->out, &x->findings[i], x->r->passed);
 		x->shown[T_FINDINGS]++;
@@ -695,7 +691,7 @@ static size_t count_reasons(const mg_finding *f, size_t n)
 	size_t i, count = 0;
 
 	for (i = 0; i < n; i++)
-		count += f[i].weight < MG_FINDING_WARNING;
+		count += mg_severity_is_reason(f[i].weight);
 	return count;
 }
 

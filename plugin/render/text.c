@@ -313,7 +313,7 @@ static void put_issue_details(mg_buf *out, const mg_finding *f, size_t n)
 			continue;
 		mg_buf_puts(out, "  ");
 		mg_format_location(out, f[i].file, f[i].pos, mg_text__put_safe);
-		mg_buf_printf(out, "%s [%s]\n", f[i].message, f[i].code);
+		mg_buf_printf(out, "%s [%s]\n", f[i].message, f[i].code->name);
 	}
 }
 
@@ -386,14 +386,14 @@ static void put_regression(mg_buf *out, const mg_check_result *r)
 	mg_buf_puts(out, ")\n");
 	findings = mg_result_findings(r, &n);
 	for (i = 0; i < n; i++) {
-		int reason = mg_reason_from_name(findings[i].code);
+		int reason = mg_code_reason(findings[i].code);
 
 		if ((reason < 0 || !MG_REASON_IS_REGRESSION(reason)) &&
-		    strcmp(findings[i].code, "regression_not_compared"))
+		    findings[i].code != mg_code_of(MG_CODE_REGRESSION_NOT_COMPARED))
 			continue;
 		mg_buf_puts(out, "  ");
 		mg_format_location(out, findings[i].file, findings[i].pos, mg_text__put_safe);
-		mg_buf_printf(out, "%s [%s]\n", findings[i].message, findings[i].code);
+		mg_buf_printf(out, "%s [%s]\n", findings[i].message, findings[i].code->name);
 	}
 }
 
@@ -544,11 +544,11 @@ static void put_proposed(mg_buf *out, const mg_check_result *r)
 		return;
 	f = mg_result_findings(r, &n);
 	for (i = 0; i < n; i++) {
-		if (strcmp(f[i].code, "policy_change_fails_its_evidence"))
+		if (f[i].code != mg_code_of(MG_CODE_POLICY_CHANGE_FAILS_ITS_EVIDENCE))
 			continue;
 		mg_buf_puts(out, "policy: ");
 		mg_format_location(out, f[i].file, f[i].pos, mg_text__put_safe);
-		mg_buf_printf(out, "%s [%s]\n", f[i].message, f[i].code);
+		mg_buf_printf(out, "%s [%s]\n", f[i].message, f[i].code->name);
 	}
 }
 

@@ -91,7 +91,7 @@ static void threshold_finding(struct findings *f, const mg_evaluation *e, size_t
 		mg_format_threshold(&f->msg, b->value[t]);
 	}
 	mg_findings__add(f, candidate_rank(f, i, c->hard),
-			 mg_reason_name(c->reason), mg_findings__policy_file(f->r),
+			 mg_reason_code(c->reason), mg_findings__policy_file(f->r),
 			 threshold_pos(f, t), i);
 }
 
@@ -190,7 +190,7 @@ static void early_finding(struct findings *f, const mg_evaluation *e, size_t i,
 			      f->r->policy ? f->r->policy->rules.min_repeats : 1);
 	}
 	mg_findings__add(f, candidate_rank(f, i, hard),
-			 mg_reason_name(reason), mg_findings__report_file(f->r), pos, i);
+			 mg_reason_code(reason), mg_findings__report_file(f->r), pos, i);
 }
 
 bool mg_finding_self_comparison(const mg_check_result *r, const mg_evaluation *e,
@@ -246,7 +246,7 @@ static void baseline_finding(struct findings *f)
 	mg_buf_puts(&f->msg, "no candidate is named ");
 	mg_findings__put_quoted(&f->msg, name);
 	mg_buf_puts(&f->msg, " (evidence.baseline), so no value can be derived from it");
-	mg_findings__add(f, MG_FINDING_RANK_HARD, "baseline_missing_or_invalid",
+	mg_findings__add(f, MG_FINDING_RANK_HARD, mg_code_of(MG_CODE_BASELINE_MISSING_OR_INVALID),
 			 mg_findings__report_file(f->r),
 			 f->ev ? f->ev->candidates_pos : mg_findings__no_pos(), NO_CANDIDATE);
 }
@@ -292,7 +292,8 @@ static void sensitivity_findings(struct findings *f)
 		mg_buf_puts(&f->msg, ", not ");
 		mg_format_name(&f->msg, f->d->best);
 		f->subject = sc->id;
-		mg_findings__add(f, MG_FINDING_RANK_SENSITIVITY, "selection_is_threshold_sensitive",
+		mg_findings__add(f, MG_FINDING_RANK_SENSITIVITY,
+				 mg_code_of(MG_CODE_SELECTION_IS_THRESHOLD_SENSITIVE),
 				 mg_findings__policy_file(f->r), scenario_pos(f, i), NO_CANDIDATE);
 	}
 }
@@ -304,7 +305,7 @@ static void warning_findings(struct findings *f)
 	for (i = 0; i < f->r->warning_count; i++) {
 		mg_findings__put_safe(&f->msg, f->r->warnings[i]);
 		f->subject = f->r->warnings[i];
-		mg_findings__add(f, MG_FINDING_RANK_WARNING, "warning",
+		mg_findings__add(f, MG_FINDING_RANK_WARNING, mg_code_of(MG_CODE_WARNING),
 				 f->r->warning_files ? f->r->warning_files[i] : NULL,
 				 f->r->warning_pos ? f->r->warning_pos[i] : mg_findings__no_pos(),
 				 NO_CANDIDATE);
@@ -317,8 +318,8 @@ static void note_findings(struct findings *f)
 
 	for (i = 0; i < f->r->note_count; i++) {
 		mg_findings__put_safe(&f->msg, f->r->notes[i]);
-		mg_findings__add_weighted(f, MG_FINDING_NOTE, MG_FINDING_RANK_WARNING, "note", NULL,
-					  mg_findings__no_pos(), NO_CANDIDATE);
+		mg_findings__add(f, MG_FINDING_RANK_WARNING, mg_code_of(MG_CODE_NOTE), NULL,
+				 mg_findings__no_pos(), NO_CANDIDATE);
 	}
 }
 
@@ -353,7 +354,7 @@ static void change_findings(struct findings *f)
 		mg_findings__add_weighted(f,
 					  c->effect == MG_CHANGE_LOOSENS || c->effect == MG_CHANGE_EXPIRED ?
 					  MG_FINDING_WARNING : MG_FINDING_NOTE,
-					  MG_FINDING_RANK_WARNING, "policy_change",
+					  MG_FINDING_RANK_WARNING, mg_code_of(MG_CODE_POLICY_CHANGE),
 					  mg_findings__policy_file(f->r), c->pos, NO_CANDIDATE);
 	}
 	mg_buf_free(&value);
@@ -364,11 +365,11 @@ static void change_findings(struct findings *f)
  * notice at its expires: when it expires within waivers_warn_days. */
 static void waiver_findings(struct findings *f)
 {
-	/* "waiver_" and mg_check_waiver_status_name: static, as codes are */
-	static const char *const codes[MG_WAIVER_STATUS_COUNT] = {
-		[MG_WAIVER_APPLIED] = "waiver_applied",
-		[MG_WAIVER_UNMATCHED] = "waiver_unmatched",
-		[MG_WAIVER_EXPIRED] = "waiver_expired",
+	/* "waiver_" and mg_check_waiver_status_name */
+	static const enum mg_code_id codes[MG_WAIVER_STATUS_COUNT] = {
+		[MG_WAIVER_APPLIED] = MG_CODE_WAIVER_APPLIED,
+		[MG_WAIVER_UNMATCHED] = MG_CODE_WAIVER_UNMATCHED,
+		[MG_WAIVER_EXPIRED] = MG_CODE_WAIVER_EXPIRED,
 	};
 	const mg_check_result *r = f->r;
 	mg_buf line = MG_BUF_INIT, subject = MG_BUF_INIT;
@@ -387,7 +388,7 @@ static void waiver_findings(struct findings *f)
 		f->subject = subject.ptr;
 		mg_findings__add(f, w->status == MG_WAIVER_APPLIED ? MG_FINDING_RANK_WAIVER
 								   : MG_FINDING_RANK_WARNING,
-				 codes[w->status], mg_findings__policy_file(r), pos,
+				 mg_code_of(codes[w->status]), mg_findings__policy_file(r), pos,
 				 w->status == MG_WAIVER_APPLIED ? evaluation_named(f->d, v->candidate)
 								: NO_CANDIDATE);
 		mg_buf_free(&line);
@@ -395,7 +396,7 @@ static void waiver_findings(struct findings *f)
 			mg_check_waiver_expiring_message(&line, r, i);
 			mg_findings__put_safe(&f->msg, line.ptr);
 			f->subject = subject.ptr;
-			mg_findings__add(f, MG_FINDING_RANK_WAIVER, "waiver_expiring",
+			mg_findings__add(f, MG_FINDING_RANK_WAIVER, mg_code_of(MG_CODE_WAIVER_EXPIRING),
 					 mg_findings__policy_file(r), v->expires_pos,
 					 NO_CANDIDATE);
 			mg_buf_free(&line);
@@ -451,7 +452,7 @@ static void regression_findings(struct findings *f)
 		mg_findings__add_weighted(f,
 					  p && p->rules.regression.reject ? MG_FINDING_HARD : MG_FINDING_SOFT,
 					  g->index == f->selected ? MG_FINDING_RANK_SELECTED : MG_FINDING_RANK_HARD,
-					  mg_reason_name(def->reason),
+					  mg_reason_code(def->reason),
 					  mg_findings__report_file(f->r), pos, g->index);
 	}
 }
@@ -488,7 +489,8 @@ static void unmatched_findings(struct findings *f)
 		mg_findings__add_weighted(f, !selected ? MG_FINDING_WARNING :
 					  rg->reject ? MG_FINDING_HARD : MG_FINDING_SOFT,
 					  selected ? MG_FINDING_RANK_SELECTED : MG_FINDING_RANK_WARNING,
-					  "regression_not_compared", mg_findings__report_file(f->r),
+					  mg_code_of(MG_CODE_REGRESSION_NOT_COMPARED),
+					  mg_findings__report_file(f->r),
 					  mg_findings__no_pos(), NO_CANDIDATE);
 	}
 }
@@ -571,7 +573,7 @@ static void fingerprint(char out[MG_FINDING_FINGERPRINT_SIZE], const char *polic
 	mg_buf_put(&key, "", 1);
 	mg_buf_puts(&key, policy ? policy : "");
 	mg_buf_put(&key, "", 1);
-	mg_buf_puts(&key, f->code);
+	mg_buf_puts(&key, f->code->name);
 	mg_buf_put(&key, "", 1);
 	if (f->subject)
 		mg_buf_puts(&key, f->subject);

@@ -12,7 +12,7 @@
 
 
 /* How loud a finding is: the level of its annotation, from the kind of its
- * code (mg_code_find). */
+ * code unless its producer says otherwise. */
 enum mg_finding_weight {
 	MG_FINDING_HARD,     /* evidence issue, hard limit, disqualified candidate:
 			       ::error when the gate fails, else ::warning */
@@ -46,8 +46,8 @@ enum mg_finding_rank {
 typedef struct mg_finding {
 	enum mg_finding_weight weight;
 	enum mg_finding_rank rank;
-	const char *code;    /* "memory_over_budget", "report_hash_mismatch",
-				"warning", "note", "policy_change", ...: static */
+	const mg_code *code; /* its row of mg_codes (memory_over_budget,
+				report_hash_mismatch, warning, note, ...): static */
 	const char *file;    /* repository path, borrowed from the result; NULL for none */
 	mg_pos pos;          /* 1-based; 0 when unknown */
 	size_t candidate;    /* index of the base evaluation, or SIZE_MAX */

@@ -60,7 +60,7 @@ static void approved_missing(struct findings *f)
 		pos = mg_findings_lines_policy(r) ? mg_findings_lines_policy(r)->report_pos : pos;
 	}
 	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE,
-			 mg_issue_name(MG_ISSUE_APPROVED_RESULT_MISSING), file, pos, NO_CANDIDATE);
+			 mg_issue_code(MG_ISSUE_APPROVED_RESULT_MISSING), file, pos, NO_CANDIDATE);
 }
 
 /* The issues found in the manifest's pins (memgate(1), HOW MEMGATE DECIDES,
@@ -167,7 +167,7 @@ static void manifest_issue(struct findings *f, enum mg_issue issue)
 	} else {
 		mg_buf_puts(&f->msg, mg_issue_name(issue));
 	}
-	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE, mg_issue_name(issue),
+	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE, mg_issue_code(issue),
 			 mg_findings__manifest_file(r), pos,
 			 NO_CANDIDATE);
 }
@@ -190,14 +190,14 @@ static void stale_findings(struct findings *f)
 				      "(evidence.inputs): measure again", at ? at : "");
 		f->subject = r->stale_paths[i];
 		mg_findings__add(f, MG_FINDING_RANK_EVIDENCE,
-				 mg_issue_name(MG_ISSUE_EVIDENCE_STALE),
+				 mg_issue_code(MG_ISSUE_EVIDENCE_STALE),
 				 r->stale_paths[i], mg_findings__no_pos(), NO_CANDIDATE);
 	}
 	if (r->stale_total <= r->stale_count)
 		return;
 	mg_buf_printf(&f->msg, "and %zu more paths of evidence.inputs changed since the "
 		      "measured commit %.7s", r->stale_total - r->stale_count, at ? at : "");
-	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE, mg_issue_name(MG_ISSUE_EVIDENCE_STALE),
+	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE, mg_issue_code(MG_ISSUE_EVIDENCE_STALE),
 			 mg_findings__manifest_file(r),
 			 r->manifest ? r->manifest->measured_commit_pos : mg_findings__no_pos(),
 			 NO_CANDIDATE);
@@ -240,7 +240,7 @@ static void measured_issue(struct findings *f, enum mg_issue issue)
 		file = mg_findings__policy_file(r);
 		pos = lines ? lines->inputs_pos : pos;
 	}
-	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE, mg_issue_name(issue), file, pos,
+	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE, mg_issue_code(issue), file, pos,
 			 NO_CANDIDATE);
 }
 
@@ -259,7 +259,7 @@ static void signature_issue(struct findings *f, enum mg_issue issue)
 		pos = (mg_pos){ 1, 0 };
 	}
 	mg_findings__put_safe(&f->msg, s->problem);
-	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE, mg_issue_name(issue), file, pos,
+	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE, mg_issue_code(issue), file, pos,
 			 NO_CANDIDATE);
 }
 
@@ -320,7 +320,7 @@ static void aggregate_issues(struct findings *f)
 		mg_buf_puts(&f->msg, ": an aggregate value lies outside the [min, max] of its runs");
 		f->subject = c->name;
 		mg_findings__add(f, MG_FINDING_RANK_EVIDENCE,
-				 mg_issue_name(MG_ISSUE_AGGREGATE_OUTSIDE_RUNS),
+				 mg_issue_code(MG_ISSUE_AGGREGATE_OUTSIDE_RUNS),
 				 mg_findings__report_file(f->r), c->pos,
 				 i < f->d->base.count ? i : NO_CANDIDATE);
 	}
@@ -351,7 +351,7 @@ static void report_issue(struct findings *f, enum mg_issue issue)
 		mg_buf_puts(&f->msg, "the report has no candidates");
 		pos = f->ev->candidates_pos;
 	}
-	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE, mg_issue_name(issue),
+	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE, mg_issue_code(issue),
 			 mg_findings__report_file(f->r), pos,
 			 NO_CANDIDATE);
 }
@@ -384,7 +384,7 @@ static void other_evidence_issue(struct findings *f)
 	mg_buf_puts(&f->msg, " now: these numbers were not approved; approve them again "
 		    "(memgate approve) or restore the evidence that was approved");
 	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE,
-			 mg_issue_name(MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE),
+			 mg_issue_code(MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE),
 			 mg_findings__manifest_file(r), m->approved_path_pos, NO_CANDIDATE);
 }
 
@@ -430,7 +430,7 @@ void mg_findings__drift(struct findings *f)
 		mg_format_name(&f->msg, f->d->computed_selected);
 	else
 		mg_buf_puts(&f->msg, "none");
-	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE, "decision_drift",
+	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE, mg_code_of(MG_CODE_DECISION_DRIFT),
 			 mg_findings__manifest_file(r),
 			 r->manifest ? r->manifest->approved_path_pos : mg_findings__no_pos(),
 			 NO_CANDIDATE);
@@ -554,6 +554,7 @@ void mg_findings__proposed(struct findings *f)
 	else
 		mg_buf_puts(&f->msg, "fix the policy or its evidence");
 	mg_buf_puts(&f->msg, " in this change");
-	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE, "policy_change_fails_its_evidence",
+	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE,
+			 mg_code_of(MG_CODE_POLICY_CHANGE_FAILS_ITS_EVIDENCE),
 			 mg_findings__policy_file(r), proposed_pos(r, p), NO_CANDIDATE);
 }

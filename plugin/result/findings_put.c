@@ -1,10 +1,12 @@
 /* Adding findings, and the writers and paths they use: see findings_put.h. */
+#include <assert.h>
 #include <string.h>
 
 #include "memgate/buf.h"
 #include "memgate/escape.h"
 #include "format.h"
 #include "findings_put.h"
+#include "severity.h"
 
 void mg_findings__put_safe(mg_buf *out, const char *s)
 {
@@ -46,20 +48,6 @@ const char *mg_findings__policy_file(const mg_check_result *r)
 	return r->policy_ref.path ? r->policy_ref.path : r->policy ? r->policy->path : NULL;
 }
 
-/* The annotation weight of a code's kind. */
-static enum mg_finding_weight weight_of(const char *code)
-{
-	const mg_code *c = mg_code_find(code);
-
-	switch (c ? c->kind : MG_KIND_EVIDENCE) {
-	case MG_KIND_EVIDENCE:
-	case MG_KIND_HARD: return MG_FINDING_HARD;
-	case MG_KIND_TARGET:
-	case MG_KIND_SOFT: return MG_FINDING_SOFT;
-	case MG_KIND_WARNING: return MG_FINDING_WARNING;
-	default: return MG_FINDING_NOTE;
-	}
-}
 
 const char *mg_findings__manifest_file(const mg_check_result *r)
 {
@@ -80,7 +68,7 @@ const mg_policy *mg_findings_lines_policy(const mg_check_result *r)
 /* Record a finding of `weight` whose message is f->msg and subject
  * f->subject (both reset). */
 void mg_findings__add_weighted(struct findings *f, enum mg_finding_weight weight,
-			       enum mg_finding_rank rank, const char *code, const char *file,
+			       enum mg_finding_rank rank, const mg_code *code, const char *file,
 			       mg_pos pos, size_t candidate)
 {
 	mg_finding *x;
@@ -89,6 +77,7 @@ void mg_findings__add_weighted(struct findings *f, enum mg_finding_weight weight
 		f->cap = f->cap ? 2 * f->cap : 16;
 		f->list = mg_xrealloc(f->list, f->cap * sizeof(*f->list));
 	}
+	assert(code);
 	x = &f->list[f->count++];
 	x->weight = weight;
 	x->subject = f->subject ? mg_xstrdup(f->subject) : NULL;
@@ -105,9 +94,10 @@ void mg_findings__add_weighted(struct findings *f, enum mg_finding_weight weight
 
 /* add_weighted with the weight of the code's kind. */
 void mg_findings__add(struct findings *f, enum mg_finding_rank rank,
-		      const char *code, const char *file, mg_pos pos, size_t candidate)
+		      const mg_code *code, const char *file, mg_pos pos, size_t candidate)
 {
-	mg_findings__add_weighted(f, weight_of(code), rank, code, file, pos, candidate);
+	mg_findings__add_weighted(f, mg_severity_of_kind(code->kind)->weight, rank, code, file, pos,
+				  candidate);
 }
 
 mg_pos mg_findings__no_pos(void)

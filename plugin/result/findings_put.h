@@ -48,12 +48,12 @@ const char *mg_findings__report_file(const mg_check_result *r);
 /* Record a finding of `weight` whose message is f->msg and subject
  * f->subject (both reset). */
 void mg_findings__add_weighted(struct findings *f, enum mg_finding_weight weight,
-			       enum mg_finding_rank rank, const char *code, const char *file,
+			       enum mg_finding_rank rank, const mg_code *code, const char *file,
 			       mg_pos pos, size_t candidate);
 
 /* mg_findings__add_weighted with the weight of the code's kind. */
 void mg_findings__add(struct findings *f, enum mg_finding_rank rank,
-		      const char *code, const char *file, mg_pos pos, size_t candidate);
+		      const mg_code *code, const char *file, mg_pos pos, size_t candidate);
 
 /* No position (0:0). */
 mg_pos mg_findings__no_pos(void);
