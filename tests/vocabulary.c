@@ -6,7 +6,8 @@
  *   verdicts, outcomes (the decision's reasons), next_actions, issues,
  *   statuses, reasons (the candidates' screening reasons), waivable,
  *   thresholds, noise_modes, covers, rank_by, waiver_statuses, change_effects and codes
- *   (every code a finding carries, with its kind and summary);
+ *   (every code a finding carries, with its kind and summary), kinds (each
+ *   kind's levels in the outputs, plugin/result/severity.h);
  *
  *   policy_keys (the policy's key table: section, key, JSON Schema type
  *   and how a change moves the gate, one row each);
@@ -25,6 +26,7 @@
 
 #include "memgate.h"
 #include "options.h"
+#include "severity.h"
 
 typedef const char *(*name_fn)(int);
 
@@ -159,11 +161,27 @@ static void put_commands(void)
 	}
 }
 
+/* "kinds": each kind of code with its levels (severity.h): name, the
+ * annotation's when the gate fails and when it passes, SARIF's, Code
+ * Quality's. */
+static void put_kinds(void)
+{
+	int k;
+
+	printf("  \"kinds\": [");
+	for (k = 0; k <= MG_KIND_NOTICE; k++) {
+		const mg_kind_levels *l = mg_severity_of_kind((enum mg_kind)k);
+
+		printf("%s[\"%s\", \"%s\", \"%s\", \"%s\", \"%s\"]", k ? ",\n    " : "\n    ",
+		       l->name, mg_severity_github(mg_severity_annotation(l->weight, false)),
+		       mg_severity_github(mg_severity_annotation(l->weight, true)),
+		       mg_severity_sarif(l->sarif), l->codequality);
+	}
+	printf("]\n");
+}
+
 int main(void)
 {
-	static const char *const kinds[] = {
-		"evidence", "hard", "target", "soft", "warning", "notice",
-	};
 	const mg_code *codes;
 	size_t i, n;
 
@@ -186,10 +204,13 @@ int main(void)
 	codes = mg_codes(&n);
 	printf("  \"codes\": [");
 	for (i = 0; i < n; i++) {
-		printf("%s[\"%s\", \"%s\", ", i ? ",\n    " : "", codes[i].name, kinds[codes[i].kind]);
+		printf("%s[\"%s\", \"%s\", ", i ? ",\n    " : "", codes[i].name,
+		       mg_severity_of_kind(codes[i].kind)->name);
 		put_string(codes[i].summary);
 		printf("]");
 	}
-	printf("]\n}\n");
+	printf("],\n");
+	put_kinds();
+	printf("}\n");
 	return 0;
 }
