@@ -222,7 +222,7 @@ Test(record, states_decision_reason_and_selection)
 {
 	cJSON *root = render(build());
 
-	expect_string(root, "schema_version", "memgate-decision/v1");
+	expect_string(root, "schema_version", "memgate-decision/v2");
 	expect_string(root, "decision", "accept");
 	expect_string(root, "reason", "selection_stable_across_thresholds");
 	expect_string(root, "next_action", "send_to_regression_acceptance");
@@ -524,12 +524,12 @@ Test(record, sensitivity_records_scenarios_and_summary)
 	expect_bool(s, "evaluated", true);
 	cr_assert_eq(cJSON_GetArraySize(at(s, "scenarios")), 2);
 	sc = cJSON_GetArrayItem(at(s, "scenarios"), 0);
-	expect_keys(sc, "id overrides best_index feasible_indices");
+	expect_keys(sc, "id overrides best_index feasible_count");
 	expect_string(sc, "id", "stricter[0]");
 	expect_keys(at(sc, "overrides"), "memory_cap_mb");
 	expect_number(at(sc, "overrides"), "memory_cap_mb", 9452);
 	expect_number(sc, "best_index", 1);   /* evaluations[1] is checkpoint */
-	expect_indices(at(sc, "feasible_indices"), "1");
+	expect_number(sc, "feasible_count", 1);
 	sc = cJSON_GetArrayItem(at(s, "scenarios"), 1);
 	expect_string(sc, "id", "stricter[1]");
 	expect_keys(at(sc, "overrides"), "min_samples_per_s");
@@ -545,6 +545,34 @@ Test(record, sensitivity_records_scenarios_and_summary)
 	cJSON_Delete(root);
 }
 
+/* By default a scenario's feasible set is its size and its best, so the
+ * record grows with candidates plus scenarios, not their product. */
+Test(record, scenarios_hold_the_size_of_their_feasible_set_by_default)
+{
+	mg_check_result *r = build();
+	size_t ranked[4] = { 3, 2, 1, 0 };
+	unsigned long long bits = 7;
+	cJSON *root;
+	const cJSON *sc;
+	char *text;
+
+	fx.sc[0].rank = ranked;
+	fx.sc[0].count = 4;
+	fx.sc[0].feasible = &bits;
+	fx.sc[0].feasible_count = 3;
+	fx.sc[0].best = "hybrid";
+	fx.sc[0].best_index = 3;
+	root = render(r);
+	sc = cJSON_GetArrayItem(at(at(root, "sensitivity"), "scenarios"), 0);
+	expect_keys(sc, "id overrides best_index feasible_count");
+	expect_number(sc, "best_index", 3);
+	expect_number(sc, "feasible_count", 3);
+	text = mg_record_render(r);
+	cr_assert_null(strstr(text, "feasible_indices"));
+	free(text);
+	cJSON_Delete(root);
+}
+
 Test(record, scenario_without_winner_has_null_best_index)
 {
 	mg_check_result *r = build();
@@ -554,9 +582,11 @@ Test(record, scenario_without_winner_has_null_best_index)
 	fx.sc[1].best = NULL;
 	fx.sc[1].feasible_count = 0;
 	fx.sc_bits[1] = 0;
+	r->feasible_sets = true;
 	root = render(r);
 	sc = cJSON_GetArrayItem(at(at(root, "sensitivity"), "scenarios"), 1);
 	expect_null(sc, "best_index");
+	expect_number(sc, "feasible_count", 0);
 	expect_indices(at(sc, "feasible_indices"), "");
 	cJSON_Delete(root);
 }
@@ -572,7 +602,7 @@ static int count(const char *text, const char *needle)
 }
 
 /* Scenarios name candidates by index, in rank order, never by name: the
- * names are written once, in evaluations. */
+ * names are written once, in evaluations (--record-feasible-sets). */
 Test(record, scenarios_refer_to_candidates_by_index_in_rank_order)
 {
 	mg_check_result *r = build();
@@ -588,9 +618,12 @@ Test(record, scenarios_refer_to_candidates_by_index_in_rank_order)
 	fx.sc[0].feasible_count = 3;
 	fx.sc[0].best = "hybrid";
 	fx.sc[0].best_index = 3;
+	r->feasible_sets = true;
 	root = render(r);
 	sc = cJSON_GetArrayItem(at(at(root, "sensitivity"), "scenarios"), 0);
+	expect_keys(sc, "id overrides best_index feasible_count feasible_indices");
 	expect_number(sc, "best_index", 3);
+	expect_number(sc, "feasible_count", 3);
 	expect_indices(at(sc, "feasible_indices"), "3,2,1");
 	expect_string(cJSON_GetArrayItem(at(root, "evaluations"), 3), "name", "hybrid");
 	text = mg_record_render(r);
@@ -880,6 +913,54 @@ Test(record, carries_the_memgate_version_and_renders_byte_stable)
 	cJSON_Delete(root);
 	free(one);
 	free(two);
+}
+
+/* A record written with --record-feasible-sets decides as one without. */
+Test(record, same_ignores_whether_the_feasible_sets_are_listed)
+{
+	mg_check_result *r = build();
+	char *sizes = mg_record_render(r), *sets, *other;
+
+	r->feasible_sets = true;
+	sets = mg_record_render(r);
+	cr_assert_str_neq(sizes, sets);
+	cr_assert(same(sizes, sets));
+	cr_assert(same(sets, sizes));
+	fx.sc[1].feasible_count = 2;
+	other = mg_record_render(r);
+	cr_assert_not(same(sizes, other));
+	cr_assert_not(same(sets, other));
+	free(sizes);
+	free(sets);
+	free(other);
+}
+
+/* memgate-decision/v1 listed every feasible set: the same decision in v2
+ * (memgate(1), Record format history) is the same record. */
+Test(record, same_compares_a_v1_record_with_its_v2_form)
+{
+	const char *v1 = "{\"schema_version\": \"memgate-decision/v1\", \"sensitivity\": "
+			 "{\"scenarios\": [{\"id\": \"grid[0]\", \"best_index\": 1, "
+			 "\"feasible_indices\": [1, 3]}]}}";
+
+	cr_assert(same(v1, "{\"schema_version\": \"memgate-decision/v2\", \"sensitivity\": "
+		       "{\"scenarios\": [{\"id\": \"grid[0]\", \"best_index\": 1, "
+		       "\"feasible_count\": 2}]}}"));
+	cr_assert(same(v1, "{\"schema_version\": \"memgate-decision/v2\", \"sensitivity\": "
+		       "{\"scenarios\": [{\"id\": \"grid[0]\", \"best_index\": 1, "
+		       "\"feasible_count\": 2, \"feasible_indices\": [1, 3]}]}}"));
+	cr_assert_not(same(v1, "{\"schema_version\": \"memgate-decision/v2\", \"sensitivity\": "
+			   "{\"scenarios\": [{\"id\": \"grid[0]\", \"best_index\": 1, "
+			   "\"feasible_count\": 3}]}}"));
+	cr_assert_not(same(v1, "{\"schema_version\": \"memgate-decision/v2\", \"sensitivity\": "
+			   "{\"scenarios\": [{\"id\": \"grid[0]\", \"best_index\": 1, "
+			   "\"feasible_count\": 2, \"feasible_indices\": [3, 1]}]}}"));
+	cr_assert_not(same(v1, "{\"schema_version\": \"memgate-decision/v2\", \"sensitivity\": "
+			   "{\"scenarios\": [{\"id\": \"grid[0]\", \"best_index\": 3, "
+			   "\"feasible_count\": 2}]}}"));
+	cr_assert_not(same("{\"schema_version\": \"memgate-decision/v2\"}",
+			   "{\"schema_version\": \"memgate-decision/v3\"}"));
+	cr_assert_not(same("{\"schema_version\": \"memgate-decision/v2\"}", "{}"));
 }
 
 Test(record, same_sees_a_rev_outside_inputs)

@@ -29,6 +29,7 @@ typedef struct mg_check_options {
 	bool fail_on_set;           /* --fail-on given */
 	bool fail_on[MG_VERDICT_COUNT];
 	size_t max_input_bytes;     /* --max-input-mb, 0 = default 64 MiB */
+	bool record_feasible_sets;  /* --record-feasible-sets (mg_check_result) */
 	const char *today;          /* --today YYYY-MM-DD, NULL = the clock's date in UTC */
 } mg_check_options;
 

@@ -7,7 +7,7 @@
 #include "result.h"
 #include "error.h"
 
-#define MG_RECORD_SCHEMA "memgate-decision/v1"
+#define MG_RECORD_SCHEMA "memgate-decision/v2"
 
 #define MG_RECORD_SET_SCHEMA "memgate-decisions/v1"
 
@@ -49,7 +49,9 @@ int mg_record_write_set(const mg_check_item *items, size_t count, mg_sink sink, 
  * check, warnings, notes, the --base comparison, memgate_version and the
  * date waivers were judged on: for `memgate record`'s write-once rule, so that
  * re-recording the same evidence and decision (even after the record was
- * pinned in the manifest) is a no-op.  Sets *same.
+ * pinned in the manifest) is a no-op.  A memgate-decision/v1 record equals
+ * its v2 form: scenarios' feasible sets compare by size, and by their
+ * indices only when both list them.  Sets *same.
  * Returns MG_ERROR when `existing` is not a JSON object.
  */
 int mg_record_same(bool *same, const char *existing, size_t existing_len,

@@ -152,6 +152,8 @@ typedef struct mg_waiver_state {
 
 typedef struct mg_check_result {
 	bool worktree;
+	bool feasible_sets;         /* the record lists each scenario's feasible set
+				       (--record-feasible-sets), not only its size */
 	bool adopted;               /* the change adds the policy that decides (no base
 				       policy can exist: nothing to compare with) */
 	char rev[MG_CHECK_OID_SIZE];       /* evidence commit ("" with --worktree) */

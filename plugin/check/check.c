@@ -598,6 +598,7 @@ int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *e
 	run.opt = opt;
 	run.res = mg_xcalloc(1, sizeof(*run.res));
 	run.res->worktree = opt->worktree;
+	run.res->feasible_sets = opt->record_feasible_sets;
 	run.max_bytes = opt->max_input_bytes ? opt->max_input_bytes : MG_GIT_DEFAULT_MAX_INPUT;
 	error = run_check(&run, err);
 	if (!run.repo_held)

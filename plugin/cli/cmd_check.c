@@ -40,6 +40,11 @@
 	  "comment input posts it." }, \
 	{ OPT_INPUTS, "inputs", "FILE", 0, \
 	  "write the repository paths of the inputs read, one per line", NULL }
+#define OPTION_RECORD_FEASIBLE_SETS { OPT_RECORD_FEASIBLE_SETS, "record-feasible-sets", NULL, 0, \
+	"list each sensitivity scenario's feasible set in the decision record\n" \
+	"(default: its size and best only)", \
+	"Each scenario then has feasible_indices, its feasible candidates by position in " \
+	"evaluations in rank order: up to candidates times scenarios indices." }
 #define OPTION_FAIL_ON { OPT_FAIL_ON, "fail-on", "LIST", 0, \
 	"decisions that fail the check, e.g. reject,tune, or none\n" \
 	"(default: the policy's gate.fail_on)", NULL }
@@ -47,7 +52,7 @@
 	"the manifest's approved_result must match this decision (release gates)", NULL }
 /* What check and record both take to run a check, in -h's order. */
 #define RUN_OPTIONS OPTION_POLICY_REV, OPTION_BASE, OPTION_WORKTREE, OPTION_FORMAT, \
-	OUTPUT_OPTIONS, OPTION_FAIL_ON, OPTION_REQUIRE_APPROVED, CLI_OPTION_TODAY, \
+	OUTPUT_OPTIONS, OPTION_RECORD_FEASIBLE_SETS, OPTION_FAIL_ON, OPTION_REQUIRE_APPROVED, CLI_OPTION_TODAY, \
 	CLI_OPTION_MAX_INPUT
 #define OPTION_ALL(flags) { OPT_ALL, "all", NULL, flags, \
 	"gate every policy file of the repository (see memgate list)", NULL }
@@ -531,7 +536,7 @@ static int run_check(struct cli *cli, bool record)
 	mg_outputs *outs = mg_outputs_new();
 	mg_error err;
 	char *json = NULL, *shown = NULL;
-	char token[MG_OUTPUT_TOKEN_SIZE];
+	char token[MG_OUTPUT_TOKEN_SIZE] = "";
 	bool unchanged = false;
 	int code = EXIT_ERROR;
 
@@ -541,7 +546,10 @@ static int run_check(struct cli *cli, bool record)
 
 		cli->format = gha && !strcmp(gha, "true") ? FORMAT_GITHUB : FORMAT_TEXT;
 	}
-	if (mg_output_token(token) < 0) {
+	/* The token delimits untrusted text only in the github format and the
+	 * step outputs: drawn only for them (seeding OpenSSL's generator is a
+	 * tenth of a plain check's instructions). */
+	if ((cli->format == FORMAT_GITHUB || env("GITHUB_OUTPUT")) && mg_output_token(token) < 0) {
 		mg_error_set(&err, NULL, 0, 0, "cannot read random bytes for output delimiters");
 		code = cli_fail(&err);
 		goto done;

@@ -136,6 +136,7 @@ static int apply_option(struct cli *cli, int c, const char *arg)
 	case OPT_POLICY_REV: cli->opt.policy_rev = arg; break;
 	case OPT_BASE: cli->opt.base = arg; break;
 	case OPT_WORKTREE: cli->opt.worktree = true; break;
+	case OPT_RECORD_FEASIBLE_SETS: cli->opt.record_feasible_sets = true; break;
 	case OPT_JSON: cli->json_path = arg; break;
 	case OPT_SUMMARY: cli->summary_path = arg; break;
 	case OPT_JUNIT: cli->junit_path = arg; break;

@@ -170,12 +170,14 @@ static void render_screening(mg_jw *w, struct stream *st, const mg_check_result 
 	mg_jw_key_string(w, "best_candidate", d->best);
 }
 
-static void render_sensitivity(mg_jw *w, struct stream *st, const mg_decision *d)
+static void render_sensitivity(mg_jw *w, struct stream *st, const mg_check_result *r)
 {
+	const mg_decision *d = r->decision;
+
 	mg_jw_key_object(w, "sensitivity");
 	mg_jw_key_bool(w, "evaluated", d->sensitivity_evaluated);
 	mg_jw_key(w, "scenarios");
-	mg_record__write_scenarios(w, st, d);
+	mg_record__write_scenarios(w, st, d, r->feasible_sets);
 	mg_jw_key_object(w, "summary");
 	mg_jw_key_number(w, "scenario_count", (double)d->scenario_count);
 	mg_jw_key_bool(w, "best_candidate_stable", d->best_candidate_stable);
@@ -588,7 +590,7 @@ static void render(mg_jw *w, struct stream *st, const mg_check_result *r)
 	render_budget(w, &d->budget);
 	render_checks_run(w, &d->budget);
 	render_screening(w, st, r);
-	render_sensitivity(w, st, d);
+	render_sensitivity(w, st, r);
 	render_insight(w, r);
 	render_strings(w, "warnings", r->warnings, r->warning_count, false);
 	render_strings(w, "notes", r->notes, r->note_count, true);

@@ -3,6 +3,7 @@
 #include <assert.h>
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,17 +21,26 @@
  * judging date and days to expiry, and the version of memgate that wrote it
  * (an upgrade that decides the same is no change).  Where a value stands
  * decides which of its keys are left out.
+ *
+ * Records of the two forms compare too (memgate(1), "Record format
+ * history"): schema_version memgate-decision/v1 equals v2, and a scenario's
+ * feasible set is compared by its size (v2's feasible_count, or the length
+ * of v1's feasible_indices), its indices only when both records list them
+ * (--record-feasible-sets): the same inputs give the same set.
  */
-enum where { W_ANY, W_ROOT, W_INPUTS, W_INPUT, W_WAIVERS, W_ENTRIES, W_ENTRY };
+enum where { W_ANY, W_ROOT, W_INPUTS, W_INPUT, W_WAIVERS, W_ENTRIES, W_ENTRY, W_SENSITIVITY,
+	     W_SCENARIOS, W_SCENARIO };
 
 static const char *const *ignored(enum where w)
 {
-	static const char *const root[] = { "memgate_version", "warnings", "notes", "approved",
-					     "base", "regression", "proposed_policy", NULL };
+	static const char *const root[] = { "schema_version", "memgate_version", "warnings",
+					     "notes", "approved", "base", "regression",
+					     "proposed_policy", NULL };
 	static const char *const inputs[] = { "rev", "manifest", "approved_result", NULL };
 	static const char *const input[] = { "rev", NULL };
 	static const char *const waivers[] = { "today", "today_from", NULL };
 	static const char *const entry[] = { "expires_in_days", NULL };
+	static const char *const scenario[] = { "feasible_count", "feasible_indices", NULL };
 	static const char *const none[] = { NULL };
 
 	switch (w) {
@@ -39,6 +49,7 @@ static const char *const *ignored(enum where w)
 	case W_INPUT: return input;
 	case W_WAIVERS: return waivers;
 	case W_ENTRY: return entry;
+	case W_SCENARIO: return scenario;
 	default: return none;
 	}
 }
@@ -52,10 +63,13 @@ static enum where child_where(enum where w, const char *key)
 	case W_ROOT:
 		if (!key)
 			return W_ANY;
-		return !strcmp(key, "inputs") ? W_INPUTS : !strcmp(key, "waivers") ? W_WAIVERS : W_ANY;
+		return !strcmp(key, "inputs") ? W_INPUTS : !strcmp(key, "waivers") ? W_WAIVERS :
+		       !strcmp(key, "sensitivity") ? W_SENSITIVITY : W_ANY;
 	case W_INPUTS: return key ? W_INPUT : W_ANY;
 	case W_WAIVERS: return key && !strcmp(key, "entries") ? W_ENTRIES : W_ANY;
 	case W_ENTRIES: return W_ENTRY;
+	case W_SENSITIVITY: return key && !strcmp(key, "scenarios") ? W_SCENARIOS : W_ANY;
+	case W_SCENARIOS: return key ? W_ANY : W_SCENARIO;
 	default: return W_ANY;
 	}
 }
@@ -87,12 +101,71 @@ static size_t counted(const mg_json_tape *t, size_t x, enum where w)
 	return n;
 }
 
+/* A string member of object x: its text (the caller frees), or NULL. */
+static char *string_member(const mg_json_tape *t, size_t x, const char *key)
+{
+	size_t c = mg_json__tape_get(t, x, key);
+
+	return c != MG_J_NONE && mg_json__tape_type(t, c) == MG_J_STRING ?
+	       mg_json__tape_strdup(t, c) : NULL;
+}
+
+/* The record's form: 1 or 2 for memgate-decision/v1 or v2, else 0. */
+static int record_form(const char *version)
+{
+	return !version ? 0 : !strcmp(version, "memgate-decision/v1") ? 1 :
+	       !strcmp(version, "memgate-decision/v2") ? 2 : 0;
+}
+
+/* The roots' schema versions: equal, or the two forms of the record. */
+static bool same_version(const mg_json_tape *a, const mg_json_tape *b)
+{
+	char *s = string_member(a, 0, "schema_version"), *t = string_member(b, 0, "schema_version");
+	bool same = (!s && !t && mg_json__tape_get(a, 0, "schema_version") == MG_J_NONE &&
+		     mg_json__tape_get(b, 0, "schema_version") == MG_J_NONE) ||
+		    (s && t && (!strcmp(s, t) || (record_form(s) && record_form(t))));
+
+	free(s);
+	free(t);
+	return same;
+}
+
+/* A scenario's feasible set size: feasible_count (v2), else the length of
+ * feasible_indices (v1); SIZE_MAX when it has neither. */
+static size_t feasible_size(const mg_json_tape *t, size_t x)
+{
+	size_t c = mg_json__tape_get(t, x, "feasible_count");
+
+	double n;
+
+	if (c != MG_J_NONE && mg_json__tape_type(t, c) == MG_J_NUMBER) {
+		n = mg_json__tape_number(t, c);
+		return n >= 0 && n < 9007199254740992.0 ? (size_t)n : SIZE_MAX;
+	}
+	c = mg_json__tape_get(t, x, "feasible_indices");
+	if (c != MG_J_NONE && mg_json__tape_type(t, c) == MG_J_ARRAY)
+		return mg_json__tape_count(t, c);
+	return SIZE_MAX;
+}
+
+/* Two scenarios' feasible sets: the same size, and the same indices when
+ * both list them. */
+static bool same_feasible(const mg_json_tape *a, size_t x, const mg_json_tape *b, size_t y)
+{
+	size_t c = mg_json__tape_get(a, x, "feasible_indices");
+	size_t d = mg_json__tape_get(b, y, "feasible_indices");
+
+	if (feasible_size(a, x) != feasible_size(b, y))
+		return false;
+	return c == MG_J_NONE || d == MG_J_NONE || same_value(a, c, b, d, W_ANY);
+}
+
 /* Every member of x that counts has its equal in y, and y has no more.
  * (Keys are unique: the reader refuses duplicates.) */
 static bool same_object(const mg_json_tape *a, size_t x, const mg_json_tape *b, size_t y,
 			enum where w)
 {
-	bool ok = true;
+	bool ok = w != W_SCENARIO || same_feasible(a, x, b, y);
 	size_t c, d, n = 0;
 
 	for (c = mg_json__tape_first(a, x); ok && c != MG_J_NONE; c = mg_json__tape_next(a, x, c)) {
@@ -186,7 +259,7 @@ int mg_record_same(bool *same, const char *existing, size_t existing_len,
 		mg_error_set(err, NULL, 0, 0, "new record is not a JSON object");
 		goto done;
 	}
-	*same = same_value(old, 0, now, 0, W_ROOT);
+	*same = same_version(old, now) && same_value(old, 0, now, 0, W_ROOT);
 	error = MG_OK;
 done:
 	mg_json__tape_free(old);

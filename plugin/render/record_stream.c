@@ -182,10 +182,13 @@ static void put_indices(mg_jw *w, struct stream *st, const mg_scenario *sc)
 /*
  * A scenario names candidates by their index in "evaluations" (0-based,
  * report order), never by name: a name is written once, in "evaluations",
- * however many scenarios it wins or passes, which bounds the record's size
- * (see the memgate(1)'s DECISION RECORD).
+ * however many scenarios it wins or passes.  Its feasible set is its size
+ * (and best_index, its first); the set itself, up to one index per
+ * candidate, only with `sets` (--record-feasible-sets), so that the record
+ * grows with candidates plus scenarios, not their product (memgate(1),
+ * DECISION RECORD).
  */
-static void write_scenario(mg_jw *w, struct stream *st, const mg_scenario *sc)
+static void write_scenario(mg_jw *w, struct stream *st, const mg_scenario *sc, bool sets)
 {
 	int t;
 
@@ -202,19 +205,23 @@ static void write_scenario(mg_jw *w, struct stream *st, const mg_scenario *sc)
 		mg_jw_uint(w, sc->best_index);
 	else
 		mg_jw_null(w);
-	mg_jw_key_array(w, "feasible_indices");
-	put_indices(w, st, sc);
-	mg_jw_end(w);
+	mg_jw_key(w, "feasible_count");
+	mg_jw_uint(w, sc->feasible_count);
+	if (sets) {
+		mg_jw_key_array(w, "feasible_indices");
+		put_indices(w, st, sc);
+		mg_jw_end(w);
+	}
 	mg_jw_end(w);
 }
 
-void mg_record__write_scenarios(mg_jw *w, struct stream *st, const mg_decision *d)
+void mg_record__write_scenarios(mg_jw *w, struct stream *st, const mg_decision *d, bool sets)
 {
 	size_t i;
 
 	mg_jw_array(w);
 	for (i = 0; i < d->scenario_count; i++) {
-		write_scenario(w, st, &d->scenarios[i]);
+		write_scenario(w, st, &d->scenarios[i], sets);
 		maybe_flush(st);
 	}
 	mg_jw_end(w);

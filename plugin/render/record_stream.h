@@ -15,8 +15,8 @@
 /*
  * ---- the two large parts: evaluations and scenarios ----
  *
- * 10^5 evaluations and 10^3 scenarios of 3 * 10^4 feasible indices are
- * millions of values (more memory than the report, were they a tree, and
+ * 10^5 evaluations, and with --record-feasible-sets 10^3 scenarios of
+ * 3 * 10^4 feasible indices, are millions of values (more memory than the report, were they a tree, and
  * more time than deciding): they are written straight into the stream's
  * buffer, which goes to the sink a chunk at a time.
  */
@@ -43,7 +43,9 @@ void mg_record__flush(struct stream *st);
 void mg_record__write_evaluations(mg_jw *w, struct stream *st, const mg_decision *d,
 				  bool waivers, const mg_insight *in);
 
-/* The scenarios array, likewise (a member of "sensitivity"). */
-void mg_record__write_scenarios(mg_jw *w, struct stream *st, const mg_decision *d);
+/* The scenarios array, likewise (a member of "sensitivity"); each
+ * scenario's feasible indices only with `sets` (--record-feasible-sets). */
+void mg_record__write_scenarios(mg_jw *w, struct stream *st, const mg_decision *d,
+				bool sets);
 
 #endif

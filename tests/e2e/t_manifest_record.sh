@@ -62,6 +62,26 @@ commit_all "$repo" "policy change"
 mg record -C "$repo" --out "$T/approved.json"
 expect_code 2 "a different record is refused"
 expect_err "write-once" "says records are write-once"
+# A record the previous format wrote (memgate-decision/v1: every scenario's
+# feasible indices, no count) of the same decision is the same record (the
+# lower saving floor makes candidates feasible in the scenarios).
+mg check -C "$repo" --format json --record-feasible-sets
+python3 -c 'import json, sys
+r = json.load(sys.stdin)
+r["schema_version"] = "memgate-decision/v1"
+for s in r["sensitivity"]["scenarios"]:
+    del s["feasible_count"]
+assert any(s["feasible_indices"] for s in r["sensitivity"]["scenarios"])
+json.dump(r, open(sys.argv[1], "w"), indent=2)' "$T/v1.json" <"$T/out"
+cp "$T/v1.json" "$T/v1.before"
+mg record -C "$repo" --out "$T/v1.json"
+expect_code 1 "re-recording over a v1 record of the same decision"
+expect_err "unchanged" "says the v1 record is unchanged"
+if cmp -s "$T/v1.json" "$T/v1.before"; then ok "the v1 record is untouched"; else not_ok "the v1 record is untouched"; fi
+sed -i 's/"feasible_indices": \[$/"feasible_indices": [99,/' "$T/v1.json"
+mg record -C "$repo" --out "$T/v1.json"
+expect_code 2 "a v1 record of another feasible set is refused"
+expect_err "write-once" "says records are write-once (v1)"
 mg record -C "$repo"
 expect_code 2 "record without --out"
 

@@ -107,5 +107,33 @@ if [ "$groups" -le 6 ]; then ok "text: at most six winners listed ($groups)"; el
 mg check -C "$c" --format json
 expect_field sensitivity.summary.scenario_count 100
 expect_field sensitivity.scenarios.99.id '"grid[99]"'
+# A scenario's feasible set is its size (memgate-decision/v2): the record
+# grows with candidates plus scenarios; --record-feasible-sets lists them.
+cp "$T/out" "$T/sizes.json"
+mg check -C "$c" --format json --record-feasible-sets
+expect_code 1 "--record-feasible-sets: decided alike"
+cp "$T/out" "$T/sets.json"
+# Each scenario's count is the length of its listed set, its best that
+# set's first; the two records differ only in the lists.
+if python3 - "$T/sizes.json" "$T/sets.json" >"$T/cmp" 2>&1 <<'PY'
+import json, sys
+sizes, sets = (json.load(open(p)) for p in sys.argv[1:])
+total = 0
+for a, b in zip(sizes["sensitivity"]["scenarios"], sets["sensitivity"]["scenarios"]):
+    assert "feasible_indices" not in a, a["id"]
+    listed = b.pop("feasible_indices")
+    assert len(listed) == a["feasible_count"], (a["id"], len(listed), a["feasible_count"])
+    assert a["best_index"] == (listed[0] if listed else None), a["id"]
+    total += len(listed)
+assert total > 1000, total
+del sizes["memgate_version"], sets["memgate_version"]
+assert sizes == sets
+print(total)
+PY
+then
+	ok "each scenario holds its feasible count; --record-feasible-sets lists the $(cat "$T/cmp") indices"
+else
+	not_ok "each scenario holds its feasible count; --record-feasible-sets lists them" "$(cat "$T/cmp")"
+fi
 
 finish
