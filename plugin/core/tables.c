@@ -280,6 +280,10 @@ static const mg_code codes[] = {
 	{ "approval_of_other_evidence", E,
 	  "The approved record was made for other evidence than the manifest pins now: another report (its SHA-256) or another measured commit (--require-approved).",
 	  "Approve the evidence the manifest pins now (memgate approve), or restore the evidence that was approved." },
+	/* the check's own, appended after the issue above */
+	{ "waiver_spent", W,
+	  "A waiver of a regression is spent: the base's report already took the step it accepts, so it no longer applies and later changes compare with the new level.",
+	  "Remove the waiver from the policy of the base branch." },
 };
 #undef E
 #undef H
@@ -291,12 +295,14 @@ static const mg_code codes[] = {
 #define CODE_COUNT (sizeof(codes) / sizeof(codes[0]))
 /* The regression reasons' codes, and the codes appended after them. */
 #define REGRESSION_CODES (MG_REASON_COUNT - 1 - MG_R_CHECK_LAST)
-#define CODES_AFTER_REGRESSION 3
-/* The issues appended after the regression reasons' codes, in enum order. */
+#define CODES_AFTER_REGRESSION (2 + ISSUES_APPENDED + CODES_AFTER_ISSUES)
+/* The issues appended after the regression reasons' codes, in enum order,
+ * and the codes appended after them. */
 #define ISSUES_APPENDED 1
+#define CODES_AFTER_ISSUES 1
 #define ISSUE_FIRST_APPENDED MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE
 _Static_assert(MG_REASON_COUNT == 16 && MG_ISSUE_COUNT == 28 + ISSUES_APPENDED &&
-	       CODE_COUNT == 16 + 28 + 13 + ISSUES_APPENDED,
+	       CODE_COUNT == 16 + 28 + 13 + ISSUES_APPENDED + CODES_AFTER_ISSUES,
 	       "codes[] holds the reasons up to the step-7 ones, the issues, in enum order, "
 	       "then the others, the regression reasons, and those appended after them");
 
@@ -525,7 +531,8 @@ const mg_code *mg_issue_code(enum mg_issue i)
 	if ((int)i < 0 || i >= MG_ISSUE_COUNT)
 		return NULL;
 	if (i >= ISSUE_FIRST_APPENDED)
-		return &codes[CODE_COUNT - ISSUES_APPENDED + (size_t)(i - ISSUE_FIRST_APPENDED)];
+		return &codes[CODE_COUNT - CODES_AFTER_ISSUES - ISSUES_APPENDED +
+			      (size_t)(i - ISSUE_FIRST_APPENDED)];
 	return &codes[MG_R_CHECK_LAST + 1 + i];
 }
 
@@ -561,6 +568,11 @@ int mg_reason_from_name(const char *name)
 bool mg_reason_waivable(enum mg_reason r)
 {
 	return r >= MG_R_MEMORY_OVER_BUDGET && r <= MG_R_CHECK_LAST;
+}
+
+bool mg_reason_waiver_may_name(enum mg_reason r)
+{
+	return mg_reason_waivable(r) || MG_REASON_IS_REGRESSION(r);
 }
 
 /* Does value v fail threshold def at `limit` (NaN never does)? */

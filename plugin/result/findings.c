@@ -369,6 +369,7 @@ static void waiver_findings(struct findings *f)
 		[MG_WAIVER_APPLIED] = "waiver_applied",
 		[MG_WAIVER_UNMATCHED] = "waiver_unmatched",
 		[MG_WAIVER_EXPIRED] = "waiver_expired",
+		[MG_WAIVER_SPENT] = "waiver_spent",
 	};
 	const mg_check_result *r = f->r;
 	mg_buf line = MG_BUF_INIT, subject = MG_BUF_INIT;
