@@ -147,6 +147,15 @@ Test(comment, lists_regressed_candidates_first)
 	cr_expect_lt(regressed, better, "regressed first");
 	cr_expect_null(strstr(text, "| checkpoint |"), "unchanged candidates are not listed");
 	free(text);
+
+	/* with a regression: section compared, a worse move within its
+	 * allowance is a change, not a regression */
+	r->decision->regression_checked = true;
+	text = mg_comment_render(r, URL);
+	cr_expect_not_null(strstr(text, "2 of 4 candidates changed, 0 regressed:"), "%s", text);
+	cr_expect_not_null(strstr(text, "| hybrid | changed | "), "%s", text);
+	cr_expect_null(strstr(text, "regressed |"), "%s", text);
+	free(text);
 	mg_check_result_free(r);
 	mg_demo_remove(dir);
 }

@@ -1886,9 +1886,9 @@ Test(decision, every_code_name_is_unique)
 	size_t n, i, j;
 	const mg_code *c = mg_codes(&n);
 
-	cr_assert_eq(n, MG_REASON_COUNT + MG_ISSUE_COUNT + 13);   /* + margin_within_measurement_noise, waiver_expiring,
+	cr_assert_eq(n, MG_REASON_COUNT + MG_ISSUE_COUNT + 14);   /* + margin_within_measurement_noise, waiver_expiring,
 								     policy_change_fails_its_evidence,
-								     regression_not_compared */
+								     regression_not_compared, waiver_spent */
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)
 			cr_assert_str_neq(c[i].name, c[j].name);
@@ -1929,7 +1929,7 @@ Test(decision, waived_reason_no_longer_counts_and_candidate_becomes_feasible)
 {
 	fixture f;
 	mg_decision *d;
-	mg_waiver w[] = { { "offload", MG_R_THROUGHPUT_BELOW_FLOOR } };
+	mg_waiver w[] = { { "offload", MG_R_THROUGHPUT_BELOW_FLOOR, 0 } };
 
 	seed_fixture(&f);
 	f.rules.waivers = w;
@@ -1947,7 +1947,7 @@ Test(decision, waiver_applies_in_sensitivity_scenarios)
 {
 	fixture f;
 	mg_decision *d;
-	mg_waiver w[] = { { "checkpoint", MG_R_MEMORY_OVER_BUDGET } };
+	mg_waiver w[] = { { "checkpoint", MG_R_MEMORY_OVER_BUDGET, 0 } };
 
 	seed_fixture(&f);
 	stricter(&f, MG_MEMORY_CAP_MB, 7000);   /* every candidate is over it */
@@ -1971,8 +1971,8 @@ Test(decision, waiver_of_unknown_candidate_or_unfailed_reason_is_unused)
 	fixture f;
 	mg_decision *d;
 	mg_waiver w[] = {
-		{ "ghost", MG_R_MEMORY_OVER_BUDGET },
-		{ "checkpoint", MG_R_QUALITY_DELTA_OVER_LIMIT },
+		{ "ghost", MG_R_MEMORY_OVER_BUDGET, 0 },
+		{ "checkpoint", MG_R_QUALITY_DELTA_OVER_LIMIT, 0 },
 	};
 
 	seed_fixture(&f);
@@ -1990,7 +1990,7 @@ Test(decision, waiver_does_not_reach_steps_1_to_6)
 {
 	fixture f;
 	mg_decision *d;
-	mg_waiver w[] = { { "offload", MG_R_THROUGHPUT_BELOW_FLOOR } };
+	mg_waiver w[] = { { "offload", MG_R_THROUGHPUT_BELOW_FLOOR, 0 } };
 
 	seed_fixture(&f);
 	f.cand[1].oom = true;
@@ -2412,6 +2412,64 @@ Test(decision, regression_of_the_selected_candidate_decides_tune)
 	mg_decision_free(d);
 }
 
+/* A waiver of a regression's reason accepts a change up to its up_to_pct
+ * (as written, equality accepted): not counted, the waiver marked used;
+ * beyond it, or of another candidate or reason, the regression counts. */
+Test(decision, regression_waiver_accepts_up_to_its_allowance)
+{
+	fixture head, base;
+	mg_decision *d;
+	mg_waiver w[] = { { "checkpoint", MG_R_PEAK_MEMORY_REGRESSED, 7 } };
+
+	regress_fixture(&head, &base, 8560, 9000, 5);   /* +7 %: exactly the waiver's */
+	head.rules.waivers = w;
+	head.rules.waiver_count = 1;
+	d = decide(&head);
+	cr_assert_eq(d->verdict, MG_ACCEPT);
+	cr_assert_eq(d->regressed_count, 0);
+	cr_assert_eq(d->waived_count, 1);
+	cr_assert_eq(d->waived[0].waiver, 0);
+	cr_assert_float_eq(d->waived[0].pct, 7.0, 1e-12);
+	cr_assert(d->waiver_used[0]);
+	mg_decision_free(d);
+
+	regress_fixture(&head, &base, 8561, 9000, 5);   /* +7.0125 % */
+	head.rules.waivers = w;
+	head.rules.waiver_count = 1;
+	d = decide(&head);
+	cr_assert_eq(d->reason, MG_O_PEAK_MEMORY_REGRESSED);
+	cr_assert_eq(d->waived_count, 0);
+	cr_assert_not(d->waiver_used[0]);
+	mg_decision_free(d);
+
+	w[0].reason = MG_R_THROUGHPUT_REGRESSED;        /* another reason */
+	regress_fixture(&head, &base, 8560, 9000, 5);
+	head.rules.waivers = w;
+	head.rules.waiver_count = 1;
+	d = decide(&head);
+	cr_assert_eq(d->reason, MG_O_PEAK_MEMORY_REGRESSED);
+	cr_assert_not(d->waiver_used[0]);
+	mg_decision_free(d);
+}
+
+/* The step a report version took, as the regression decides it: what
+ * spends a regression's waiver. */
+Test(decision, regression_step_is_the_regressions_rule)
+{
+	fixture head, base;
+	double pct;
+
+	regress_fixture(&head, &base, 8560, 9000, 5);
+	cr_assert(mg_regression_step(&pct, &head.rules.regression, MG_R_PEAK_MEMORY_REGRESSED,
+				     &base.cand[1], &head.cand[1]));
+	cr_assert_float_eq(pct, 7.0, 1e-12);
+	cr_assert_not(mg_regression_step(&pct, &head.rules.regression, MG_R_THROUGHPUT_REGRESSED,
+					 &base.cand[1], &head.cand[1]));
+	regress_fixture(&head, &base, 8400, 9000, 5);   /* +5 %: within */
+	cr_assert_not(mg_regression_step(&pct, &head.rules.regression, MG_R_PEAK_MEMORY_REGRESSED,
+					 &base.cand[1], &head.cand[1]));
+}
+
 Test(decision, regression_decision_reject_and_stricter_budget)
 {
 	fixture head, base;
@@ -2593,16 +2651,17 @@ Test(decision, rank_by_names_round_trip)
 Test(decision, regression_codes_are_appended)
 {
 	/* policy_change_fails_its_evidence, regression_not_compared,
-	 * approval_of_other_evidence */
-	size_t n, r, after = 3;
+	 * approval_of_other_evidence, waiver_spent */
+	size_t n, r, after = 4;
 	const mg_code *c = mg_codes(&n);
 
 	cr_assert_str_eq(c[MG_R_CHECK_LAST + 1].name, "report_hash_mismatch");
 	cr_assert_str_eq(c[n - after - 4].name, "waiver_expiring");
-	cr_assert_str_eq(c[n - 3].name, "policy_change_fails_its_evidence");
-	cr_assert_str_eq(c[n - 2].name, "regression_not_compared");
-	cr_assert_str_eq(c[n - 1].name, "approval_of_other_evidence");
-	cr_assert_eq(mg_issue_code(MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE), &c[n - 1]);
+	cr_assert_str_eq(c[n - 4].name, "policy_change_fails_its_evidence");
+	cr_assert_str_eq(c[n - 3].name, "regression_not_compared");
+	cr_assert_str_eq(c[n - 2].name, "approval_of_other_evidence");
+	cr_assert_str_eq(c[n - 1].name, "waiver_spent");
+	cr_assert_eq(mg_issue_code(MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE), &c[n - 2]);
 	cr_assert_eq(mg_issue_code(MG_ISSUE_AGGREGATE_OUTSIDE_RUNS),
 		     &c[MG_R_CHECK_LAST + 1 + MG_ISSUE_AGGREGATE_OUTSIDE_RUNS]);
 	for (r = MG_R_CHECK_LAST + 1; r < MG_REASON_COUNT; r++) {

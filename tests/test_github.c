@@ -1665,16 +1665,16 @@ Test(github, waivers_are_a_notice_when_applied_and_warnings_otherwise)
 	mg_check_result *r = build();
 	mg_policy_waiver w[3] = {
 		{ "checkpoint", MG_R_MEMORY_SAVING_BELOW_FLOOR, "enough", "@perf", "2027-01-31",
-		  20270131, { 40, 5 }, { 40, 16 }, { 41, 13 }, { 44, 14 } },
+		  20270131, { 40, 5 }, { 40, 16 }, { 41, 13 }, { 44, 14 }, 0, false, { 0, 0 } },
 		{ "ghost", MG_R_MEMORY_OVER_BUDGET, "gone", "@perf", "2027-01-31", 20270131,
-		  { 45, 5 }, { 45, 16 }, { 46, 13 }, { 49, 14 } },
+		  { 45, 5 }, { 45, 16 }, { 46, 13 }, { 49, 14 }, 0, false, { 0, 0 } },
 		{ "offload", MG_R_SAMPLES_PER_S_BELOW_FLOOR, "old", "@x", "2025-01-31", 20250131,
-		  { 50, 5 }, { 50, 16 }, { 51, 13 }, { 54, 14 } },
+		  { 50, 5 }, { 50, 16 }, { 51, 13 }, { 54, 14 }, 0, false, { 0, 0 } },
 	};
 	mg_waiver_state s[3] = {
-		{ &w[0], MG_WAIVER_APPLIED, true, false, 0 },
-		{ &w[1], MG_WAIVER_UNMATCHED, false, false, 0 },
-		{ &w[2], MG_WAIVER_EXPIRED, true, false, 0 },
+		{ &w[0], MG_WAIVER_APPLIED, true, false, 0, 0, 0, "" },
+		{ &w[1], MG_WAIVER_UNMATCHED, false, false, 0, 0, 0, "" },
+		{ &w[2], MG_WAIVER_EXPIRED, true, false, 0, 0, 0, "" },
 	};
 	gh_run *run;
 	size_t notices, warnings;

@@ -626,7 +626,7 @@ Test(insight, decisions_through_a_memo_equal_mg_decide)
 		{ 0.2, 0.27, 0.6, 0.70, 0.9, 1.1 },
 		{ 0, 0.001, 0.02, 0.5, 1, 2 },
 	};
-	mg_waiver w[] = { { "offload", MG_R_THROUGHPUT_BELOW_FLOOR } };
+	mg_waiver w[] = { { "offload", MG_R_THROUGHPUT_BELOW_FLOOR, 0 } };
 	mg_decision__memo *memo;
 	size_t t, j, with_scenarios = 0;
 

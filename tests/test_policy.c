@@ -1021,7 +1021,7 @@ Test(policy, refuses_waiver_of_an_evidence_issue)
 		     "'waivers[0].reason': 'report_hash_mismatch' is an evidence problem and cannot "
 		     "be waived: fix the evidence instead (a waiver names one of: memory_over_budget, "
 		     "samples_per_s_below_floor, quality_over_floor, memory_saving_below_floor, "
-		     "throughput_below_floor, quality_delta_over_limit, trade_off_below_floor)");
+		     "throughput_below_floor, quality_delta_over_limit, trade_off_below_floor, peak_memory_regressed, throughput_regressed, eval_loss_regressed)");
 }
 
 Test(policy, refuses_bad_waivers_at_their_position)
@@ -1035,7 +1035,7 @@ Test(policy, refuses_bad_waivers_at_their_position)
 		  6, 29, "'waivers[0].reason': 'oom' is an evidence problem and cannot be waived: fix the "
 		  "evidence instead (a waiver names one of: memory_over_budget, samples_per_s_below_floor, "
 		  "quality_over_floor, memory_saving_below_floor, throughput_below_floor, "
-		  "quality_delta_over_limit, trade_off_below_floor)" },
+		  "quality_delta_over_limit, trade_off_below_floor, peak_memory_regressed, throughput_regressed, eval_loss_regressed)" },
 		{ "waivers:\n  - { candidate: c, reason: throughput_below_flor, justification: j, owner: o, expires: 2027-01-01 }\n",
 		  6, 29, "'waivers[0].reason': unknown reason 'throughput_below_flor' (did you mean "
 		  "'throughput_below_floor'?)" },
@@ -1054,6 +1054,67 @@ Test(policy, refuses_bad_waivers_at_their_position)
 		  6, 18, "'waivers[0].candidate': expected a string, got a number" },
 		{ "waivers:\n  - { candidate: c, reason: memory_over_budget, justification: j, owner: o, expires: 2027-01-01, expire: x }\n",
 		  6, 98, "unknown key 'expire' (did you mean 'expires'?)" },
+	};
+	char text[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), "%s%s", head, cases[i].waivers);
+		expect_text_error("w.yml", text, strlen(text), cases[i].line, cases[i].column,
+				  cases[i].message);
+	}
+}
+
+/* A waiver of a regression's reason names the largest change it accepts
+ * (up_to_pct); no other waiver may. */
+Test(policy, reads_a_regression_waiver_with_its_allowance)
+{
+	static const char text[] = "version: 1\nmanifest: m.json\n"
+		"identity: { workload_id: w, hardware_id: h }\nbudget: { memory_cap_mb: 9000 }\n"
+		"regression: { max_peak_increase_pct: 5 }\nwaivers:\n"
+		"  - { candidate: c, reason: peak_memory_regressed, justification: j, owner: o,\n"
+		"      expires: 2027-01-01, up_to_pct: 8.5 }\n";
+	mg_policy *p = NULL;
+	mg_error err;
+
+	cr_assert_eq(mg_policy_parse(&p, "w.yml", text, strlen(text), &err), 0, "%s", err.message);
+	cr_assert_eq(p->waiver_count, 1);
+	cr_assert_eq(p->waivers[0].reason, MG_R_PEAK_MEMORY_REGRESSED);
+	cr_assert(p->waivers[0].up_to_set);
+	cr_assert_float_eq(p->waivers[0].up_to_pct, 8.5, 1e-12);
+	cr_assert_eq(p->waivers[0].up_to_pct_pos.line, 8);
+	cr_assert_eq(p->waivers[0].up_to_pct_pos.column, 39);
+	mg_policy_free(p);
+}
+
+Test(policy, refuses_bad_regression_waivers_at_their_position)
+{
+	static const char head[] = "version: 1\nmanifest: m.json\nidentity: { workload_id: w, hardware_id: h }\n"
+				   "budget: { memory_cap_mb: 9000 }\n";
+	static const struct { const char *waivers; int line, column; const char *message; } cases[] = {
+		{ "waivers:\n  - { candidate: c, reason: peak_memory_regressed, justification: j, owner: o, expires: 2027-01-01, up_to_pct: -1 }\n",
+		  6, 112, "'waivers[0].up_to_pct' must be at least 0, got '-1'" },
+		{ "waivers:\n  - { candidate: c, reason: throughput_regressed, justification: j, owner: o, expires: 2027-01-01, up_to_pct: lots }\n",
+		  6, 111, "'waivers[0].up_to_pct': expected a number, got a string" },
+		{ "waivers:\n  - { candidate: c, reason: throughput_regressed, justification: j, owner: o, expires: 2027-01-01, up_to_pct: '8' }\n",
+		  6, 111, "'waivers[0].up_to_pct': expected a number, got a string (numbers are written without quotes)" },
+		{ "waivers:\n  - { candidate: c, reason: eval_loss_regressed, justification: j, owner: o, expires: 2027-01-01, up_to_pct: .inf }\n",
+		  6, 110, "'waivers[0].up_to_pct' must be a finite number, got '.inf'" },
+		{ "waivers:\n  - { candidate: c, reason: peak_memory_regressed, justification: j, owner: o, expires: 2027-01-01 }\n",
+		  6, 5, "missing required key 'up_to_pct' in 'waivers[0]' (a waiver of peak_memory_regressed "
+		  "names the largest change it accepts, e.g. 'up_to_pct: 8')" },
+		{ "waivers:\n  - { candidate: c, reason: memory_over_budget, justification: j, owner: o, expires: 2027-01-01, up_to_pct: 8 }\n",
+		  6, 109, "'waivers[0].up_to_pct': only a waiver of a regression's reason (peak_memory_regressed, "
+		  "throughput_regressed, eval_loss_regressed) accepts a change up to a percent; a waiver of "
+		  "memory_over_budget passes its check whatever the candidate measures: remove it" },
+		{ "waivers:\n  - { candidate: c, reason: regression_not_compared, justification: j, owner: o, expires: 2027-01-01, up_to_pct: 8 }\n",
+		  6, 29, "'waivers[0].reason': 'regression_not_compared' is not a threshold's reason and cannot be "
+		  "waived (a waiver names one of: memory_over_budget, samples_per_s_below_floor, quality_over_floor, "
+		  "memory_saving_below_floor, throughput_below_floor, quality_delta_over_limit, trade_off_below_floor, "
+		  "peak_memory_regressed, throughput_regressed, eval_loss_regressed)" },
+		{ "waivers:\n  - { candidate: c, reason: peak_memory_regresed, justification: j, owner: o, expires: 2027-01-01, up_to_pct: 8 }\n",
+		  6, 29, "'waivers[0].reason': unknown reason 'peak_memory_regresed' (did you mean "
+		  "'peak_memory_regressed'?)" },
 	};
 	char text[512];
 	size_t i;

@@ -53,7 +53,7 @@ static const char *covers(int i) { return mg_covers_name((enum mg_covers)i); }
 static const char *rank_by(int i) { return mg_rank_by_name((enum mg_rank_by)i); }
 static const char *waiver(int i) { return mg_check_waiver_status_name((enum mg_waiver_status)i); }
 static const char *effect(int i) { return mg_check_effect_name((enum mg_change_effect)i); }
-static bool waivable(int i) { return mg_reason_waivable((enum mg_reason)i); }
+static bool waivable(int i) { return mg_reason_waiver_may_name((enum mg_reason)i); }
 
 /* s as a JSON string: the core's words are ASCII and UTF-8 text. */
 static void put_string(const char *s)

@@ -190,6 +190,7 @@ typedef struct mg_regression {
 /* Whether any regression threshold is set. */
 bool mg_regression_active(const mg_regression *r);
 
+
 /* One sensitivity grid axis: a threshold and its values. */
 typedef struct mg_grid_axis {
 	enum mg_threshold threshold;
@@ -460,6 +461,8 @@ enum mg_code_id {
 	MG_CODE_REGRESSION_NOT_COMPARED,
 	/* an evidence issue appended after them */
 	MG_CODE_APPROVAL_OF_OTHER_EVIDENCE,
+	/* the check's own, appended after that issue */
+	MG_CODE_WAIVER_SPENT,
 	MG_CODE_COUNT
 };
 
@@ -494,6 +497,20 @@ const mg_code *mg_reason_code(enum mg_reason r);
 const mg_code *mg_issue_code(enum mg_issue i);
 /* Whether a waiver may name reason r: the thresholds' reasons of step 7. */
 bool mg_reason_waivable(enum mg_reason r);
+/* Whether a waiver may name reason r: a step-7 reason (mg_reason_waivable)
+ * or a regression's (MG_REASON_IS_REGRESSION, with up_to_pct). */
+bool mg_reason_waiver_may_name(enum mg_reason r);
+
+/*
+ * Whether candidate h, compared with b (its namesake at an earlier
+ * version), changed beyond a threshold of r's reason that r sets (and
+ * beyond the runs' noise when both have runs), as the regression decides.
+ * *pct gets the metric's change in percent of b's value, worse positive
+ * (NAN when it cannot be had).  A waiver is spent when the base's report
+ * made such a step within its up_to_pct (memgate(1), WAIVERS).
+ */
+bool mg_regression_step(double *pct, const mg_regression *r, enum mg_reason reason,
+			const mg_candidate *b, const mg_candidate *h);
 
 /*
  * A waiver in force: `candidate` passes the check behind `reason` (a step-7
@@ -502,7 +519,10 @@ bool mg_reason_waivable(enum mg_reason r);
  */
 typedef struct mg_waiver {
 	const char *candidate;     /* borrowed */
-	enum mg_reason reason;     /* mg_reason_waivable */
+	enum mg_reason reason;     /* mg_reason_waiver_may_name */
+	double up_to_pct;          /* a regression's reason: the largest change it
+				      accepts, in percent of the base's value (the
+				      metric's rise, or for samples/s its drop) */
 } mg_waiver;
 
 /* The outcome of screening one candidate under one budget. */
@@ -637,6 +657,10 @@ typedef struct mg_regressed {
 	double change;              /* in the threshold's unit (MB, %, loss) */
 	double limit;
 	bool runs;                  /* both sides had runs: the change is beyond their noise */
+	double pct;                 /* the change in percent of the base's value, worse
+				       positive (NAN when the base's value is not > 0) */
+	size_t waiver;              /* in d->waived: the waiver that accepts it (an
+				       index into rules->waivers); else SIZE_MAX */
 } mg_regressed;
 
 typedef struct mg_decision {
@@ -687,6 +711,10 @@ typedef struct mg_decision {
 	mg_regressed *regressed;
 	size_t regressed_count;
 	size_t regression_within_noise;
+	/* the regressions a waiver of their reason accepts (the change within
+	 * its up_to_pct): not counted, in the same order as `regressed` */
+	mg_regressed *waived;
+	size_t waived_count;
 	/* covered candidates of the base with no namesake now (names compared
 	 * exactly): the one the base selected, and with covers: all each
 	 * other, in the base's report order; each name borrowed from the base,

@@ -200,6 +200,13 @@
 #define MG_HISTORY_DEFAULT_MAX_COMMITS 10000
 #endif
 
+/* Versions of the base's report, on its first-parent line, whose steps
+ * can spend a regression's waiver (memgate(1), WAIVERS): read only when
+ * the policy has such a waiver in force; each is a report parsed. */
+#ifndef MG_WAIVER_SPENT_VERSIONS
+#define MG_WAIVER_SPENT_VERSIONS 10
+#endif
+
 /* The largest regression.history_max_commits a policy may set. */
 #ifndef MG_HISTORY_MAX_COMMITS
 #define MG_HISTORY_MAX_COMMITS 1000000

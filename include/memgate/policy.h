@@ -13,16 +13,20 @@
 #include "error.h"
 #include "limits.h"   /* memgate's, in this directory */
 
-/* One entry of `waivers:` (every field is required). */
+/* One entry of `waivers:` (every field is required; up_to_pct only, and
+ * always, with a regression's reason). */
 typedef struct mg_policy_waiver {
 	char *candidate;            /* the candidate's name, as the report spells it */
-	enum mg_reason reason;      /* a step-7 reason (mg_reason_waivable) */
+	enum mg_reason reason;      /* mg_reason_waiver_may_name */
 	char *justification;
 	char *owner;
 	char expires[11];           /* "YYYY-MM-DD" as written */
 	int expires_ymd;            /* year * 10000 + month * 100 + day */
 	mg_pos pos;                 /* the entry */
 	mg_pos candidate_pos, reason_pos, expires_pos;
+	double up_to_pct;           /* a regression's reason: the largest change accepted */
+	bool up_to_set;
+	mg_pos up_to_pct_pos;
 } mg_policy_waiver;
 
 typedef struct mg_policy {

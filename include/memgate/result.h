@@ -135,9 +135,11 @@ enum mg_waiver_status {
 	MG_WAIVER_APPLIED,    /* in force, and it let its candidate pass a check */
 	MG_WAIVER_UNMATCHED,  /* in force, but its candidate or reason matches nothing */
 	MG_WAIVER_EXPIRED,    /* its expiry date is before today: ignored */
+	MG_WAIVER_SPENT,      /* a regression's waiver whose step the base's report
+				 already made: ignored (memgate(1), WAIVERS) */
 	MG_WAIVER_STATUS_COUNT
 };
-/* "applied", "unmatched", "expired" (the record's words; a finding's code
+/* "applied", "unmatched", "expired", "spent" (the record's words; a finding's code
  * is "waiver_" and the word); NULL for an out-of-range value. */
 const char *mg_check_waiver_status_name(enum mg_waiver_status s);
 
@@ -148,7 +150,19 @@ typedef struct mg_waiver_state {
 	bool expiring;                   /* in force, and expires within the policy's
 					    waivers_warn_days */
 	int days_left;                   /* days from today to its expiry (in force) */
+	double accepted_pct;             /* applied to a regression: the change it
+					    accepted (the first), % of the base's value */
+	double spent_pct;                /* spent: the step the base's report made */
+	char spent_at[MG_CHECK_OID_SIZE];/* spent: the commit that made it */
 } mg_waiver_state;
+
+/* A regression waiver's step found on the base's first-parent line (one
+ * per waiver of the policy): the base's report made it, within up_to_pct. */
+typedef struct mg_waiver_spent {
+	bool spent;
+	double pct;
+	char commit[MG_CHECK_OID_SIZE];
+} mg_waiver_spent;
 
 typedef struct mg_check_result {
 	bool worktree;
@@ -208,6 +222,7 @@ typedef struct mg_check_result {
 	bool today_given;           /* from --today, else the clock's date in UTC */
 	mg_waiver_state *waivers;   /* one per waiver of the policy, in its order */
 	size_t waiver_count;
+	mg_waiver_spent *waiver_spent;  /* NULL, or one per waiver of the policy */
 	/* evidence.inputs: the paths that changed between the manifest's
 	 * measured.commit and the gated commit (evidence_stale), in byte order,
 	 * at most MG_CHECK_MAX_STALE of stale_total */

@@ -206,6 +206,101 @@ static int read_history(struct run *run, mg_error *err)
 	return MG_OK;
 }
 
+/* Version v of the report `path` parsed, or NULL when it cannot be read as
+ * one (too large, a Git LFS pointer, not a report): such a step is passed. */
+static mg_report *read_report_version(struct run *run, const mg_repo_version *v,
+				      const char *path)
+{
+	mg_blob blob = { 0 };
+	mg_report *r = NULL;
+	mg_error e;
+
+	mg_error_clear(&e);
+	if (mg_repo_read_blob(&blob, run->repo, v->blob, path, v->commit, run->max_bytes, &e) == 0)
+		mg_report_parse(&r, path, blob.data, blob.len, &e);
+	mg_blob_release(&blob);
+	return r;
+}
+
+/* The first candidate of ev named `name`, or NULL. */
+static const mg_candidate *candidate_named(const mg_evidence *ev, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ev->candidate_count; i++)
+		if (ev->candidates[i].name && !strcmp(ev->candidates[i].name, name))
+			return &ev->candidates[i];
+	return NULL;
+}
+
+/* Marks the regression waivers whose step the report took from `older` to
+ * `newer` at commit `at`: beyond the policy's allowance, within up_to_pct. */
+static void mark_spent(mg_check_result *res, const mg_evidence *older, const mg_evidence *newer,
+		       const char *at)
+{
+	const mg_policy *p = res->policy;
+	const mg_candidate *o, *n;
+	size_t i;
+	double pct;
+
+	for (i = 0; i < p->waiver_count; i++) {
+		const mg_policy_waiver *v = &p->waivers[i];
+		mg_waiver_spent *s = &res->waiver_spent[i];
+
+		if (!v->up_to_set || s->spent || !(o = candidate_named(older, v->candidate)) ||
+		    !(n = candidate_named(newer, v->candidate)) ||
+		    !mg_regression_step(&pct, &p->rules.regression, v->reason, o, n) ||
+		    !(pct <= v->up_to_pct))
+			continue;
+		s->spent = true;
+		s->pct = pct;
+		snprintf(s->commit, sizeof(s->commit), "%s", at);
+	}
+}
+
+/*
+ * A regression's waiver is spent once the base's report took the step it
+ * accepts: among the last MG_WAIVER_SPENT_VERSIONS versions of the base's
+ * report on its first-parent line, one changed the waiver's candidate
+ * beyond the policy's allowance and within up_to_pct (the newest such step
+ * is named).  Read only with such a waiver, a base and its report.
+ */
+static int find_spent(struct run *run, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	const mg_policy *p = res->policy;
+	const mg_check_result *b = res->base ? res->base->result : NULL;
+	mg_repo_version *list = NULL;
+	mg_repo_walk how;
+	mg_report *newer = NULL, *older = NULL;
+	size_t n = 0, i, k;
+	bool any = false;
+	int error;
+
+	if (run->base_run || !b || !b->report_ref.path || res->waiver_spent ||
+	    !mg_regression_active(&p->rules.regression))
+		return MG_OK;
+	for (i = 0; i < p->waiver_count; i++)
+		any = any || p->waivers[i].up_to_set;
+	if (!any)
+		return MG_OK;
+	if ((error = mg_repo_path_versions(&list, &n, &how, run->repo, res->base->rev,
+					   b->report_ref.path, MG_WAIVER_SPENT_VERSIONS,
+					   MG_HISTORY_DEFAULT_MAX_COMMITS, err)) < 0)
+		return error;
+	res->waiver_spent = mg_xcalloc(p->waiver_count, sizeof(*res->waiver_spent));
+	for (k = 0; k + 1 < n; k++) {
+		newer = k ? older : read_report_version(run, &list[0], b->report_ref.path);
+		older = read_report_version(run, &list[k + 1], b->report_ref.path);
+		if (newer && older)
+			mark_spent(res, &older->evidence, &newer->evidence, list[k].commit);
+		mg_report_free(newer);
+	}
+	mg_report_free(n > 1 ? older : NULL);
+	free(list);
+	return MG_OK;
+}
+
 /* mg_decide with the waivers in force today. */
 static int decide_with_waivers(struct run *run, mg_error *err)
 {
@@ -302,7 +397,7 @@ static int decide(struct run *run, mg_error *err)
 	if (!run->base_run && mg_regression_active(&res->policy->rules.regression) &&
 	    (error = compare_base(run, err)) < 0)
 		return error;
-	if ((error = read_history(run, err)) < 0)
+	if ((error = read_history(run, err)) < 0 || (error = find_spent(run, err)) < 0)
 		return error;
 	if ((error = select_on_numbers(run, err)) < 0 ||
 	    (error = decide_with_waivers(run, err)) < 0)

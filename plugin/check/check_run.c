@@ -388,6 +388,7 @@ void mg_check__release_result(mg_check_result *r)
 		free(r->proposed);
 	}
 	free(r->waivers);
+	free(r->waiver_spent);
 	mg_findings_free(r->findings, r->finding_count);
 }
 

@@ -363,7 +363,22 @@ static void waiver_change(mg_check_result *res, const mg_policy_waiver *key,
 		   after ? after->pos : (mg_pos){ 0, 0 });
 }
 
-/* Waivers added, removed, extended or shortened by the policy at --rev. */
+/* A regression's waiver that accepts a larger change loosens the gate, a
+ * smaller one tightens it. */
+static void up_to_change(mg_check_result *res, const mg_policy_waiver *before,
+			 const mg_policy_waiver *after)
+{
+	char k[sizeof(((mg_policy_change *)0)->key)];
+
+	snprintf(k, sizeof(k), "waivers[%s].%s.up_to_pct", after->candidate,
+		 mg_reason_name(after->reason));
+	add_change(res, k, number_value(true, before->up_to_pct), number_value(true, after->up_to_pct),
+		   after->up_to_pct > before->up_to_pct ? MG_CHANGE_LOOSENS : MG_CHANGE_TIGHTENS,
+		   after->up_to_pct_pos);
+}
+
+/* Waivers added, removed, extended or shortened, or accepting
+ * more or less by the policy at --rev. */
 static void diff_waivers(mg_check_result *res, const mg_policy *base, const mg_policy *head)
 {
 	const mg_policy_waiver *other;
@@ -373,6 +388,8 @@ static void diff_waivers(mg_check_result *res, const mg_policy *base, const mg_p
 		other = same_waiver(base, &head->waivers[i]);
 		if (!other || other->expires_ymd != head->waivers[i].expires_ymd)
 			waiver_change(res, &head->waivers[i], other, &head->waivers[i]);
+		if (other && other->up_to_pct != head->waivers[i].up_to_pct)
+			up_to_change(res, other, &head->waivers[i]);
 	}
 	for (i = 0; i < base->waiver_count; i++)
 		if (!same_waiver(head, &base->waivers[i]))

@@ -1,6 +1,6 @@
 /*
- * The policy's waivers on a day: in force, expired, expiring, applied or
- * matching nothing (their messages: result.c).  See waivers.h and
+ * The policy's waivers on a day: in force, expired, spent, expiring,
+ * applied or matching nothing (their messages: result.c).  See waivers.h and
  * include/memgate/check.h.
  */
 #include <stdlib.h>
@@ -23,9 +23,10 @@ static int day_number(int ymd)
 	return 365 * y + y / 4 - y / 100 + y / 400 + (153 * (m - 3) + 2) / 5 + d - 1;
 }
 
-/* The policy's waivers in force today (not expired), for the decision
- * core; sets res->waivers (replacing those of an earlier decision of the
- * same run) and their expired ones.  A malloc'd array of *n. */
+/* The policy's waivers in force today (not expired, not spent: see
+ * res->waiver_spent), for the decision core; sets res->waivers (replacing
+ * those of an earlier decision of the same run) and their expired and
+ * spent ones.  A malloc'd array of *n. */
 mg_waiver *mg_waivers__in_force(size_t *n, mg_check_result *res)
 {
 	const mg_policy *p = res->policy;
@@ -44,16 +45,25 @@ mg_waiver *mg_waivers__in_force(size_t *n, mg_check_result *res)
 			res->waivers[i].status = MG_WAIVER_EXPIRED;
 			continue;
 		}
+		if (res->waiver_spent && res->waiver_spent[i].spent) {
+			res->waivers[i].status = MG_WAIVER_SPENT;
+			res->waivers[i].spent_pct = res->waiver_spent[i].pct;
+			memcpy(res->waivers[i].spent_at, res->waiver_spent[i].commit,
+			       sizeof(res->waivers[i].spent_at));
+			continue;
+		}
 		res->waivers[i].days_left = day_number(p->waivers[i].expires_ymd) - day_number(today);
 		res->waivers[i].expiring = p->waivers_warn_days > 0 &&
 			res->waivers[i].days_left <= p->waivers_warn_days;
 		active[*n].candidate = p->waivers[i].candidate;
+		active[*n].up_to_pct = p->waivers[i].up_to_pct;
 		active[(*n)++].reason = p->waivers[i].reason;
 	}
 	return active;
 }
 
-/* After the decision: which waivers in force applied to something. */
+/* After the decision: which waivers in force applied to something, and
+ * the change a regression's waiver accepted. */
 void mg_waivers__judge(mg_check_result *res)
 {
 	const mg_evidence *ev = &res->report->evidence;
@@ -65,10 +75,15 @@ void mg_waivers__judge(mg_check_result *res)
 		for (j = 0; j < ev->candidate_count && !w->candidate_found; j++)
 			w->candidate_found = ev->candidates[j].name &&
 				!strcmp(ev->candidates[j].name, w->waiver->candidate);
-		if (w->status == MG_WAIVER_EXPIRED)
+		if (w->status == MG_WAIVER_EXPIRED || w->status == MG_WAIVER_SPENT)
 			continue;
 		w->status = k < res->decision->waiver_count && res->decision->waiver_used[k] ?
 			MG_WAIVER_APPLIED : MG_WAIVER_UNMATCHED;
+		for (j = 0; j < res->decision->waived_count; j++)
+			if (res->decision->waived[j].waiver == k) {
+				w->accepted_pct = res->decision->waived[j].pct;
+				break;
+			}
 		k++;
 	}
 }

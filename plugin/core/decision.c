@@ -249,6 +249,63 @@ static bool change_of(double *v, mg_band *band, const mg_threshold_def *def,
 	return isfinite(*v);
 }
 
+/* The change of def's metric from b to h in percent of b's value, worse
+ * positive (as written), or NAN when b's value is not > 0. */
+static double change_pct(const mg_threshold_def *def, const mg_candidate *b,
+			 const mg_candidate *h)
+{
+	double bv = b->metric[def->metric].value, hv = h->metric[def->metric].value;
+
+	if (!(bv > 0))
+		return NAN;
+	return mg_tables__as_written(def->vs_base == MG_VS_DROP_PCT ? (bv - hv) / bv * 100.0
+								    : (hv - bv) / bv * 100.0);
+}
+
+/* The waiver of rules that accepts a change of `pct` % of candidate
+ * `name`'s reason r (within its up_to_pct), or SIZE_MAX. */
+static size_t accepting_waiver(const mg_rules *rules, const char *name, enum mg_reason r,
+			       double pct)
+{
+	size_t w;
+
+	for (w = 0; w < rules->waiver_count; w++)
+		if (rules->waivers[w].reason == r && rules->waivers[w].candidate &&
+		    !strcmp(rules->waivers[w].candidate, name) && pct <= rules->waivers[w].up_to_pct)
+			return w;
+	return SIZE_MAX;
+}
+
+/* Whether def's change from b to h counts (beyond rg's limit and beyond
+ * the runs' noise); *v and *band get the change and its band. */
+static bool counts(double *v, mg_band *band, const mg_regression *rg, int t,
+		   const mg_candidate *b, const mg_candidate *h)
+{
+	const mg_threshold_def *def = &mg_tables__thresholds[t];
+
+	if (!rg->limits.set[t] || !change_of(v, band, def, b, h) ||
+	    !mg_tables__fails(def, *v, rg->limits.value[t]))
+		return false;
+	return !(band->known && mg_band_within(band, rg->limits.value[t], def->ceiling));
+}
+
+bool mg_regression_step(double *pct, const mg_regression *rg, enum mg_reason reason,
+			const mg_candidate *b, const mg_candidate *h)
+{
+	mg_band band;
+	double v;
+	int t;
+
+	assert(pct && rg && b && h);
+	*pct = NAN;
+	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
+		if (mg_tables__thresholds[t].reason == reason && counts(&v, &band, rg, t, b, h)) {
+			*pct = change_pct(&mg_tables__thresholds[t], b, h);
+			return true;
+		}
+	return false;
+}
+
 /* Compares evaluation i with its namesake at the base, adding what counts. */
 static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_evidence *ev,
 			      const mg_candidate *const *match, size_t i)
@@ -264,7 +321,9 @@ static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_ev
 		return;
 	for (t = 0; t < MG_THRESHOLD_COUNT; t++) {
 		const mg_threshold_def *def = &mg_tables__thresholds[t];
-		mg_regressed *r;
+		mg_regressed *r, **list;
+		size_t *count, w;
+		double pct;
 
 		if (!rg->limits.set[t] || !change_of(&v, &band, def, b, h) ||
 		    !mg_tables__fails(def, v, rg->limits.value[t]))
@@ -273,9 +332,14 @@ static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_ev
 			d->regression_within_noise++;
 			continue;
 		}
-		d->regressed = mg_xrealloc(d->regressed,
-					   (d->regressed_count + 1) * sizeof(*d->regressed));
-		r = &d->regressed[d->regressed_count++];
+		pct = change_pct(def, b, h);
+		w = accepting_waiver(rules, e->name, def->reason, pct);
+		list = w == SIZE_MAX ? &d->regressed : &d->waived;
+		count = w == SIZE_MAX ? &d->regressed_count : &d->waived_count;
+		if (w != SIZE_MAX)
+			d->waiver_used[w] = true;
+		*list = mg_xrealloc(*list, (*count + 1) * sizeof(**list));
+		r = &(*list)[(*count)++];
 		r->index = i;
 		r->name = e->name;
 		r->threshold = (enum mg_threshold)t;
@@ -284,6 +348,8 @@ static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_ev
 		r->change = v;
 		r->limit = rg->limits.value[t];
 		r->runs = band.known;
+		r->pct = pct;
+		r->waiver = w;
 	}
 }
 
@@ -667,6 +733,7 @@ void mg_decision_free(mg_decision *d)
 		free(d->scenarios);
 	free(d->waiver_used);
 	free(d->regressed);
+	free(d->waived);
 	free(d->unmatched);
 	free(d->unmatched_lookalike);
 	free(d);

@@ -280,6 +280,10 @@ static const mg_code codes[MG_CODE_COUNT] = {
 	[MG_CODE_APPROVAL_OF_OTHER_EVIDENCE] = { "approval_of_other_evidence", E,
 	  "The approved record was made for other evidence than the manifest pins now: another report (its SHA-256) or another measured commit (--require-approved).",
 	  "Approve the evidence the manifest pins now (memgate approve), or restore the evidence that was approved." },
+	/* the check's own, appended after the issue above */
+	[MG_CODE_WAIVER_SPENT] = { "waiver_spent", W,
+	  "A waiver of a regression is spent: the base's report already took the step it accepts, so it no longer applies and later changes compare with the new level.",
+	  "Remove the waiver from the policy of the base branch." },
 };
 #undef E
 #undef H
@@ -289,20 +293,21 @@ static const mg_code codes[MG_CODE_COUNT] = {
 #undef N
 
 #define CODE_COUNT (sizeof(codes) / sizeof(codes[0]))
-/* The regression reasons' codes, and the codes appended after them. */
+/* The regression reasons' codes, one after the other. */
 #define REGRESSION_CODES (MG_REASON_COUNT - 1 - MG_R_CHECK_LAST)
-#define CODES_AFTER_REGRESSION 3
-/* The issues appended after the regression reasons' codes, in enum order. */
-#define ISSUES_APPENDED 1
+/* The issues appended after the regression reasons' codes, in enum order:
+ * each one's code. */
 #define ISSUE_FIRST_APPENDED MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE
-_Static_assert(MG_REASON_COUNT == 16 && MG_ISSUE_COUNT == 28 + ISSUES_APPENDED &&
-	       CODE_COUNT == 16 + 28 + 13 + ISSUES_APPENDED,
-	       "codes[] holds the reasons up to the step-7 ones, the issues, in enum order, "
-	       "then the others, the regression reasons, and those appended after them");
+static const enum mg_code_id appended_issue_codes[] = {
+	MG_CODE_APPROVAL_OF_OTHER_EVIDENCE,
+};
+_Static_assert(MG_REASON_COUNT == 16 && CODE_COUNT == MG_CODE_COUNT &&
+	       sizeof(appended_issue_codes) / sizeof(appended_issue_codes[0]) ==
+	       MG_ISSUE_COUNT - ISSUE_FIRST_APPENDED,
+	       "codes[] holds a row per enum mg_code_id, and every appended issue has its code");
 _Static_assert(MG_CODE_REPORT_HASH_MISMATCH == MG_R_CHECK_LAST + 1 &&
-	       MG_CODE_PEAK_MEMORY_REGRESSED ==
-	       CODE_COUNT - CODES_AFTER_REGRESSION - REGRESSION_CODES &&
-	       MG_CODE_APPROVAL_OF_OTHER_EVIDENCE == CODE_COUNT - ISSUES_APPENDED,
+	       MG_CODE_REPORT_HASH_MISMATCH + ISSUE_FIRST_APPENDED - 1 == MG_CODE_AGGREGATE_OUTSIDE_RUNS &&
+	       MG_CODE_EVAL_LOSS_REGRESSED - MG_CODE_PEAK_MEMORY_REGRESSED == REGRESSION_CODES - 1,
 	       "enum mg_code_id follows codes[]: mg_reason_code and mg_issue_code index it");
 
 static const char *const outcome_names[MG_OUTCOME_COUNT] = {
@@ -536,8 +541,7 @@ const mg_code *mg_reason_code(enum mg_reason r)
 	if ((int)r < 0 || r >= MG_REASON_COUNT)
 		return NULL;
 	if (MG_REASON_IS_REGRESSION(r))
-		return &codes[CODE_COUNT - CODES_AFTER_REGRESSION - REGRESSION_CODES +
-			      (size_t)(r - MG_R_CHECK_LAST - 1)];
+		return &codes[MG_CODE_PEAK_MEMORY_REGRESSED + (r - MG_R_CHECK_LAST - 1)];
 	return &codes[r];
 }
 
@@ -546,8 +550,8 @@ const mg_code *mg_issue_code(enum mg_issue i)
 	if ((int)i < 0 || i >= MG_ISSUE_COUNT)
 		return NULL;
 	if (i >= ISSUE_FIRST_APPENDED)
-		return &codes[CODE_COUNT - ISSUES_APPENDED + (size_t)(i - ISSUE_FIRST_APPENDED)];
-	return &codes[MG_R_CHECK_LAST + 1 + i];
+		return &codes[appended_issue_codes[i - ISSUE_FIRST_APPENDED]];
+	return &codes[MG_CODE_REPORT_HASH_MISMATCH + i];
 }
 
 const char *mg_issue_name(enum mg_issue i)
@@ -582,6 +586,11 @@ int mg_reason_from_name(const char *name)
 bool mg_reason_waivable(enum mg_reason r)
 {
 	return r >= MG_R_MEMORY_OVER_BUDGET && r <= MG_R_CHECK_LAST;
+}
+
+bool mg_reason_waiver_may_name(enum mg_reason r)
+{
+	return mg_reason_waivable(r) || MG_REASON_IS_REGRESSION(r);
 }
 
 /* Does value v fail threshold def at `limit` (NaN never does)? */

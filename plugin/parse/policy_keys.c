@@ -97,6 +97,7 @@ static const mg_policy_key rows[] = {
 	PART(SEC_WAIVER, "justification", "string"),
 	PART(SEC_WAIVER, "owner", "string"),
 	PART(SEC_WAIVER, "expires", "string"),
+	PART(SEC_WAIVER, "up_to_pct", "number"),
 	ROW(SEC_ROOT, "waivers_warn_days", MG_KV_INT, waivers_warn_days, waivers_warn_days_pos,
 	    MG_MOVE_CHANGES, "integer"),
 	PART(SEC_ROOT, "provenance", "object"),

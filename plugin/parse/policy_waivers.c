@@ -35,9 +35,9 @@ int mg_policy_parse_date(int *ymd, const char *text, size_t n)
 }
 
 /*
- * A waiver's reason: a step-7 reason.  Evidence problems (issues, steps 1-6,
- * evidence_not_applicable) and the decision's own codes are refused with a
- * message that says why.  0 or MG_ERROR.
+ * A waiver's reason: a step-7 reason or a regression's.  Evidence problems
+ * (issues, steps 1-6, evidence_not_applicable) and the decision's own codes
+ * are refused with a message that says why.  0 or MG_ERROR.
  */
 static int get_reason(enum mg_reason *out, walk *w, const mg_yaml_node *n, const char *where)
 {
@@ -51,7 +51,7 @@ static int get_reason(enum mg_reason *out, walk *w, const mg_yaml_node *n, const
 	if (n->kind != MG_YAML_STR)
 		return mg_policy__type_error(w, n, where, "a reason such as 'memory_over_budget'");
 	r = strlen(n->text) == n->len ? mg_reason_from_name(n->text) : -1;
-	if (r >= 0 && mg_reason_waivable((enum mg_reason)r)) {
+	if (r >= 0 && mg_reason_waiver_may_name((enum mg_reason)r)) {
 		*out = (enum mg_reason)r;
 		return 0;
 	}
@@ -63,7 +63,7 @@ static int get_reason(enum mg_reason *out, walk *w, const mg_yaml_node *n, const
 		mg_buf_printf(&b, "'%s': '%.64s' is not a threshold's reason and cannot be waived "
 			      "(a waiver names one of: ", where, n->text);
 	for (r = 0; r < MG_REASON_COUNT; r++)
-		if (mg_reason_waivable((enum mg_reason)r))
+		if (mg_reason_waiver_may_name((enum mg_reason)r))
 			waivable[k++] = mg_reason_name((enum mg_reason)r);
 	waivable[k] = NULL;
 	if (!b.len && (near = mg_hint_nearest(waivable, n->text, n->len)))
@@ -107,10 +107,39 @@ static int waiver_field(mg_policy_waiver *wv, walk *w, int key, const mg_yaml_no
 		return mg_policy__get_string(&wv->justification, w, n, where);
 	case W_OWNER:
 		return mg_policy__get_string(&wv->owner, w, n, where);
+	case W_UP_TO_PCT:
+		/* a percent at least 0, read as a regression allowance in percent is */
+		wv->up_to_pct_pos = n->pos;
+		wv->up_to_set = true;
+		return mg_policy__get_threshold(&wv->up_to_pct, w, n, MG_MAX_PEAK_INCREASE_PCT,
+						where);
 	default:
 		wv->expires_pos = n->pos;
 		return get_date(wv, w, n, where);
 	}
+}
+
+/*
+ * up_to_pct: required with a regression's reason (the largest change the
+ * waiver accepts), refused with any other (a threshold's waiver accepts
+ * whatever its candidate measures).  0 or MG_ERROR.
+ */
+static int check_up_to(walk *w, const mg_policy_waiver *wv, const mg_yaml_node *map,
+		       const char *where)
+{
+	const char *reason = mg_reason_name(wv->reason);
+
+	if (MG_REASON_IS_REGRESSION(wv->reason) && !wv->up_to_set)
+		return mg_error_at(w->err, w->path, map->pos,
+				   "missing required key 'up_to_pct' in '%s' (a waiver of %s names "
+				   "the largest change it accepts, e.g. 'up_to_pct: 8')", where, reason);
+	if (!MG_REASON_IS_REGRESSION(wv->reason) && wv->up_to_set)
+		return mg_error_at(w->err, w->path, wv->up_to_pct_pos,
+				   "'%s.up_to_pct': only a waiver of a regression's reason "
+				   "(peak_memory_regressed, throughput_regressed, eval_loss_regressed) "
+				   "accepts a change up to a percent; a waiver of %s passes its "
+				   "check whatever the candidate measures: remove it", where, reason);
+	return 0;
 }
 
 /* One waiver: a mapping with every field.  0 or MG_ERROR. */
@@ -134,12 +163,12 @@ static int walk_waiver(walk *w, mg_policy_waiver *wv, const mg_yaml_node *map, s
 			return error;
 	}
 	for (key = 0; key < W_COUNT; key++)
-		if (!seen[key])
+		if (!seen[key] && key != W_UP_TO_PCT)
 			return mg_error_at(w->err, w->path, map->pos,
 					   "missing required key '%s' in '%s' (a waiver needs candidate, "
 					   "reason, justification, owner and expires)",
 					   mg_policy__key_name(SEC_WAIVER, key), where);
-	return 0;
+	return check_up_to(w, wv, map, where);
 }
 
 /* A second waiver of the same candidate and reason.  0 or MG_ERROR. */

@@ -84,16 +84,25 @@ static bool plain_url(const char *url)
 
 /* Whether the row got worse: a feasible candidate no longer is, or a
  * compared value moved the wrong way (more memory, fewer samples/s,
- * higher loss). */
-static bool regressed(const mg_compare_row *row)
+ * higher loss).  With a regression: section compared, a move counts only
+ * beyond its allowance (a regression of the decision's): one within it,
+ * or accepted by a waiver, reads "changed". */
+static bool regressed(const mg_check_result *r, const mg_compare_row *row)
 {
 	static const int worse[MG_COMPARE_METRICS] = { 1, -1, 1 };  /* up, down, up */
+	const mg_decision *d = r->decision;
 	size_t k;
 
 	if (!row->in_base || !row->in_head)
 		return false;
 	if (row->base_status == MG_STATUS_FEASIBLE && row->head_status != MG_STATUS_FEASIBLE)
 		return true;
+	if (d && d->regression_checked) {
+		for (k = 0; k < d->regressed_count; k++)
+			if (row->name && d->regressed[k].name && !strcmp(row->name, d->regressed[k].name))
+				return true;
+		return false;
+	}
 	for (k = 0; k < MG_COMPARE_METRICS; k++) {
 		const mg_compare_value *v = &row->value[k];
 
@@ -114,7 +123,7 @@ static void order_rows(struct comment *c)
 
 	for (pass = 0; pass < 3; pass++)
 		for (i = 0; i < c->row_count; i++) {
-			bool bad = regressed(&c->rows[i]), changed = mg_compare_row_changed(&c->rows[i]) ||
+			bool bad = regressed(c->r, &c->rows[i]), changed = mg_compare_row_changed(&c->rows[i]) ||
 				   c->rows[i].base_status != c->rows[i].head_status;
 
 			if ((pass == 0 && bad) || (pass == 1 && !bad && changed) ||
@@ -150,14 +159,14 @@ static void put_value(mg_buf *out, const mg_compare_row *row, const mg_compare_v
 	mg_buf_putc(out, ')');
 }
 
-static void put_row(mg_buf *out, const mg_compare_row *row)
+static void put_row(mg_buf *out, const mg_check_result *r, const mg_compare_row *row)
 {
 	size_t k;
 
 	mg_buf_puts(out, "| ");
 	put_name(out, row->name);
 	mg_buf_puts(out, " | ");
-	if (regressed(row))
+	if (regressed(r, row))
 		mg_buf_puts(out, "\xe2\x9a\xa0\xef\xb8\x8f regressed");
 	else if (!row->in_base)
 		mg_buf_puts(out, "new");
@@ -225,7 +234,7 @@ static void put_base(struct comment *c)
 		      "| candidate | change | peak MB | samples/s | eval_loss |\n"
 		      "|---|---|---:|---:|---:|\n", c->changed, c->row_count, c->regressed);
 	for (i = 0; i < c->changed && shown < c->max_rows; i++, shown++)
-		put_row(out, &c->rows[i]);
+		put_row(out, c->r, &c->rows[i]);
 	if (shown < c->changed)
 		mg_buf_printf(out, "\n%zu more changed candidates in the job summary\n",
 			      c->changed - shown);

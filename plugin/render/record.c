@@ -383,6 +383,14 @@ static void render_waivers(mg_jw *w, const mg_check_result *r)
 		mg_jw_key_string(w, "status", mg_check_waiver_status_name(r->waivers[i].status));
 		if (r->waivers[i].expiring)
 			mg_jw_key_number(w, "expires_in_days", r->waivers[i].days_left);
+		if (v->up_to_set)
+			mg_jw_key_number(w, "up_to_pct", v->up_to_pct);
+		if (v->up_to_set && r->waivers[i].status == MG_WAIVER_APPLIED)
+			mg_jw_key_number(w, "accepted_pct", r->waivers[i].accepted_pct);
+		if (r->waivers[i].status == MG_WAIVER_SPENT) {
+			mg_jw_key_string(w, "spent_at", r->waivers[i].spent_at);
+			mg_jw_key_number(w, "spent_pct", r->waivers[i].spent_pct);
+		}
 		mg_jw_end(w);
 	}
 	mg_jw_end(w);
@@ -534,6 +542,33 @@ static void render_regressed(mg_jw *w, const mg_regressed *g)
 	mg_jw_end(w);
 }
 
+/* A change a regression's waiver accepted (d->waived), with its allowance:
+ * the waiver is the in-force one, counted among the result's in order. */
+static void render_waived(mg_jw *w, const mg_check_result *r, const mg_regressed *g)
+{
+	const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
+	size_t i, k = 0;
+	double up_to = 0;
+
+	for (i = 0; i < r->waiver_count; i++) {
+		if (r->waivers[i].status == MG_WAIVER_EXPIRED || r->waivers[i].status == MG_WAIVER_SPENT)
+			continue;
+		if (k++ == g->waiver)
+			up_to = r->waivers[i].waiver->up_to_pct;
+	}
+	mg_jw_object(w);
+	mg_jw_key_string(w, "candidate", g->name);
+	mg_jw_key_string(w, "threshold", def->key);
+	mg_jw_key_string(w, "reason", mg_reason_name(def->reason));
+	mg_jw_key_exact(w, "base", g->base);
+	mg_jw_key_exact(w, "head", g->head);
+	mg_jw_key_exact(w, "change", g->change);
+	mg_jw_key_exact(w, "limit", g->limit);
+	mg_jw_key_exact(w, "change_pct", g->pct);
+	mg_jw_key_exact(w, "up_to_pct", up_to);
+	mg_jw_end(w);
+}
+
 /* regression (only with a regression: section): the policy's allowances,
  * whether the base was compared, and each regression that counts. */
 static void render_regression(mg_jw *w, const mg_check_result *r)
@@ -556,6 +591,12 @@ static void render_regression(mg_jw *w, const mg_check_result *r)
 	for (i = 0; i < d->regressed_count; i++)
 		render_regressed(w, &d->regressed[i]);
 	mg_jw_end(w);
+	if (d->waived_count) {
+		mg_jw_key_array(w, "waived");
+		for (i = 0; i < d->waived_count; i++)
+			render_waived(w, r, &d->waived[i]);
+		mg_jw_end(w);
+	}
 	mg_jw_key_array(w, "not_compared");
 	for (i = 0; i < d->unmatched_count; i++) {
 		mg_jw_object(w);

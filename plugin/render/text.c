@@ -380,6 +380,8 @@ static void put_regression(mg_buf *out, const mg_check_result *r)
 		      rg->reject ? "reject" : "tune");
 	if (d->regression_within_noise)
 		mg_buf_printf(out, "; %zu within the runs' noise", d->regression_within_noise);
+	if (d->waived_count)
+		mg_buf_printf(out, "; %zu accepted by a waiver", d->waived_count);
 	if (d->unmatched_count)
 		mg_buf_printf(out, "; %zu not compared: no candidate of that name now",
 			      d->unmatched_count);

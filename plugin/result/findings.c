@@ -370,6 +370,7 @@ static void waiver_findings(struct findings *f)
 		[MG_WAIVER_APPLIED] = MG_CODE_WAIVER_APPLIED,
 		[MG_WAIVER_UNMATCHED] = MG_CODE_WAIVER_UNMATCHED,
 		[MG_WAIVER_EXPIRED] = MG_CODE_WAIVER_EXPIRED,
+		[MG_WAIVER_SPENT] = MG_CODE_WAIVER_SPENT,
 	};
 	const mg_check_result *r = f->r;
 	mg_buf line = MG_BUF_INIT, subject = MG_BUF_INIT;

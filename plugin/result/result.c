@@ -115,6 +115,7 @@ const char *mg_check_waiver_status_name(enum mg_waiver_status s)
 		[MG_WAIVER_APPLIED] = "applied",
 		[MG_WAIVER_UNMATCHED] = "unmatched",
 		[MG_WAIVER_EXPIRED] = "expired",
+		[MG_WAIVER_SPENT] = "spent",
 	};
 
 	return (int)s >= 0 && s < MG_WAIVER_STATUS_COUNT ? names[s] : NULL;
@@ -128,8 +129,25 @@ void mg_check_waiver_message(mg_buf *out, const mg_check_result *r, size_t i)
 
 	switch (w->status) {
 	case MG_WAIVER_APPLIED:
-		mg_buf_printf(out, "waiver: '%s' passes %s until %s (owner %s): %s", v->candidate,
-			      reason, v->expires, v->owner, v->justification);
+		if (!v->up_to_set) {
+			mg_buf_printf(out, "waiver: '%s' passes %s until %s (owner %s): %s",
+				      v->candidate, reason, v->expires, v->owner, v->justification);
+			break;
+		}
+		mg_buf_printf(out, "waiver: '%s' changed by ", v->candidate);
+		mg_format_value(out, w->accepted_pct, NULL);
+		mg_buf_printf(out, " %%, accepted up to ");
+		mg_format_threshold(out, v->up_to_pct);
+		mg_buf_printf(out, " %% (%s) until %s (owner %s): %s", reason, v->expires, v->owner,
+			      v->justification);
+		break;
+	case MG_WAIVER_SPENT:
+		mg_buf_printf(out, "waiver for '%s' (%s up to ", v->candidate, reason);
+		mg_format_threshold(out, v->up_to_pct);
+		mg_buf_printf(out, " %%, owner %s) is spent: the base's report took that step at "
+			      "%.7s (", v->owner, w->spent_at);
+		mg_format_value(out, w->spent_pct, NULL);
+		mg_buf_puts(out, " %), so later changes compare with the new level; remove it");
 		break;
 	case MG_WAIVER_UNMATCHED:
 		mg_buf_printf(out, "waiver for '%s' (%s) matches nothing: ", v->candidate, reason);

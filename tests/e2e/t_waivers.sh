@@ -240,7 +240,7 @@ refused missing-owner "{ candidate: checkpoint, reason: memory_over_budget, just
 refused bad-date "{ candidate: c, reason: memory_over_budget, justification: j, owner: o, expires: 2027-02-30 }" \
 	"'waivers[0].expires': expected a date YYYY-MM-DD, got '2027-02-30'"
 refused unknown-key "{ candidate: c, reason: memory_over_budget, justification: j, owner: o, expires: 2027-02-03, until: x }" \
-	"unknown key 'until' (expected one of: candidate, reason, justification, owner, expires)"
+	"unknown key 'until' (expected one of: candidate, reason, justification, owner, expires, up_to_pct)"
 refused empty-owner "{ candidate: c, reason: memory_over_budget, justification: j, owner: '', expires: 2027-02-03 }" \
 	"'waivers[0].owner' must not be empty"
 printf 'waivers:\n  - %s\n  - %s\n' "$(waiver memory_over_budget)" "$(waiver memory_over_budget)" >"$T/twice.yml"
