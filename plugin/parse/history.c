@@ -255,8 +255,12 @@ int mg_history__read(mg_history **out, mg_repo *repo, const char *base_hex,
 	assert(out && repo && base_hex && path && asked > 0 && max_commits > 0);
 	*out = NULL;
 	if ((error = mg_repo_path_versions(&list, &n, &how, repo, base_hex, path,
-					   (size_t)asked, max_commits, err)) < 0)
-		return error;
+					   (size_t)asked, max_commits, err)) < 0) {
+		char why[sizeof(err->message)];
+
+		snprintf(why, sizeof(why), "%s", err->message);
+		return mg_error_set(err, NULL, 0, 0, "regression.history: %s", why);
+	}
 	h = b.h = mg_xcalloc(1, sizeof(*h));
 	h->asked = asked;
 	h->max_commits = max_commits;
