@@ -272,7 +272,7 @@ Test(check, errors_name_what_stopped_the_check)
 	opt.today = "2026-13-01";
 	cr_expect_lt(mg_check_run(&r, &opt, &err), 0);
 	cr_expect_null(r);
-	cr_expect_str_eq(err.message, "--today: expected a date YYYY-MM-DD, got '2026-13-01'");
+	cr_expect_str_eq(err.message, "--today: no such day '2026-13-01' (a month is 01 to 12)");
 
 	opt.today = NULL;
 	opt.policy_path = "missing.yml";

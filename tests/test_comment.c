@@ -362,6 +362,58 @@ Test(comment, many_policies_fit_one_comment)
 	mg_demo_remove(dir);
 }
 
+/* Each section of a comment: its marker line, and at most MG_COMMENT_MAX
+ * bytes from it to the next section's; true when every one fits. */
+static bool sections_fit(const char *text)
+{
+	const char *p = strstr(text, "\n<!-- memgate: "), *next;
+
+	for (; p; p = next) {
+		next = strstr(p + 1, "\n<!-- memgate: ");
+		if ((size_t)((next ? next : p + strlen(p)) - p - 1) > MG_COMMENT_MAX)
+			return false;
+	}
+	return true;
+}
+
+/* A 2,000-byte policy path (every byte percent-encoded in the marker, most
+ * escaped in the heading): each section still fits MG_COMMENT_MAX, decided
+ * or not; the marker and heading elide the path, the markers of two such
+ * paths stay apart, and the escaping holds. */
+Test(comment, a_long_policy_path_keeps_the_limit)
+{
+	char dir[MG_DEMO_DIR_SIZE], *text, *saved, a[2001], b[2001], c[2001];
+	mg_check_item items[3] = { { .policy = a }, { .policy = b }, { .policy = c } };
+	size_t i;
+
+	for (i = 0; i < 2000; i++)
+		a[i] = b[i] = c[i] = "<@ [x]/"[i % 7];
+	a[2000] = b[2000] = c[2000] = '\0';
+	b[1999] = 'y';
+	c[1999] = 'z';
+	mg_error_set(&items[0].error, a, 1, 1, "unknown key 'memory_cap'");
+	mg_error_set(&items[1].error, b, 1, 1, "unknown key 'memory_cap'");
+	mg_demo_repo(dir);
+	items[2].result = mg_demo_check(dir, (mg_check_options){ 0 });
+	saved = items[2].result->policy_ref.path;
+	items[2].result->policy_ref.path = c;
+	text = mg_comment_render_set(items, 3, NULL, URL);
+	cr_expect(sections_fit(text), "%s", text);
+	cr_expect_eq(lines_starting(text, "<!-- memgate: "), 3, "%s", text);
+	cr_expect(!unsafe_outside_markers(text), "%s", text);
+	cr_expect_null(strstr(text, "(comment truncated"), "the path is elided, not the section: %s",
+		       text);
+	cr_expect_not_null(strstr(text, "\n### &lt;\\@ \\[x\\]\\/"), "%s", text);
+	cr_expect_not_null(strstr(text, "\xe2\x80\xa6: tune"), "the heading says the cut: %s",
+			   text);
+	cr_expect_not_null(strstr(text, "\xe2\x80\xa6\\:1\\:1\\: unknown key \\'memory\\_cap\\'\n"),
+			   "an error keeps its message: %s", text);
+	items[2].result->policy_ref.path = saved;
+	free(text);
+	mg_check_result_free(items[2].result);
+	mg_demo_remove(dir);
+}
+
 /* Nothing decided (exit 2 before any policy): the comment says so. */
 Test(comment, could_not_decide)
 {

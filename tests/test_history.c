@@ -3,8 +3,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "git.h"
+#include "memgate/buf.h"
 #include "history_read.h"
 #include "memgate/history.h"
 
@@ -95,4 +97,78 @@ Test(history, names_in_order_of_first_appearance_newest_first_the_first_of_a_nam
 	mg_repo_free(repo);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	cr_expect_eq(system(cmd), 0);
+}
+
+/* A history of two versions of r.json in a new repository: *h and *repo
+ * are the caller's; the repository's folder is left in dir. */
+static void read_two(mg_history **h, mg_repo **repo, char *dir, size_t n)
+{
+	static const char *const versions[] = { C("\"a\"", 1) ", " C("\"b\"", 2),
+						C("\"a\"", 3) ", " C("\"b\"", 4) };
+	const char *tmp = getenv("TMPDIR");
+	char head[MG_GIT_OID_HEX];
+	mg_error err;
+
+	snprintf(dir, n, "%s/memgate-history-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	cr_assert_not_null(mkdtemp(dir));
+	commit_versions(dir, versions, 2);
+	mg_error_clear(&err);
+	cr_assert_eq(mg_repo_open(repo, dir, &err), 0, "%s", err.message);
+	cr_assert_eq(mg_repo_resolve(head, *repo, "HEAD", &err), 0, "%s", err.message);
+	cr_assert_eq(mg_history__read(h, *repo, head, "r.json", 10, 100, 1 << 20, &err), 0,
+		     "%s", err.message);
+	cr_assert_eq((*h)->evidence.candidate_count, 2);
+}
+
+static void remove_dir(const char *dir)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+/* Each candidate's status is its own string, owned by the history: a
+ * change to one is no change to another, and a caller may replace one
+ * (the history frees the replacement, never a string it does not own). */
+Test(history, each_candidate_owns_its_status)
+{
+	mg_history *h = NULL;
+	mg_repo *repo = NULL;
+	char dir[512];
+
+	read_two(&h, &repo, dir, sizeof(dir));
+	cr_expect_str_eq(h->evidence.candidates[0].status, "ok");
+	cr_expect_str_eq(h->evidence.candidates[1].status, "ok");
+	h->evidence.candidates[0].status[0] = 'O';
+	cr_expect_str_eq(h->evidence.candidates[1].status, "ok", "the statuses share a buffer");
+	free(h->evidence.candidates[1].status);
+	h->evidence.candidates[1].status = mg_xstrdup("oom");
+	mg_history_free(h);
+	mg_repo_free(repo);
+	remove_dir(dir);
+}
+
+Test(history, versions_hold_the_commits_and_blobs_newest_first)
+{
+	mg_history *h = NULL;
+	mg_repo *repo = NULL;
+	char dir[512], cmd[700], want[2][MG_GIT_OID_HEX];
+	FILE *f;
+	int i;
+
+	read_two(&h, &repo, dir, sizeof(dir));
+	snprintf(cmd, sizeof(cmd), "git -C '%s' log --format=%%H", dir);
+	cr_assert_not_null(f = popen(cmd, "r"));
+	for (i = 0; i < 2; i++)
+		cr_assert_eq(fscanf(f, "%64s", want[i]), 1);
+	pclose(f);
+	cr_assert_eq(h->used, 2);
+	for (i = 0; i < 2; i++) {
+		cr_expect_str_eq(h->versions[i].commit, want[i]);
+		cr_expect_eq(strlen(h->versions[i].blob), 40);
+	}
+	mg_history_free(h);
+	mg_repo_free(repo);
+	remove_dir(dir);
 }

@@ -174,7 +174,13 @@ Test(signers, reports_each_malformed_line_at_its_place)
 	snprintf(text, sizeof(text), "gpu@ci namespaces=memgate %s\n", ed);
 	expect_error(text, "the value of 'namespaces' must be in double quotes", 1, 19);
 	snprintf(text, sizeof(text), "gpu@ci valid-after=\"20260231\" %s\n", ed);
-	expect_error(text, "'valid-after' must be a time YYYYMMDD[HHMM[SS]][Z] that exists", 1, 20);
+	expect_error(text, "'valid-after': no such day '20260231' (February 2026 has 28 days)", 1, 20);
+	snprintf(text, sizeof(text), "gpu@ci valid-after=\"2026-01-01\" %s\n", ed);
+	expect_error(text, "'valid-after': expected a time YYYYMMDD[HHMM[SS]][Z] from 1970, got "
+		     "'2026-01-01'", 1, 20);
+	snprintf(text, sizeof(text), "gpu@ci valid-before=\"202601012460\" %s\n", ed);
+	expect_error(text, "'valid-before': no such time '202601012460' (hours 00 to 23, minutes "
+		     "and seconds 00 to 59)", 1, 21);
 	snprintf(text, sizeof(text), "gpu@ci valid-after=\"20260101\",valid-before=\"20250101\" %s\n",
 		 ed);
 	expect_error(text, "'valid-before' is not after 'valid-after'", 1, 8);
@@ -231,6 +237,7 @@ Test(signers, reads_a_day)
 	cr_expect_eq(mg_signers_day_start(&t, "2026-12-04"), MG_OK);
 	cr_expect_eq(t, 1796342400LL);
 	cr_expect_eq(mg_signers_day_start(&t, "2026-12-4"), MG_ERROR);
+	cr_expect_eq(mg_signers_day_start(&t, "2026-02-30"), MG_ERROR, "a day that does not exist");
 }
 
 /* The verdict for the ed25519 fixture key under provenance.signers `who`. */

@@ -135,7 +135,8 @@ static void expect_refused(const char *name, const char *words, int min_line)
 
 Test(sshsig, refuses_sha1_rsa_signatures)
 {
-	expect_refused("rsa-sha1.sig", "'ssh-rsa' signatures use SHA-1 and are refused", 2);
+	expect_refused("rsa-sha1.sig", "'ssh-rsa' signatures use SHA-1 and are refused: "
+		       "sign with rsa-sha2-512 (ssh-keygen -Y sign's default)", 2);
 }
 
 Test(sshsig, names_refused_key_types)

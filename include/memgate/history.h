@@ -11,6 +11,9 @@
  * metric as a number; the mean of the two middle values for an even
  * count.  The decision core compares with it as with the base's report
  * (mg_regression.base).  Plain data, owned by the history: mg_history_free.
+ * Every string in it has the history as its one owner, each candidate's
+ * name and status included (status "ok", a copy of its own): a caller may
+ * replace one with another malloc'd string, which the history then frees.
  */
 #include <stdbool.h>
 #include <stddef.h>

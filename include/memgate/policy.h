@@ -164,11 +164,4 @@ int mg_policy_parse(mg_policy **out, const char *path, const char *text,
 
 void mg_policy_free(mg_policy *p);
 
-/*
- * Read the `n` bytes of `text` as a date YYYY-MM-DD (a day of the Gregorian
- * calendar, year 0001 to 9999).  Sets *ymd to year * 10000 + month * 100 +
- * day, which compares as the dates do.  Returns 0, or MG_ERROR (no message).
- */
-int mg_policy_parse_date(int *ymd, const char *text, size_t n);
-
 #endif

@@ -14,6 +14,7 @@
 
 #include "memgate/buf.h"
 #include "memgate/check.h"
+#include "date.h"
 #include "digest.h"
 #include "format.h"
 #include "git.h"
@@ -57,12 +58,12 @@ static int set_today(mg_check_result *res, const char *today, mg_error *err)
 {
 	time_t now;
 	struct tm tm;
+	char why[MG_DATE_WHY];
 	int ymd;
 
 	if (today) {
-		if (mg_policy_parse_date(&ymd, today, strlen(today)) < 0)
-			return mg_error_set(err, NULL, 0, 0,
-					    "--today: expected a date YYYY-MM-DD, got '%s'", today);
+		if (mg_date_parse(&ymd, today, strlen(today), why) < 0)
+			return mg_error_set(err, NULL, 0, 0, "--today: %s", why);
 		snprintf(res->today, sizeof(res->today), "%s", today);
 		res->today_given = true;
 		return MG_OK;

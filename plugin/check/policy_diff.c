@@ -8,6 +8,7 @@
 
 #include "memgate/buf.h"
 #include "memgate/check.h"
+#include "date.h"
 #include "format.h"
 #include "git.h"
 #include "check_run.h"
@@ -353,9 +354,10 @@ static void waiver_change(mg_check_result *res, const mg_policy_waiver *key,
 	char k[sizeof(((mg_policy_change *)0)->key)];
 	bool loosens = !before || (after && after->expires_ymd > before->expires_ymd);
 	enum mg_change_effect effect = loosens ? MG_CHANGE_LOOSENS : MG_CHANGE_TIGHTENS;
+	char why[MG_DATE_WHY];
 	int today = 0;
 
-	mg_policy_parse_date(&today, res->today, strlen(res->today));
+	mg_date_parse(&today, res->today, strlen(res->today), why);   /* checked: check.c */
 	if (loosens && after->expires_ymd < today)
 		effect = MG_CHANGE_EXPIRED;
 	snprintf(k, sizeof(k), "waivers[%s].%s", key->candidate, mg_reason_name(key->reason));

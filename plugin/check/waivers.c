@@ -8,20 +8,8 @@
 
 #include "memgate/buf.h"
 #include "memgate/check.h"
+#include "date.h"
 #include "waivers.h"
-
-/* Days since 0000-03-01 of a date year * 10000 + month * 100 + day
- * (the proleptic Gregorian calendar): differences count days. */
-static int day_number(int ymd)
-{
-	int y = ymd / 10000, m = ymd / 100 % 100, d = ymd % 100;
-
-	if (m <= 2) {
-		y--;
-		m += 12;
-	}
-	return 365 * y + y / 4 - y / 100 + y / 400 + (153 * (m - 3) + 2) / 5 + d - 1;
-}
 
 /* The policy's waivers in force today (not expired, not spent: see
  * res->waiver_spent), for the decision core; sets res->waivers (replacing
@@ -31,10 +19,11 @@ mg_waiver *mg_waivers__in_force(size_t *n, mg_check_result *res)
 {
 	const mg_policy *p = res->policy;
 	mg_waiver *active = mg_xcalloc(p->waiver_count ? p->waiver_count : 1, sizeof(*active));
+	char why[MG_DATE_WHY];
 	int today = 0;
 	size_t i;
 
-	mg_policy_parse_date(&today, res->today, strlen(res->today));
+	mg_date_parse(&today, res->today, strlen(res->today), why);   /* checked: check.c */
 	free(res->waivers);   /* a run may decide twice (check.c, select_on_numbers) */
 	res->waivers = mg_xcalloc(p->waiver_count ? p->waiver_count : 1, sizeof(*res->waivers));
 	res->waiver_count = p->waiver_count;
@@ -52,7 +41,8 @@ mg_waiver *mg_waivers__in_force(size_t *n, mg_check_result *res)
 			       sizeof(res->waivers[i].spent_at));
 			continue;
 		}
-		res->waivers[i].days_left = day_number(p->waivers[i].expires_ymd) - day_number(today);
+		res->waivers[i].days_left = (int)(mg_date_days(p->waivers[i].expires_ymd) -
+						  mg_date_days(today));
 		res->waivers[i].expiring = p->waivers_warn_days > 0 &&
 			res->waivers[i].days_left <= p->waivers_warn_days;
 		active[*n].candidate = p->waivers[i].candidate;

@@ -215,7 +215,9 @@ typedef struct mg_repo_walk {
  * (first parents only), looking at most `max_commits` commits.  A path
  * that a commit with no (reachable) parent holds counts as a version of
  * that commit.  *out (*count entries) is the caller's: free it.  Returns 0,
- * or MG_ERROR when the walk cannot start (`from_hex` is not a commit).
+ * or MG_ERROR when the walk cannot start (`from_hex` is not a commit) or
+ * cannot read a commit or tree of the line that a full (not shallow)
+ * clone must hold: a missing object never ends the line.
  */
 int mg_repo_path_versions(mg_repo_version **out, size_t *count, mg_repo_walk *how,
 			  mg_repo *repo, const char *from_hex, const char *path,

@@ -4,30 +4,61 @@
  * first parent holds another blob at the path.
  */
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "git_repo.h"
 
-/* The blob id of the regular file `path` in commit's tree; false when the
- * tree has no regular file there (absent, a directory, a symlink). */
-static bool path_blob(git_oid *id, git_commit *commit, const char *path)
+/* The message of a walk from `from` that cannot read object `what` (kind
+ * "commit" or "tree"); MG_ERROR. */
+static int unreadable(mg_error *err, const char *kind, const git_oid *what, const char *from,
+		      bool missing)
+{
+	char hex[MG_GIT_OID_HEX];
+
+	git_oid_tostr(hex, sizeof(hex), what);
+	return mg_error_set(err, NULL, 0, 0, "cannot read the %s %.12s on the first-parent line "
+			    "of %.12s: %s", kind, hex, from,
+			    missing ? "not in the repository" : mg_git__message());
+}
+
+/* Set *found and the blob id of the regular file `path` in commit's tree;
+ * *found false when the tree has no regular file there (absent, a
+ * directory, a symlink).  0, or MG_ERROR when the tree (or a tree on the
+ * path) cannot be read: a missing object is no absent file. */
+static int path_blob(bool *found, git_oid *id, git_commit *commit, const char *path,
+		     const char *from, mg_error *err)
 {
 	git_tree *tree = NULL;
 	git_tree_entry *entry = NULL;
+	const git_error *e;
 	git_filemode_t mode;
-	bool found = false;
+	int rc;
 
-	if (git_commit_tree(&tree, commit) == 0 &&
-	    git_tree_entry_bypath(&entry, tree, path) == 0) {
-		mode = git_tree_entry_filemode(entry);
-		found = mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE;
-		if (found)
-			git_oid_cpy(id, git_tree_entry_id(entry));
+	*found = false;
+	if ((rc = git_commit_tree(&tree, commit)) < 0) {
+		rc = unreadable(err, "tree", git_commit_tree_id(commit), from, false);
+		goto done;
 	}
+	if ((rc = git_tree_entry_bypath(&entry, tree, path)) < 0) {
+		/* not there is GIT_ENOTFOUND from the tree code; a tree on the
+		 * path that the object database lacks is not */
+		e = git_error_last();
+		if (rc == GIT_ENOTFOUND && e && e->klass == GIT_ERROR_TREE)
+			rc = 0;
+		else
+			rc = unreadable(err, "tree", git_commit_tree_id(commit), from, false);
+		goto done;
+	}
+	mode = git_tree_entry_filemode(entry);
+	*found = mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE;
+	if (*found)
+		git_oid_cpy(id, git_tree_entry_id(entry));
+done:
 	git_tree_entry_free(entry);
 	git_tree_free(tree);
 	mg_git__error_clear();
-	return found;
+	return rc;
 }
 
 /* Whether commit's own header names a parent (a shallow clone's boundary
@@ -73,14 +104,34 @@ fail:
 			    SHORT_ID_LEN, hex, mg_git__message());
 }
 
+/* The first commit from `id` on its first-parent line that the repository
+ * cannot read (into *id), looking a few commits on: libgit2's revwalk
+ * fails on a commit's parents before it returns the commit. */
+static void first_unreadable(git_oid *id, git_repository *repo)
+{
+	git_commit *c = NULL;
+	bool more;
+	int steps;
+
+	for (steps = 0; steps < 16 && git_commit_lookup(&c, repo, id) == 0; steps++) {
+		more = git_commit_parentcount(c) > 0;
+		if (more)
+			git_oid_cpy(id, git_commit_parent_id(c, 0));
+		git_commit_free(c);
+		c = NULL;
+		if (!more)
+			break;
+	}
+}
+
 int mg_repo_path_versions(mg_repo_version **out, size_t *count, mg_repo_walk *how,
 			  mg_repo *repo, const char *from_hex, const char *path,
 			  size_t want, size_t max_commits, mg_error *err)
 {
 	git_revwalk *walk = NULL;
 	git_commit *commit = NULL;
-	git_oid oid, blob, pend_commit, pend_blob;
-	bool pending = false, has, parented = false;
+	git_oid oid, blob, pend_commit, pend_blob, parent;
+	bool pending = false, has, parented = false, lost = false;
 	int rc;
 
 	assert(out && count && how && repo && from_hex && path && max_commits > 0);
@@ -88,12 +139,26 @@ int mg_repo_path_versions(mg_repo_version **out, size_t *count, mg_repo_walk *ho
 	*count = 0;
 	memset(how, 0, sizeof(*how));
 	memset(&blob, 0, sizeof(blob));
+	memset(&parent, 0, sizeof(parent));
 	if ((rc = start_walk(&walk, repo, from_hex, err)) < 0)
 		goto done;
 	while (*count < want) {
 		if ((rc = git_revwalk_next(&oid, walk)) == 0 &&
-		    git_commit_lookup(&commit, repo->git, &oid) < 0)
+		    git_commit_lookup(&commit, repo->git, &oid) < 0) {
 			rc = GIT_ENOTFOUND;
+			lost = true;
+		}
+		if (rc < 0 && !repo->shallow && (rc != GIT_ITEROVER || parented)) {
+			/* a full clone lacks a commit of the line (the one the
+			 * walk returned, or the parent it could not read): the
+			 * history is not there to end, it cannot be read */
+			if (!lost)
+				git_oid_cpy(&oid, &parent);
+			if (rc != GIT_ITEROVER)
+				first_unreadable(&oid, repo->git);
+			rc = unreadable(err, "commit", &oid, from_hex, rc == GIT_ITEROVER);
+			goto done;
+		}
 		if (rc < 0) {
 			/* the line's first commit, or a shallow clone's boundary:
 			 * libgit2 before 1.7 fails on its missing parent, later
@@ -109,10 +174,14 @@ int mg_repo_path_versions(mg_repo_version **out, size_t *count, mg_repo_walk *ho
 				add_version(out, count, &pend_commit, &pend_blob);
 			break;
 		}
-		has = path_blob(&blob, commit, path);
+		rc = path_blob(&has, &blob, commit, path, from_hex, err);
 		parented = names_parent(commit);
+		if (git_commit_parentcount(commit))
+			git_oid_cpy(&parent, git_commit_parent_id(commit, 0));
 		git_commit_free(commit);
 		commit = NULL;
+		if (rc < 0)
+			goto done;
 		/* the pending commit changed the path when its first parent
 		 * (this commit) does not hold the same blob */
 		if (pending && (!has || !git_oid_equal(&blob, &pend_blob)))
@@ -128,6 +197,11 @@ int mg_repo_path_versions(mg_repo_version **out, size_t *count, mg_repo_walk *ho
 	}
 	rc = 0;
 done:
+	if (rc < 0) {
+		free(*out);
+		*out = NULL;
+		*count = 0;
+	}
 	git_revwalk_free(walk);
 	return rc;
 }

@@ -41,7 +41,6 @@ struct build {
 static size_t add_candidate(struct build *b, const char *name)
 {
 	mg_evidence *ev = &b->h->evidence;
-	static char ok[] = "ok";
 	size_t n = ev->candidate_count;
 
 	if (n == b->room) {
@@ -52,7 +51,7 @@ static size_t add_candidate(struct build *b, const char *name)
 	memset(&ev->candidates[n], 0, sizeof(ev->candidates[n]));
 	memset(&b->vals[n], 0, sizeof(b->vals[n]));
 	ev->candidates[n].name = mg_xstrdup(name);
-	ev->candidates[n].status = ok;   /* never freed: see mg_history_free */
+	ev->candidates[n].status = mg_xstrdup("ok");
 	ev->candidates[n].repeats = 1;
 	ev->candidate_count++;
 	return n;
@@ -205,6 +204,15 @@ static void build_free(struct build *b)
 	free(b->vals);
 }
 
+/* The history's copy of version v (git.h's type, the same ids). */
+static void version_set(mg_history_version *to, const mg_repo_version *v)
+{
+	_Static_assert(sizeof(to->commit) >= sizeof(v->commit) &&
+		       sizeof(to->blob) >= sizeof(v->blob), "room for every id");
+	snprintf(to->commit, sizeof(to->commit), "%s", v->commit);
+	snprintf(to->blob, sizeof(to->blob), "%s", v->blob);
+}
+
 /* Read version v as a report into the build; false (counted, the first
  * reason kept) when it cannot be read as one. */
 static bool read_version(struct build *b, mg_repo *repo, const mg_repo_version *v,
@@ -229,7 +237,7 @@ static bool read_version(struct build *b, mg_repo *repo, const mg_repo_version *
 	if (mg_report_parse(&r, h->path, blob.data, blob.len, &e) < 0)
 		goto done;
 	add_report(b, r, h->used);
-	memcpy(&h->versions[h->used++], v, sizeof(*v));
+	version_set(&h->versions[h->used++], v);
 	ok = true;
 done:
 	if (!ok && !h->skipped++) {
@@ -255,8 +263,12 @@ int mg_history__read(mg_history **out, mg_repo *repo, const char *base_hex,
 	assert(out && repo && base_hex && path && asked > 0 && max_commits > 0);
 	*out = NULL;
 	if ((error = mg_repo_path_versions(&list, &n, &how, repo, base_hex, path,
-					   (size_t)asked, max_commits, err)) < 0)
-		return error;
+					   (size_t)asked, max_commits, err)) < 0) {
+		char why[sizeof(err->message)];
+
+		snprintf(why, sizeof(why), "%s", err->message);
+		return mg_error_set(err, NULL, 0, 0, "regression.history: %s", why);
+	}
 	h = b.h = mg_xcalloc(1, sizeof(*h));
 	h->asked = asked;
 	h->max_commits = max_commits;
@@ -268,7 +280,6 @@ int mg_history__read(mg_history **out, mg_repo *repo, const char *base_hex,
 	h->path = mg_xstrdup(path);
 	h->versions = mg_xcalloc(n ? n : 1, sizeof(*h->versions));
 	h->evidence.candidates_present = true;
-	_Static_assert(sizeof(h->versions->commit) == sizeof(list->commit), "ids");
 	for (i = 0; i < n; i++)
 		read_version(&b, repo, &list[i], max_bytes);
 	conclude(&b);
@@ -303,7 +314,8 @@ void mg_history_free(mg_history *h)
 	if (!h)
 		return;
 	for (i = 0; i < h->evidence.candidate_count; i++) {
-		free(h->evidence.candidates[i].name);   /* status is a static "ok" */
+		free(h->evidence.candidates[i].name);
+		free(h->evidence.candidates[i].status);
 		free(h->peaks ? h->peaks[i].value : NULL);
 		free(h->peaks ? h->peaks[i].version : NULL);
 	}

@@ -14,7 +14,8 @@
  * (at most max_bytes, 0 = the default) and parsed as a report.  A version
  * that cannot be (too large, a Git LFS pointer, not a valid report) is
  * skipped and counted.  *out is the caller's: mg_history_free.  Returns 0,
- * or MG_ERROR when the walk cannot start.
+ * or MG_ERROR when the walk cannot start or cannot read the line (git.h,
+ * mg_repo_path_versions).
  */
 int mg_history__read(mg_history **out, mg_repo *repo, const char *base_hex,
 		     const char *path, int asked, size_t max_commits, size_t max_bytes,

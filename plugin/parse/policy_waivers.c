@@ -6,33 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "date.h"
 #include "hint.h"
 #include "policy_walk.h"
-
-static bool leap_year(int y)
-{
-	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-int mg_policy_parse_date(int *ymd, const char *text, size_t n)
-{
-	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	int y, m, d, i;
-
-	if (n != 10 || text[4] != '-' || text[7] != '-')
-		return MG_ERROR;
-	for (i = 0; i < 10; i++)
-		if (i != 4 && i != 7 && (text[i] < '0' || text[i] > '9'))
-			return MG_ERROR;
-	y = (text[0] - '0') * 1000 + (text[1] - '0') * 100 + (text[2] - '0') * 10 + (text[3] - '0');
-	m = (text[5] - '0') * 10 + (text[6] - '0');
-	d = (text[8] - '0') * 10 + (text[9] - '0');
-	if (y < 1 || m < 1 || m > 12 || d < 1 ||
-	    d > days[m - 1] + (m == 2 && leap_year(y)))
-		return MG_ERROR;
-	*ymd = y * 10000 + m * 100 + d;
-	return MG_OK;
-}
 
 /*
  * A waiver's reason: a step-7 reason or a regression's.  Evidence problems
@@ -82,11 +58,12 @@ static int get_reason(enum mg_reason *out, walk *w, const mg_yaml_node *n, const
 
 static int get_date(mg_policy_waiver *wv, walk *w, const mg_yaml_node *n, const char *where)
 {
+	char why[MG_DATE_WHY];
+
 	if (n->kind != MG_YAML_STR)
 		return mg_policy__type_error(w, n, where, "a date YYYY-MM-DD");
-	if (mg_policy_parse_date(&wv->expires_ymd, n->text, n->len) < 0)
-		return mg_error_at(w->err, w->path, n->pos,
-				   "'%s': expected a date YYYY-MM-DD, got '%.40s'", where, n->text);
+	if (mg_date_parse(&wv->expires_ymd, n->text, n->len, why) < 0)
+		return mg_error_at(w->err, w->path, n->pos, "'%s': %s", where, why);
 	memcpy(wv->expires, n->text, 10);
 	wv->expires[10] = '\0';
 	return 0;

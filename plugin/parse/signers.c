@@ -8,6 +8,7 @@
 
 #include "memgate/buf.h"
 #include "memgate/signers.h"
+#include "date.h"
 #include "sshkey.h"
 
 typedef struct signer {
@@ -55,69 +56,14 @@ static void skip_blank(line *l)
 
 /* ---- times -------------------------------------------------------- */
 
-static bool leap(long y)
-{
-	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
-static long long days_from_civil(long y, int m, int d)
-{
-	long era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return (long long)era * 146097 + doe - 719468;
-}
-
-static int digits(const char *s, size_t n, long *out)
-{
-	size_t i;
-
-	*out = 0;
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return MG_ERROR;
-		*out = *out * 10 + (s[i] - '0');
-	}
-	return MG_OK;
-}
-
-/* YYYYMMDD[HHMM[SS]][Z|UTC] as seconds since 1970 UTC.  0 or MG_ERROR. */
-static int parse_time(long long *out, const char *s)
-{
-	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	size_t n = strlen(s);
-	long y, mo, d, h = 0, mi = 0, sec = 0;
-
-	if (n > 1 && (s[n - 1] == 'Z' || s[n - 1] == 'z'))
-		n--;
-	else if (n > 3 && !strncasecmp(s + n - 3, "UTC", 3))
-		n -= 3;
-	if ((n != 8 && n != 12 && n != 14) || digits(s, 4, &y) < 0 ||
-	    digits(s + 4, 2, &mo) < 0 || digits(s + 6, 2, &d) < 0 ||
-	    (n >= 12 && (digits(s + 8, 2, &h) < 0 || digits(s + 10, 2, &mi) < 0)) ||
-	    (n == 14 && digits(s + 12, 2, &sec) < 0))
-		return MG_ERROR;
-	if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] + (mo == 2 && leap(y)) ||
-	    h > 23 || mi > 59 || sec > 59)
-		return MG_ERROR;
-	*out = days_from_civil(y, (int)mo, (int)d) * 86400 + h * 3600 + mi * 60 + sec;
-	return MG_OK;
-}
-
 int mg_signers_day_start(long long *out, const char *date)
 {
-	long y, m, d;
+	char why[MG_DATE_WHY];
+	int ymd;
 
-	if (strlen(date) != 10 || date[4] != '-' || date[7] != '-' ||
-	    digits(date, 4, &y) < 0 || digits(date + 5, 2, &m) < 0 || digits(date + 8, 2, &d) < 0 ||
-	    m < 1 || m > 12 || d < 1 || d > 31)
+	if (mg_date_parse(&ymd, date, strlen(date), why) < 0)
 		return MG_ERROR;
-	*out = days_from_civil(y, (int)m, (int)d) * 86400;
+	*out = mg_date_days(ymd) * 86400;
 	return MG_OK;
 }
 
@@ -310,6 +256,7 @@ static int read_time(signer *sg, line *l, bool after)
 	size_t at;
 	char **text = after ? &sg->after_text : &sg->before_text;
 	long long t = 0;
+	char why[MG_DATE_WHY];
 
 	if (after ? sg->has_after : sg->has_before)
 		return fail(l, l->i, "'%s' given twice", name);
@@ -317,8 +264,12 @@ static int read_time(signer *sg, line *l, bool after)
 	at = l->i;
 	if (read_quoted(text, l, name) < 0)
 		return MG_ERROR;
-	if (parse_time(&t, *text) < 0)
-		return fail(l, at, "'%s' must be a time YYYYMMDD[HHMM[SS]][Z] that exists", name);
+	if (mg_date_parse_time(&t, *text, strlen(*text), why) < 0) {
+		char msg[MG_DATE_WHY + 32];
+
+		snprintf(msg, sizeof(msg), "'%s': %s", name, why);
+		return fail(l, at, "%s", msg);
+	}
 	if (after) {
 		sg->has_after = true;
 		sg->after = t;

@@ -634,8 +634,7 @@ int mg_sshkey_verify(const mg_sshkey *k, const unsigned char *sig, size_t siglen
 		if (equals(alg, algn, "rsa-sha2-512"))
 			return verify_rsa(k, EVP_sha512(), s, n, data, len, why);
 		if (equals(alg, algn, "ssh-rsa")) {
-			snprintf(why, MG_SSHKEY_WHY, "'ssh-rsa' signatures use SHA-1 and are "
-				 "refused: sign with rsa-sha2-512 (ssh-keygen -Y sign's default)");
+			snprintf(why, MG_SSHKEY_WHY, "%s", MG_SSHKEY_SHA1_REFUSED);
 			return MG_SSHKEY_EREFUSED;
 		}
 		snprintf(why, MG_SSHKEY_WHY, "an RSA key signs with rsa-sha2-256 or rsa-sha2-512, "

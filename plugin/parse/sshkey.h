@@ -72,6 +72,11 @@ int mg_sshkey_bits(const mg_sshkey *k);
 #define MG_SSHKEY_EBADSIG   -20  /* malformed or not made by this key over data */
 #define MG_SSHKEY_EREFUSED  -21  /* a signature algorithm memgate refuses (ssh-rsa) */
 
+/* Why an 'ssh-rsa' (RSA with SHA-1) signature is refused: the one message,
+ * whether the signature's blob (sshsig.c) or its verification says so. */
+#define MG_SSHKEY_SHA1_REFUSED "'ssh-rsa' signatures use SHA-1 and are refused: " \
+	"sign with rsa-sha2-512 (ssh-keygen -Y sign's default)"
+
 /*
  * Check an SSH signature (string algorithm, string signature) made by `k`
  * over data[0..len).  MG_OK, MG_SSHKEY_EBADSIG or MG_SSHKEY_EREFUSED with

@@ -193,8 +193,7 @@ static int parse_fields(mg_sshsig *s, mg_sshkey__rd *r, const struct parse *p)
 	/* Refuse SHA-1 RSA signatures here, with their name. */
 	sr = (mg_sshkey__rd){ s->sig, s->sig_len, 0 };
 	if (mg_sshkey__string(&sr, &alg, &algn) == 0 && algn == 7 && !memcmp(alg, "ssh-rsa", 7)) {
-		error = blob_error(p, at, "'ssh-rsa' signatures use SHA-1 and are refused: "
-				   "sign with rsa-sha2-512 (ssh-keygen -Y sign's default)");
+		error = blob_error(p, at, MG_SSHKEY_SHA1_REFUSED);
 		goto done;
 	}
 	set_fingerprint(s);

@@ -1,9 +1,11 @@
 /* The pull-request comment: see include/memgate/comment.h. */
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
+#include "digest.h"
 #include "findings.h"
 #include "severity.h"
 #include "format.h"
@@ -51,20 +53,60 @@ static void put_commit(mg_buf *out, const char *id)
 		put_md(out, *id ? id : "unknown");
 }
 
+/* Text at most max bytes (cut at a character), escaped, "…" when cut:
+ * the first line stays one readable sentence. */
+static void put_md_short(mg_buf *out, const char *s, size_t max)
+{
+	size_t len = strlen(s);
+	mg_buf cut = MG_BUF_INIT;
+
+	if (len <= max) {
+		put_md(out, s);
+		return;
+	}
+	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
+		max--;
+	mg_buf_put(&cut, s, max);
+	put_md(out, cut.ptr);
+	mg_buf_puts(out, "\xe2\x80\xa6");
+	mg_buf_free(&cut);
+}
+
+/* Bytes of a policy's path a section's marker and heading show: whatever
+ * its length, a section keeps within MG_COMMENT_MAX (a marker line is
+ * never cut, and each byte may take three there, up to six escaped). */
+#define PATH_SHOWN 120
+
+/* A policy's path in a heading: escaped, elided past PATH_SHOWN bytes. */
+static void put_policy(mg_buf *out, const char *path)
+{
+	put_md_short(out, path, PATH_SHOWN);
+}
+
 /* The marker line: the path with every byte but A-Z a-z 0-9 . _ / + -
- * percent-encoded, so that it can neither end the HTML comment nor the line. */
+ * percent-encoded, so that it can neither end the HTML comment nor the
+ * line.  A path longer than PATH_SHOWN bytes is cut there and followed by
+ * "..." and 16 hex digits of its SHA-256: the marker stays short, and two
+ * long paths alike in their first bytes keep apart. */
 static void put_marker(mg_buf *out, const char *path)
 {
 	static const char keep[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				   "0123456789._/+-";
 	const unsigned char *p = (const unsigned char *)path;
+	size_t len = strlen(path), i;
+	char hex[MG_DIGEST_HEX_SIZE];
 
 	mg_buf_puts(out, MARKER_OPEN);
-	for (; *p; p++)
-		if (strchr(keep, *p))
-			mg_buf_putc(out, (char)*p);
+	for (i = 0; i < len && i < PATH_SHOWN; i++)
+		if (strchr(keep, p[i]))
+			mg_buf_putc(out, (char)p[i]);
 		else
-			mg_buf_printf(out, "%%%02X", *p);
+			mg_buf_printf(out, "%%%02X", p[i]);
+	if (len > PATH_SHOWN) {
+		if (mg_digest_sha256_hex(hex, path, len) < 0)
+			snprintf(hex, sizeof(hex), "%016zx", len);   /* OpenSSL failed */
+		mg_buf_printf(out, "...%.16s", hex);
+	}
 	mg_buf_puts(out, MARKER_CLOSE);
 }
 
@@ -255,7 +297,7 @@ static void put_heading(struct comment *c)
 	mg_buf *out = &c->out;
 
 	mg_buf_puts(out, "### ");
-	put_md(out, c->policy);
+	put_policy(out, c->policy);
 	mg_buf_printf(out, ": %s \xe2\x80\x94 %s\n\n", mg_verdict_name(d->verdict),
 		      c->r->passed ? "\xe2\x9c\x85 gate passed" : "\xe2\x9d\x8c gate failed");
 	if (c->r->passed || !f) {
@@ -424,11 +466,21 @@ static void section_decided(mg_buf *out, const mg_check_result *r, const char *p
 	free(c.rows);
 }
 
-/* An error as "file:line:col: message", raw. */
+/* An error as "file:line:col: message", raw; a file name past PATH_SHOWN
+ * bytes elided (cut at a character), so that the message stays. */
 static void error_text(mg_buf *out, const mg_error *err)
 {
+	size_t len = strlen(err->file);
+
+	if (len > PATH_SHOWN) {
+		len = PATH_SHOWN;
+		while (len > 0 && ((unsigned char)err->file[len] & 0xc0) == 0x80)
+			len--;
+	}
 	if (err->file[0]) {
-		mg_buf_puts(out, err->file);
+		mg_buf_put(out, err->file, len);
+		if (len < strlen(err->file))
+			mg_buf_puts(out, "\xe2\x80\xa6");
 		if (err->line > 0)
 			mg_buf_printf(out, ":%d", err->line);
 		if (err->line > 0 && err->column > 0)
@@ -448,7 +500,7 @@ static void section_other(mg_buf *out, const char *policy, const char *why, cons
 
 	put_marker(&one, policy);
 	mg_buf_puts(&one, "### ");
-	put_md(&one, policy);
+	put_policy(&one, policy);
 	mg_buf_printf(&one, ": %s\n\n", why);
 	if (said)
 		mg_buf_puts(&one, said);
@@ -496,25 +548,6 @@ static const char *item_policy(const mg_check_item *item)
 	const mg_check_result *r = item->result;
 
 	return r && r->policy_ref.path ? r->policy_ref.path : item->policy;
-}
-
-/* Text at most max bytes (cut at a character), escaped, "…" when cut:
- * the first line stays one readable sentence. */
-static void put_md_short(mg_buf *out, const char *s, size_t max)
-{
-	size_t len = strlen(s);
-	mg_buf cut = MG_BUF_INIT;
-
-	if (len <= max) {
-		put_md(out, s);
-		return;
-	}
-	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
-		max--;
-	mg_buf_put(&cut, s, max);
-	put_md(out, cut.ptr);
-	mg_buf_puts(out, "\xe2\x80\xa6");
-	mg_buf_free(&cut);
 }
 
 #define LEAD_TEXT 300   /* bytes of untrusted text in the first line */

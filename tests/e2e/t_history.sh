@@ -371,6 +371,28 @@ expect_err "memgate: warning: regression: regression.history found no version of
 expect_err "memgate: warning: regression.history: the median is over 0 of the last 5 versions of '$REPORT_PATH': the 1 commit looked at on the base's first-parent line holds no more (regression.history_max_commits: 1); raise it to look further" \
 	"and why"
 
+# --- a history git cannot read -------------------------------------------------
+
+# A missing object on the base's first-parent line is an error naming what
+# could not be read (exit 2, nothing written), never the line's end: a
+# median over the versions before it would pass for the whole history.
+# corrupt_history WHAT OBJECT DESC: remove OBJECT's loose file from a copy
+# of $repo, check the pull request against main.
+corrupt_history() {
+	local what=$1 obj=$2 desc=$3
+	rm -rf "$T/corrupt"
+	cp -r "$repo" "$T/corrupt"
+	rm -f "$T/corrupt/.git/objects/${obj:0:2}/${obj:2}"
+	mg check -C "$T/corrupt" --policy-rev main --json "$T/corrupt.json"
+	expect_code 2 "$desc"
+	expect_err "memgate: error: regression.history: cannot read the $what ${obj:0:12} on the first-parent line of $(g -C "$repo" rev-parse --short=12 main)" \
+		"$desc: the error names the object"
+	expect_no_file "$T/corrupt.json" "$desc: nothing written"
+}
+g -C "$repo" checkout -q pr
+corrupt_history commit "$(g -C "$repo" rev-parse main~3)" "a missing commit on the line"
+corrupt_history tree "$(g -C "$repo" rev-parse 'main~3^{tree}')" "a missing tree on the line"
+
 # --- bad values ----------------------------------------------------------------
 
 bad() {

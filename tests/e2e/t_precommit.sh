@@ -61,6 +61,14 @@ if ! command -v pre-commit >/dev/null 2>&1; then
 	exit
 fi
 version=$(pre-commit --version | sed -n 's/^pre-commit \([0-9][0-9.]*\).*/\1/p')
+# The hook reads PRE_COMMIT_FROM_REF, PRE_COMMIT_TO_REF and
+# PRE_COMMIT_REMOTE_NAME: pre-commit 2.0 and later (Debian 11 has 2.10.1).
+case $version in
+[01].*|"")
+	ok "# SKIP pre-commit ${version:-of unknown version} is too old: the hook needs pre-commit 2.0 or later"
+	finish
+	exit ;;
+esac
 # The pre-push stage is named push before pre-commit 3.2.
 stage=pre-push
 case $version in

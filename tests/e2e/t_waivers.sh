@@ -200,7 +200,7 @@ expect_field waivers.today "\"$(date -u +%Y-%m-%d)\""
 expect_field waivers.today_from '"clock (UTC)"'
 mg check -C "$T/two" --today 2027-13-01
 expect_code 2 "--today must be a real date"
-expect_err "--today: expected a date YYYY-MM-DD, got '2027-13-01'" "and says so"
+expect_err "--today: no such day '2027-13-01' (a month is 01 to 12)" "and says so"
 mg check -C "$T/two" --today tomorrow --json "$T/never.json"
 expect_code 2 "--today tomorrow is refused"
 expect_no_file "$T/never.json" "nothing is written"
@@ -238,7 +238,7 @@ refused no-owner "{ candidate: checkpoint, reason: oom_x, justification: j, expi
 refused missing-owner "{ candidate: checkpoint, reason: memory_over_budget, justification: j, expires: 2027-01-31 }" \
 	".memgate.yml:$line:5: missing required key 'owner' in 'waivers[0]'"
 refused bad-date "{ candidate: c, reason: memory_over_budget, justification: j, owner: o, expires: 2027-02-30 }" \
-	"'waivers[0].expires': expected a date YYYY-MM-DD, got '2027-02-30'"
+	"'waivers[0].expires': no such day '2027-02-30' (February 2027 has 28 days)"
 refused unknown-key "{ candidate: c, reason: memory_over_budget, justification: j, owner: o, expires: 2027-02-03, until: x }" \
 	"unknown key 'until' (expected one of: candidate, reason, justification, owner, expires, up_to_pct)"
 refused empty-owner "{ candidate: c, reason: memory_over_budget, justification: j, owner: '', expires: 2027-02-03 }" \
