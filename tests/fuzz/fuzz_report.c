@@ -6,7 +6,9 @@
  * A report that parses keeps the invariants the decision core relies on;
  * a refusal is a one-line error naming the file and a position in the text.
  * The JSON reader (mg_json__stream) refuses a text for a reason it names,
- * the same whole document or streamed.
+ * the same whole document or streamed, and accepts exactly what cJSON reads
+ * but for memgate(1)'s list (JSON; tests/json-agree.h): a disagreement
+ * traps.
  */
 #include <ctype.h>
 #include <math.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../json-agree.h"
 #include "json.h"
 #include "memgate/decision.h"
 #include "memgate/approved.h"
@@ -122,6 +125,7 @@ static void check_reader_explains(const uint8_t *data, size_t size)
 	mg_json__tape_free(t);
 	CHECK((whole == 0) == (streamed == 0));
 	CHECK((mg_json__check(&f, text, size) == 0) == (whole == 0));
+	CHECK(json_agree(text, size) != AGREE_DISAGREE);
 	if (whole == 0)
 		return;
 	check_error(&err, PATH, size);
