@@ -106,7 +106,7 @@ $(LIB): $(LIB_OBJS)
 $(PROG): $(CLI_OBJS) $(LIB)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/%.c tests/helpers.h tests/approved-read.h tests/fixture.h tests/demo-repo.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+$(BUILD)/tests/%: tests/%.c tests/helpers.h tests/approved-read.h tests/fixture.h tests/demo-repo.h tests/json-agree.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CRIT_CFLAGS) -Itests -DMG_SOURCE_DIR='"$(CURDIR)"' -DMG_BUILD_DIR='"$(CURDIR)/$(BUILD)"' \
 		$(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(CRIT_LIBS)
@@ -186,7 +186,7 @@ build-tests: $(PROG) $(TEST_PROGS) $(REPLAY_PROGS) $(BUILD)/tests/jsonget \
 
 # Each fuzz target built with the project's compiler and a main() that
 # replays its committed corpus once, without libFuzzer (tests/fuzz/replay.c).
-$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/json-agree.h $(LIB) $(HEADERS) $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c \
 		$(LIB) $(PKG_LIBS)
@@ -377,7 +377,7 @@ $(foreach l,$(LAYERS),$(eval $(call fuzz_obj_rule,$(l))))
 $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && ar rcs $@ $^
 
-$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB) $(HEADERS) $(FUZZ_BUILD)/CFLAGS
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/json-agree.h $(FUZZ_LIB) $(HEADERS) $(FUZZ_BUILD)/CFLAGS
 	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer \
 		-o $@ $< $(FUZZ_LIB) $(PKG_LIBS)
 

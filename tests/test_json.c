@@ -1,7 +1,9 @@
-/* Strict JSON reading (plugin/util/json_stream.c, the whole document) and the
- * explanation of a refusal (plugin/util/json_explain.c): what cJSON lets through
- * and we refuse, and the positions every later message relies on. */
+/* Strict JSON reading (plugin/util/json_stream.c, the whole document) and
+ * the reason it gives when it refuses a text: what cJSON lets through and
+ * we refuse, the one number rule, and the positions every later message
+ * relies on. */
 #include <cjson/cJSON.h>
+#include <float.h>
 #include <math.h>
 
 #include "helpers.h"
@@ -13,10 +15,8 @@ static mg_json_tape *parse_ok_n(const char *text, size_t len)
 	mg_error err;
 
 	mg_error_clear(&err);
-	if (mg_json__stream(&t, text, len, NULL, NULL, NULL, NULL, NULL) < 0) {
-		mg_json__explain("in.json", text, len, &err);
+	if (mg_json__stream(&t, "in.json", text, len, NULL, NULL, NULL, NULL, NULL, &err) < 0)
 		cr_assert_fail("refused: %s at %d:%d", err.message, err.line, err.column);
-	}
 	cr_assert_not_null(t);
 	return t;
 }
@@ -26,16 +26,20 @@ static mg_json_tape *parse_ok(const char *text)
 	return parse_ok_n(text, strlen(text));
 }
 
+/* The refusal, read whole; mg_json__check (no tape) must say the same. */
 static mg_error parse_fail(const char *text, size_t len)
 {
+	struct mg_json_fault f;
 	mg_json_tape *t = NULL;
 	mg_error err;
 
 	mg_error_clear(&err);
-	cr_assert_eq(mg_json__stream(&t, text, len, NULL, NULL, NULL, NULL, NULL), MG_ERROR,
-		     "accepted: %s", text);
+	cr_assert_eq(mg_json__stream(&t, "in.json", text, len, NULL, NULL, NULL, NULL, NULL, &err),
+		     MG_ERROR, "accepted: %s", text);
 	cr_assert_null(t);
-	cr_assert_eq(mg_json__explain("in.json", text, len, &err), MG_ERROR);
+	cr_assert_eq(mg_json__check(&f, text, len), MG_ERROR);
+	cr_expect_str_eq(f.what, err.message);
+	cr_expect_neq(f.kind, MG_JF_NONE);
 	return err;
 }
 
@@ -185,17 +189,59 @@ Test(json, type_names_read_well_in_messages)
 
 Test(json, numbers_are_read_as_doubles)
 {
-	mg_json_tape *t = parse_ok("[-0, 1e999, -1e999, 9007199254740993, 1e-999, 12.356503]");
+	mg_json_tape *t = parse_ok("[-0, 1e308, -1.7976931348623157e308, 9007199254740993, 1e-999, "
+				   "12.356503, -1e-999, 0e99999]");
 
 	cr_expect_eq(mg_json__tape_type(t, item(t, 0, 0)), MG_J_NUMBER);
-	cr_expect(signbit(mg_json__tape_number(t, item(t, 0, 0))), "-0 keeps its sign");
-	cr_expect(isinf(mg_json__tape_number(t, item(t, 0, 1))), "1e999 is infinity");
-	cr_expect(isinf(mg_json__tape_number(t, item(t, 0, 2))));
+	cr_expect_eq(mg_json__tape_number(t, item(t, 0, 0)), 0.0);
+	cr_expect(!signbit(mg_json__tape_number(t, item(t, 0, 0))), "-0 reads as 0");
+	cr_expect_eq(mg_json__tape_number(t, item(t, 0, 1)), 1e308);
+	cr_expect_eq(mg_json__tape_number(t, item(t, 0, 2)), -DBL_MAX);
 	cr_expect_eq(mg_json__tape_number(t, item(t, 0, 3)), 9007199254740992.0,
 		     "2^53+1 rounds to the nearest double");
 	cr_expect_eq(mg_json__tape_number(t, item(t, 0, 4)), 0.0);
 	cr_expect_eq(mg_json__tape_number(t, item(t, 0, 5)), 12.356503);
+	cr_expect(!signbit(mg_json__tape_number(t, item(t, 0, 6))), "-1e-999 reads as 0");
+	cr_expect_eq(mg_json__tape_number(t, item(t, 0, 7)), 0.0);
 	mg_json__tape_free(t);
+}
+
+/* memgate's number rule (memgate(1), JSON): any number of digits, rounded
+ * to the nearest double; beyond a double's range refused at the number.
+ * (Before, a number of more than 63 characters inside an array was read
+ * or refused as the linked cJSON build did.) */
+Test(json, long_numbers_round_to_the_nearest_double)
+{
+	mg_buf b = MG_BUF_INIT;
+	mg_json_tape *t;
+	size_t i;
+
+	mg_buf_puts(&b, "[0.");
+	for (i = 0; i < 400; i++)
+		mg_buf_putc(&b, '3');
+	mg_buf_puts(&b, ", 1");
+	for (i = 0; i < 300; i++)
+		mg_buf_putc(&b, '0');
+	mg_buf_puts(&b, ".5, 9007199254740993000000000000000000000000000000000000000000000000000e-50]");
+	t = parse_ok_n(b.ptr, b.len);
+	cr_expect_eq(mg_json__tape_number(t, item(t, 0, 0)), 1.0 / 3.0, "400 digits of 1/3");
+	cr_expect_eq(mg_json__tape_number(t, item(t, 0, 1)), 1e300);
+	cr_expect_eq(mg_json__tape_number(t, item(t, 0, 2)), 90071992547409930.0);
+	mg_json__tape_free(t);
+	mg_buf_free(&b);
+}
+
+Test(json, numbers_beyond_a_double_are_refused_at_the_number)
+{
+	expect_error("{\"peak_memory_mb\": 1e999}", 1, 20,
+		     "number '1e999' is out of range (a double holds at most 1.7976931348623157e+308)");
+	expect_error("[1,\n -1e400]", 2, 2,
+		     "number '-1e400' is out of range (a double holds at most 1.7976931348623157e+308)");
+	expect_error("[1.8e308]", 1, 2,
+		     "number '1.8e308' is out of range (a double holds at most 1.7976931348623157e+308)");
+	expect_error("[0.00001e99999999999999999999]", 1, 2,
+		     "number '0.00001e99999999999999999999' is out of range (a double holds at most "
+		     "1.7976931348623157e+308)");
 }
 
 Test(json, nan_and_infinity_literals_are_malformed)
@@ -356,20 +402,43 @@ Test(json, first_duplicate_in_text_order_is_reported)
 	expect_error("{\"x\": 1, \"y\": 1, \"y\": 2, \"x\": 2}", 1, 18, "duplicate key 'y'");
 }
 
-/* Of several faults, the explanation names the one the project always has:
- * where cJSON would stop first, then the first in text order, a duplicate
- * key (found when its object closes) before any fault after it. */
-Test(json, a_syntax_error_is_named_before_an_earlier_fault_cjson_reads)
+/* Of several faults, the reader names the first it meets, reading from the
+ * start: a duplicate key is met when its object closes (before, a text up
+ * to 1 MiB named where cJSON stopped first, here the '}'). */
+Test(json, the_first_fault_met_is_named)
 {
-	expect_error("{\"a\": 01, \"b\": }", 1, 16, "malformed JSON: unexpected character '}'");
+	expect_error("{\"a\": 01, \"b\": }", 1, 7, "malformed JSON: invalid number '01'");
+	expect_error("[1, \"\xff\", \"\x01\"]", 1, 6, "invalid UTF-8: invalid lead byte (byte 0xff)");
+	expect_error("[\"\x01\", \"\xff\"]", 1, 3,
+		     "malformed JSON: unescaped control character U+0001 in string");
 }
 
-Test(json, a_duplicate_key_is_named_before_a_later_fault)
+Test(json, a_duplicate_key_is_met_when_its_object_closes)
 {
 	expect_error("{\"a\": {\"x\": 1, \"x\": 2}, \"b\": 01}", 1, 16, "duplicate key 'x'");
-	expect_error("{\"a\": {\"x\": 1, \"x\": 2, \"z\": {\"q\": 1, \"q\": 2}}}", 1, 16,
-		     "duplicate key 'x'");
+	expect_error("{\"a\": {\"x\": 1, \"x\": 2, \"z\": {\"q\": 1, \"q\": 2}}}", 1, 38,
+		     "duplicate key 'q'");
 	expect_error("{\"a\": 01, \"a\": 2}", 1, 7, "malformed JSON: invalid number '01'");
+	expect_error("{\"x\": 1, \"x\": 2, \"y\": 01}", 1, 23, "malformed JSON: invalid number '01'");
+}
+
+/* Of a name written three times, the second is named, in a small object
+ * (pairs) and a large one (sorted). */
+Test(json, the_second_occurrence_of_a_key_is_named)
+{
+	mg_buf b = MG_BUF_INIT;
+	mg_error err;
+	int i;
+
+	expect_error("{\"b\": 1, \"a\": 1, \"a\": 2, \"b\": 2, \"a\": 3}", 1, 18, "duplicate key 'a'");
+	mg_buf_puts(&b, "{\"b\": 1, \"a\": 1, \"a\": 2, \"b\": 2, \"a\": 3");
+	for (i = 0; i < 20; i++)
+		mg_buf_printf(&b, ", \"k%d\": 0", i);
+	mg_buf_putc(&b, '}');
+	err = parse_fail(b.ptr, b.len);
+	cr_expect_str_eq(err.message, "duplicate key 'a'");
+	cr_expect_eq(err.column, 18);
+	mg_buf_free(&b);
 }
 
 Test(json, keys_equal_after_unescaping_are_duplicates)
@@ -456,7 +525,7 @@ static size_t stream_compares(size_t n, const char *dup, int want)
 	size_t len, before = mg_json__key_compares;
 	char *text = escaped_keys(n, dup, &len);
 
-	cr_assert_eq(mg_json__stream(&t, text, len, NULL, NULL, NULL, NULL, NULL), want);
+	cr_assert_eq(mg_json__stream(&t, NULL, text, len, NULL, NULL, NULL, NULL, NULL, NULL), want);
 	mg_json__tape_free(t);
 	free(text);
 	return mg_json__key_compares - before;
@@ -489,22 +558,22 @@ static char *zeros(const char *head, size_t n, const char *tail, size_t *len)
 	return mg_buf_detach(&b, len);
 }
 
-/* The explanation of a text the reader refuses, for a short text (cJSON's
- * reading) and one past MG_JSON_EXPLAIN_TREE_MAX (no tree): the same
- * message, at the same column of the last line. */
+/* A text the reader refuses, of a few bytes and of more than 1 MiB (where,
+ * before, cJSON's reading no longer explained it): the same message, at the
+ * same column of the last line. */
 static void expect_explained(const char *head, const char *tail, size_t from_end,
 			     const char *msg)
 {
-	size_t len, i, sizes[2] = { 10, MG_JSON_EXPLAIN_TREE_MAX };
+	size_t len, i, sizes[2] = { 10, (size_t)1 << 20 };
 	mg_json_tape *t = NULL;
 	mg_error err;
 	char *text;
 
 	for (i = 0; i < 2; i++) {
 		text = zeros(head, sizes[i], tail, &len);
-		cr_assert_eq(mg_json__stream(&t, text, len, "candidates", NULL, NULL, NULL, NULL), MG_ERROR);
 		mg_error_clear(&err);
-		cr_assert_eq(mg_json__explain("r.json", text, len, &err), MG_ERROR);
+		cr_assert_eq(mg_json__stream(&t, "r.json", text, len, "candidates", NULL, NULL, NULL,
+					     NULL, &err), MG_ERROR);
 		cr_expect_str_eq(err.file, "r.json");
 		cr_expect_str_eq(err.message, msg, "%zu zeros", sizes[i]);
 		cr_expect_eq(err.line, 1);
@@ -514,8 +583,8 @@ static void expect_explained(const char *head, const char *tail, size_t from_end
 }
 
 /* Issue 19, finding 5: a long report whose fault lies at its very end was
- * explained by parsing it again as a cJSON tree (3.4 GB for 63 MiB).  Past
- * MG_JSON_EXPLAIN_TREE_MAX the explanation keeps no tree and says the same. */
+ * explained by parsing it again as a cJSON tree (3.4 GB for 63 MiB).  The
+ * reader names its own fault, keeping no tree, whatever the size. */
 Test(json, a_long_text_is_explained_without_a_tree)
 {
 	expect_explained("{\"candidates\": [", "0], \"a\": 1, \"a\": 2}", 7, "duplicate key 'a'");
@@ -524,6 +593,19 @@ Test(json, a_long_text_is_explained_without_a_tree)
 	expect_explained("{\"candidates\": [", "]}", 2, "malformed JSON: unexpected character ']'");
 	expect_explained("[", "0", 0, "malformed JSON: unexpected end of input");
 	expect_explained("[", "0] x", 1, "trailing text after the JSON document");
+}
+
+/* Issue 31: the same faults in a text of a few bytes and of 1 MiB gave
+ * different messages (cJSON's stop first, or the earliest duplicate key,
+ * below 1 MiB; the reader's first fault above).  Now one reader says it. */
+Test(json, the_same_faults_give_the_same_message_at_any_size)
+{
+	expect_explained("{\"candidates\": [", "0], \"a\": 01, \"b\": }", 10,
+			 "malformed JSON: invalid number '01'");
+	expect_explained("{\"candidates\": [", "0], \"x\": {\"a\": 1, \"a\": 2, \"z\": {\"q\": 1, \"q\": 2}}}",
+			 9, "duplicate key 'q'");
+	expect_explained("{\"candidates\": [", "0], \"x\": [\"\\u00zz\"]}", 9,
+			 "malformed JSON: invalid unicode escape (want '\\u' and 4 hex digits)");
 }
 
 /* ---- bytes -------------------------------------------------------- */
@@ -634,9 +716,10 @@ Test(json, top_level_scalar_is_valid_json)
 
 Test(json, error_without_a_file_name_is_allowed)
 {
+	mg_json_tape *t = NULL;
 	mg_error err;
 
-	cr_expect_eq(mg_json__explain(NULL, "[", 1, &err), MG_ERROR);
+	cr_expect_eq(mg_json__stream(&t, NULL, "[", 1, NULL, NULL, NULL, NULL, NULL, &err), MG_ERROR);
 	cr_expect_str_eq(err.file, "");
 	cr_expect_str_eq(err.message, "malformed JSON: unexpected end of input");
 }

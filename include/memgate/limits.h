@@ -49,14 +49,6 @@
 #define MG_JSON_MAX_DEPTH 64
 #endif
 
-/* The longest JSON text whose refusal is explained by cJSON's own reading
- * (its tree built, then deleted), in bytes: a longer one (a large report)
- * is explained by the strict reader alone, without a tree, so that an
- * error costs no more memory than the read it explains. */
-#ifndef MG_JSON_EXPLAIN_TREE_MAX
-#define MG_JSON_EXPLAIN_TREE_MAX ((size_t)1 << 20)
-#endif
-
 /* ---- the policy ---- */
 
 /* YAML nesting depth: a valid policy nests 3 levels.  libyaml has no limit

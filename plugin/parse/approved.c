@@ -107,10 +107,8 @@ int mg_approved_read(char **decision, char **selected, const char *path, const c
 	assert(decision && selected && path && text);
 	*decision = NULL;
 	*selected = NULL;
-	if (mg_json__stream(&t, text, len, NULL, NULL, NULL, NULL, NULL) < 0) {
-		error = mg_json__explain(path, text, len, err);
+	if ((error = mg_json__stream(&t, path, text, len, NULL, NULL, NULL, NULL, NULL, err)) < 0)
 		goto done;
-	}
 	verdict = mg_json__tape_type(t, mg_json__tape_get(t, 0, "decision"));
 	if (verdict == MG_J_STRING)
 		error = read_memgate(decision, selected, t, path, err);
@@ -146,7 +144,7 @@ void mg_approved_evidence(char **report_sha256, char **measured_commit, const ch
 	assert(report_sha256 && measured_commit && text);
 	*report_sha256 = NULL;
 	*measured_commit = NULL;
-	if (mg_json__stream(&t, text, len, NULL, NULL, NULL, NULL, NULL) < 0)
+	if (mg_json__stream(&t, NULL, text, len, NULL, NULL, NULL, NULL, NULL, NULL) < 0)
 		return;
 	inputs = mg_json__tape_get(t, 0, "inputs");
 	*report_sha256 = string_at(t, mg_json__tape_get(t, inputs, "report"), "sha256");

@@ -235,10 +235,8 @@ int mg_manifest_parse(mg_manifest **out, const char *path, const char *text,
 
 	assert(out);
 	*out = NULL;
-	if (mg_json__stream(&t, text, len, NULL, NULL, NULL, NULL, NULL) < 0) {
-		error = mg_json__explain(path, text, len, err);
+	if ((error = mg_json__stream(&t, path, text, len, NULL, NULL, NULL, NULL, NULL, err)) < 0)
 		goto done;
-	}
 	p.t = t;
 	p.path = path;
 	p.err = err;
@@ -364,7 +362,7 @@ char *mg_manifest_set_approved(const char *text, size_t len, const char *approve
 	mg_jw w;
 
 	assert(text && approved_path && approved_sha256);
-	if (mg_json__stream(&t, text, len, NULL, NULL, NULL, NULL, NULL) < 0 ||
+	if (mg_json__stream(&t, NULL, text, len, NULL, NULL, NULL, NULL, NULL, NULL) < 0 ||
 	    mg_json__tape_type(t, 0) != MG_J_OBJECT) {
 		mg_json__tape_free(t);
 		return NULL;

@@ -5,8 +5,8 @@
  * The report is read in one pass (mg_json__stream): each candidate is read
  * as soon as its closing brace is, then dropped, so that a report of 10^5
  * candidates never exists as one tree.  Every string in the report is a
- * copy owned by it.  When the text is not valid JSON, mg_json__explain
- * says where and why, in passes that keep no tree.
+ * copy owned by it.  When the text is not valid JSON, the reader says
+ * where and why, at the fault it stopped at.
  *
  * Metric lookup: for the measured metrics (peak memory, throughput, eval
  * loss) the places are tried in order -- the candidate's own keys, then its
@@ -558,10 +558,9 @@ int mg_report_parse(mg_report **out, const char *path, const char *text,
 	r->path = mg_xstrdup(path ? path : "");
 	r->strings = mg_xcalloc(1, sizeof(*r->strings));
 	p.r = r;
-	if (mg_json__stream(&t, text, len, "candidates", root_keys, take_candidate, &p, NULL) < 0) {
-		error = mg_json__explain(path, text, len, err);
+	if ((error = mg_json__stream(&t, path, text, len, "candidates", root_keys, take_candidate,
+				     &p, NULL, err)) < 0)
 		goto done;
-	}
 	/* The doubling's spare room, given back: the evidence lives as long as
 	 * the check's result, and check --all keeps every policy's. */
 	if (r->evidence.candidate_count && r->evidence.candidate_count < p.cap)

@@ -236,7 +236,7 @@ static mg_json_tape *read_object(const char *text, size_t len)
 {
 	mg_json_tape *t = NULL;
 
-	if (mg_json__stream(&t, text, len, NULL, NULL, NULL, NULL, NULL) == MG_OK &&
+	if (mg_json__stream(&t, NULL, text, len, NULL, NULL, NULL, NULL, NULL, NULL) == MG_OK &&
 	    mg_json__tape_type(t, 0) == MG_J_OBJECT)
 		return t;
 	mg_json__tape_free(t);

@@ -1,7 +1,7 @@
 /*
  * A tape the strict reader recorded (json_stream.c), written again by the
  * one JSON writer (json_write.c): see plugin/util/json.h.  (Reading is
- * json_stream.c's, explaining a refusal json_explain.c's.)
+ * json_stream.c's.)
  */
 #include <stdlib.h>
 

@@ -6,10 +6,12 @@
  * Reading: one strict reader (json_stream.c), which refuses what cJSON
  * would let through: NUL bytes, invalid UTF-8, trailing text, duplicate
  * keys (cJSON keeps both and returns the first), nesting deeper than
- * MG_JSON_MAX_DEPTH, and what RFC 8259 does not allow; and records the
- * 1-based line:column position of every value (cJSON keeps none), so that
- * later errors and annotations can point at the exact line.  When it
- * refuses a text, mg_json__explain says why and where (json_explain.c).
+ * MG_JSON_MAX_DEPTH, numbers beyond a double, and what RFC 8259 does not
+ * allow; and records the 1-based line:column position of every value
+ * (cJSON keeps none), so that later errors and annotations can point at
+ * the exact line.  When it refuses a text it says why itself: the first
+ * fault it meets, at the place it stops, whatever the text's size
+ * (memgate(1), "JSON").
  *
  * Writing: json_write.h, the one writer; here only a tape node written
  * again through it (mg_json__write_tape).
@@ -17,7 +19,7 @@
 #include <stddef.h>
 
 #include "memgate/error.h"
-#include "memgate/limits.h"   /* MG_JSON_MAX_DEPTH, MG_JSON_EXPLAIN_TREE_MAX */
+#include "memgate/limits.h"   /* MG_JSON_MAX_DEPTH */
 
 /*
  * Writing: a tape's node (json_stream.c) written again by the one JSON
@@ -34,20 +36,21 @@ void mg_json__write_tape(struct mg_jw *w, const struct mg_json_tape *t, size_t n
  * ---- the reader ----
  *
  * One pass over the text that accepts RFC 8259 JSON in UTF-8 without NUL
- * bytes, duplicate keys or \u0000, with long numbers as the linked cJSON
- * reads them and nesting of at most MG_JSON_MAX_DEPTH; it records the
- * values in a tape: a flat array of nodes in text order, each with its
- * 1-based position.  Without `stream_key` the tape holds the whole
- * document.  With it, the elements of the root object's member
- * `stream_key` (when it is an array) are handed to `element` one at a
- * time, each while its nodes are on the tape, and then dropped: a report
- * of 10^5 candidates never exists as one tree.
+ * bytes, duplicate keys or \u0000, with numbers that are finite doubles
+ * and nesting of at most MG_JSON_MAX_DEPTH; it records the values in a
+ * tape: a flat array of nodes in text order, each with its 1-based
+ * position.  Without `stream_key` the tape holds the whole document.
+ * With it, the elements of the root object's member `stream_key` (when it
+ * is an array) are handed to `element` one at a time, each while its
+ * nodes are on the tape, and then dropped: a report of 10^5 candidates
+ * never exists as one tree.
  *
  * Returns 0 with *out the tape of everything else (the streamed array's
  * node stays, with its element count), or MG_ERROR when the text is not
- * such JSON: the caller asks mg_json__explain for the message.  An error
- * returned by `element` stops further calls and is returned in
- * *element_error (the text is still read to its end).
+ * such JSON, with err (may be NULL) filled: `path`:line:column and the
+ * fault the reader stopped at.  An error returned by `element` stops
+ * further calls and is returned in *element_error (the text is still
+ * read to its end).
  */
 typedef struct mg_json_tape mg_json_tape;   /* opaque: mg_json__tape_free */
 
@@ -66,26 +69,44 @@ extern size_t mg_json__key_compares;
  * members to record; the others are read and checked as strictly, but
  * leave no node on the tape (a large array under a key nobody reads costs
  * no memory). */
-int mg_json__stream(mg_json_tape **out, const char *text, size_t len, const char *stream_key,
-		    const char *const *keep, mg_json_element_fn element, void *ctx,
-		    int *element_error);
+int mg_json__stream(mg_json_tape **out, const char *path, const char *text, size_t len,
+		    const char *stream_key, const char *const *keep, mg_json_element_fn element,
+		    void *ctx, int *element_error, mg_error *err);
 void mg_json__tape_free(mg_json_tape *t);
 
 /*
- * Say why mg_json__stream refused `text`: MG_ERROR, err filled with
- * path:line:column and the first fault.  A text of at most
- * MG_JSON_EXPLAIN_TREE_MAX bytes (limits.h) is explained in the order the
- * project has always named faults: bytes (NUL, UTF-8, UTF-16, depth); then
- * where cJSON stops reading it (cJSON builds its tree, deleted at once);
- * then, in text order, what cJSON reads but RFC 8259 refuses, duplicate
- * keys and trailing text.  A longer text is explained without a tree, so
- * that the error costs no more than the read it explains: the same checks
- * of bytes, UTF-8 and depth, then the reader again, keeping no node, for
- * the first duplicate key it meets, the place where it stops, or trailing
- * text.  (Where a long text has several faults, the one named may then
- * differ from the one a shorter text's explanation would choose.)
+ * The faults the reader refuses a text for, one message each (memgate(1),
+ * "JSON"): for tests and fuzz targets that hold the reader to cJSON.
  */
-int mg_json__explain(const char *path, const char *text, size_t len, mg_error *err);
+enum mg_json_fault_kind {
+	MG_JF_NONE = 0,
+	MG_JF_END,          /* malformed JSON: unexpected end of input */
+	MG_JF_CHAR,         /* malformed JSON: unexpected character 'x' (or U+XXXX) */
+	MG_JF_NUMBER,       /* malformed JSON: invalid number '01' */
+	MG_JF_RANGE,        /* number '1e999' is out of range ... */
+	MG_JF_UNTERMINATED, /* malformed JSON: unterminated string */
+	MG_JF_CONTROL,      /* malformed JSON: unescaped control character U+0009 in string */
+	MG_JF_ESCAPE,       /* malformed JSON: invalid escape sequence ... */
+	MG_JF_HEX,          /* malformed JSON: invalid unicode escape ... */
+	MG_JF_SURROGATE,    /* malformed JSON: unpaired surrogate in unicode escape */
+	MG_JF_ESCAPED_NUL,  /* escaped NUL character '\u0000' is not supported */
+	MG_JF_DUPLICATE,    /* duplicate key 'name' */
+	MG_JF_TRAILING,     /* trailing text after the JSON document */
+	MG_JF_DEPTH,        /* nesting deeper than 64 levels */
+	MG_JF_NUL,          /* unexpected NUL byte */
+	MG_JF_UTF8,         /* invalid UTF-8: ... */
+	MG_JF_UTF16         /* text is UTF-16 encoded: JSON must be UTF-8 */
+};
+
+struct mg_json_fault {
+	enum mg_json_fault_kind kind;
+	size_t off;        /* the byte it is at */
+	char what[160];    /* the message */
+};
+
+/* Read text as mg_json__stream does, keeping no node: 0, or MG_ERROR with
+ * *f the fault it stopped at (the one mg_json__stream reports). */
+int mg_json__check(struct mg_json_fault *f, const char *text, size_t len);
 
 /* The root node (0), a node's type, its position, its number of children
  * (members, elements; for the streamed array, the elements streamed). */
@@ -116,7 +137,8 @@ mg_pos mg_json__tape_key_pos(const mg_json_tape *t, size_t node);
 const char *mg_json__tape_type_name(const mg_json_tape *t, size_t node);
 
 /* A string node's text, decoded (malloc'd; the caller frees), and a number
- * node's value as cJSON reads it (strtod: 1e999 is infinity). */
+ * node's value: the double nearest to it (as strtod reads it; the reader
+ * refused any beyond a double), -0 as 0. */
 char *mg_json__tape_strdup(const mg_json_tape *t, size_t node);
 
 /* An object member's key, decoded (malloc'd; the caller frees). */

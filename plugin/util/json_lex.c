@@ -1,10 +1,11 @@
 /*
- * The JSON reader's shared checks: positions, pass 1 (bytes), the lexical
- * checks, pass 2 (cJSON's failure, explained).  See json_lex.h and, for
- * the passes, json_explain.c.
+ * The JSON reader's lexical pieces and the words of its faults: see
+ * json_lex.h.
  */
 #include <stdarg.h>
 #include <stdbool.h>
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,36 +23,12 @@ size_t mg_json__skip_bom(const char *text, size_t len)
 
 /* ---- positions ---------------------------------------------------- */
 
-void mg_json__cursor_init(struct cursor *c, const char *text, size_t len)
-{
-	c->text = text;
-	c->len = len;
-	c->off = mg_json__skip_bom(text, len);
-	c->pos.line = 1;
-	c->pos.column = 1;
-}
-
-/* Move forward to `target` (never backwards) and return its position. */
-mg_pos mg_json__cursor_to(struct cursor *c, size_t target)
-{
-	for (; c->off < target; c->off++) {
-		unsigned char ch = (unsigned char)c->text[c->off];
-
-		if (ch == '\n' || (ch == '\r' && (c->off + 1 >= c->len ||
-						   c->text[c->off + 1] != '\n'))) {
-			c->pos.line++;
-			c->pos.column = 1;
-		} else if ((ch & 0xc0) != 0x80) {
-			c->pos.column++;
-		}
-	}
-	return c->pos;
-}
-
-void mg_json__fault_set(struct fault *f, size_t off, const char *fmt, ...)
+void mg_json__fault_set(struct mg_json_fault *f, enum mg_json_fault_kind kind, size_t off,
+			const char *fmt, ...)
 {
 	va_list ap;
 
+	f->kind = kind;
 	f->off = off;
 	va_start(ap, fmt);
 	vsnprintf(f->what, sizeof(f->what), fmt, ap);
@@ -60,13 +37,25 @@ void mg_json__fault_set(struct fault *f, size_t off, const char *fmt, ...)
 
 mg_pos mg_json__pos_at(const char *text, size_t len, size_t off)
 {
-	struct cursor c;
+	mg_pos pos = { 1, 1 };
+	size_t p;
 
-	mg_json__cursor_init(&c, text, len);
-	return mg_json__cursor_to(&c, off > len ? len : off);
+	if (off > len)
+		off = len;
+	for (p = mg_json__skip_bom(text, len); p < off; p++) {
+		unsigned char ch = (unsigned char)text[p];
+
+		if (ch == '\n' || (ch == '\r' && (p + 1 >= len || text[p + 1] != '\n'))) {
+			pos.line++;
+			pos.column = 1;
+		} else if ((ch & 0xc0) != 0x80) {
+			pos.column++;
+		}
+	}
+	return pos;
 }
 
-/* ---- pass 1: bytes ------------------------------------------------ */
+/* ---- UTF-8 -------------------------------------------------------- */
 
 /*
  * Length of the valid UTF-8 sequence at s[0..n), or 0 with *why set.
@@ -98,74 +87,14 @@ size_t mg_json__utf8_seq(const unsigned char *s, size_t n, const char **why)
 	return *why ? 0 : want;
 }
 
-/* Track strings and brackets for the depth limit. */
-struct nest {
-	bool in_string, escaped;
-	size_t depth;
-};
-
-static bool nest_step(struct nest *n, char c)
-{
-	if (n->in_string) {
-		if (n->escaped)
-			n->escaped = false;
-		else if (c == '\\')
-			n->escaped = true;
-		else if (c == '"')
-			n->in_string = false;
-	} else if (c == '"') {
-		n->in_string = true;
-	} else if (c == '[' || c == '{') {
-		n->depth++;
-		return true;
-	} else if ((c == ']' || c == '}') && n->depth) {
-		n->depth--;
-	}
-	return false;
-}
-
-/* NUL bytes, invalid UTF-8, UTF-16 and nesting depth; 0 or -1 with f set. */
-int mg_json__prescan(struct fault *f, const char *text, size_t len, size_t max_depth)
-{
-	const unsigned char *s = (const unsigned char *)text;
-	struct nest n = { false, false, 0 };
-	const char *why = NULL;
-	size_t off, step;
-
-	if (len >= 2 && ((s[0] == 0xff && s[1] == 0xfe) || (s[0] == 0xfe && s[1] == 0xff))) {
-		mg_json__fault_set(f, 0, "text is UTF-16 encoded: JSON must be UTF-8");
-		return -1;
-	}
-	for (off = mg_json__skip_bom(text, len); off < len; off += step) {
-		if (!s[off]) {
-			mg_json__fault_set(f, off, "unexpected NUL byte");
-			return -1;
-		}
-		if (!(step = mg_json__utf8_seq(s + off, len - off, &why))) {
-			mg_json__fault_set(f, off, "invalid UTF-8: %s (byte 0x%02x)", why, s[off]);
-			return -1;
-		}
-		if (step == 1 && nest_step(&n, text[off]) && n.depth > max_depth) {
-			mg_json__fault_set(f, off, "nesting deeper than %zu levels", max_depth);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* ---- shared lexical checks ---------------------------------------- */
-
-bool mg_json__is_ws(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
+/* ---- escapes and numbers ------------------------------------------ */
 
 static bool is_hex(char c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-bool mg_json__is_digit(char c)
+static bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
@@ -188,17 +117,17 @@ long mg_json__hex4(const char *s, size_t n)
 }
 
 /* Check the \u escape at text[p] ('\\'); returns its length or 0 with f set. */
-static size_t check_u_escape(struct fault *f, const char *text, size_t len, size_t p)
+static size_t check_u_escape(struct mg_json_fault *f, const char *text, size_t len, size_t p)
 {
 	long hi = mg_json__hex4(text + p + 2, len - p - 2), lo;
 
 	if (hi < 0) {
-		mg_json__fault_set(f, p, "malformed JSON: invalid unicode escape (want '\\u' and "
+		mg_json__fault_set(f, MG_JF_HEX, p, "malformed JSON: invalid unicode escape (want '\\u' and "
 				   "4 hex digits)");
 		return 0;
 	}
 	if (hi == 0) {
-		mg_json__fault_set(f, p, "escaped NUL character '\\u0000' is not supported");
+		mg_json__fault_set(f, MG_JF_ESCAPED_NUL, p, "escaped NUL character '\\u0000' is not supported");
 		return 0;
 	}
 	if (hi < 0xd800 || hi > 0xdfff)
@@ -206,14 +135,14 @@ static size_t check_u_escape(struct fault *f, const char *text, size_t len, size
 	lo = hi <= 0xdbff && p + 7 < len && text[p + 6] == '\\' && text[p + 7] == 'u' ?
 	     mg_json__hex4(text + p + 8, len - p - 8) : -1;
 	if (lo < 0xdc00 || lo > 0xdfff) {
-		mg_json__fault_set(f, p, "malformed JSON: unpaired surrogate in unicode escape");
+		mg_json__fault_set(f, MG_JF_SURROGATE, p, "malformed JSON: unpaired surrogate in unicode escape");
 		return 0;
 	}
 	return 12;
 }
 
 /* Check the escape at text[p] ('\\'); returns its length or 0 with f set. */
-size_t mg_json__check_escape(struct fault *f, const char *text, size_t len, size_t p)
+size_t mg_json__check_escape(struct mg_json_fault *f, const char *text, size_t len, size_t p)
 {
 	char e = p + 1 < len ? text[p + 1] : '\0';
 
@@ -222,49 +151,21 @@ size_t mg_json__check_escape(struct fault *f, const char *text, size_t len, size
 	if (e && strchr("\"\\/bfnrt", e))
 		return 2;
 	if (e > 0x20 && e < 0x7f)
-		mg_json__fault_set(f, p, "malformed JSON: invalid escape sequence '\\%c' in string",
+		mg_json__fault_set(f, MG_JF_ESCAPE, p, "malformed JSON: invalid escape sequence '\\%c' in string",
 				   e);
 	else
-		mg_json__fault_set(f, p, "malformed JSON: invalid escape sequence in string");
-	return 0;
-}
-
-/* Scan the string whose opening quote is at text[q].  Returns the offset after
- * the closing quote, or 0 with f set. */
-size_t mg_json__scan_string(struct fault *f, const char *text, size_t len, size_t q)
-{
-	size_t p = q + 1, step;
-
-	while (p < len) {
-		unsigned char c = (unsigned char)text[p];
-
-		if (c == '"')
-			return p + 1;
-		if (c < 0x20) {
-			mg_json__fault_set(f, p, "malformed JSON: unescaped control character U+%04X "
-					   "in string", c);
-			return 0;
-		}
-		if (c != '\\') {
-			p++;
-			continue;
-		}
-		if (!(step = mg_json__check_escape(f, text, len, p)))
-			return 0;
-		p += step;
-	}
-	mg_json__fault_set(f, q, "malformed JSON: unterminated string");
+		mg_json__fault_set(f, MG_JF_ESCAPE, p, "malformed JSON: invalid escape sequence in string");
 	return 0;
 }
 
 static bool numberish(char c)
 {
-	return mg_json__is_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+	return is_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
 static size_t digits(const char *text, size_t len, size_t p)
 {
-	while (p < len && mg_json__is_digit(text[p]))
+	while (p < len && is_digit(text[p]))
 		p++;
 	return p;
 }
@@ -277,7 +178,7 @@ size_t mg_json__number_end(const char *text, size_t len, size_t p)
 	p += p < len && text[p] == '-';
 	if (p < len && text[p] == '0')
 		p++;
-	else if (p < len && mg_json__is_digit(text[p]))
+	else if (p < len && is_digit(text[p]))
 		p = digits(text, len, p);
 	else
 		return 0;
@@ -296,120 +197,92 @@ size_t mg_json__number_end(const char *text, size_t len, size_t p)
 	return p < len && numberish(text[p]) ? 0 : p;
 }
 
-/* Check the number at text[start] (cJSON takes "01", "1." and "-.5");
- * returns the offset after it, or 0 with f set. */
-size_t mg_json__scan_number(struct fault *f, const char *text, size_t len, size_t start)
+void mg_json__number_fault(struct mg_json_fault *f, const char *text, size_t len, size_t start)
 {
-	size_t end = mg_json__number_end(text, len, start), span;
+	size_t span;
 
-	if (end)
-		return end;
 	for (span = start; span < len && numberish(text[span]); span++)
 		;
-	mg_json__fault_set(f, start, "malformed JSON: invalid number '%.*s'",
+	mg_json__fault_set(f, MG_JF_NUMBER, start, "malformed JSON: invalid number '%.*s'",
 			   (int)(span - start > 40 ? 40 : span - start), text + start);
-	return 0;
-}
-
-/* ---- pass 2: cJSON's failure, explained --------------------------- */
-
-static void describe_char(char *out, size_t n, const char *text, size_t len, size_t off)
-{
-	unsigned char c = (unsigned char)text[off];
-	const char *why;
-	size_t k, i;
-	uint32_t cp;
-
-	if (c > 0x20 && c < 0x7f) {
-		snprintf(out, n, "'%c'", c);
-		return;
-	}
-	k = mg_json__utf8_seq((const unsigned char *)text + off, len - off, &why);
-	cp = k <= 1 ? c : (uint32_t)(c & (0x7f >> k));
-	for (i = 1; i < k; i++)
-		cp = cp << 6 | ((unsigned char)text[off + i] & 0x3f);
-	snprintf(out, n, "U+%04X", (unsigned)cp);
-}
-
-/* Where the text stood just before `off`: inside a string (and where it
- * opened), the innermost bracket at off - 1 and the last token before it. */
-struct context {
-	bool in_string;
-	size_t string_start;
-	char open_before, last_before;
-};
-
-static void scan_context(struct context *ctx, const char *text, size_t start, size_t off)
-{
-	struct nest n = { false, false, 0 };
-	char stack[MG_JSON_MAX_DEPTH * 4 + 2] = { 0 }, last = 0;
-	size_t p;
-
-	memset(ctx, 0, sizeof(*ctx));
-	for (p = start; p < off; p++) {
-		char c = text[p];
-
-		if (p + 1 == off) {
-			ctx->open_before = n.depth && n.depth < sizeof(stack) ? stack[n.depth] : 0;
-			ctx->last_before = last;
-		}
-		if (!n.in_string && c == '"')
-			ctx->string_start = p;
-		if (!n.in_string && !mg_json__is_ws(c))
-			last = c;
-		if (nest_step(&n, c) && n.depth < sizeof(stack))
-			stack[n.depth] = c;
-	}
-	ctx->in_string = n.in_string;
-}
-
-/* Is text[off] inside (or the start of) something that looks like a number
- * but is not one, such as "1e", "-" or "1e5.3"?  Sets f when it is. */
-static bool bad_number(struct fault *f, const char *text, size_t len, size_t off)
-{
-	size_t start = off;
-
-	while (start > 0 && numberish(text[start - 1]))
-		start--;
-	if (!numberish(text[off]) && start == off)
-		return false;
-	if (text[start] != '-' && !mg_json__is_digit(text[start]))
-		return false;
-	return !mg_json__scan_number(f, text, len, start);
-}
-
-/* Is text[off - 1] where an object key should start (after '{' or ',') but
- * no string does?  cJSON then stops one byte late. */
-static bool bad_key_before(const struct context *ctx, const char *text, size_t off)
-{
-	char c = off > 0 ? text[off - 1] : '"';
-
-	if (ctx->in_string || ctx->open_before != '{' || mg_json__is_ws(c) || c == '"')
-		return false;
-	return ctx->last_before == ',' || (ctx->last_before == '{' && c != '}');
 }
 
 /*
- * cJSON stopped at `off` (clamped to len).  It reports a bad object key one
- * byte late and a bad string at its first character: find the real place
- * and say what is wrong there.
+ * memgate's rule (memgate(1), "JSON"): a number is the double nearest to
+ * it, so any number of digits is read (rounded as strtod rounds them), one
+ * too small for a double reads as 0 (or a subnormal), and one whose
+ * magnitude is beyond DBL_MAX is refused.  A number below 10^308 cannot
+ * be: its integer digits (without leading zeros) plus its exponent say so
+ * without strtod, which runs only on the rare number that may be.
  */
-void mg_json__explain_failure(struct fault *f, const char *text, size_t len, size_t off)
+bool mg_json__number_finite(struct mg_json_fault *f, const char *s, size_t n, size_t off)
 {
-	struct context ctx;
-	char what[16];
+	size_t p = 0, int_digits = 0;
+	long ex = 0;
+	int sign = 1;
+	char *copy;
+	double v;
 
-	scan_context(&ctx, text, mg_json__skip_bom(text, len), off);
-	if (ctx.in_string && !mg_json__scan_string(f, text, len, ctx.string_start))
-		return;
-	if (bad_key_before(&ctx, text, off))
-		off--;
+	p += p < n && s[p] == '-';
+	while (p < n && s[p] == '0')
+		p++;
+	for (; p < n && is_digit(s[p]); p++)
+		int_digits++;
+	while (p < n && s[p] != 'e' && s[p] != 'E')
+		p++;
+	if (p < n) {
+		p++;
+		if (p < n && (s[p] == '-' || s[p] == '+'))
+			sign = s[p++] == '-' ? -1 : 1;
+		for (; p < n; p++)
+			if (ex < 100000)
+				ex = ex * 10 + (s[p] - '0');
+	}
+	if ((long)(int_digits < 100000 ? int_digits : 100000) + sign * ex <= 308)
+		return true;
+	copy = mg_xstrndup(s, n);
+	v = strtod(copy, NULL);
+	free(copy);
+	if (isfinite(v))
+		return true;
+	mg_json__fault_set(f, MG_JF_RANGE, off, "number '%.*s%s' is out of range (a double holds at "
+			   "most %.17g)", (int)(n > 40 ? 40 : n), s, n > 40 ? "..." : "", DBL_MAX);
+	return false;
+}
+
+/* ---- the character the reader stopped at --------------------------- */
+
+void mg_json__unexpected(struct mg_json_fault *f, const char *text, size_t len, size_t off)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	const char *why = NULL;
+	uint32_t cp;
+	size_t k, i;
+
 	if (off >= len) {
-		mg_json__fault_set(f, len, "malformed JSON: unexpected end of input");
+		mg_json__fault_set(f, MG_JF_END, len, "malformed JSON: unexpected end of input");
 		return;
 	}
-	if (!ctx.in_string && bad_number(f, text, len, off))
+	if (off == 0 && len >= 2 && ((s[0] == 0xff && s[1] == 0xfe) || (s[0] == 0xfe && s[1] == 0xff))) {
+		mg_json__fault_set(f, MG_JF_UTF16, 0, "text is UTF-16 encoded: JSON must be UTF-8");
 		return;
-	describe_char(what, sizeof(what), text, len, off);
-	mg_json__fault_set(f, off, "malformed JSON: unexpected character %s", what);
+	}
+	if (!s[off]) {
+		mg_json__fault_set(f, MG_JF_NUL, off, "unexpected NUL byte");
+		return;
+	}
+	if (s[off] > 0x20 && s[off] < 0x7f) {
+		mg_json__fault_set(f, MG_JF_CHAR, off, "malformed JSON: unexpected character '%c'",
+				   s[off]);
+		return;
+	}
+	if (!(k = mg_json__utf8_seq(s + off, len - off, &why))) {
+		mg_json__fault_set(f, MG_JF_UTF8, off, "invalid UTF-8: %s (byte 0x%02x)", why, s[off]);
+		return;
+	}
+	cp = k == 1 ? s[off] : (uint32_t)(s[off] & (0x7f >> k));
+	for (i = 1; i < k; i++)
+		cp = cp << 6 | (s[off + i] & 0x3f);
+	mg_json__fault_set(f, MG_JF_CHAR, off, "malformed JSON: unexpected character U+%04X",
+			   (unsigned)cp);
 }

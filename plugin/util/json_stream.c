@@ -1,7 +1,9 @@
 /*
  * The streaming reader: one pass over the text into a tape, the elements
  * of one array handed over one at a time.  See plugin/util/json.h ("the
- * reader"); its checks are json_lex.c's, as the explanation's.
+ * reader").  Where it refuses a text it records why, once, at the byte it
+ * stopped at (struct mg_json_fault, in the words json_lex.c gives each
+ * kind): the message memgate prints, whatever the text's size.
  */
 #include <assert.h>
 #include <stdbool.h>
@@ -9,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cjson/cJSON.h>   /* only to probe its number reading */
 
 #include "json.h"
 #include "json_lex.h"
@@ -24,6 +24,16 @@ struct jnode {
 	mg_pos pos;
 	unsigned char type;
 	unsigned char escaped;    /* 1: the value has backslash escapes; 2: the key */
+};
+
+/* A key of an object, kept until its object closes to find duplicates. */
+struct key {
+	const char *p;    /* the raw key in the text (decoded, when escaped,
+			     once its object is closed) */
+	size_t len;
+	size_t doff;      /* an escaped key's offset in the scratch buffer */
+	size_t off;       /* its opening quote's offset in the text */
+	bool escaped;
 };
 
 struct mg_json_tape {
@@ -41,7 +51,7 @@ struct scan {
 				     the UTF-8 continuation bytes among them */
 	size_t depth;
 	mg_json_tape *t;
-	struct mg_json__key *keys;
+	struct key *keys;
 	size_t nkeys, kcap;
 	const char *stream_key;
 	const char *const *keep;  /* the root members to record (NULL: all) */
@@ -50,8 +60,15 @@ struct scan {
 	int element_error;
 	mg_buf a;                 /* scratch for decoding escaped keys */
 	bool validate;            /* keep no node once its value is read */
-	struct fault dup;         /* the first duplicate key found, when any */
+	struct mg_json_fault fault;   /* why it stopped, when it refused */
 };
+
+/* Refuse the text at sc->s[off]: something else was wanted there. */
+static bool unexpected(struct scan *sc, size_t off)
+{
+	mg_json__unexpected(&sc->fault, sc->s, sc->len, off);
+	return false;
+}
 
 static mg_pos scan_pos(const struct scan *sc)
 {
@@ -107,31 +124,41 @@ static size_t node_push(struct scan *sc, unsigned char type, size_t key_off, siz
 }
 
 /* A string whose opening quote is at sc->off: moves past the closing quote.
- * Sets *escaped when it holds a backslash escape.  False when invalid. */
+ * Sets *escaped when it holds a backslash escape.  False with sc->fault
+ * set when it is not a valid string. */
 static bool read_string(struct scan *sc, bool *escaped)
 {
 	const unsigned char *s = (const unsigned char *)sc->s;
 	size_t p = sc->off + 1, n, len = sc->len;
-	struct fault f;
 	const char *why;
 
 	*escaped = false;
 	for (;;) {
 		while (p < len && s[p] >= 0x20 && s[p] < 0x80 && s[p] != '"' && s[p] != '\\')
 			p++;
-		if (p >= len || s[p] < 0x20)
+		if (p >= len) {
+			mg_json__fault_set(&sc->fault, MG_JF_UNTERMINATED, sc->off,
+					   "malformed JSON: unterminated string");
 			return false;
+		}
+		if (!s[p])
+			return unexpected(sc, p);
+		if (s[p] < 0x20) {
+			mg_json__fault_set(&sc->fault, MG_JF_CONTROL, p, "malformed JSON: unescaped "
+					   "control character U+%04X in string", s[p]);
+			return false;
+		}
 		if (s[p] == '"')
 			break;
 		if (s[p] == '\\') {
-			if (!(n = mg_json__check_escape(&f, sc->s, len, p)))
+			if (!(n = mg_json__check_escape(&sc->fault, sc->s, len, p)))
 				return false;
 			*escaped = true;
 			p += n;
 			continue;
 		}
 		if (!(n = mg_json__utf8_seq(s + p, len - p, &why)))
-			return false;
+			return unexpected(sc, p);
 		sc->cont += n - 1;
 		p += n;
 	}
@@ -199,7 +226,9 @@ void mg_json__decode_string(mg_buf *out, const char *s, size_t len)
 
 size_t mg_json__key_compares;
 
-void mg_json__decode_keys(mg_buf *scratch, struct mg_json__key *k, size_t n)
+/* Decode the escaped keys among k[0..n) into scratch (emptied first) and
+ * point them there, so that keys compare by their decoded names. */
+static void decode_keys(mg_buf *scratch, struct key *k, size_t n)
 {
 	size_t i;
 
@@ -216,67 +245,60 @@ void mg_json__decode_keys(mg_buf *scratch, struct mg_json__key *k, size_t n)
 			k[i].p = scratch->ptr + k[i].doff;
 }
 
-int mg_json__key_name_cmp(const struct mg_json__key *x, const struct mg_json__key *y)
+/* Order two keys by name (bytes, then length), counted. */
+static int key_cmp(const void *a, const void *b)
 {
+	const struct key *x = a, *y = b;
 	size_t n = x->len < y->len ? x->len : y->len;
 	int c = memcmp(x->p, y->p, n);
 
+	mg_json__key_compares++;
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
-static int rkey_cmp(const void *a, const void *b)
-{
-	mg_json__key_compares++;
-	return mg_json__key_name_cmp(a, b);
-}
-
-/* Remember two equal keys x and y: the later one is the duplicate (what
- * mg_json__explain says, "duplicate key 'name'", at its opening quote). */
-static void note_duplicate(struct scan *sc, const struct mg_json__key *x, const struct mg_json__key *y)
-{
-	const struct mg_json__key *second = x->off > y->off ? x : y;
-
-	if (sc->dup.what[0])
-		return;
-	mg_json__fault_set(&sc->dup, second->off, "duplicate key '%.*s'",
-			   (int)(second->len < 200 ? second->len : 200), second->p);
-}
-
 /*
- * True when the keys of the object just closed (keys[base..]) are unique.
- * Escaped keys are decoded once, each into the scratch buffer, so that
- * every key is compared as bytes: a sort and one pass, n log n in the
- * number of keys, however many of them are escaped.
+ * True when the keys of the object just closed (keys[base..]) are unique;
+ * else false with sc->fault the duplicate key: the earliest second
+ * occurrence of a name in the object, at its opening quote.  Escaped keys
+ * are decoded once, each into the scratch buffer, so that every key is
+ * compared as bytes: pairs for a few keys, else a sort and one pass, n log
+ * n in the number of keys, however many of them are escaped.
  */
 static bool keys_unique(struct scan *sc, size_t base)
 {
-	struct mg_json__key *k = sc->keys + base;
-	size_t n = sc->nkeys - base, i, j, x = 0, y = 0;
-	bool ok = true;
+	struct key *k = sc->keys + base;
+	size_t n = sc->nkeys - base, i, j, dup = SIZE_MAX;
 
-	if (n < 2)
-		goto done;
-	mg_json__decode_keys(&sc->a, k, n);
-	if (n <= 16) {
-		for (i = 1; i < n && ok; i++)
-			for (j = 0; j < i && ok; j++)
-				if (!(ok = rkey_cmp(&k[i], &k[j]) != 0)) {
-					x = i;
-					y = j;
-				}
-		goto done;
-	}
-	qsort(k, n, sizeof(*k), rkey_cmp);
-	for (i = 1; i < n && ok; i++)
-		if (!(ok = rkey_cmp(&k[i], &k[i - 1]) != 0)) {
-			x = i;
-			y = i - 1;
-		}
-done:
-	if (!ok)
-		note_duplicate(sc, &k[x], &k[y]);
 	sc->nkeys = base;
-	return ok;
+	if (n < 2)
+		return true;    /* keys may still be NULL: no arithmetic on it */
+	decode_keys(&sc->a, k, n);
+	if (n <= 16) {
+		for (i = 1; i < n && dup == SIZE_MAX; i++)
+			for (j = 0; j < i && dup == SIZE_MAX; j++)
+				if (!key_cmp(&k[i], &k[j]))
+					dup = i;
+	} else {
+		qsort(k, n, sizeof(*k), key_cmp);
+		for (i = 0; i < n; i = j) {   /* a run of equal names: its second in the text */
+			size_t lo = i, second = SIZE_MAX;
+
+			for (j = i + 1; j < n && !key_cmp(&k[j], &k[i]); j++)
+				if (k[j].off < k[lo].off) {
+					second = lo;
+					lo = j;
+				} else if (second == SIZE_MAX || k[j].off < k[second].off) {
+					second = j;
+				}
+			if (second != SIZE_MAX && (dup == SIZE_MAX || k[second].off < k[dup].off))
+				dup = second;
+		}
+	}
+	if (dup == SIZE_MAX)
+		return true;
+	mg_json__fault_set(&sc->fault, MG_JF_DUPLICATE, k[dup].off, "duplicate key '%.*s'",
+			   (int)(k[dup].len < 200 ? k[dup].len : 200), k[dup].p);
+	return false;
 }
 
 static bool read_value(struct scan *sc, size_t key_off, size_t key_len, bool key_escaped,
@@ -318,7 +340,7 @@ static bool read_members(struct scan *sc, size_t node, bool root)
 	for (;;) {
 		skip_space(sc);
 		if (sc->off >= sc->len || sc->s[sc->off] != '"')
-			return false;
+			return unexpected(sc, sc->off);
 		key_off = sc->off + 1;
 		if (!read_string(sc, &escaped))
 			return false;
@@ -333,7 +355,7 @@ static bool read_members(struct scan *sc, size_t node, bool root)
 		sc->keys[sc->nkeys++].escaped = escaped;
 		skip_space(sc);
 		if (sc->off >= sc->len || sc->s[sc->off] != ':')
-			return false;
+			return unexpected(sc, sc->off);
 		sc->off++;
 		stream = root && sc->stream_key &&
 			 key_is(sc, key_off, key_len, escaped, sc->stream_key);
@@ -358,7 +380,7 @@ static bool read_members(struct scan *sc, size_t node, bool root)
 			sc->off++;
 			break;
 		}
-		return false;
+		return unexpected(sc, sc->off);
 	}
 	sc->t->n[node].len = count;
 	return keys_unique(sc, base);
@@ -397,34 +419,10 @@ static bool read_elements(struct scan *sc, size_t node, bool stream)
 			sc->off++;
 			break;
 		}
-		return false;
+		return unexpected(sc, sc->off);
 	}
 	sc->t->n[node].len = count;
 	return true;
-}
-
-/*
- * Does the linked cJSON read this number of more than 63 characters inside
- * an array?  Upstream cJSON 1.7.15 reads 63 and then fails on the rest;
- * Debian's patched build reads any length.  A lone number is read either
- * way (cJSON stops after 63 characters, and the rest is checked as RFC
- * 8259 asks: mg_json__explain follows the same rules).
- */
-static bool cjson_reads_long_number(const char *num, size_t len)
-{
-	char *text = mg_xmalloc(len + 3);
-	cJSON *root;
-	bool ok;
-
-	text[0] = '[';
-	memcpy(text + 1, num, len);
-	text[len + 1] = ']';
-	text[len + 2] = '\0';
-	root = cJSON_ParseWithLength(text, len + 2);
-	ok = root != NULL;
-	cJSON_Delete(root);
-	free(text);
-	return ok;
 }
 
 static bool read_value(struct scan *sc, size_t key_off, size_t key_len, bool key_escaped,
@@ -436,13 +434,16 @@ static bool read_value(struct scan *sc, size_t key_off, size_t key_len, bool key
 
 	skip_space(sc);
 	if (sc->off >= sc->len)
-		return false;
+		return unexpected(sc, sc->off);
 	c = sc->s[sc->off];
 	switch (c) {
 	case '{':
 	case '[':
-		if (++sc->depth > MG_JSON_MAX_DEPTH)
+		if (++sc->depth > MG_JSON_MAX_DEPTH) {
+			mg_json__fault_set(&sc->fault, MG_JF_DEPTH, sc->off, "nesting deeper than %d "
+					   "levels", (int)MG_JSON_MAX_DEPTH);
 			return false;
+		}
 		node = node_push(sc, c == '{' ? MG_J_OBJECT : MG_J_ARRAY, key_off, key_len, key_escaped);
 		ok = c == '{' ? read_members(sc, node, sc->depth == 1)
 			      : read_elements(sc, node, stream && sc->element);
@@ -464,16 +465,20 @@ static bool read_value(struct scan *sc, size_t key_off, size_t key_len, bool key
 		size_t n = strlen(word);
 
 		if (sc->len - sc->off < n || memcmp(sc->s + sc->off, word, n))
-			return false;
+			return unexpected(sc, sc->off);
 		node_push(sc, c == 't' ? MG_J_TRUE : c == 'f' ? MG_J_FALSE : MG_J_NULL,
 			  key_off, key_len, key_escaped);
 		sc->off += n;
 		return true;
 	}
 	default:
-		if (!(end = mg_json__number_end(sc->s, sc->len, sc->off)) ||
-		    (sc->depth && end - sc->off > 63 && !cjson_reads_long_number(sc->s + sc->off,
-										 end - sc->off)))
+		if (c != '-' && (c < '0' || c > '9'))
+			return unexpected(sc, sc->off);
+		if (!(end = mg_json__number_end(sc->s, sc->len, sc->off))) {
+			mg_json__number_fault(&sc->fault, sc->s, sc->len, sc->off);
+			return false;
+		}
+		if (!mg_json__number_finite(&sc->fault, sc->s + sc->off, end - sc->off, sc->off))
 			return false;
 		node = node_push(sc, MG_J_NUMBER, key_off, key_len, key_escaped);
 		sc->t->n[node].len = end - sc->off;
@@ -482,75 +487,82 @@ static bool read_value(struct scan *sc, size_t key_off, size_t key_len, bool key
 	}
 }
 
-int mg_json__stream(mg_json_tape **out, const char *text, size_t len, const char *stream_key,
-		    const char *const *keep, mg_json_element_fn element, void *ctx,
-		    int *element_error)
+/* Read the whole text (after scan_start): false with sc->fault set when
+ * it is refused. */
+static bool read_text(struct scan *sc)
+{
+	if (!read_value(sc, 0, 0, false, false))
+		return false;
+	skip_space(sc);
+	if (sc->off == sc->len)
+		return true;
+	unexpected(sc, sc->off);
+	if (sc->fault.kind == MG_JF_CHAR)   /* not a NUL byte nor invalid UTF-8 */
+		mg_json__fault_set(&sc->fault, MG_JF_TRAILING, sc->off,
+				   "trailing text after the JSON document");
+	return false;
+}
+
+static void scan_start(struct scan *sc, const char *text, size_t len)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->s = text ? text : "";
+	sc->len = len;
+	sc->off = sc->line_start = mg_json__skip_bom(sc->s, len);
+	sc->line = 1;
+	sc->t = mg_xcalloc(1, sizeof(*sc->t));
+	sc->t->text = sc->s;
+	sc->t->len = len;
+	mg_buf_init(&sc->a);
+}
+
+static void scan_end(struct scan *sc)
+{
+	free(sc->keys);
+	mg_buf_free(&sc->a);
+}
+
+int mg_json__stream(mg_json_tape **out, const char *path, const char *text, size_t len,
+		    const char *stream_key, const char *const *keep, mg_json_element_fn element,
+		    void *ctx, int *element_error, mg_error *err)
 {
 	struct scan sc;
 	bool ok;
 
 	assert(out && (text || !len));
-	memset(&sc, 0, sizeof(sc));
-	sc.s = text ? text : "";
-	sc.len = len;
-	sc.off = sc.line_start = mg_json__skip_bom(sc.s, len);
-	sc.line = 1;
-	sc.t = mg_xcalloc(1, sizeof(*sc.t));
-	sc.t->text = sc.s;
-	sc.t->len = len;
+	scan_start(&sc, text, len);
 	sc.stream_key = stream_key;
 	sc.keep = keep;
 	sc.element = element;
 	sc.ctx = ctx;
-	mg_buf_init(&sc.a);
-	ok = read_value(&sc, 0, 0, false, false);
-	if (ok) {
-		skip_space(&sc);
-		ok = sc.off == sc.len;
-	}
-	free(sc.keys);
-	mg_buf_free(&sc.a);
+	ok = read_text(&sc);
+	scan_end(&sc);
 	if (element_error)
 		*element_error = sc.element_error;
 	if (!ok) {
+		assert(sc.fault.kind != MG_JF_NONE);
 		mg_json__tape_free(sc.t);
 		*out = NULL;
-		return MG_ERROR;
+		return mg_error_at(err, path, mg_json__pos_at(sc.s, len, sc.fault.off), "%s",
+				   sc.fault.what);
 	}
 	*out = sc.t;
 	return MG_OK;
 }
 
-bool mg_json__stream_fault(struct fault *f, const char *text, size_t len)
+int mg_json__check(struct mg_json_fault *f, const char *text, size_t len)
 {
 	struct scan sc;
 	bool ok;
 
 	assert(f && (text || !len));
-	memset(&sc, 0, sizeof(sc));
-	sc.s = text ? text : "";
-	sc.len = len;
-	sc.off = sc.line_start = mg_json__skip_bom(sc.s, len);
-	sc.line = 1;
-	sc.t = mg_xcalloc(1, sizeof(*sc.t));
-	sc.t->text = sc.s;
-	sc.t->len = len;
+	scan_start(&sc, text, len);
 	sc.validate = true;
-	mg_buf_init(&sc.a);
-	ok = read_value(&sc, 0, 0, false, false);
-	if (ok) {
-		skip_space(&sc);
-		if (sc.off < len)
-			mg_json__fault_set(f, sc.off, "trailing text after the JSON document");
-	} else if (sc.dup.what[0]) {
-		*f = sc.dup;
-	} else {
-		mg_json__explain_failure(f, sc.s, len, sc.off);
-	}
-	free(sc.keys);
-	mg_buf_free(&sc.a);
+	ok = read_text(&sc);
+	scan_end(&sc);
 	mg_json__tape_free(sc.t);
-	return !ok || sc.off < len;
+	*f = sc.fault;
+	return ok ? MG_OK : MG_ERROR;
 }
 
 void mg_json__tape_free(mg_json_tape *t)
@@ -683,18 +695,20 @@ static const double exact_pow10[23] = {
  * more than 2^53) times 10^e for |e| <= 22 is one exact operand times (or
  * over) another, one rounding (Clinger's fast path); the rest goes to
  * strtod, as cJSON does (the C locale's '.', which memgate never changes).
+ * Zero has no sign: -0 reads as 0 (memgate(1), "JSON").
  */
 double mg_json__tape_number(const mg_json_tape *t, size_t node)
 {
 	const struct jnode *n = &t->n[node];
 	const char *s = t->text + n->off, *end = s + n->len, *p = s;
 	char buf[64];
+	double v;
 	uint64_t d = 0;
 	int digits = 0, e = 0, ex = 0, exsign = 1;
 	bool neg = false;
 
 	assert(n->type == MG_J_NUMBER);
-	if (n->len >= sizeof(buf))   /* only a lone number: nothing reads its value */
+	if (n->len >= sizeof(buf))
 		goto slow;
 	if (*p == '-') {
 		neg = true;
@@ -731,7 +745,7 @@ double mg_json__tape_number(const mg_json_tape *t, size_t node)
 	if (d > (UINT64_C(1) << 53))
 		goto slow;
 	if (!d)
-		return neg ? -0.0 : 0.0;
+		return 0.0;   /* -0 too: memgate's rule */
 	if (e >= 0 && e <= 22)
 		return neg ? -((double)d * exact_pow10[e]) : (double)d * exact_pow10[e];
 	if (e < 0 && e >= -22)
@@ -739,12 +753,13 @@ double mg_json__tape_number(const mg_json_tape *t, size_t node)
 slow:
 	if (n->len >= sizeof(buf)) {
 		char *copy = mg_xstrndup(s, n->len);
-		double v = strtod(copy, NULL);
 
+		v = strtod(copy, NULL);
 		free(copy);
-		return v;
+	} else {
+		memcpy(buf, s, n->len);
+		buf[n->len] = '\0';
+		v = strtod(buf, NULL);
 	}
-	memcpy(buf, s, n->len);
-	buf[n->len] = '\0';
-	return strtod(buf, NULL);
+	return v == 0 ? 0.0 : v;   /* -0 and -1e-999 as 0: memgate's rule */
 }

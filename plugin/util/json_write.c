@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>   /* only its version: see mg_jw_number */
 
 #include "number.h"
 #include "json_write.h"
@@ -196,14 +195,12 @@ static void put_digits(mg_buf *out, bool minus, unsigned long long n)
 
 /*
  * cJSON's print_number: NaN and infinities as null, else %1.15g, or %1.17g
- * when that does not read back (within a unit of the last place).  From
- * 1.7.16 on, a value equal to its int (valueint, saturated at INT_MIN and
- * INT_MAX) is printed with %d first, which writes -0 as "0"; before, "-0".
- * Other whole numbers in int's range print the same digits either way,
- * written here without printf.
+ * when that does not read back (within a unit of the last place).  A whole
+ * number in int's range prints the same digits in every cJSON build,
+ * written here without printf; zero is "0" whatever its sign (memgate's
+ * rule, memgate(1) "JSON": cJSON 1.7.16 and later print -0 so, earlier
+ * ones "-0"), so that nothing memgate writes depends on the cJSON build.
  */
-#define CJSON_PRINTS_INT (CJSON_VERSION_MAJOR * 10000 + CJSON_VERSION_MINOR * 100 + \
-			  CJSON_VERSION_PATCH >= 10716)
 
 void mg_jw_number(mg_jw *w, double v)
 {
@@ -217,7 +214,7 @@ void mg_jw_number(mg_jw *w, double v)
 	if (v >= INT_MIN && v <= INT_MAX && v == (double)(int)v) {
 		int i = (int)v;
 
-		put_digits(w->out, i < 0 || (!CJSON_PRINTS_INT && signbit(v)),
+		put_digits(w->out, i < 0,
 			   i < 0 ? 0ULL - (unsigned long long)(long long)i : (unsigned long long)i);
 		return;
 	}
@@ -230,7 +227,9 @@ void mg_jw_number(mg_jw *w, double v)
 void mg_jw_exact(mg_jw *w, double v)
 {
 	value_start(w);
-	if (isfinite(v))
+	if (v == 0)
+		mg_buf_putc(w->out, '0');   /* -0 too: memgate's rule */
+	else if (isfinite(v))
 		mg_format_exact(w->out, v);
 	else
 		mg_buf_puts(w->out, "null");

@@ -15,7 +15,8 @@
  *     GitHub workflow command, run wherever it stands in a log line; see
  *     mg_escape_json_log): JSON text memgate writes may be shown in a log;
  *   - a number is printed as cJSON_Print prints it (mg_jw_number), or
- *     exactly (mg_jw_exact); a non-finite one is null;
+ *     exactly (mg_jw_exact); a non-finite one is null, and zero is 0
+ *     whatever its sign (cJSON builds differ on -0);
  *   - the layout is cJSON_Print's (MG_JW_TABS), cJSON_PrintUnformatted's
  *     (MG_JW_LINE) or the tab layout with two spaces per level and ": "
  *     after a key (MG_JW_SPACES, the manifest), byte for byte.
@@ -63,9 +64,9 @@ void mg_jw_key(mg_jw *w, const char *key);
 
 /* A string; null for NULL. */
 void mg_jw_string(mg_jw *w, const char *s);
-/* A number as cJSON prints one: an integer in int's range as %d, else
- * %1.15g, or %1.17g when that does not read back; null for NaN and
- * infinities. */
+/* A number as cJSON prints one: an integer in int's range as %d (-0 as
+ * 0), else %1.15g, or %1.17g when that does not read back; null for NaN
+ * and infinities. */
 void mg_jw_number(mg_jw *w, double v);
 /* A number exactly (mg_format_exact: the shortest of %.15g, %.16g, %.17g
  * that reads back, "-0" kept); null when not finite. */

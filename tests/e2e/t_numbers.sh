@@ -24,9 +24,37 @@ for lit in NaN Infinity -Infinity nan; do
 	expect_no_file "$T/x.json" "nothing written for $lit"
 done
 
+# Beyond a double: refused at the number (memgate(1), JSON; it was read as
+# infinity, an invalid metric), whatever cJSON would make of it.
+for v in 1e999 -1e999 1.8e308; do
+	with_peak "range$(echo "$v" | tr -c 'a-z0-9' _)" "$v"
+	mg check -C "$repo" --json "$T/x.json"
+	expect_code 2 "peak $v is refused"
+	expect_err "memgate: error: $REPORT_PATH:64:25: number '$v' is out of range (a double holds at most 1.7976931348623157e+308)" \
+		"the error for $v names the number's position"
+	expect_no_file "$T/x.json" "nothing written for $v"
+done
+
+# Any number of digits: rounded to the nearest double, inside an array or
+# not (a number of more than 63 characters was read or refused as the
+# linked cJSON build did).
+long=9450.76000000000000000000000000000000000000000000000000000000000000000000000000000001
+with_peak long "$long"
+mg check -C "$repo" --format json
+expect_field evaluations.1.peak_memory_mb 9450.76   # a peak of ${#long} characters
+expect_field reason '"memory_saving_below_meaningful_threshold"'
+with_peak longruns "$long, \"runs\": [{\"peak_memory_mb\": $long}, {\"peak_memory_mb\": 9450.760000000000000000000000000000000000000000000000000000000000000000001}]"
+mg check -C "$repo" --format json
+expect_field evaluations.1.peak_memory_mb 9450.76   # long numbers inside an array
+
+# -0 reads as 0: out of range as a peak, and said and written as 0.
+with_peak negzero -0
+mg check -C "$repo" --format github
+expect_out "checkpoint: peak_memory_mb is 0, not a positive number" "-0 is said as 0"
+
 # Numbers that are read but cannot be used: the candidate is invalid (step 5),
 # and so is a peak that is not above 0 (issue 19: -5000 was feasible).
-for v in 1e999 -1e999 '"9450.76"' true false '[9450.76]' '{"mb": 1}' -5000 0 -0 1e-999; do
+for v in '"9450.76"' true false '[9450.76]' '{"mb": 1}' -5000 0 -0 1e-999; do
 	with_peak "bad$(echo "$v" | tr -c 'a-z0-9' _)" "$v"
 	mg check -C "$repo" --format json
 	expect_code 1 "peak $v is evaluated"

@@ -203,7 +203,7 @@ static void check_record(const char *text, const mg_decision *d)
 	bool same = false;
 
 	CHECK(valid_utf8(text, strlen(text)));
-	CHECK(mg_json__stream(&t, text, strlen(text), NULL, NULL, NULL, NULL, NULL) == 0);
+	CHECK(mg_json__stream(&t, NULL, text, strlen(text), NULL, NULL, NULL, NULL, NULL, NULL) == 0);
 	decision = mg_json__tape_get(t, 0, "decision");
 	CHECK(mg_json__tape_type(t, decision) == MG_J_STRING);
 	word = mg_json__tape_strdup(t, decision);

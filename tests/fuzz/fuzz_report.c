@@ -5,8 +5,10 @@
  *
  * A report that parses keeps the invariants the decision core relies on;
  * a refusal is a one-line error naming the file and a position in the text.
- * The JSON reader (mg_json__stream) refuses a text only for a reason
- * mg_json__explain can name, whole document or streamed.
+ * The JSON reader (mg_json__stream) refuses a text for a reason it names,
+ * the same whole document or streamed, and accepts exactly what cJSON reads
+ * but for memgate(1)'s list (JSON; tests/json-agree.h): a disagreement
+ * traps.
  */
 #include <ctype.h>
 #include <math.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../json-agree.h"
 #include "json.h"
 #include "memgate/decision.h"
 #include "memgate/approved.h"
@@ -103,26 +106,31 @@ static void check_approved(const uint8_t *data, size_t size)
 	free(selected);
 }
 
-/* What the reader refuses, whole or streamed, the explanation names; what
- * it accepts streamed, it accepts whole. */
+/* What the reader refuses, whole or streamed, it names, as mg_json__check
+ * does; what it accepts streamed, it accepts whole. */
 static void check_reader_explains(const uint8_t *data, size_t size)
 {
 	const char *text = data ? (const char *)data : "";
+	struct mg_json_fault f;
 	mg_json_tape *t = NULL;
-	mg_error err;
+	mg_error err, err2;
 	int whole, streamed;
 
-	whole = mg_json__stream(&t, text, size, NULL, NULL, NULL, NULL, NULL);
+	mg_error_clear(&err);
+	mg_error_clear(&err2);
+	whole = mg_json__stream(&t, PATH, text, size, NULL, NULL, NULL, NULL, NULL, &err);
 	mg_json__tape_free(t);
 	t = NULL;
-	streamed = mg_json__stream(&t, text, size, "candidates", NULL, NULL, NULL, NULL);
+	streamed = mg_json__stream(&t, PATH, text, size, "candidates", NULL, NULL, NULL, NULL, &err2);
 	mg_json__tape_free(t);
 	CHECK((whole == 0) == (streamed == 0));
+	CHECK((mg_json__check(&f, text, size) == 0) == (whole == 0));
+	CHECK(json_agree(text, size) != AGREE_DISAGREE);
 	if (whole == 0)
 		return;
-	mg_error_clear(&err);
-	CHECK(mg_json__explain(PATH, text, size, &err) == MG_ERROR);
 	check_error(&err, PATH, size);
+	CHECK(!strcmp(err.message, err2.message) && err.line == err2.line && err.column == err2.column);
+	CHECK(!strcmp(err.message, f.what) && f.kind != MG_JF_NONE);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
