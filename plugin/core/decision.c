@@ -249,6 +249,36 @@ static bool change_of(double *v, mg_band *band, const mg_threshold_def *def,
 	return isfinite(*v);
 }
 
+/*
+ * regression.noise_test: mann_whitney: the p-value of the one-sided exact
+ * Mann-Whitney test that the head's runs of def's metric lie beyond the
+ * base's runs moved by the allowance `limit` (b + limit, b (1 + limit/100),
+ * or for a drop b (1 - limit/100), the values then negated so that "beyond"
+ * is "above").  Both candidates have the metric's run values.
+ */
+static double rank_test(const mg_threshold_def *def, const mg_candidate *b,
+			const mg_candidate *h, double limit)
+{
+	enum mg_metric_id m = def->metric;
+	size_t nb = (size_t)b->repeats, nh = (size_t)h->repeats, i;
+	double *x = mg_xmalloc((nb + nh) * sizeof(*x)), *y = x + nb, p;
+	double sign = def->vs_base == MG_VS_RISE || def->vs_base == MG_VS_RISE_PCT ? 1 : -1;
+
+	for (i = 0; i < nb; i++) {
+		double bv = b->run_value[m][i];
+
+		x[i] = def->vs_base == MG_VS_RISE ? bv + limit :
+		       def->vs_base == MG_VS_RISE_PCT ? bv * (1.0 + limit / 100.0) :
+		       bv * (1.0 - limit / 100.0);
+		x[i] *= sign;
+	}
+	for (i = 0; i < nh; i++)
+		y[i] = sign * h->run_value[m][i];
+	p = mg_noise_mann_whitney(x, nb, y, nh);
+	free(x);
+	return p;
+}
+
 /* Compares evaluation i with its namesake at the base, adding what counts. */
 static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_evidence *ev,
 			      const mg_candidate *const *match, size_t i)
@@ -257,7 +287,7 @@ static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_ev
 	const mg_evaluation *e = &d->base.evaluations[i];
 	const mg_candidate *h = &ev->candidates[e->index], *b;
 	mg_band band;
-	double v;
+	double v, p;
 	int t;
 
 	if (!e->name || !*e->name || !(b = match[e->index]))
@@ -269,9 +299,21 @@ static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_ev
 		if (!rg->limits.set[t] || !change_of(&v, &band, def, b, h) ||
 		    !mg_tables__fails(def, v, rg->limits.value[t]))
 			continue;
-		if (band.known && mg_band_within(&band, rg->limits.value[t], def->ceiling)) {
-			d->regression_within_noise++;
-			continue;
+		p = NAN;
+		if (band.known && (rg->noise_test == MG_NOISE_TEST_RANGE ||
+				   !b->run_value[def->metric] || !h->run_value[def->metric])) {
+			if (rg->noise_test != MG_NOISE_TEST_RANGE)
+				band.known = false;   /* no values to rank: the point values decide */
+			else if (mg_band_within(&band, rg->limits.value[t], def->ceiling)) {
+				d->regression_within_noise++;
+				continue;
+			}
+		} else if (band.known) {
+			p = rank_test(def, b, h, rg->limits.value[t]);
+			if (!(p <= (rg->alpha > 0 ? rg->alpha : MG_REGRESSION_DEFAULT_ALPHA))) {
+				d->regression_within_noise++;
+				continue;
+			}
 		}
 		d->regressed = mg_xrealloc(d->regressed,
 					   (d->regressed_count + 1) * sizeof(*d->regressed));
@@ -284,6 +326,7 @@ static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_ev
 		r->change = v;
 		r->limit = rg->limits.value[t];
 		r->runs = band.known;
+		r->p = p;
 	}
 }
 
