@@ -176,13 +176,19 @@ $(BUILD)/tests/vocabulary: tests/vocabulary.c $(filter-out %/main.o,$(CLI_OBJS))
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(filter-out %/main.o,$(CLI_OBJS)) \
 		$(LIB) $(PKG_LIBS)
 
+# The core's rank test and change-point method on series from stdin, for
+# tests/noise/run against its independent reference.
+$(BUILD)/tests/noise-check: tests/noise-check.c $(LIB) $(HEADERS) $(BUILD)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
 $(BUILD)/tests/maxrss: tests/maxrss.c $(BUILD)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 build-tests: $(PROG) $(TEST_PROGS) $(REPLAY_PROGS) $(BUILD)/tests/jsonget \
 	$(BUILD)/tests/maxrss $(BUILD)/tests/vocabulary $(BUILD)/tests/sshsig-check \
-	$(BUILD)/tests/pathspec-check $(BUILD)/bench/gen
+	$(BUILD)/tests/pathspec-check $(BUILD)/tests/noise-check $(BUILD)/bench/gen
 
 # Each fuzz target built with the project's compiler and a main() that
 # replays its committed corpus once, without libFuzzer (tests/fuzz/replay.c).

@@ -4,6 +4,7 @@
 
 #include "helpers.h"
 #include "memgate/decision.h"
+#include "memgate/noise.h"
 
 /* ---- building inputs ---- */
 
@@ -2579,6 +2580,7 @@ Test(decision, regression_within_run_noise_does_not_count)
 	/* base runs 7900..8100, head 8300..8800 (point 8560, +7 %): the change's
 	 * band (8300/8100 - 1 = 2.5 % .. 8800/7900 - 1 = 11.4 %) holds 5 % */
 	regress_fixture(&head, &base, 8560, 9000, 5);
+	head.rules.regression.noise_test = MG_NOISE_TEST_RANGE;
 	set_runs(&base.cand[1], MG_M_PEAK, 7900, 8100);
 	set_runs(&head.cand[1], MG_M_PEAK, 8300, 8800);
 	d = decide(&head);
@@ -2596,6 +2598,76 @@ Test(decision, regression_within_run_noise_does_not_count)
 	/* runs on one side only: the point values decide */
 	base.cand[1].run_band[MG_M_PEAK] = false;
 	set_runs(&head.cand[1], MG_M_PEAK, 8300, 8800);
+	d = decide(&head);
+	cr_assert_eq(d->reason, MG_O_PEAK_MEMORY_REGRESSED);
+	cr_assert_not(d->regressed[0].runs);
+	mg_decision_free(d);
+}
+
+/* The exact one-sided test's p-values, counted by hand: 3 and 3 runs apart
+ * is 1 way in C(6,3) = 20, 4 and 4 is 1 in 70; one swap adds a way. */
+Test(decision, mann_whitney_exact_p_values)
+{
+	const double x3[] = { 1, 2, 3 }, y3[] = { 4, 5, 6 }, y3b[] = { 2.5, 5, 6 };
+	const double x4[] = { 1, 2, 3, 4 }, y4[] = { 5, 6, 7, 8 }, same[] = { 1, 1, 1 };
+
+	cr_assert_float_eq(mg_noise_mann_whitney(x3, 3, y3, 3), 1.0 / 20, 1e-15);
+	cr_assert_float_eq(mg_noise_mann_whitney(x3, 3, y3b, 3), 2.0 / 20, 1e-15);
+	cr_assert_float_eq(mg_noise_mann_whitney(y3, 3, x3, 3), 1.0, 1e-15);
+	cr_assert_float_eq(mg_noise_mann_whitney(x4, 4, y4, 4), 1.0 / 70, 1e-15);
+	/* all tied: every split has the same rank sum */
+	cr_assert_float_eq(mg_noise_mann_whitney(same, 3, same, 3), 1.0, 1e-15);
+	/* ties at the top: y = {3, 4, 5} against {1, 2, 3}: S >= observed in
+	 * the 1 + 1 ways that put 4, 5 and one of the two 3s in y: 2/20 */
+	cr_assert_float_eq(mg_noise_mann_whitney(x3, 3, (const double[]){ 3, 4, 5 }, 3),
+			   2.0 / 20, 1e-15);
+	cr_assert_eq(mg_noise_mann_whitney(x3, 0, y3, 3), 1.0);
+}
+
+static void set_run_values(mg_candidate *c, enum mg_metric_id m, const double *v, int n)
+{
+	c->run_band[m] = true;
+	c->run_min[m] = v[0];
+	c->run_max[m] = v[n - 1];
+	c->run_value[m] = v;
+	c->repeats = n;
+}
+
+Test(decision, regression_counts_only_beyond_the_rank_test)
+{
+	static const double base_runs[] = { 7900, 8000, 8100 };
+	static const double apart[] = { 8550, 8560, 8600 };      /* all > 8100 * 1.05 = 8505 */
+	static const double mixed[] = { 8300, 8560, 8800 };      /* 8300 < 7900 * 1.05 */
+	fixture head, base;
+	mg_decision *d;
+
+	regress_fixture(&head, &base, 8560, 9000, 5);            /* +7 % on the points */
+	set_run_values(&base.cand[1], MG_M_PEAK, base_runs, 3);
+	set_run_values(&head.cand[1], MG_M_PEAK, apart, 3);
+	d = decide(&head);
+	cr_assert_eq(d->reason, MG_O_PEAK_MEMORY_REGRESSED);
+	cr_assert(d->regressed[0].runs);
+	cr_assert_float_eq(d->regressed[0].p, 0.05, 1e-15);      /* 1/20 <= alpha 0.05 */
+	mg_decision_free(d);
+
+	/* a stricter level: 1/20 is no longer beyond the noise */
+	head.rules.regression.alpha = 0.01;
+	d = decide(&head);
+	cr_assert_eq(d->verdict, MG_ACCEPT);
+	cr_assert_eq(d->regression_within_noise, 1);
+	mg_decision_free(d);
+
+	head.rules.regression.alpha = 0;                         /* the default, 0.05 */
+	set_run_values(&head.cand[1], MG_M_PEAK, mixed, 3);
+	d = decide(&head);
+	cr_assert_eq(d->verdict, MG_ACCEPT);
+	cr_assert_eq(d->regressed_count, 0);
+	cr_assert_eq(d->regression_within_noise, 1);
+	mg_decision_free(d);
+
+	/* a band without values (built by hand): the point values decide */
+	set_runs(&head.cand[1], MG_M_PEAK, 8300, 8800);
+	head.cand[1].run_value[MG_M_PEAK] = NULL;
 	d = decide(&head);
 	cr_assert_eq(d->reason, MG_O_PEAK_MEMORY_REGRESSED);
 	cr_assert_not(d->regressed[0].runs);

@@ -96,6 +96,9 @@ static const struct sample {
 	{ "regression.history", REG, REG "  history: 3\n", "changes", "changes", NULL },
 	{ "regression.history_max_commits", REG "  history_max_commits: 5\n",
 	  REG "  history_max_commits: 6\n", "changes", "changes", NULL },
+	{ "regression.noise_test", REG "  noise_test: mann_whitney\n", REG "  noise_test: range\n",
+	  "changes", "changes", NULL },
+	{ "regression.alpha", REG "  alpha: 0.05\n", REG "  alpha: 0.1\n", "tightens", "loosens", NULL },
 };
 
 /* A valid policy around `fragment`: the required keys it does not give. */
@@ -208,6 +211,8 @@ Test(policy_keys, the_reader_enums_follow_the_rows)
 		{ SEC_REGRESSION, MG_THRESHOLD_COUNT + R_DECISION, "decision" },
 		{ SEC_REGRESSION, MG_THRESHOLD_COUNT + R_HISTORY, "history" },
 		{ SEC_REGRESSION, MG_THRESHOLD_COUNT + R_HISTORY_MAX_COMMITS, "history_max_commits" },
+		{ SEC_REGRESSION, MG_THRESHOLD_COUNT + R_NOISE_TEST, "noise_test" },
+		{ SEC_REGRESSION, MG_THRESHOLD_COUNT + R_ALPHA, "alpha" },
 		{ SEC_REGRESSION, MG_THRESHOLD_COUNT + R_COUNT, "" },
 		{ SEC_EVIDENCE, 0, "baseline" }, { SEC_EVIDENCE, 1, "min_repeats" },
 		{ SEC_EVIDENCE, 2, "noise" }, { SEC_EVIDENCE, 3, "inputs" }, { SEC_EVIDENCE, 4, "" },

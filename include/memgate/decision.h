@@ -126,6 +126,10 @@ typedef struct mg_candidate {
 	 * every run carries it as a finite number (measurement noise). */
 	bool run_band[MG_METRIC_COUNT];
 	double run_min[MG_METRIC_COUNT], run_max[MG_METRIC_COUNT];
+	/* With run_band[m]: the runs' values of m, sorted ascending, `repeats`
+	 * of them, borrowed from the report (NULL when whoever built the
+	 * candidate kept only the band: then no rank test can be made). */
+	const double *run_value[MG_METRIC_COUNT];
 	mg_pos pos;         /* the candidate object */
 } mg_candidate;
 
@@ -165,6 +169,19 @@ const char *mg_covers_name(enum mg_covers c);
 /* The enum for a name, or -1. */
 int mg_covers_from_name(const char *name);
 
+/* regression.noise_test: how a change is held against its runs' noise when
+ * both sides carry runs (memgate(1), REGRESSIONS AND HISTORY).  The default
+ * is the exact Mann-Whitney test (mg_noise_mann_whitney); range is the
+ * band rule of evidence.noise. */
+enum mg_noise_test { MG_NOISE_TEST_MANN_WHITNEY, MG_NOISE_TEST_RANGE, MG_NOISE_TEST_COUNT };
+/* "mann_whitney", "range"; NULL for an out-of-range value. */
+const char *mg_noise_test_name(enum mg_noise_test t);
+/* The enum for a name, or -1. */
+int mg_noise_test_from_name(const char *name);
+
+/* regression.alpha's default: the level of the Mann-Whitney test. */
+#define MG_REGRESSION_DEFAULT_ALPHA 0.05
+
 /*
  * Regressions against the base (memgate(1), REGRESSIONS AND HISTORY): how much worse than
  * the same-named candidate of the base revision's report a covered candidate
@@ -183,6 +200,9 @@ typedef struct mg_regression {
 	int history_max_commits;        /* regression.history_max_commits: commits of the
 					   base's first-parent line looked at; 0 = the
 					   default, MG_HISTORY_DEFAULT_MAX_COMMITS */
+	enum mg_noise_test noise_test;  /* regression.noise_test: default mann_whitney */
+	double alpha;                   /* regression.alpha, in (0, 0.5]; 0 = the
+					   default, MG_REGRESSION_DEFAULT_ALPHA */
 	const struct mg_evidence *base; /* NULL: nothing to compare with */
 	const char *base_selected;      /* NULL for none */
 } mg_regression;
@@ -661,6 +681,8 @@ typedef struct mg_regressed {
 				       positive (NAN when the base's value is not > 0) */
 	size_t waiver;              /* in d->waived: the waiver that accepts it (an
 				       index into rules->waivers); else SIZE_MAX */
+	double p;                   /* with runs under mann_whitney: the test's p-value
+				       (at most alpha); else NAN */
 } mg_regressed;
 
 typedef struct mg_decision {

@@ -57,4 +57,50 @@ bool mg_band_within(const mg_band *b, double x, bool ceiling);
 unsigned mg_noise_of(mg_noise *out, const mg_rules *rules, const mg_evidence *ev,
 		 const mg_screening *s, size_t i);
 
+/* ---- the rank test of regression.noise_test: mann_whitney ---- */
+
+/* Pooled run counts up to which the test's distribution is exact; above, the
+ * normal approximation (a method parameter, memgate(1)). */
+#define MG_NOISE_EXACT_MAX 40
+
+/*
+ * The one-sided Mann-Whitney test that y (n values) lies above x (m
+ * values): the probability, when all C(m+n, n) ways of taking n of the
+ * pooled values as y are equally likely, of a sum of y's ranks (tied
+ * values sharing their mean rank) at least the one observed.  Exact for
+ * m + n <= MG_NOISE_EXACT_MAX (counted, tie-aware); above, the normal
+ * approximation of U = R - n(n+1)/2 with the tie-corrected variance and a
+ * continuity correction of 1/2: p = erfc(z / sqrt 2) / 2, z = (U - mn/2 -
+ * 1/2) / sd (1 when sd is 0).  No random numbers; 1 when m or n is 0.
+ */
+double mg_noise_mann_whitney(const double *x, size_t m, const double *y, size_t n);
+
+/* ---- where a series stepped (regression.history) ---- */
+
+/* The change-point method's parameters (memgate(1), REGRESSIONS AND
+ * HISTORY): the fewest points looked at, and the statistic a step needs. */
+#define MG_STEP_MIN_POINTS 5
+#define MG_STEP_THRESHOLD 5.0
+
+typedef struct mg_step {
+	bool found;       /* the best split's statistic is at least MG_STEP_THRESHOLD */
+	size_t at;        /* the best split: the first point after it (2 <= at < n) */
+	double t;         /* its statistic (0 without a split; INFINITY when both
+			     segments are constant and differ) */
+	double before, after;   /* the two segments' means */
+} mg_step;
+
+/*
+ * The single best split of x[0..n) (oldest first) into a before of at
+ * least two points and an after of at least one: for each `at`, the
+ * two-sample t statistic with pooled variance,
+ *   t = |mean(after) - mean(before)| / sqrt(s2 (1/at + 1/(n - at))),
+ *   s2 = (sum of squared deviations from each segment's mean) / (n - 2),
+ * each mean and sum taken in index order; the largest t wins (the earliest
+ * on a tie; a t of 0/0 counts as 0).  Nothing is looked at below
+ * MG_STEP_MIN_POINTS points.  No random numbers, no permutations: the
+ * threshold is fixed.
+ */
+void mg_step_find(mg_step *out, const double *x, size_t n);
+
 #endif

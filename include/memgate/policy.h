@@ -79,6 +79,7 @@ typedef struct mg_policy {
 	 * position is 0:0 when the policy has none */
 	mg_pos regression_pos, regression_covers_pos, regression_decision_pos;
 	mg_pos regression_history_pos, regression_history_max_commits_pos;  /* 0:0 when not set */
+	mg_pos regression_noise_test_pos, regression_alpha_pos;             /* 0:0 when not set */
 } mg_policy;
 
 /*
@@ -95,6 +96,7 @@ enum mg_key_value {            /* what a row's field holds */
 	MG_KV_STRING,          /* char *, NULL when unset */
 	MG_KV_INT,             /* int, always set */
 	MG_KV_COUNT,           /* int, 0 when unset */
+	MG_KV_NUMBER,          /* double, always set */
 	MG_KV_BOOL,            /* bool, shown as words[0] (false) or words[1] */
 	MG_KV_ENUM,            /* an enum, shown by word() */
 	MG_KV_PIN,             /* mg_value (an identity pin) */

@@ -255,6 +255,19 @@ typedef struct mg_check_item {
 	mg_error error;             /* why, when result is NULL */
 } mg_check_item;
 
+/*
+ * Where the peak series of regression g stepped (memgate(1), REGRESSIONS
+ * AND HISTORY, "Against the history"): with regression.history and a
+ * peak threshold, the candidate's peaks over the versions read, oldest
+ * first, then the head's, through mg_step_find.  True when a step is found:
+ * *commit is the version's commit where the series stepped (borrowed from
+ * r->history), or NULL when it is this change; *ago how many versions
+ * back it is (1: the base's latest); *pct the step in percent of the
+ * mean before it.
+ */
+bool mg_check_step(const char **commit, size_t *ago, double *pct, const mg_check_result *r,
+		   const mg_regressed *g);
+
 /* The exit status of one item: 0 passes, 1 fails the gate, 2 not decided. */
 int mg_check_item_status(const mg_check_item *item);
 

@@ -225,6 +225,8 @@ static mg_change_value key_value(const mg_policy *p, const mg_policy_key *k)
 		return number_value(true, *(const int *)f);
 	case MG_KV_COUNT:
 		return number_value(*(const int *)f > 0, *(const int *)f);
+	case MG_KV_NUMBER:
+		return number_value(true, *(const double *)f);
 	case MG_KV_BOOL:
 		return string_value_of(k->words[*(const bool *)f]);
 	case MG_KV_ENUM:

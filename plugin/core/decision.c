@@ -249,6 +249,36 @@ static bool change_of(double *v, mg_band *band, const mg_threshold_def *def,
 	return isfinite(*v);
 }
 
+/*
+ * regression.noise_test: mann_whitney: the p-value of the one-sided exact
+ * Mann-Whitney test that the head's runs of def's metric lie beyond the
+ * base's runs moved by the allowance `limit` (b + limit, b (1 + limit/100),
+ * or for a drop b (1 - limit/100), the values then negated so that "beyond"
+ * is "above").  Both candidates have the metric's run values.
+ */
+static double rank_test(const mg_threshold_def *def, const mg_candidate *b,
+			const mg_candidate *h, double limit)
+{
+	enum mg_metric_id m = def->metric;
+	size_t nb = (size_t)b->repeats, nh = (size_t)h->repeats, i;
+	double *x = mg_xmalloc((nb + nh) * sizeof(*x)), *y = x + nb, p;
+	double sign = def->vs_base == MG_VS_RISE || def->vs_base == MG_VS_RISE_PCT ? 1 : -1;
+
+	for (i = 0; i < nb; i++) {
+		double bv = b->run_value[m][i];
+
+		x[i] = def->vs_base == MG_VS_RISE ? bv + limit :
+		       def->vs_base == MG_VS_RISE_PCT ? bv * (1.0 + limit / 100.0) :
+		       bv * (1.0 - limit / 100.0);
+		x[i] *= sign;
+	}
+	for (i = 0; i < nh; i++)
+		y[i] = sign * h->run_value[m][i];
+	p = mg_noise_mann_whitney(x, nb, y, nh);
+	free(x);
+	return p;
+}
+
 /* The change of def's metric from b to h in percent of b's value, worse
  * positive (as written), or NAN when b's value is not > 0. */
 static double change_pct(const mg_threshold_def *def, const mg_candidate *b,
@@ -276,30 +306,46 @@ static size_t accepting_waiver(const mg_rules *rules, const char *name, enum mg_
 	return SIZE_MAX;
 }
 
-/* Whether def's change from b to h counts (beyond rg's limit and beyond
- * the runs' noise); *v and *band get the change and its band. */
-static bool counts(double *v, mg_band *band, const mg_regression *rg, int t,
-		   const mg_candidate *b, const mg_candidate *h)
+/* What def's change from b to h is under rg: not beyond its limit, beyond
+ * it but within the runs' noise (regression.noise_test), or a regression.
+ * *v and *band get the change and its band (band->known: the runs decided),
+ * *p the rank test's p-value (else NAN). */
+enum judged { NOT_BEYOND, WITHIN_NOISE, COUNTS };
+static enum judged judge(double *v, mg_band *band, double *p, const mg_regression *rg, int t,
+			 const mg_candidate *b, const mg_candidate *h)
 {
 	const mg_threshold_def *def = &mg_tables__thresholds[t];
 
+	*p = NAN;
 	if (!rg->limits.set[t] || !change_of(v, band, def, b, h) ||
 	    !mg_tables__fails(def, *v, rg->limits.value[t]))
-		return false;
-	return !(band->known && mg_band_within(band, rg->limits.value[t], def->ceiling));
+		return NOT_BEYOND;
+	if (band->known && (rg->noise_test == MG_NOISE_TEST_RANGE ||
+			    !b->run_value[def->metric] || !h->run_value[def->metric])) {
+		if (rg->noise_test != MG_NOISE_TEST_RANGE)
+			band->known = false;   /* no values to rank: the point values decide */
+		else if (mg_band_within(band, rg->limits.value[t], def->ceiling))
+			return WITHIN_NOISE;
+	} else if (band->known) {
+		*p = rank_test(def, b, h, rg->limits.value[t]);
+		if (!(*p <= (rg->alpha > 0 ? rg->alpha : MG_REGRESSION_DEFAULT_ALPHA)))
+			return WITHIN_NOISE;
+	}
+	return COUNTS;
 }
 
 bool mg_regression_step(double *pct, const mg_regression *rg, enum mg_reason reason,
 			const mg_candidate *b, const mg_candidate *h)
 {
 	mg_band band;
-	double v;
+	double v, p;
 	int t;
 
 	assert(pct && rg && b && h);
 	*pct = NAN;
 	for (t = 0; t < MG_THRESHOLD_COUNT; t++)
-		if (mg_tables__thresholds[t].reason == reason && counts(&v, &band, rg, t, b, h)) {
+		if (mg_tables__thresholds[t].reason == reason &&
+		    judge(&v, &band, &p, rg, t, b, h) == COUNTS) {
 			*pct = change_pct(&mg_tables__thresholds[t], b, h);
 			return true;
 		}
@@ -314,7 +360,7 @@ static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_ev
 	const mg_evaluation *e = &d->base.evaluations[i];
 	const mg_candidate *h = &ev->candidates[e->index], *b;
 	mg_band band;
-	double v;
+	double v, p;
 	int t;
 
 	if (!e->name || !*e->name || !(b = match[e->index]))
@@ -325,12 +371,14 @@ static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_ev
 		size_t *count, w;
 		double pct;
 
-		if (!rg->limits.set[t] || !change_of(&v, &band, def, b, h) ||
-		    !mg_tables__fails(def, v, rg->limits.value[t]))
+		switch (judge(&v, &band, &p, rg, t, b, h)) {
+		case NOT_BEYOND:
 			continue;
-		if (band.known && mg_band_within(&band, rg->limits.value[t], def->ceiling)) {
+		case WITHIN_NOISE:
 			d->regression_within_noise++;
 			continue;
+		case COUNTS:
+			break;
 		}
 		pct = change_pct(def, b, h);
 		w = accepting_waiver(rules, e->name, def->reason, pct);
@@ -350,6 +398,7 @@ static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_ev
 		r->runs = band.known;
 		r->pct = pct;
 		r->waiver = w;
+		r->p = p;
 	}
 }
 

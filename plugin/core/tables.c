@@ -371,6 +371,11 @@ static const char *const covers_names[MG_COVERS_COUNT] = {
 	[MG_COVERS_ALL] = "all",
 };
 
+static const char *const noise_test_names[MG_NOISE_TEST_COUNT] = {
+	[MG_NOISE_TEST_MANN_WHITNEY] = "mann_whitney",
+	[MG_NOISE_TEST_RANGE] = "range",
+};
+
 static const char *const verdict_names[MG_VERDICT_COUNT] = {
 	"accept", "tune", "reject",
 };
@@ -685,6 +690,16 @@ const char *mg_covers_name(enum mg_covers c)
 int mg_covers_from_name(const char *name)
 {
 	return table_find(covers_names, MG_COVERS_COUNT, name);
+}
+
+const char *mg_noise_test_name(enum mg_noise_test t)
+{
+	return table_get(noise_test_names, MG_NOISE_TEST_COUNT, (int)t);
+}
+
+int mg_noise_test_from_name(const char *name)
+{
+	return table_find(noise_test_names, MG_NOISE_TEST_COUNT, name);
 }
 
 bool mg_regression_active(const mg_regression *r)

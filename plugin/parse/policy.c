@@ -203,6 +203,7 @@ static mg_policy *policy_new(const char *path)
 	p->rules.baseline = mg_xstrdup("baseline");
 	p->rules.min_repeats = 1;
 	p->rules.rank_by = MG_RANK_PEAK_MEMORY;
+	p->rules.regression.alpha = MG_REGRESSION_DEFAULT_ALPHA;
 	p->fail_on[MG_REJECT] = true;
 	p->fail_on[MG_TUNE] = true;
 	p->sig_namespace = mg_xstrdup("memgate");

@@ -15,9 +15,11 @@
 static const char *noise_word(int i) { return mg_noise_mode_name((enum mg_noise_mode)i); }
 static const char *rank_by_word(int i) { return mg_rank_by_name((enum mg_rank_by)i); }
 static const char *covers_word(int i) { return mg_covers_name((enum mg_covers)i); }
+static const char *noise_test_word(int i) { return mg_noise_test_name((enum mg_noise_test)i); }
 
 _Static_assert(sizeof(enum mg_noise_mode) == sizeof(int) && sizeof(enum mg_rank_by) == sizeof(int) &&
-	       sizeof(enum mg_covers) == sizeof(int), "an MG_KV_ENUM field is read as an int");
+	       sizeof(enum mg_covers) == sizeof(int) && sizeof(enum mg_noise_test) == sizeof(int),
+	       "an MG_KV_ENUM field is read as an int");
 
 #define AT(f) offsetof(mg_policy, f)
 #define ROW(sec, key, kv, field, pos, move, schema) \
@@ -122,6 +124,10 @@ static const mg_policy_key rows[] = {
 	ROW(SEC_REGRESSION, "history_max_commits", MG_KV_COUNT,
 	    rules.regression.history_max_commits, regression_history_max_commits_pos,
 	    MG_MOVE_CHANGES, "integer"),
+	ENUM(SEC_REGRESSION, "noise_test", rules.regression.noise_test, regression_noise_test_pos,
+	     noise_test_word, MG_MOVE_CHANGES),
+	ROW(SEC_REGRESSION, "alpha", MG_KV_NUMBER, rules.regression.alpha, regression_alpha_pos,
+	    MG_MOVE_MORE, "number"),
 };
 #undef AT
 #undef ROW

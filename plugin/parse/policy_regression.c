@@ -63,6 +63,39 @@ static int walk_regression_history(walk *w, const mg_yaml_node *n, int key)
 	return 0;
 }
 
+/* regression.noise_test (mann_whitney | range). */
+static int walk_regression_noise_test(walk *w, const mg_yaml_node *n)
+{
+	const char *where = "regression.noise_test";
+	int c;
+
+	w->p->regression_noise_test_pos = n->pos;
+	if (n->kind != MG_YAML_STR)
+		return mg_policy__type_error(w, n, where, "a string");
+	if ((c = mg_noise_test_from_name(n->text)) < 0)
+		return mg_error_at(w->err, w->path, n->pos, "'%s' must be '%s' or '%s', got '%.40s'",
+				   where, mg_noise_test_name(MG_NOISE_TEST_MANN_WHITNEY),
+				   mg_noise_test_name(MG_NOISE_TEST_RANGE), n->text);
+	w->p->rules.regression.noise_test = (enum mg_noise_test)c;
+	return 0;
+}
+
+/* regression.alpha: the rank test's level, greater than 0 and at most 0.5. */
+static int walk_regression_alpha(walk *w, const mg_yaml_node *n)
+{
+	const char *where = "regression.alpha";
+
+	w->p->regression_alpha_pos = n->pos;
+	if (n->kind != MG_YAML_INT && n->kind != MG_YAML_FLOAT)
+		return mg_policy__type_error(w, n, where, "a number");
+	if (!(n->num > 0 && n->num <= 0.5))
+		return mg_error_at(w->err, w->path, n->pos,
+				   "'%s' must be greater than 0 and at most 0.5, got '%.40s'",
+				   where, n->text);
+	w->p->rules.regression.alpha = n->num;
+	return 0;
+}
+
 static bool is_regression(int t)
 {
 	return mg_threshold_def_of((enum mg_threshold)t)->vs_base != MG_VS_NONE;
@@ -108,7 +141,11 @@ int mg_policy__walk_regression(walk *w, const mg_yaml_node *map)
 		error = mg_policy__pair_key(&idx, w, map, i, SEC_REGRESSION, "regression");
 		if (error < 0)
 			goto done;
-		if (idx >= MG_THRESHOLD_COUNT + R_HISTORY) {
+		if (idx == MG_THRESHOLD_COUNT + R_NOISE_TEST) {
+			error = walk_regression_noise_test(w, v);
+		} else if (idx == MG_THRESHOLD_COUNT + R_ALPHA) {
+			error = walk_regression_alpha(w, v);
+		} else if (idx >= MG_THRESHOLD_COUNT + R_HISTORY) {
 			error = walk_regression_history(w, v, idx - MG_THRESHOLD_COUNT);
 		} else if (idx >= MG_THRESHOLD_COUNT) {
 			error = walk_regression_word(w, v, idx - MG_THRESHOLD_COUNT);

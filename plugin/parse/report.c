@@ -65,8 +65,16 @@ struct block {
 	char data[];
 };
 
+/* The runs' values (mg_candidate.run_value), in blocks of doubles likewise. */
+struct values_block {
+	struct values_block *next;
+	size_t used, size;
+	double data[];
+};
+
 struct mg_report_strings {
 	struct block *head;
+	struct values_block *values;
 };
 
 #define STRINGS_BLOCK_MIN ((size_t)1024)
@@ -101,15 +109,44 @@ static char *strings_add(mg_report *r, const char *s, size_t len)
 	return p;
 }
 
+/* A copy of v[0..n) owned by the report's value blocks (n > 0). */
+static const double *values_add(mg_report *r, const double *v, size_t n)
+{
+	struct mg_report_strings *st = r->strings;
+	struct values_block *b = st->values;
+	double *p;
+
+	if (!b || b->size - b->used < n) {
+		size_t size = b ? (b->size < STRINGS_BLOCK_MAX ? 2 * b->size : STRINGS_BLOCK_MAX)
+				: STRINGS_BLOCK_MIN / sizeof(double);
+
+		size = n > size ? n : size;
+		b = mg_xmalloc(sizeof(*b) + size * sizeof(double));
+		b->next = st->values;
+		b->used = 0;
+		b->size = size;
+		st->values = b;
+	}
+	p = b->data + b->used;
+	memcpy(p, v, n * sizeof(*v));
+	b->used += n;
+	return p;
+}
+
 static void strings_free(struct mg_report_strings *st)
 {
 	struct block *b, *next;
+	struct values_block *v, *vnext;
 
 	if (!st)
 		return;
 	for (b = st->head; b; b = next) {
 		next = b->next;
 		free(b);
+	}
+	for (v = st->values; v; v = vnext) {
+		vnext = v->next;
+		free(v);
 	}
 	free(st);
 }
@@ -296,6 +333,8 @@ static int double_cmp(const void *a, const void *b)
 struct run_stats {
 	enum mg_metric_state state;  /* ABSENT: no run has the metric */
 	double median, min, max;
+	const double *sorted;        /* NUMBER: the values, sorted (scratch) */
+	size_t count;
 	bool out_of_range;           /* INVALID: a run's finite value `bad` is
 					outside the metric's range */
 	double bad;
@@ -311,6 +350,8 @@ static void runs_summarise(struct run_stats *s, double *v, size_t n)
 	s->state = MG_METRIC_NUMBER;
 	s->min = v[0];
 	s->max = v[n - 1];
+	s->sorted = v;
+	s->count = n;
 	s->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -359,7 +400,7 @@ static mg_metric read_metric(struct parse *p, size_t cand, size_t runs,
 	const struct metric_place *pl = &places[id];
 	size_t v = first_key(p, cand, pl->keys);
 	mg_metric m = { MG_METRIC_ABSENT, 0, { 0, 0 }, false };
-	struct run_stats s = { MG_METRIC_ABSENT, 0, 0, 0, false, 0, { 0, 0 } };
+	struct run_stats s = { MG_METRIC_ABSENT, 0, 0, 0, NULL, 0, false, 0, { 0, 0 } };
 
 	if (v == NONE && pl->sub)
 		v = first_key(p, get(p, cand, pl->sub), pl->keys);
@@ -369,6 +410,7 @@ static mg_metric read_metric(struct parse *p, size_t cand, size_t runs,
 		c->run_band[id] = true;
 		c->run_min[id] = s.min;
 		c->run_max[id] = s.max;
+		c->run_value[id] = values_add(p->r, s.sorted, s.count);
 	}
 	if (v != NONE) {
 		m = metric_of(p, v, id);

@@ -524,9 +524,12 @@ static void render_history(mg_jw *w, const mg_check_result *r, const mg_regressi
 	mg_jw_end(w);
 }
 
-static void render_regressed(mg_jw *w, const mg_regressed *g)
+static void render_regressed(mg_jw *w, const mg_check_result *r, const mg_regressed *g)
 {
 	const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
+	const char *commit;
+	size_t ago;
+	double pct;
 
 	mg_jw_object(w);
 	mg_jw_key_string(w, "candidate", g->name);
@@ -539,6 +542,22 @@ static void render_regressed(mg_jw *w, const mg_regressed *g)
 	mg_jw_key_exact(w, "change", g->change);
 	mg_jw_key_exact(w, "limit", g->limit);
 	mg_jw_key_bool(w, "beyond_run_noise", g->runs);
+	if (r->history && r->history->used && def->metric == MG_M_PEAK) {
+		/* where the series stepped (regression.history), or null */
+		mg_jw_key(w, "stepped");
+		if (mg_check_step(&commit, &ago, &pct, r, g)) {
+			mg_jw_object(w);
+			if (commit)
+				mg_jw_key_string(w, "commit", commit);
+			else
+				mg_jw_key_null(w, "commit");
+			mg_jw_key_number(w, "measurements_ago", (double)ago);
+			mg_jw_key_exact(w, "change_pct", pct);
+			mg_jw_end(w);
+		} else {
+			mg_jw_null(w);
+		}
+	}
 	mg_jw_end(w);
 }
 
@@ -589,7 +608,7 @@ static void render_regression(mg_jw *w, const mg_check_result *r)
 	mg_jw_key_number(w, "within_noise", (double)d->regression_within_noise);
 	mg_jw_key_array(w, "regressed");
 	for (i = 0; i < d->regressed_count; i++)
-		render_regressed(w, &d->regressed[i]);
+		render_regressed(w, r, &d->regressed[i]);
 	mg_jw_end(w);
 	if (d->waived_count) {
 		mg_jw_key_array(w, "waived");

@@ -3,6 +3,7 @@
  * summary_insight.c; summary_put.h is what the three share. */
 #include <assert.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -503,6 +504,35 @@ static void put_notes(struct render *x)
 	}
 }
 
+/* Against the history: where each regressed peak series stepped, a line
+ * each ("checkpoint's peak stepped +6.8 % at `abc1234` (3 measurements
+ * ago)"), after a blank line; nothing when none stepped. */
+static void put_steps(struct render *x)
+{
+	const mg_decision *d = x->r->decision;
+	mg_buf *out = &x->out;
+	const char *commit;
+	char shortid[8];
+	size_t k, ago;
+	double pct;
+
+	for (k = 0; k < d->regressed_count; k++) {
+		if (!mg_check_step(&commit, &ago, &pct, x->r, &d->regressed[k]))
+			continue;
+		mg_buf_putc(out, '\n');
+		mg_summary__put_name(out, d->regressed[k].name);
+		mg_buf_printf(out, "'s peak stepped %+.1f %% at ", pct);
+		if (commit) {
+			snprintf(shortid, sizeof(shortid), "%.7s", commit);
+			mg_summary__put_code(out, shortid);
+			mg_buf_printf(out, " (%zu %s ago).\n", ago,
+				      ago == 1 ? "measurement" : "measurements");
+		} else {
+			mg_buf_puts(out, "this change.\n");
+		}
+	}
+}
+
 /* With regression: (memgate(1), REGRESSIONS AND HISTORY): the allowances and a row per
  * regression that counts, right under the heading. */
 static void put_regression(struct render *x)
@@ -562,6 +592,7 @@ static void put_regression(struct render *x)
 		mg_format_threshold(out, g->limit);
 		mg_buf_puts(out, " |\n");
 	}
+	put_steps(x);
 }
 
 /* One row per waiver: candidate, reason, owner, expiry, what became of it. */

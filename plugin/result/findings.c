@@ -444,10 +444,21 @@ static void regression_findings(struct findings *f)
 		mg_format_value(&f->msg, g->head, NULL);
 		mg_buf_printf(&f->msg, "%s) > %s ", unit, def->key);
 		mg_format_threshold(&f->msg, g->limit);
-		if (f->r->history && f->r->history->used)
+		if (f->r->history && f->r->history->used) {
+			const char *commit;
+			size_t ago;
+			double pct;
+
 			mg_buf_printf(&f->msg, " against the median of the base's last %zu "
 				      "measurements", f->r->history->used);
-		else
+			if (mg_check_step(&commit, &ago, &pct, f->r, g) && commit)
+				mg_buf_printf(&f->msg, "; the peak stepped %+.1f %% at %.7s (%zu %s "
+					      "ago)", pct, commit, ago,
+					      ago == 1 ? "measurement" : "measurements");
+			else if (commit == NULL && pct != 0)
+				mg_buf_printf(&f->msg, "; the peak stepped %+.1f %% at this change",
+					      pct);
+		} else
 			mg_buf_puts(&f->msg, g->runs ? " against the base, beyond both runs' "
 				    "noise" : " against the base");
 		mg_findings__add_weighted(f,

@@ -8,9 +8,11 @@
  */
 #include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "memgate/buf.h"
+#include "memgate/noise.h"
 #include "memgate/result.h"
 #include "format.h"
 
@@ -209,4 +211,40 @@ void mg_check_cli_path(mg_buf *out, const mg_check_result *r, const char *path)
 int mg_check_item_status(const mg_check_item *item)
 {
 	return !item->result ? 2 : item->result->passed ? 0 : 1;
+}
+
+/* ---- where a regression's series stepped ---- */
+
+bool mg_check_step(const char **commit, size_t *ago, double *pct, const mg_check_result *r,
+		   const mg_regressed *g)
+{
+	const mg_history *h = r->history;
+	const mg_history_series *s;
+	const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
+	double *x;
+	mg_step st;
+	long c;
+	size_t i;
+
+	*commit = NULL;
+	*ago = 0;
+	*pct = 0;
+	if (!h || !h->used || def->metric != MG_M_PEAK || (c = mg_history_find(h, g->name)) < 0 ||
+	    !h->peaks || !(s = &h->peaks[c])->count)
+		return false;
+	x = mg_xmalloc((s->count + 1) * sizeof(*x));
+	for (i = 0; i < s->count; i++)   /* the series is newest first */
+		x[i] = s->value[s->count - 1 - i];
+	x[s->count] = g->head;
+	mg_step_find(&st, x, s->count + 1);
+	free(x);
+	if (!st.found || !(st.before > 0))
+		return false;
+	if (st.at < s->count) {
+		i = s->version[s->count - 1 - st.at];
+		*commit = h->versions[i].commit;
+		*ago = i + 1;
+	}
+	*pct = (st.after / st.before - 1.0) * 100.0;
+	return true;
 }

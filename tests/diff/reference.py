@@ -20,8 +20,17 @@ Where memgate(1) is silent this follows the lead engineer's documented choices
 (see the comments marked CHOICE).
 """
 import copy
+import importlib.util
 import math
+import os
 import struct
+
+# regression.noise_test: mann_whitney, from the noise test's own reference
+_spec = importlib.util.spec_from_file_location(
+    'noise_reference', os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                    '..', 'noise', 'reference.py'))
+noise_reference = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(noise_reference)
 
 THRESHOLDS = (
     'memory_cap_mb', 'min_samples_per_s', 'min_memory_saving_mb',
@@ -160,6 +169,7 @@ class Candidate:
         self.oom = self.status == 'oom' or (isinstance(metrics, dict) and metrics.get('oom') is True)
         self.metric = {}
         self.band = {}      # measured metric -> (min, max) over runs[] (noise)
+        self.runs = {}      # measured metric -> its runs' values
         self.outside = False
         for m in MEASURED:
             state, v, outside = measured_metric(obj, m)
@@ -168,6 +178,7 @@ class Candidate:
             rstate, _, rvalues = runs_metric(obj, MEASURED[m][0], m)
             if rstate == NUMBER:
                 self.band[m] = (min(rvalues), max(rvalues))
+                self.runs[m] = list(rvalues)
         for m in PAIRED:
             v = obj.get(m)
             self.metric[m] = (ABSENT, None) if v is None else classify(v)
@@ -570,6 +581,20 @@ def change(kind, b, h, bband, hband):
     return (v, band) if math.isfinite(v) else None
 
 
+def rank_test(kind, base_runs, head_runs, limit):
+    """regression.noise_test: mann_whitney (memgate(1), REGRESSIONS AND
+    HISTORY): the one-sided p-value that the head's runs lie beyond the
+    base's runs moved by the allowance (for a drop, below them)."""
+    if kind == 'rise':
+        moved = [b + limit for b in base_runs]
+    elif kind == 'rise_pct':
+        moved = [b * (1.0 + limit / 100.0) for b in base_runs]
+    else:
+        moved = [-(b * (1.0 - limit / 100.0)) for b in base_runs]
+        head_runs = [-h for h in head_runs]
+    return noise_reference.mann_whitney(moved, list(head_runs))
+
+
 def base_selection(policy, base_report):
     """The candidate the base's decision selects, under the policy without
     its regression section (the base is not compared with anything)."""
@@ -586,6 +611,7 @@ class MedianCandidate:
         self.name = name
         self.values = {m: [] for m in MEASURED}
         self.band = {}
+        self.runs = {}
 
     def state(self, m):
         return NUMBER if self.values.get(m) else ABSENT
@@ -654,9 +680,14 @@ def regressions(policy, cands, result, base_report, base_selected, base_history=
             if ch is None or not ch[0] > reg[key]:
                 continue
             band = ch[1]
-            if band and band[0] <= reg[key] < band[1]:
-                within += 1
-                continue
+            if band and reg.get('noise_test', 'mann_whitney') == 'range':
+                if band[0] <= reg[key] < band[1]:
+                    within += 1
+                    continue
+            elif band:
+                if not rank_test(kind, b.runs[m], c.runs[m], reg[key]) <= reg.get('alpha', 0.05):
+                    within += 1
+                    continue
             found.append((i, c.name, key))
     return found, within
 

@@ -193,6 +193,47 @@ expect_out "note: regression.history: not read: '$REPORT_PATH' is the base's own
 	"a note says why no history was read"
 g -C "$repo" checkout -q pr
 
+# --- where the series stepped ------------------------------------------------
+
+# checkpoint's peak steps up at the fifth of eight measurements; hybrid's is
+# flat until this change, which steps it.  The finding and the record name
+# the commit (the change-point method of memgate(1), "Where it stepped").
+step=$T/step
+mkdir -p "$step/benchmarks/results"
+g init -q "$step"
+policy "$step/.memgate.yml" "max_peak_increase_pct: 5" "history: 8"
+set -- 60000 60100 59900 60050 59950 60000 60100 59900
+i=0
+for p in 50000 50100 49900 50050 53500 53400 53600 53450; do
+	i=$((i + 1))
+	report "$step/$REPORT_PATH" "$p" "$1" 8.0
+	shift
+	commit_all "$step" "measure $i"
+done
+g -C "$step" checkout -q -b pr
+report "$step/$REPORT_PATH" 54500 66000 8.0
+commit_all "$step" "the pull request's evidence"
+at=$(g -C "$step" log --first-parent --format=%H -n 4 main -- "$REPORT_PATH" | tail -n 1)
+mg check -C "$step" --policy-rev main
+expect_code 1 "a stepped series regresses"
+expect_out "checkpoint: peak increase 5.31401 % (51750 -> 54500 MB) > max_peak_increase_pct 5 against the median of the base's last 8 measurements; the peak stepped +7.4 % at ${at:0:7} (4 measurements ago) [peak_memory_regressed]" \
+	"text: names the commit where checkpoint's peak stepped"
+expect_out "hybrid: peak increase 10 % (60000 -> 66000 MB) > max_peak_increase_pct 5 against the median of the base's last 8 measurements; the peak stepped +10.0 % at this change [peak_memory_regressed]" \
+	"text: a step at this change says so"
+mg check -C "$step" --policy-rev main --format json
+expect_field regression.regressed.0.stepped.commit "\"$at\""
+expect_field regression.regressed.0.stepped.measurements_ago 4
+expect_field regression.regressed.1.stepped.commit null
+expect_field regression.regressed.1.stepped.measurements_ago 0
+mg check -C "$step" --policy-rev main --summary "$T/step.md"
+grep -F "peak stepped" "$T/step.md" >"$T/steps" || true
+if grep -qF "checkpoint" "$T/steps" && grep -qF "'s peak stepped +7.4 % at \`${at:0:7}\` (4 measurements ago)." "$T/steps" &&
+	grep -qF "'s peak stepped +10.0 % at this change." "$T/steps"; then
+	ok "summary: names where each regressed peak stepped"
+else
+	not_ok "summary: names where each regressed peak stepped" "$(cat "$T/steps")"
+fi
+
 # --- a shallow clone ---------------------------------------------------------
 
 rm -rf "$T/shallow"
