@@ -280,6 +280,12 @@ static const mg_code codes[] = {
 	{ "approval_of_other_evidence", E,
 	  "The approved record was made for other evidence than the manifest pins now: another report (its SHA-256) or another measured commit (--require-approved).",
 	  "Approve the evidence the manifest pins now (memgate approve), or restore the evidence that was approved." },
+	{ "evidence_out_of_place", E,
+	  "The manifest names another report than the base's while the base's is still there (the change did not move it): evidence of another model or place, such as another model's signed manifest copied over this one's.",
+	  "Pin this policy's own report (memgate manifest --report PATH); to move a report, move the file (git mv) in the same change." },
+	{ "measured_commit_behind_base", E,
+	  "The manifest's measured.commit is neither the base's measured commit nor a descendant of it, and no evidence.inputs show that it measured the code being merged: older evidence restored, or it cannot be told in a shallow clone.",
+	  "Measure again at the gated commit, or list the measured code in evidence.inputs; in a shallow clone fetch the history between the two measured commits (fetch-depth: 0)." },
 };
 #undef E
 #undef H
@@ -291,9 +297,9 @@ static const mg_code codes[] = {
 #define CODE_COUNT (sizeof(codes) / sizeof(codes[0]))
 /* The regression reasons' codes, and the codes appended after them. */
 #define REGRESSION_CODES (MG_REASON_COUNT - 1 - MG_R_CHECK_LAST)
-#define CODES_AFTER_REGRESSION 3
+#define CODES_AFTER_REGRESSION 5
 /* The issues appended after the regression reasons' codes, in enum order. */
-#define ISSUES_APPENDED 1
+#define ISSUES_APPENDED 3
 #define ISSUE_FIRST_APPENDED MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE
 _Static_assert(MG_REASON_COUNT == 16 && MG_ISSUE_COUNT == 28 + ISSUES_APPENDED &&
 	       CODE_COUNT == 16 + 28 + 13 + ISSUES_APPENDED,
