@@ -379,6 +379,38 @@ Test(git, path_versions_count_no_version_at_a_shallow_boundary)
 	mg_repo_free(repo);
 }
 
+/* Whether a commit descends from another: yes, no, and "cannot tell" in
+ * a shallow clone that lacks the commits between them (history-2 holds
+ * the two notes commits; the reports' commits are past its boundary). */
+Test(git, descends_yes_no_and_unknown_in_a_shallow_clone)
+{
+	char head[MG_GIT_OID_HEX], old[MG_GIT_OID_HEX];
+	mg_error err;
+	mg_repo *repo;
+	bool yes;
+
+	fixture("shallow-history");
+	repo = open_repo("history");
+	resolve(head, repo, "HEAD");
+	resolve(old, repo, "HEAD~3");
+	mg_error_clear(&err);
+	cr_expect_eq(mg_repo_descends(&yes, repo, head, old, &err), 0, "%s", err.message);
+	cr_expect(yes, "HEAD descends from HEAD~3");
+	cr_expect_eq(mg_repo_descends(&yes, repo, old, head, &err), 0, "%s", err.message);
+	cr_expect(!yes, "HEAD~3 does not descend from HEAD");
+	cr_expect_eq(mg_repo_descends(&yes, repo, head, head, &err), 0);
+	cr_expect(yes, "a commit is its own descendant");
+	mg_repo_free(repo);
+
+	repo = open_repo("history-2");
+	mg_error_clear(&err);
+	cr_expect_eq(mg_repo_descends(&yes, repo, head, old, &err), MG_ENOTFOUND);
+	cr_expect(!yes);
+	cr_expect(strstr(err.message, "the repository lacks commits between them (a shallow "
+				      "clone)"), "message: %s", err.message);
+	mg_repo_free(repo);
+}
+
 Test(git, refuses_sha256_repository)
 {
 	char want[512];

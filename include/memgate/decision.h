@@ -281,6 +281,8 @@ enum mg_issue {
 	/* appended (its code closes the table of codes): passed in like those
 	 * up to MG_ISSUE_PRE_LAST */
 	MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE,  /* the approved record names another report */
+	MG_ISSUE_EVIDENCE_OUT_OF_PLACE,       /* the report is another policy's (its place) */
+	MG_ISSUE_MEASURED_COMMIT_BEHIND_BASE, /* measured before the base's evidence was */
 	MG_ISSUE_COUNT
 };
 #define MG_ISSUE_PRE_LAST MG_ISSUE_SIGNER_OUTSIDE_VALIDITY  /* the last issue passed in */
@@ -483,6 +485,9 @@ enum mg_code_id {
 	MG_CODE_APPROVAL_OF_OTHER_EVIDENCE,
 	/* the check's own, appended after that issue */
 	MG_CODE_WAIVER_SPENT,
+	/* evidence issues appended after it */
+	MG_CODE_EVIDENCE_OUT_OF_PLACE,
+	MG_CODE_MEASURED_COMMIT_BEHIND_BASE,
 	MG_CODE_COUNT
 };
 

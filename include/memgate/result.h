@@ -233,6 +233,13 @@ typedef struct mg_check_result {
 	 * same blob there); NULL when nothing was compared with a base */
 	bool *stale_on_base;
 	bool measured_shallow;      /* measured_commit_unknown in a shallow clone */
+	/* evidence_out_of_place: the base's report path, which the manifest no
+	 * longer names though the change did not move it */
+	char *place_base_path;
+	/* measured_commit_behind_base: the base's measured commit, and whether
+	 * the ancestry could not be told (a shallow clone lacks commits) */
+	char *behind_base_commit;
+	bool behind_unknown;
 	/* a base run (--base) only: the candidate the base's numbers select,
 	 * its evidence's freshness (evidence.inputs) aside, which the
 	 * regression compares with; borrowed from the report, NULL for none */

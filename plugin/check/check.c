@@ -392,7 +392,8 @@ static int decide(struct run *run, mg_error *err)
 	mg_policy_diff__warn_loose_stricter(res);
 	if ((error = mg_check__load_evidence(run, err)) < 0)
 		return error;
-	if ((error = mg_check__check_measured(run, err)) < 0)
+	if ((error = mg_check__check_measured(run, err)) < 0 ||
+	    (error = mg_check__check_custody(run, err)) < 0)
 		return error;
 	/* regression: compares with the base, so the base decides first */
 	if (!run->base_run && mg_regression_active(&res->policy->rules.regression) &&

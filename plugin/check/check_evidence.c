@@ -641,3 +641,117 @@ void mg_check__inputs_free(mg_check_inputs *in)
 	free(in->sig_path);
 	in->sig_path = NULL;
 }
+
+/* The manifest at the base (the policy revision) at the deciding policy's
+ * manifest path, its paths followed through a move; NULL when there is
+ * none to compare with (another run, no base, adoption, unreadable). */
+static mg_manifest *base_manifest(struct run *run)
+{
+	mg_check_result *res = run->res;
+	const mg_policy *p = res->policy;
+	mg_manifest *bm = NULL;
+	mg_blob blob = { 0 };
+	mg_error ignored;
+
+	if (run->base_run || run->proposed_run || !p->manifest || !res->policy_rev[0] ||
+	    !strcmp(res->policy_rev, res->rev) || res->adopted)
+		return NULL;
+	if (mg_repo_read(&blob, run->repo, res->policy_rev, p->manifest, run->max_bytes,
+			 &ignored) == 0 &&
+	    mg_manifest_parse(&bm, p->manifest, blob.data, blob.len, &ignored) == 0)
+		mg_check__follow_rename(&bm->source_path, run->moves, run->move_count);
+	mg_blob_release(&blob);
+	return bm;
+}
+
+/* Whether `path` exists at commit `commit` ("": the working tree). */
+static bool exists_at(struct run *run, const char *commit, const char *path)
+{
+	mg_blob blob = { 0 };
+	mg_error ignored;
+	bool found = (*commit ? mg_repo_read(&blob, run->repo, commit, path, run->max_bytes,
+					      &ignored)
+			      : mg_repo_read_worktree(&blob, run->repo, path, run->max_bytes,
+						      &ignored)) != MG_ENOTFOUND;
+
+	mg_blob_release(&blob);
+	return found;
+}
+
+/*
+ * Place (evidence_out_of_place, refused): the manifest names the base's
+ * report, or another path only when the change moved the file: the base's
+ * path is gone at --rev and the new one was not at the base (what git
+ * pairs as a rename; the content is pinned by its SHA-256 anyway).  Model
+ * A's signed manifest copied over model B's names A's report while B's is
+ * still there.  Not a folder rule: a policy may sit apart from its
+ * evidence (ci/memgate.yml, benchmarks/...), and existing repositories
+ * keep their verdicts.  A report named by the policy itself (report:) is
+ * the policy's own choice.
+ */
+static void judge_place(struct run *run, const mg_manifest *bm)
+{
+	mg_check_result *res = run->res;
+	const mg_manifest *m = res->manifest;
+
+	if (!m || !bm || !strcmp(bm->source_path, m->source_path))
+		return;
+	if (exists_at(run, res->rev, bm->source_path) ||
+	    exists_at(run, res->policy_rev, m->source_path)) {
+		res->place_base_path = mg_xstrdup(bm->source_path);
+		run->pre[MG_ISSUE_EVIDENCE_OUT_OF_PLACE] = true;
+	}
+}
+
+/*
+ * Time (measured_commit_behind_base, refused): the head's measured commit
+ * is the base's or a descendant of it; else, with evidence.inputs, the
+ * comparison of those paths (mg_check__check_measured) has already shown
+ * whether it measured the code being merged (a revert of both code and
+ * evidence stays green); without them an older measured commit is
+ * refused, and so is one whose ancestry a shallow clone cannot tell (fail
+ * closed: the message says to fetch).
+ */
+static int judge_time(struct run *run, const mg_manifest *bm, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	const mg_manifest *m = res->manifest;
+	bool yes = false;
+	int rc;
+
+	if (!m || !bm || !m->measured_commit || !bm->measured_commit ||
+	    res->policy->input_count)
+		return MG_OK;
+	rc = mg_repo_descends(&yes, run->repo, m->measured_commit, bm->measured_commit, err);
+	if (rc < 0 && rc != MG_ENOTFOUND)
+		return rc;
+	mg_error_clear(err);
+	if (yes)
+		return MG_OK;
+	res->behind_base_commit = mg_xstrdup(bm->measured_commit);
+	res->behind_unknown = rc == MG_ENOTFOUND;
+	run->pre[MG_ISSUE_MEASURED_COMMIT_BEHIND_BASE] = true;
+	return MG_OK;
+}
+
+int mg_check__check_custody(struct run *run, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	const mg_policy *p = res->policy;
+	mg_manifest *bm;
+	int error;
+
+	if (!p->manifest)
+		return MG_OK;
+	if (p->provenance_set && !p->input_count && !run->base_run && !run->proposed_run)
+		mg_check__add_warning_at(res, p->path, "provenance without evidence.inputs: a "
+				    "signature shows who measured, not which code; signed evidence "
+				    "measured on other code passes unless its measured commit is "
+				    "older than the base's; list the measured code in "
+				    "evidence.inputs");
+	bm = base_manifest(run);
+	judge_place(run, bm);
+	error = judge_time(run, bm, err);
+	mg_manifest_free(bm);
+	return error;
+}

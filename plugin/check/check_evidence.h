@@ -20,6 +20,11 @@ int mg_check__load_evidence(struct run *run, mg_error *err);
  * measured.commit and the gated commit. */
 int mg_check__check_measured(struct run *run, mg_error *err);
 
+/* Place and time of the evidence against the base's (evidence_out_of_place,
+ * measured_commit_behind_base), and the warning for provenance without
+ * evidence.inputs. */
+int mg_check__check_custody(struct run *run, mg_error *err);
+
 /*
  * What a check of a policy reads, written once, beside its readers: a
  * check reads nothing else.  check --all --changed (plan.c) calls a policy

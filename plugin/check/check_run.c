@@ -375,6 +375,8 @@ void mg_check__release_result(mg_check_result *r)
 	free(r->approved_selected);
 	free(r->approved_report_sha256);
 	free(r->approved_measured_commit);
+	free(r->place_base_path);
+	free(r->behind_base_commit);
 	free(r->cwd_prefix);
 	free(r->root);
 	if (r->base) {

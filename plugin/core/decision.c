@@ -71,9 +71,8 @@ static void find_issues(mg_decision *d, const mg_rules *rules, const mg_evidence
 
 	for (i = 0; pre_issues && i <= MG_ISSUE_PRE_LAST; i++)
 		d->issue[i] = pre_issues[i];
-	if (pre_issues)
-		d->issue[MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE] =
-			pre_issues[MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE];
+	for (i = MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE; pre_issues && i < MG_ISSUE_COUNT; i++)
+		d->issue[i] = pre_issues[i];   /* the appended ones, all passed in */
 	d->issue[MG_ISSUE_HANDOFF_NOT_READY] = !handoff_ready(&ev->handoff_status);
 	identity_issues(d->issue, rules, ev);
 	d->issue[MG_ISSUE_ELIGIBLE_CANDIDATES_MISSING] = ev->handoff && !ev->eligible_count;
@@ -550,7 +549,7 @@ static void issue_next_action(mg_decision *d)
 
 	if (d->applicable)
 		return;
-	if (d->issue[MG_ISSUE_EVIDENCE_STALE]) {
+	if (d->issue[MG_ISSUE_EVIDENCE_STALE] || d->issue[MG_ISSUE_MEASURED_COMMIT_BEHIND_BASE]) {
 		d->next_action = MG_N_MEASURE_AGAIN;  /* whatever else: measure today's code */
 		return;
 	}

@@ -284,6 +284,13 @@ static const mg_code codes[MG_CODE_COUNT] = {
 	[MG_CODE_WAIVER_SPENT] = { "waiver_spent", W,
 	  "A waiver of a regression is spent: the base's report already took the step it accepts, so it no longer applies and later changes compare with the new level.",
 	  "Remove the waiver from the policy of the base branch." },
+	/* evidence issues appended after it (mg_issue_code) */
+	[MG_CODE_EVIDENCE_OUT_OF_PLACE] = { "evidence_out_of_place", E,
+	  "The manifest names another report than the base's while the base's is still there (the change did not move it): evidence of another model or place, such as another model's signed manifest copied over this one's.",
+	  "Pin this policy's own report (memgate manifest --report PATH); to move a report, move the file (git mv) in the same change." },
+	[MG_CODE_MEASURED_COMMIT_BEHIND_BASE] = { "measured_commit_behind_base", E,
+	  "The manifest's measured.commit is neither the base's measured commit nor a descendant of it, and no evidence.inputs show that it measured the code being merged: older evidence restored, or it cannot be told in a shallow clone.",
+	  "Measure again at the gated commit, or list the measured code in evidence.inputs; in a shallow clone fetch the history between the two measured commits (fetch-depth: 0)." },
 };
 #undef E
 #undef H
@@ -300,6 +307,8 @@ static const mg_code codes[MG_CODE_COUNT] = {
 #define ISSUE_FIRST_APPENDED MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE
 static const enum mg_code_id appended_issue_codes[] = {
 	MG_CODE_APPROVAL_OF_OTHER_EVIDENCE,
+	MG_CODE_EVIDENCE_OUT_OF_PLACE,
+	MG_CODE_MEASURED_COMMIT_BEHIND_BASE,
 };
 _Static_assert(MG_REASON_COUNT == 16 && CODE_COUNT == MG_CODE_COUNT &&
 	       sizeof(appended_issue_codes) / sizeof(appended_issue_codes[0]) ==

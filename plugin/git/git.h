@@ -58,6 +58,15 @@ int mg_repo_resolve(char out[MG_GIT_OID_HEX], mg_repo *repo, const char *rev,
 		    mg_error *err);
 
 /*
+ * Whether commit `commit_hex` is `ancestor_hex` or descends from it (*yes).
+ * 0, or MG_ENOTFOUND when the repository lacks commits the answer needs
+ * (a shallow clone; in a shallow clone a "no" is not known either), with a
+ * message naming both.
+ */
+int mg_repo_descends(bool *yes, mg_repo *repo, const char *commit_hex, const char *ancestor_hex,
+		     mg_error *err);
+
+/*
  * Read `path` from the tree of commit `commit_hex` (as resolved above).
  * The repository path rules (memgate(1), READING FROM GIT) are enforced
  * first.  Errors (exit 2), each naming path and short commit id:

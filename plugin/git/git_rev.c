@@ -127,3 +127,68 @@ done:
 	git_object_free(obj);
 	return rc;
 }
+
+/* A commit more than a day older than the ancestor cannot descend from it,
+ * unless clocks lie: the walk stops there (a lie only refuses, never
+ * accepts: "yes" needs the ancestor itself on the walk). */
+#define DESCENT_SLACK_SECONDS 86400
+
+int mg_repo_descends(bool *yes, mg_repo *repo, const char *commit_hex, const char *ancestor_hex,
+		     mg_error *err)
+{
+	git_oid commit, ancestor, oid;
+	git_commit *c = NULL;
+	git_revwalk *walk = NULL;
+	git_time_t oldest;
+	bool past = false;
+	int rc;
+
+	assert(yes && repo && commit_hex && ancestor_hex);
+	*yes = false;
+	if (mg_git__parse_oid(&commit, commit_hex) < 0 ||
+	    mg_git__parse_oid(&ancestor, ancestor_hex) < 0)
+		return mg_error_set(err, NULL, 0, 0, "invalid commit id '%s' or '%s'", commit_hex,
+				    ancestor_hex);
+	if (git_oid_equal(&commit, &ancestor)) {
+		*yes = true;
+		return 0;
+	}
+	/* newest first, lazily: the walk stops at the ancestor or past its time */
+	if ((rc = git_commit_lookup(&c, repo->git, &ancestor)) < 0 ||
+	    (rc = git_revwalk_new(&walk, repo->git)) < 0)
+		goto done;
+	oldest = git_commit_time(c) - DESCENT_SLACK_SECONDS;
+	git_revwalk_sorting(walk, GIT_SORT_TIME);
+	if ((rc = git_revwalk_push(walk, &commit)) < 0)
+		goto done;
+	while ((rc = git_revwalk_next(&oid, walk)) == 0) {
+		git_commit_free(c);
+		c = NULL;
+		if (git_oid_equal(&oid, &ancestor)) {
+			*yes = true;
+			break;
+		}
+		if ((rc = git_commit_lookup(&c, repo->git, &oid)) < 0)
+			break;
+		if (git_commit_time(c) < oldest) {
+			past = true;   /* every commit left is older: a "no" */
+			break;
+		}
+	}
+done:
+	git_commit_free(c);
+	git_revwalk_free(walk);
+	mg_git__error_clear();
+	if (*yes || past)
+		return 0;
+	/* an error is a commit the walk needs and the repository lacks (a
+	 * shallow clone, never fetched); the end of the walk in a shallow
+	 * clone may be its boundary (libgit2 1.7 and later stop there) */
+	if (rc != GIT_ITEROVER || repo->shallow) {
+		mg_error_set(err, NULL, 0, 0, "cannot tell whether %.*s descends from %.*s: the "
+			     "repository lacks commits between them%s", SHORT_ID_LEN, commit_hex,
+			     SHORT_ID_LEN, ancestor_hex, repo->shallow ? " (a shallow clone)" : "");
+		return MG_ENOTFOUND;
+	}
+	return 0;
+}

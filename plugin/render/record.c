@@ -115,6 +115,20 @@ static void render_freshness(mg_jw *w, const mg_check_result *r)
 	mg_jw_key_exact(w, "stale_input_count", (double)r->stale_total);
 }
 
+/* measured_commit_behind_base: the two measured commits, and whether the
+ * repository could tell their ancestry (the Action deepens a shallow
+ * checkout until it can: actions/action-fetch-measured). */
+static void render_behind_base(mg_jw *w, const mg_check_result *r)
+{
+	if (!r->behind_base_commit || !r->manifest)
+		return;
+	mg_jw_key_object(w, "behind_base");
+	mg_jw_key_string(w, "measured_commit", r->manifest->measured_commit);
+	mg_jw_key_string(w, "base_measured_commit", r->behind_base_commit);
+	mg_jw_key_bool(w, "ancestry_known", !r->behind_unknown);
+	mg_jw_end(w);
+}
+
 static void render_evidence(mg_jw *w, const mg_check_result *r)
 {
 	const mg_decision *d = r->decision;
@@ -128,6 +142,7 @@ static void render_evidence(mg_jw *w, const mg_check_result *r)
 			mg_jw_string(w, mg_issue_name((enum mg_issue)i));
 	mg_jw_end(w);
 	render_freshness(w, r);
+	render_behind_base(w, r);
 	mg_jw_end(w);
 }
 

@@ -388,6 +388,52 @@ static void other_evidence_issue(struct findings *f)
 			 mg_findings__manifest_file(r), m->approved_path_pos, NO_CANDIDATE);
 }
 
+/* evidence_out_of_place: the report the manifest names, and the base's,
+ * still there. */
+static void place_issue(struct findings *f)
+{
+	const mg_check_result *r = f->r;
+	const mg_manifest *m = r->manifest;
+
+	if (!m || !r->place_base_path)
+		return;
+	mg_buf_puts(&f->msg, "the manifest names the report ");
+	mg_findings__put_quoted(&f->msg, m->source_path);
+	mg_buf_puts(&f->msg, " where the base's named ");
+	mg_findings__put_quoted(&f->msg, r->place_base_path);
+	mg_buf_puts(&f->msg, ", and the change did not move that file there: evidence from "
+		    "another place (another model's) is not this policy's; pin the policy's own "
+		    "report, or move the file (git mv) in the same change");
+	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE,
+			 mg_issue_code(MG_ISSUE_EVIDENCE_OUT_OF_PLACE),
+			 mg_findings__manifest_file(r), m->source_path_pos, NO_CANDIDATE);
+}
+
+/* measured_commit_behind_base: the two measured commits, and what to do. */
+static void behind_issue(struct findings *f)
+{
+	const mg_check_result *r = f->r;
+	const mg_manifest *m = r->manifest;
+
+	if (!m || !m->measured_commit || !r->behind_base_commit)
+		return;
+	mg_buf_printf(&f->msg, "the measured commit %.7s ", m->measured_commit);
+	if (r->behind_unknown)
+		mg_buf_printf(&f->msg, "cannot be told to descend from the base's measured commit "
+			      "%.7s: this repository lacks the commits between them (a shallow "
+			      "clone); fetch them (git fetch --unshallow origin, or "
+			      "fetch-depth: 0)", r->behind_base_commit);
+	else
+		mg_buf_printf(&f->msg, "does not descend from the base's measured commit %.7s: "
+			      "the evidence goes back to other code, and no evidence.inputs show "
+			      "that it measured the code being merged; measure again at the gated "
+			      "commit, or list the measured code in evidence.inputs",
+			      r->behind_base_commit);
+	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE,
+			 mg_issue_code(MG_ISSUE_MEASURED_COMMIT_BEHIND_BASE),
+			 mg_findings__manifest_file(r), m->measured_commit_pos, NO_CANDIDATE);
+}
+
 void mg_findings__issues(struct findings *f)
 {
 	int i;
@@ -402,6 +448,10 @@ void mg_findings__issues(struct findings *f)
 			signature_issue(f, (enum mg_issue)i);
 		else if (i == MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE)
 			other_evidence_issue(f);
+		else if (i == MG_ISSUE_EVIDENCE_OUT_OF_PLACE)
+			place_issue(f);
+		else if (i == MG_ISSUE_MEASURED_COMMIT_BEHIND_BASE)
+			behind_issue(f);
 		else if (i <= MG_ISSUE_PRE_LAST)
 			manifest_issue(f, (enum mg_issue)i);
 		else if (f->ev)
