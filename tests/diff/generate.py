@@ -12,7 +12,7 @@ The generator aims at every branch of memgate(1)'s HOW MEMGATE DECIDES: handoff 
 pins that match or not, a baseline present, absent, oom or invalid, paired
 values or not, runs[] with odd and even counts and aggregates inside and
 outside them, missing and non-numeric metrics (strings, booleans, null,
-1e999), duplicate and missing names, every status, eligible lists,
+"1e999" as a string), duplicate and missing names, every status, eligible lists,
 min_repeats, evidence.noise, both rank_by, each of the eight thresholds set or not, values
 exactly at a threshold, and stricter and grid scenarios, including ones that
 override the quality ceilings.
@@ -501,7 +501,11 @@ def policy_yaml(p, report_path='report.json'):
 
 def report_json(rep):
     text = json.dumps(rep, indent=2)
-    return text.replace('"%s"' % INF, '1e999').replace('"%s"' % NINF, '-1e999') + '\n'
+    # memgate refuses a number beyond a double's range (memgate(1), NUMBERS:
+    # exit 2 at its position, a bad input rather than a decision), so the
+    # infinite junk goes in as the strings "1e999" and "-1e999": a
+    # non-numeric metric, which both sides decide.
+    return text.replace('"%s"' % INF, '"1e999"').replace('"%s"' % NINF, '"-1e999"') + '\n'
 
 
 def make_case(seed, index, size=None):
