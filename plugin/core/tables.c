@@ -337,7 +337,7 @@ static const char *const next_action_names[MG_NEXT_ACTION_COUNT] = {
 	"send_to_regression_acceptance", "re_approve_or_restore_evidence",
 	"record_and_pin_approved_result", "restore_or_reapprove_approved_result",
 	"rebalance_memory_and_throughput", "collect_more_repeats", "measure_again",
-	"sign_on_trusted_runner", "fix_regression_against_base",
+	"sign_on_trusted_runner", "fix_regression_against_base", "fetch_measured_commit",
 };
 
 /* Each outcome's verdict and next action: the decision table of memgate(1),
