@@ -1104,6 +1104,7 @@ Test(decision, measured_commit_issues_are_copied_and_stale_evidence_is_measured_
 	f.pre[MG_ISSUE_MEASURED_COMMIT_UNKNOWN] = true;
 	d = decide(&f);
 	cr_assert_str_eq(issues_of(d), "measured_commit_unknown");
+	expect_decision(d, "reject", "evidence_not_applicable", "fetch_measured_commit", NULL);
 	mg_decision_free(d);
 	f.pre[MG_ISSUE_MEASURED_COMMIT_UNKNOWN] = false;
 	f.pre[MG_ISSUE_EVIDENCE_STALE] = true;
@@ -2253,6 +2254,43 @@ Test(decision, approval_of_other_evidence_is_an_issue_that_points_at_approving_a
 	f.pre[MG_ISSUE_SIGNATURE_MISSING] = false;
 	f.pre[MG_ISSUE_REPORT_HASH_MISMATCH] = true;
 	d = decide(&f);
+	expect_decision(d, "reject", "evidence_not_applicable", "rebuild_same_workload_evidence", NULL);
+	mg_decision_free(d);
+}
+
+/* A measured commit the clone lacks (a squash-merged pull request's) is
+ * fetched first, before a signature or an approval is made again; evidence
+ * wrong otherwise is rebuilt, stale evidence measured again. */
+Test(decision, an_unknown_measured_commit_is_fetched_unless_the_evidence_is_wrong_otherwise)
+{
+	fixture f;
+	mg_decision *d;
+
+	seed_fixture(&f);
+	f.pre[MG_ISSUE_MEASURED_COMMIT_UNKNOWN] = true;
+	f.pre[MG_ISSUE_SIGNATURE_MISSING] = true;
+	f.pre[MG_ISSUE_APPROVED_RESULT_MISSING] = true;
+	d = decide(&f);
+	cr_assert_str_eq(issues_of(d),
+			 "approved_result_missing,measured_commit_unknown,signature_missing");
+	expect_decision(d, "reject", "evidence_not_applicable", "fetch_measured_commit", NULL);
+	mg_decision_free(d);
+
+	f.pre[MG_ISSUE_REPORT_HASH_MISMATCH] = true;
+	d = decide(&f);
+	expect_decision(d, "reject", "evidence_not_applicable", "rebuild_same_workload_evidence", NULL);
+	mg_decision_free(d);
+
+	f.pre[MG_ISSUE_REPORT_HASH_MISMATCH] = false;
+	f.pre[MG_ISSUE_EVIDENCE_STALE] = true;
+	d = decide(&f);
+	expect_decision(d, "reject", "evidence_not_applicable", "measure_again", NULL);
+	mg_decision_free(d);
+
+	f.pre[MG_ISSUE_EVIDENCE_STALE] = false;
+	f.rules.pin[MG_ID_WORKLOAD] = str_value("train-b4-s1024");
+	d = decide(&f);
+	cr_assert(d->issue[MG_ISSUE_WORKLOAD_MISMATCH]);
 	expect_decision(d, "reject", "evidence_not_applicable", "rebuild_same_workload_evidence", NULL);
 	mg_decision_free(d);
 }

@@ -198,6 +198,40 @@ Test(findings, an_evidence_issue_comes_first)
 	mg_demo_remove(dir);
 }
 
+/* A measured commit the repository lacks (a squash-merged pull request's,
+ * whose branch is gone): the finding, at measured.commit, says to fetch it
+ * by its full id or by the pull request's ref, and to measure again only
+ * if that fails; the next action is the fetch. */
+Test(findings, an_unknown_measured_commit_says_to_fetch_it_before_measuring_again)
+{
+	char dir[MG_DEMO_DIR_SIZE];
+	mg_check_result *r;
+	mg_finding *f = NULL;
+	size_t n = 0;
+
+	mg_demo_repo(dir);
+	mg_demo_sh("cd '%s' && sed -i 's|^  baseline: baseline$|&\\n  inputs: [\"model.py\"]|' "
+		   ".memgate.yml && sed -i 's|^  }$|  },\\n  \"measured\": { \"commit\": \"%s\" }|' "
+		   MG_DEMO_MANIFEST, dir, "0123456789abcdef0123456789abcdef01234567");
+	mg_demo_commit(dir, "model.py", "attention = 'flash'\n", 0);
+	r = mg_demo_check(dir, (mg_check_options){ 0 });
+	cr_assert_str_eq(mg_next_action_name(r->decision->next_action), "fetch_measured_commit");
+	mg_findings(&f, &n, r);
+	cr_assert_gt(n, 0);
+	cr_expect_str_eq(f[0].code->name, "measured_commit_unknown");
+	cr_expect_str_eq(f[0].file, MG_DEMO_MANIFEST);
+	cr_expect_eq(f[0].pos.line, 6, "at measured.commit");
+	cr_expect_eq(f[0].pos.column, 27, "column %d", f[0].pos.column);
+	cr_expect_str_eq(f[0].message,
+		"the measured commit 0123456 is not in this repository: fetch it (git fetch origin "
+		"0123456789abcdef0123456789abcdef01234567; after a squash merge on GitHub, its pull "
+		"request's ref: git fetch origin refs/pull/NUMBER/head), or push it if it was never "
+		"pushed; measure again only if it cannot be fetched");
+	mg_findings_free(f, n);
+	mg_check_result_free(r);
+	mg_demo_remove(dir);
+}
+
 /* Fingerprints: 64 hex digits, the same for the same finding of another
  * check, different between candidates and reasons, unique in a list even
  * for findings that share policy, code and subject. */

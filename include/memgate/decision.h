@@ -638,8 +638,9 @@ enum mg_outcome {
 const char *mg_outcome_name(enum mg_outcome o);
 
 /* What to do next: one per outcome, two for an approval record that is
- * the only evidence issue, one for stale evidence (evidence_stale), and one
- * for a signature that is the only evidence issue. */
+ * the only evidence issue, one for stale evidence (evidence_stale), one
+ * for a signature that is the only evidence issue, and one for a measured
+ * commit the clone lacks (measured_commit_unknown) that a fetch may bring. */
 enum mg_next_action {
 	MG_N_REBUILD_SAME_WORKLOAD_EVIDENCE,
 	MG_N_RERUN_BASELINE_BEFORE_COMPARING_CANDIDATES,
@@ -658,6 +659,7 @@ enum mg_next_action {
 	MG_N_MEASURE_AGAIN,         /* evidence_stale: the measured code changed */
 	MG_N_SIGN_ON_TRUSTED_RUNNER,
 	MG_N_FIX_REGRESSION_AGAINST_BASE,  /* a regression decides */
+	MG_N_FETCH_MEASURED_COMMIT,  /* measured_commit_unknown: fetch before measuring again */
 	MG_NEXT_ACTION_COUNT
 };
 /* "rebuild_same_workload_evidence", ...; NULL for an out-of-range value. */

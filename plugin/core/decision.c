@@ -536,12 +536,29 @@ static bool approval_issue(int i)
 	       i == MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE;
 }
 
+/* Whether every issue but `but` is about the approval record or the
+ * signature: nothing else is wrong with the evidence itself. */
+static bool only_record_or_signature_besides(const mg_decision *d, int but)
+{
+	int i;
+
+	for (i = 0; i < MG_ISSUE_COUNT; i++)
+		if (d->issue[i] && i != but && !approval_issue(i) && !MG_ISSUE_IS_SIGNATURE(i))
+			return false;
+	return true;
+}
+
 /*
  * The next action of an evidence issue that says more than "rebuild": stale
- * evidence (evidence_stale) is measured again, whatever else is wrong; when
- * the approved result is the only evidence issue, the evidence itself is
- * fine: the next action points at the approval record, not at the GPU.
- * The decision and reason stay reject / evidence_not_applicable.
+ * evidence (evidence_stale) is measured again, whatever else is wrong; a
+ * measured commit the clone lacks (measured_commit_unknown, a squash-merged
+ * pull request's commit, say) is fetched first when nothing else is wrong
+ * with the evidence (the approval record and the signature aside: the
+ * fetch may show the evidence stale, which a new signature or approval
+ * would not mend); when the approved result is the only evidence issue,
+ * the evidence itself is fine: the next action points at the approval
+ * record, not at the GPU.  The decision and reason stay reject /
+ * evidence_not_applicable.
  */
 static void issue_next_action(mg_decision *d)
 {
@@ -551,6 +568,11 @@ static void issue_next_action(mg_decision *d)
 		return;
 	if (d->issue[MG_ISSUE_EVIDENCE_STALE] || d->issue[MG_ISSUE_MEASURED_COMMIT_BEHIND_BASE]) {
 		d->next_action = MG_N_MEASURE_AGAIN;  /* whatever else: measure today's code */
+		return;
+	}
+	if (d->issue[MG_ISSUE_MEASURED_COMMIT_UNKNOWN] &&
+	    only_record_or_signature_besides(d, MG_ISSUE_MEASURED_COMMIT_UNKNOWN)) {
+		d->next_action = MG_N_FETCH_MEASURED_COMMIT;
 		return;
 	}
 	for (i = 0; i < MG_ISSUE_COUNT; i++)

@@ -156,8 +156,8 @@ static const mg_code codes[MG_CODE_COUNT] = {
 	  "The policy lists evidence.inputs, but the manifest does not say which commit was measured (measured.commit).",
 	  "Write the manifest with the commit whose code was measured: memgate manifest --report PATH --measured-commit REV." },
 	[MG_CODE_MEASURED_COMMIT_UNKNOWN] = { "measured_commit_unknown", E,
-	  "The manifest's measured.commit is not in the repository: a shallow clone, or a commit that was never pushed.",
-	  "Fetch it (git fetch origin COMMIT, or a deeper clone such as fetch-depth: 0), or push the measured commit." },
+	  "The manifest's measured.commit is not in the repository: a shallow clone, a squash-merged pull request's commit whose branch was deleted, or a commit that was never pushed.",
+	  "Fetch it (git fetch origin COMMIT; after a squash merge on GitHub, git fetch origin refs/pull/NUMBER/head; or a deeper clone such as fetch-depth: 0), or push the measured commit; measure again only if it cannot be fetched." },
 	[MG_CODE_EVIDENCE_STALE] = { "evidence_stale", E,
 	  "A path of evidence.inputs changed between the measured commit and the gated one: the report measured other code.",
 	  "Measure again at the gated commit, then write the manifest with --measured-commit and commit both." },
@@ -337,7 +337,7 @@ static const char *const next_action_names[MG_NEXT_ACTION_COUNT] = {
 	"send_to_regression_acceptance", "re_approve_or_restore_evidence",
 	"record_and_pin_approved_result", "restore_or_reapprove_approved_result",
 	"rebalance_memory_and_throughput", "collect_more_repeats", "measure_again",
-	"sign_on_trusted_runner", "fix_regression_against_base",
+	"sign_on_trusted_runner", "fix_regression_against_base", "fetch_measured_commit",
 };
 
 /* Each outcome's verdict and next action: the decision table of memgate(1),

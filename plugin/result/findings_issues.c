@@ -217,8 +217,13 @@ static void measured_issue(struct findings *f, enum mg_issue issue)
 		return;
 	}
 	if (issue == MG_ISSUE_MEASURED_COMMIT_UNKNOWN && m && m->measured_commit) {
+		/* a squash-merged pull request's commit: the server keeps it
+		 * (GitHub: refs/pull/NUMBER/head), whose number is not known here */
 		mg_buf_printf(&f->msg, "the measured commit %.7s is not in this repository%s: "
-			      "fetch it (git fetch origin %s%s), or push it if it was never pushed",
+			      "fetch it (git fetch origin %s%s; after a squash merge on GitHub, "
+			      "its pull request's ref: git fetch origin refs/pull/NUMBER/head), "
+			      "or push it if it was never pushed; measure again only if it cannot "
+			      "be fetched",
 			      m->measured_commit, r->measured_shallow ? " (a shallow clone)" : "",
 			      m->measured_commit,
 			      r->measured_shallow ? ", or a deeper clone: fetch-depth: 0" : "");

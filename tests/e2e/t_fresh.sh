@@ -279,6 +279,7 @@ mg check -C "$T/shallow"
 expect_code 1 "a shallow clone without the measured commit fails"
 expect_out "evidence: not applicable: measured_commit_unknown" "the issue is measured_commit_unknown"
 expect_out "is not in this repository (a shallow clone): fetch it (git fetch origin" "the message says how to fetch it"
+expect_out "next action: fetch_measured_commit" "the next action is the fetch"
 
 # A policy without evidence.inputs reads no measured commit: the same
 # shallow clone decides as before.
