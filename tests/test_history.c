@@ -80,7 +80,8 @@ Test(history, names_in_order_of_first_appearance_newest_first_the_first_of_a_nam
 	mg_error_clear(&err);
 	cr_assert_eq(mg_repo_open(&repo, dir, &err), 0, "%s", err.message);
 	cr_assert_eq(mg_repo_resolve(head, repo, "HEAD", &err), 0, "%s", err.message);
-	cr_assert_eq(mg_history__read(&h, repo, head, "r.json", 10, 100, 1 << 20, &err), 0,
+	cr_assert_eq(mg_history__read(&h, repo, head, "r.json", 10, 100, 1 << 20, NULL, NULL,
+				      &err), 0,
 		     "%s", err.message);
 	cr_assert_eq(h->used, 3);
 	cr_assert_eq(h->evidence.candidate_count, 5);
@@ -115,7 +116,8 @@ static void read_two(mg_history **h, mg_repo **repo, char *dir, size_t n)
 	mg_error_clear(&err);
 	cr_assert_eq(mg_repo_open(repo, dir, &err), 0, "%s", err.message);
 	cr_assert_eq(mg_repo_resolve(head, *repo, "HEAD", &err), 0, "%s", err.message);
-	cr_assert_eq(mg_history__read(h, *repo, head, "r.json", 10, 100, 1 << 20, &err), 0,
+	cr_assert_eq(mg_history__read(h, *repo, head, "r.json", 10, 100, 1 << 20, NULL, NULL,
+				      &err), 0,
 		     "%s", err.message);
 	cr_assert_eq((*h)->evidence.candidate_count, 2);
 }
@@ -168,6 +170,57 @@ Test(history, versions_hold_the_commits_and_blobs_newest_first)
 		cr_expect_str_eq(h->versions[i].commit, want[i]);
 		cr_expect_eq(strlen(h->versions[i].blob), 40);
 	}
+	mg_history_free(h);
+	mg_repo_free(repo);
+	remove_dir(dir);
+}
+
+/* Skips every version whose candidate "a" has an odd peak above 100 (the
+ * poisoned ones), as unsigned. */
+static int skip_poisoned(void *ctx, const mg_repo_version *v, const void *data, size_t len,
+			 const mg_report *r, mg_error *err)
+{
+	double peak = r->evidence.candidates[0].metric[MG_M_PEAK].value;
+
+	(void)v;
+	(void)data;
+	(void)len;
+	(void)err;
+	++*(int *)ctx;
+	return peak > 100 ? MG_HISTORY_SKIP_UNSIGNED : 0;
+}
+
+/* A version the acceptor skips is counted for its reason and the walk
+ * looks further: the medians are over `asked` versions that count. */
+Test(history, skipped_versions_are_counted_and_the_walk_looks_further)
+{
+	static const char *const versions[] = {
+		C("\"a\"", 1), C("\"a\"", 2), C("\"a\"", 3), C("\"a\"", 900), C("\"a\"", 901),
+		C("\"a\"", 4),
+	};
+	const char *tmp = getenv("TMPDIR");
+	char dir[512], head[MG_GIT_OID_HEX];
+	mg_repo *repo = NULL;
+	mg_history *h = NULL;
+	mg_error err;
+	int asked = 0;
+
+	snprintf(dir, sizeof(dir), "%s/memgate-history-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	cr_assert_not_null(mkdtemp(dir));
+	commit_versions(dir, versions, 6);
+	mg_error_clear(&err);
+	cr_assert_eq(mg_repo_open(&repo, dir, &err), 0, "%s", err.message);
+	cr_assert_eq(mg_repo_resolve(head, repo, "HEAD", &err), 0, "%s", err.message);
+	cr_assert_eq(mg_history__read(&h, repo, head, "r.json", 3, 100, 1 << 20, skip_poisoned,
+				      &asked, &err), 0, "%s", err.message);
+	cr_expect_eq(h->used, 3);
+	cr_expect_eq(h->skipped, 0);
+	cr_expect_eq(h->skipped_for[MG_HISTORY_SKIP_UNSIGNED], 2);
+	cr_expect_eq(mg_history_skipped_total(h), 2);
+	cr_expect_eq(asked, 5, "each version judged once");
+	cr_expect_eq(h->evidence.candidates[0].metric[MG_M_PEAK].value, 3);   /* of 4, 3, 2 */
+	cr_expect_str_eq(mg_history_skip_words(MG_HISTORY_SKIP_NOT_PINNED),
+			 "not pinned by the manifest");
 	mg_history_free(h);
 	mg_repo_free(repo);
 	remove_dir(dir);

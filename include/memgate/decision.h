@@ -245,6 +245,11 @@ const char *mg_rules_baseline(const mg_rules *rules);
 /* Sets *index to the first candidate named as the baseline; false when none. */
 bool mg_find_baseline(size_t *index, const mg_rules *rules, const mg_evidence *ev);
 
+/* Whether ev's identity is the one the rules pin, as the decision compares
+ * them (workload and hardware always present, each pinned field equal): no
+ * identity issue.  regression.history counts no version that has one. */
+bool mg_identity_matches(const mg_rules *rules, const mg_evidence *ev);
+
 /* Evidence issues, in memgate(1)'s order (HOW MEMGATE DECIDES, 1.).  Those
  * up to MG_ISSUE_PRE_LAST come from outside the core (hashes, manifest,
  * approved result, the measured commit and evidence.inputs, the manifest's

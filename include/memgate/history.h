@@ -19,6 +19,22 @@
 #include <stddef.h>
 #include "decision.h"
 
+/*
+ * Why a version of the report does not count (memgate(1), REGRESSIONS AND
+ * HISTORY): no version counts that nobody gated.  Unreadable: not a report
+ * memgate reads; not pinned: the manifest at its commit pins other bytes (or
+ * is missing); identity: its workload or hardware is not the policy's; unsigned:
+ * the policy requires provenance and the manifest's signature at its commit
+ * does not verify under the allowed signers.
+ */
+enum mg_history_skip {
+	MG_HISTORY_SKIP_UNREADABLE,
+	MG_HISTORY_SKIP_NOT_PINNED,
+	MG_HISTORY_SKIP_IDENTITY,
+	MG_HISTORY_SKIP_UNSIGNED,
+	MG_HISTORY_SKIP_COUNT
+};
+
 /* One version of the report: the commit that changed it, and its blob. */
 typedef struct mg_history_version {
 	char commit[65];
@@ -44,12 +60,22 @@ typedef struct mg_history {
 	mg_history_version *versions;  /* the versions read as reports, newest first */
 	size_t used;               /* their count: what the medians are over */
 	size_t skipped;            /* versions that could not be read as a report */
+	size_t skipped_for[MG_HISTORY_SKIP_COUNT];  /* versions skipped, per reason
+						       (UNREADABLE: skipped) */
 	char *skipped_why;         /* why the first of them could not, or NULL */
 	mg_evidence evidence;      /* the medians: a candidate per name, in order of
 				      first appearance, newest version first */
 	mg_history_series *peaks;  /* per evidence candidate: its peak per version */
 	size_t *by_name;           /* the evidence candidates' indices, sorted by name */
 } mg_history;
+
+/* The skipped versions of every reason. */
+size_t mg_history_skipped_total(const mg_history *h);
+
+/* A reason's words ("not pinned by the manifest") and its record key
+ * ("not_pinned"). */
+const char *mg_history_skip_words(enum mg_history_skip why);
+const char *mg_history_skip_key(enum mg_history_skip why);
 
 /* The index of the candidate named `name` in h->evidence, or -1. */
 long mg_history_find(const mg_history *h, const char *name);

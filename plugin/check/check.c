@@ -153,6 +153,26 @@ static bool same_input(const mg_input_ref *a, const mg_input_ref *b)
 	return a->read == b->read && (!a->read || !strcmp(a->blob, b->blob));
 }
 
+/* regression.history: the versions no one gated, skipped, and why
+ * ("history: 8 versions, 3 skipped: 2 not pinned by the manifest, 1
+ * unsigned"); the unreadable ones have their own warning. */
+static void note_skipped(mg_check_result *res, const mg_history *h)
+{
+	size_t total = mg_history_skipped_total(h), k;
+	mg_buf why = MG_BUF_INIT;
+
+	if (total == h->skipped)
+		return;
+	for (k = 0; k < MG_HISTORY_SKIP_COUNT; k++)
+		if (h->skipped_for[k])
+			mg_buf_printf(&why, "%s%zu %s", why.len ? ", " : "", h->skipped_for[k],
+				      mg_history_skip_words((enum mg_history_skip)k));
+	mg_check__add_note(res, "regression.history: %zu version%s of '%s', %zu skipped: %s",
+			   h->used + total, h->used + total == 1 ? "" : "s", h->path, total,
+			   why.ptr);
+	mg_buf_free(&why);
+}
+
 /*
  * regression.history: the medians of the base's report over its last
  * versions on the base's first-parent line (history.c), once the base has
@@ -168,7 +188,9 @@ static int read_history(struct run *run, mg_error *err)
 	const mg_check_result *b = res->base ? res->base->result : NULL;
 	size_t bound = rg->history_max_commits ? (size_t)rg->history_max_commits
 					       : MG_HISTORY_DEFAULT_MAX_COMMITS;
+	mg_check_history_gate *gate = NULL;
 	const mg_history *h;
+	int error;
 
 	if (run->base_run || !rg->history || !b || !b->report_ref.path)
 		return MG_OK;
@@ -178,10 +200,16 @@ static int read_history(struct run *run, mg_error *err)
 				   b->report_ref.path, res->base->rev);
 		return MG_OK;
 	}
-	if (mg_history__read(&res->history, run->repo, res->base->rev, b->report_ref.path,
-			     rg->history, bound, run->max_bytes, err) < 0)
+	if (mg_check__history_gate(&gate, run, err) < 0)
+		return MG_ERROR;
+	error = mg_history__read(&res->history, run->repo, res->base->rev, b->report_ref.path,
+				 rg->history, bound, run->max_bytes, mg_check__history_accept, gate,
+				 err);
+	mg_check__history_gate_free(gate);
+	if (error < 0)
 		return MG_ERROR;
 	h = res->history;
+	note_skipped(res, h);
 	if (h->skipped)
 		mg_check__add_warning(res, "regression.history: %zu version%s of '%s' skipped: not a "
 			    "report memgate reads (the first: %s)", h->skipped,

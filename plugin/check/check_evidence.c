@@ -156,6 +156,26 @@ static void signature_problem(struct run *run, enum mg_issue issue, bool at_sign
 				      mg_issue_name(issue), s->problem);
 }
 
+/* The allowed signers' match for the signature's key: in the deciding
+ * policy's namespace, for its provenance.signers, on the check's day.
+ * 0 or MG_ERROR (the day cannot be read). */
+static int find_signer(mg_signers_match *m, struct run *run, const mg_signers *signers,
+		       const mg_sshsig *sig, mg_error *err)
+{
+	const mg_check_result *res = run->res;
+	const mg_policy *p = res->policy;
+	const unsigned char *key;
+	size_t len;
+	long long now = 0;
+
+	if (mg_signers_day_start(&now, res->today) < 0)
+		return mg_error_set(err, NULL, 0, 0, "cannot read the day '%s'", res->today);
+	key = mg_sshsig_key(sig, &len);
+	*m = mg_signers_find_for(signers, key, len, p->sig_namespace, now,
+				 (const char *const *)p->signers, p->signer_count);
+	return MG_OK;
+}
+
 /* Who signed: the allowed signers' verdict on the signature's key. */
 static int judge_signer(struct run *run, const mg_signers *signers, const mg_sshsig *sig,
 			mg_error *err)
@@ -165,16 +185,11 @@ static int judge_signer(struct run *run, const mg_signers *signers, const mg_ssh
 	const mg_policy *p = res->policy;
 	const char *ns = p->sig_namespace, *file = s->signers_ref.path;
 	mg_buf who = MG_BUF_INIT;
-	const unsigned char *key;
-	size_t len, i;
-	long long now = 0;
+	size_t i;
 	mg_signers_match m;
 
-	if (mg_signers_day_start(&now, res->today) < 0)
-		return mg_error_set(err, NULL, 0, 0, "cannot read the day '%s'", res->today);
-	key = mg_sshsig_key(sig, &len);
-	m = mg_signers_find_for(signers, key, len, ns, now, (const char *const *)p->signers,
-				p->signer_count);
+	if (find_signer(&m, run, signers, sig, err) < 0)
+		return MG_ERROR;
 	if (m.principals)
 		s->principals = mg_xstrdup(m.principals);
 	switch (m.verdict) {
@@ -754,4 +769,121 @@ int mg_check__check_custody(struct run *run, mg_error *err)
 	error = judge_time(run, bm, err);
 	mg_manifest_free(bm);
 	return error;
+}
+
+/* ---- regression.history: the versions that count ---- */
+
+struct mg_check_history_gate {
+	struct run *run;
+	mg_signers *signers;   /* the allowed signers, when provenance is required */
+};
+
+int mg_check__history_gate(mg_check_history_gate **out, struct run *run, mg_error *err)
+{
+	const mg_policy *p = run->res->policy;
+	mg_check_history_gate *g = mg_xcalloc(1, sizeof(*g));
+	mg_input_ref ref = { 0 };
+	mg_blob blob = { 0 };
+	int error = MG_OK;
+
+	*out = NULL;
+	g->run = run;
+	if (p->manifest && p->provenance_set && p->sig_required) {
+		/* where the check reads them: the base's, the change's own
+		 * policy judged with the base's file */
+		error = mg_check__read_input(&blob, run, &ref, run->trust_rev ? run->trust_rev :
+					     run->res->policy_rev, p->allowed_signers, p->path,
+					     p->allowed_signers_pos, false, err);
+		if (error == MG_OK)
+			error = mg_signers_parse(&g->signers, p->allowed_signers, blob.data,
+						 blob.len, err);
+	}
+	mg_blob_release(&blob);
+	free(ref.path);
+	if (error < 0) {
+		mg_check__history_gate_free(g);
+		return MG_ERROR;
+	}
+	*out = g;
+	return MG_OK;
+}
+
+void mg_check__history_gate_free(mg_check_history_gate *g)
+{
+	if (!g)
+		return;
+	mg_signers_free(g->signers);
+	free(g);
+}
+
+/* Whether the manifest's bytes at `commit` carry a signature there that
+ * verifies under the allowed signers, as the check verifies (*ok).  A
+ * signature that is missing, malformed or made by no allowed signer is
+ * none.  0 or MG_ERROR (the day cannot be read). */
+static int signed_at(bool *ok, struct run *run, const mg_signers *signers, const char *commit,
+		     const mg_blob *manifest, mg_error *err)
+{
+	const mg_policy *p = run->res->policy;
+	mg_blob sigblob = { 0 };
+	mg_sshsig *sig = NULL;
+	mg_buf path = MG_BUF_INIT;
+	mg_signers_match m;
+	mg_error why;
+	int error = MG_OK;
+
+	*ok = false;
+	mg_error_clear(&why);
+	mg_buf_printf(&path, "%s.sig", p->manifest);
+	if (mg_repo_read(&sigblob, run->repo, commit, path.ptr, run->max_bytes, &why) < 0 ||
+	    mg_sshsig_parse(&sig, path.ptr, sigblob.data, sigblob.len, &why) < 0 ||
+	    mg_sshsig_verify(sig, manifest->data, manifest->len, p->sig_namespace, &why) != 0)
+		goto done;
+	if ((error = find_signer(&m, run, signers, sig, err)) < 0)
+		goto done;
+	*ok = m.verdict == MG_SIGNERS_ALLOWED;
+done:
+	mg_sshsig_free(sig);
+	mg_blob_release(&sigblob);
+	mg_buf_free(&path);
+	return error;
+}
+
+int mg_check__history_accept(void *ctx, const mg_repo_version *v, const void *data,
+			     size_t len, const mg_report *r, mg_error *err)
+{
+	mg_check_history_gate *g = ctx;
+	struct run *run = g->run;
+	const mg_policy *p = run->res->policy;
+	mg_blob blob = { 0 };
+	mg_manifest *m = NULL;
+	mg_error why;
+	char sha256[MG_DIGEST_HEX_SIZE];
+	bool ok = false;
+	int verdict = MG_HISTORY_SKIP_NOT_PINNED;
+
+	/* hashed only when a manifest pins: a policy naming its report pays
+	 * nothing for it */
+	mg_error_clear(&why);
+	if (p->manifest && mg_digest_sha256_hex(sha256, data, len) < 0)
+		return mg_error_set(err, p->manifest, 0, 0, "cannot hash the version of '%s' at "
+				    "%.7s", r->path ? r->path : "the report", v->commit);
+	if (p->manifest &&
+	    (mg_repo_read(&blob, run->repo, v->commit, p->manifest, run->max_bytes, &why) < 0 ||
+	     mg_manifest_parse(&m, p->manifest, blob.data, blob.len, &why) < 0 ||
+	     strcmp(m->source_sha256, sha256)))
+		goto done;
+	verdict = MG_HISTORY_SKIP_IDENTITY;
+	if (!mg_identity_matches(&p->rules, &r->evidence))
+		goto done;
+	verdict = 0;
+	if (g->signers) {
+		if (signed_at(&ok, run, g->signers, v->commit, &blob, err) < 0)
+			verdict = MG_ERROR;
+		else if (!ok)
+			verdict = MG_HISTORY_SKIP_UNSIGNED;
+	}
+done:
+	mg_manifest_free(m);
+	mg_blob_release(&blob);
+	return verdict;
 }

@@ -7,6 +7,7 @@
  */
 #include "memgate/error.h"
 #include "check_run.h"
+#include "history_read.h"
 
 /* Read the report named by `path` at --rev into res->report (a Git LFS
  * pointer through the local store); `from`/`pos` name where it was named. */
@@ -57,5 +58,22 @@ typedef struct mg_check_inputs {
  */
 void mg_check__inputs(mg_check_inputs *out, const mg_policy *p, const mg_manifest *m);
 void mg_check__inputs_free(mg_check_inputs *in);
+
+/*
+ * regression.history (memgate(1), REGRESSIONS AND HISTORY): a version of
+ * the base's report counts only when, at its commit, the deciding policy's
+ * manifest pins its bytes (a policy naming its report has none to pin),
+ * its identity is the one the policy pins (mg_identity_matches), and, when
+ * the policy requires provenance, the manifest's signature there verifies
+ * under the allowed signers the check reads.  The gate borrows the run.
+ * mg_check__history_gate: 0, or MG_ERROR when the allowed signers cannot
+ * be read; free with mg_check__history_gate_free (accepts NULL).
+ * mg_check__history_accept is its mg_history_accept_fn (history_read.h).
+ */
+typedef struct mg_check_history_gate mg_check_history_gate;
+int mg_check__history_gate(mg_check_history_gate **out, struct run *run, mg_error *err);
+void mg_check__history_gate_free(mg_check_history_gate *g);
+int mg_check__history_accept(void *ctx, const mg_repo_version *v, const void *data,
+			     size_t len, const mg_report *r, mg_error *err);
 
 #endif

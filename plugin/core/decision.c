@@ -57,6 +57,18 @@ static void identity_issues(bool *issue, const mg_rules *rules, const mg_evidenc
 	}
 }
 
+bool mg_identity_matches(const mg_rules *rules, const mg_evidence *ev)
+{
+	bool issue[MG_ISSUE_COUNT] = { false };
+	size_t i;
+
+	identity_issues(issue, rules, ev);
+	for (i = 0; i < MG_ISSUE_COUNT; i++)
+		if (issue[i])
+			return false;
+	return true;
+}
+
 static bool handoff_ready(const mg_value *status)
 {
 	return status->kind == MG_VALUE_ABSENT ||

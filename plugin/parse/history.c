@@ -213,10 +213,12 @@ static void version_set(mg_history_version *to, const mg_repo_version *v)
 	snprintf(to->blob, sizeof(to->blob), "%s", v->blob);
 }
 
-/* Read version v as a report into the build; false (counted, the first
- * reason kept) when it cannot be read as one. */
-static bool read_version(struct build *b, mg_repo *repo, const mg_repo_version *v,
-			 size_t max_bytes)
+/* Read version v as a report into the build, when `accept` (if any) lets
+ * it count; skipped versions are counted per reason (the first unreadable
+ * one's kept).  0, or MG_ERROR when `accept` fails. */
+static int read_version(struct build *b, mg_repo *repo, const mg_repo_version *v,
+			size_t max_bytes, mg_history_accept_fn accept, void *ctx,
+			mg_error *err)
 {
 	mg_history *h = b->h;
 	mg_blob blob = { 0 };
@@ -224,7 +226,8 @@ static bool read_version(struct build *b, mg_repo *repo, const mg_repo_version *
 	mg_error e;
 	char lfs[MG_GIT_LFS_OID_HEX], msg[sizeof(e.message) + 64];
 	unsigned long long size;
-	bool ok = false;
+	int why = MG_HISTORY_SKIP_UNREADABLE, error = MG_OK;
+	bool counts = false;
 
 	mg_error_clear(&e);
 	if (mg_repo_read_blob(&blob, repo, v->blob, h->path, v->commit, max_bytes, &e) < 0)
@@ -236,57 +239,121 @@ static bool read_version(struct build *b, mg_repo *repo, const mg_repo_version *
 	}
 	if (mg_report_parse(&r, h->path, blob.data, blob.len, &e) < 0)
 		goto done;
+	why = 0;   /* read: counts unless accept says why not */
+	if (accept) {
+		if ((why = accept(ctx, v, blob.data, blob.len, r, err)) < 0) {
+			error = why;
+			goto done;
+		}
+	}
+	if (why)
+		goto done;
 	add_report(b, r, h->used);
 	version_set(&h->versions[h->used++], v);
-	ok = true;
+	counts = true;
 done:
-	if (!ok && !h->skipped++) {
+	if (error == MG_OK && !counts) {
+		assert(why >= 0 && why < MG_HISTORY_SKIP_COUNT);
+		h->skipped_for[why]++;
+	}
+	if (error == MG_OK && !counts && why == MG_HISTORY_SKIP_UNREADABLE && !h->skipped++) {
 		mg_error_format(&e, msg, sizeof(msg));
 		h->skipped_why = mg_xstrdup(msg);
 	}
 	mg_report_free(r);
 	mg_blob_release(&blob);
-	return ok;
+	return error;
+}
+
+/* The versions that accept skipped: the walk looks as much further. */
+static size_t accept_skipped(const mg_history *h)
+{
+	return mg_history_skipped_total(h) - h->skipped;
 }
 
 int mg_history__read(mg_history **out, mg_repo *repo, const char *base_hex,
 		     const char *path, int asked, size_t max_commits, size_t max_bytes,
-		     mg_error *err)
+		     mg_history_accept_fn accept, void *ctx, mg_error *err)
 {
 	mg_repo_version *list = NULL;
 	mg_repo_walk how;
 	struct build b = { 0 };
-	mg_history *h;
-	size_t n = 0, i;
+	mg_history *h = NULL;
+	size_t n = 0, i = 0, want = (size_t)asked;
 	int error;
 
 	assert(out && repo && base_hex && path && asked > 0 && max_commits > 0);
 	*out = NULL;
-	if ((error = mg_repo_path_versions(&list, &n, &how, repo, base_hex, path,
-					   (size_t)asked, max_commits, err)) < 0) {
-		char why[sizeof(err->message)];
-
-		snprintf(why, sizeof(why), "%s", err->message);
-		return mg_error_set(err, NULL, 0, 0, "regression.history: %s", why);
-	}
 	h = b.h = mg_xcalloc(1, sizeof(*h));
 	h->asked = asked;
 	h->max_commits = max_commits;
+	snprintf(h->base, sizeof(h->base), "%s", base_hex);
+	h->path = mg_xstrdup(path);
+	h->evidence.candidates_present = true;
+	for (;;) {
+		/* a skipped version makes the walk look further: again from the
+		 * base, each version read once (rare: the walk is cheap beside
+		 * the reading) */
+		free(list);
+		list = NULL;
+		if ((error = mg_repo_path_versions(&list, &n, &how, repo, base_hex, path, want,
+						   max_commits, err)) < 0) {
+			char why[sizeof(err->message)];
+
+			snprintf(why, sizeof(why), "%s", err->message);
+			mg_error_set(err, NULL, 0, 0, "regression.history: %s", why);
+			goto done;
+		}
+		h->versions = mg_xrealloc(h->versions, (n ? n : 1) * sizeof(*h->versions));
+		for (; i < n; i++)
+			if ((error = read_version(&b, repo, &list[i], max_bytes, accept, ctx,
+						  err)) < 0)
+				goto done;
+		if (n < want || (size_t)asked + accept_skipped(h) <= want)
+			break;
+		want = (size_t)asked + accept_skipped(h);
+	}
 	h->visited = how.visited;
 	h->bounded = how.bounded;
 	h->ended = how.ended;
 	h->shallow = how.shallow;
-	snprintf(h->base, sizeof(h->base), "%s", base_hex);
-	h->path = mg_xstrdup(path);
-	h->versions = mg_xcalloc(n ? n : 1, sizeof(*h->versions));
-	h->evidence.candidates_present = true;
-	for (i = 0; i < n; i++)
-		read_version(&b, repo, &list[i], max_bytes);
 	conclude(&b);
-	build_free(&b);
-	free(list);
 	*out = h;
-	return 0;
+	h = NULL;
+done:
+	build_free(&b);
+	mg_history_free(h);
+	free(list);
+	return error;
+}
+
+size_t mg_history_skipped_total(const mg_history *h)
+{
+	size_t i, n = 0;
+
+	for (i = 0; h && i < MG_HISTORY_SKIP_COUNT; i++)
+		n += h->skipped_for[i];
+	return n;
+}
+
+static const char *const skip_words[MG_HISTORY_SKIP_COUNT] = {
+	"not a report memgate reads", "not pinned by the manifest",
+	"measured on another workload or hardware", "unsigned",
+};
+static const char *const skip_keys[MG_HISTORY_SKIP_COUNT] = {
+	"unreadable", "not_pinned", "identity", "unsigned",
+};
+
+const char *mg_history_skip_words(enum mg_history_skip why)
+{
+	assert(why < MG_HISTORY_SKIP_COUNT);
+	return skip_words[why];
+}
+
+const char *mg_history_skip_key(enum mg_history_skip why)
+{
+	assert(why < MG_HISTORY_SKIP_COUNT);
+	return skip_keys[why];
 }
 
 long mg_history_find(const mg_history *h, const char *name)

@@ -514,7 +514,7 @@ static void render_insight(mg_jw *w, const mg_check_result *r)
 static void render_history(mg_jw *w, const mg_check_result *r, const mg_regression *rg)
 {
 	const mg_history *h = r->history;
-	size_t i;
+	size_t i, k;
 
 	if (!rg->history)
 		return;
@@ -534,6 +534,12 @@ static void render_history(mg_jw *w, const mg_check_result *r, const mg_regressi
 		mg_jw_key_array(w, "commits");
 		for (i = 0; i < h->used; i++)
 			mg_jw_string(w, h->versions[i].commit[0] ? h->versions[i].commit : NULL);
+		mg_jw_end(w);
+		/* after the keys the Action's history_wants matches, in order */
+		mg_jw_key_object(w, "skipped_for");
+		for (k = MG_HISTORY_SKIP_NOT_PINNED; k < MG_HISTORY_SKIP_COUNT; k++)
+			mg_jw_key_number(w, mg_history_skip_key((enum mg_history_skip)k),
+					 (double)h->skipped_for[k]);
 		mg_jw_end(w);
 	}
 	mg_jw_end(w);
