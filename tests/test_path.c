@@ -195,3 +195,40 @@ Test(path, refuses_what_libgit2_reads_otherwise_than_git)
 	expect_spec_refused("src\x7f", "a control character (byte 0x7f) is not supported in "
 			    "evidence.inputs; match it with '?'");
 }
+
+/* An entry too long to quote in a message is described instead: the
+ * message stays whole (the policy reader quotes the entry before it, and a
+ * message holds 1 KiB), so its advice is never cut short. */
+Test(path, describes_what_to_write_for_an_entry_too_long_to_quote)
+{
+	char name[301], spec[700];
+
+	memset(name, 'a', 300);
+	name[300] = '\0';
+	snprintf(spec, sizeof(spec), "%s//%s", name, name);
+	expect_spec_refused(spec, "a '//' run is not supported in evidence.inputs; write the "
+			    "path from the repository root, with '.' and empty segments "
+			    "dropped and '..' resolved");
+	snprintf(spec, sizeof(spec), ":/%s", name);
+	expect_spec_refused(spec, "git's pathspec magic 'top' is not supported in "
+			    "evidence.inputs; memgate matches from the repository root: write "
+			    "the entry without it");
+	snprintf(spec, sizeof(spec), ":(%s)x", name);
+	expect_spec_refused(spec, "git's pathspec magic (':(...)') is not supported in "
+			    "evidence.inputs; write a path or a pattern without magic");
+	snprintf(spec, sizeof(spec), ":%s", name);
+	expect_spec_refused(spec, "a leading ':' (git's pathspec magic) is not supported in "
+			    "evidence.inputs; write it as '[:]' for a name that begins with ':'");
+	snprintf(spec, sizeof(spec), "!%s", name);
+	expect_spec_refused(spec, "a leading '!' is not supported in evidence.inputs (libgit2 "
+			    "reads it as an exclusion); write '\\' before it for a name that "
+			    "begins with '!'");
+	snprintf(spec, sizeof(spec), "%s ", name);
+	expect_spec_refused(spec, "a trailing space is not supported in evidence.inputs "
+			    "(libgit2 drops it); remove it, or write it as '[ ]' for a name that "
+			    "ends with a space");
+	snprintf(spec, sizeof(spec), "%s\\", name);
+	expect_spec_refused(spec, "a trailing backslash is not supported in evidence.inputs "
+			    "(libgit2 drops it); write it as '[\\\\]' for a name that ends with a "
+			    "backslash");
+}

@@ -59,6 +59,11 @@ int mg_path_check(const char *repo_path, mg_error *err)
 
 #define NOT_SUPPORTED "is not supported in evidence.inputs"
 
+/* The longest entry, or form of one, a message quotes whole; a longer one
+ * is described instead, so that the message stays whole (mg_error.message
+ * holds 1 KiB and the policy reader quotes the entry itself first). */
+#define QUOTE_MAX 200
+
 /* spec with '.' segments and empty ones dropped and '..' resolved, into
  * out; false when a '..' leads out of the repository. */
 static bool normalize(mg_buf *out, const char *spec)
@@ -100,6 +105,10 @@ static int refuse_segments(const char *spec, const char *form, mg_error *err)
 	else if (!fix.len)
 		rc = mg_error_set(err, NULL, 0, 0, "%s %s; write '*' for every path",
 				  form, NOT_SUPPORTED);
+	else if (fix.len > QUOTE_MAX)
+		rc = mg_error_set(err, NULL, 0, 0, "%s %s; write the path from the repository "
+				  "root, with '.' and empty segments dropped and '..' resolved",
+				  form, NOT_SUPPORTED);
 	else
 		rc = mg_error_set(err, NULL, 0, 0, "%s %s; write '%s'", form, NOT_SUPPORTED,
 				  fix.ptr);
@@ -132,6 +141,10 @@ static const char *magic_fix(const char *w, size_t n)
 /* ':(top)' or ':/' before `rest`: the root, where memgate always matches. */
 static int refuse_top(const char *spec, const char *rest, mg_error *err)
 {
+	if (strlen(spec) > QUOTE_MAX)
+		return mg_error_set(err, NULL, 0, 0, "git's pathspec magic 'top' %s; memgate "
+				    "matches from the repository root: write the entry without "
+				    "it", NOT_SUPPORTED);
 	return mg_error_set(err, NULL, 0, 0, "git's pathspec magic 'top' (':%.*s') %s; memgate "
 			    "matches from the repository root: write '%s'",
 			    (int)(rest - spec - 1), spec + 1, NOT_SUPPORTED, *rest ? rest : "*");
@@ -154,6 +167,10 @@ static int refuse_magic(const char *spec, mg_error *err)
 		n = strcspn(w, ",:)");
 		if (n == 3 && !memcmp(w, "top", 3))
 			return refuse_top(spec, end + 1, err);
+		if ((size_t)(end - w) > QUOTE_MAX)
+			return mg_error_set(err, NULL, 0, 0, "git's pathspec magic (':(...)') %s; "
+					    "write a path or a pattern without magic",
+					    NOT_SUPPORTED);
 		return mg_error_set(err, NULL, 0, 0, "git's pathspec magic '%.*s' (':(%.*s)') "
 				    "%s; %s", (int)n, w, (int)(end - w), w, NOT_SUPPORTED,
 				    magic_fix(w, n));
@@ -163,6 +180,10 @@ static int refuse_magic(const char *spec, mg_error *err)
 	if (spec[1] == '!' || spec[1] == '^')
 		return mg_error_set(err, NULL, 0, 0, "git's pathspec magic 'exclude' (':%c') "
 				    "%s; %s", spec[1], NOT_SUPPORTED, magic_fix("exclude", 7));
+	if (strlen(spec) > QUOTE_MAX)
+		return mg_error_set(err, NULL, 0, 0, "a leading ':' (git's pathspec magic) %s; "
+				    "write it as '[:]' for a name that begins with ':'",
+				    NOT_SUPPORTED);
 	return mg_error_set(err, NULL, 0, 0, "a leading ':' (git's pathspec magic) %s; "
 			    "write '[:]%s' for a name that begins with ':'", NOT_SUPPORTED,
 			    spec + 1);
@@ -216,6 +237,11 @@ int mg_path_check_pathspec(const char *spec, mg_error *err)
 				    MG_PATH_MAX_BYTES, NOT_SUPPORTED);
 	if (spec[0] == ':')
 		return refuse_magic(spec, err);
+	if ((spec[0] == '!' || spec[0] == '#') && len > QUOTE_MAX)
+		return mg_error_set(err, NULL, 0, 0, "a leading '%c' %s (libgit2 reads it as %s); "
+				    "write '\\' before it for a name that begins with '%c'",
+				    spec[0], NOT_SUPPORTED,
+				    spec[0] == '!' ? "an exclusion" : "a comment", spec[0]);
 	if (spec[0] == '!' || spec[0] == '#')
 		return mg_error_set(err, NULL, 0, 0, "a leading '%c' %s (libgit2 reads it as %s); "
 				    "write '\\%s' for a name that begins with '%c'", spec[0],
@@ -223,6 +249,10 @@ int mg_path_check_pathspec(const char *spec, mg_error *err)
 				    spec, spec[0]);
 	if (spec[0] == '/')
 		return refuse_segments(spec, "a leading '/'", err);
+	if (spec[len - 1] == ' ' && len > QUOTE_MAX)
+		return mg_error_set(err, NULL, 0, 0, "a trailing space %s (libgit2 drops it); "
+				    "remove it, or write it as '[ ]' for a name that ends with a "
+				    "space", NOT_SUPPORTED);
 	if (spec[len - 1] == ' ')
 		return mg_error_set(err, NULL, 0, 0, "a trailing space %s (libgit2 drops it); "
 				    "remove it, or write '%.*s[ ]' for a name that ends with a space",
@@ -230,6 +260,10 @@ int mg_path_check_pathspec(const char *spec, mg_error *err)
 	if (strstr(spec, "\\ "))
 		return mg_error_set(err, NULL, 0, 0, "a backslash before a space %s (libgit2 "
 				    "drops it); write '[ ]' for the space", NOT_SUPPORTED);
+	if (spec[len - 1] == '\\' && len > QUOTE_MAX)
+		return mg_error_set(err, NULL, 0, 0, "a trailing backslash %s (libgit2 drops it); "
+				    "write it as '[\\\\]' for a name that ends with a backslash",
+				    NOT_SUPPORTED);
 	if (spec[len - 1] == '\\')
 		return mg_error_set(err, NULL, 0, 0, "a trailing backslash %s (libgit2 drops it); "
 				    "write '%.*s[\\\\]' for a name that ends with a backslash",

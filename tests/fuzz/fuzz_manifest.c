@@ -29,6 +29,8 @@ static void check_error(const mg_error *err, const char *path, size_t size)
 
 	CHECK(n > 0 && !strchr(err->message, '\n'));
 	CHECK(err->message[n - 1] != '.' && !isupper((unsigned char)err->message[0]));
+	/* Whole: a message that filled its buffer was cut short. */
+	CHECK(n < sizeof(err->message) - 1);
 	CHECK(!strcmp(err->file, path));
 	CHECK(err->line >= 1 && err->column >= 1);
 	CHECK((size_t)err->line <= size + 1 && (size_t)err->column <= size + 1);

@@ -26,6 +26,8 @@ static void check_error(const mg_error *err, size_t size)
 
 	CHECK(n > 0 && !strchr(err->message, '\n'));
 	CHECK(err->message[n - 1] != '.' && !isupper((unsigned char)err->message[0]));
+	/* Whole: a message that filled its buffer was cut short. */
+	CHECK(n < sizeof(err->message) - 1);
 	CHECK(!strcmp(err->file, PATH));
 	/* Every refusal of the text points into it (1-based). */
 	CHECK(err->line >= 1 && err->column >= 1);

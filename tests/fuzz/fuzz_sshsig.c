@@ -26,6 +26,8 @@ static void check_error(const mg_error *err, const char *path, size_t size, int 
 
 	CHECK(n > 0 && !strchr(err->message, '\n'));
 	CHECK(err->message[n - 1] != '.' && !isupper((unsigned char)err->message[0]));
+	/* Whole: a message that filled its buffer was cut short. */
+	CHECK(n < sizeof(err->message) - 1);
 	CHECK(!strcmp(err->file, path));
 	if (need_pos)
 		CHECK(err->line >= 1 && err->column >= 1);
