@@ -402,6 +402,25 @@ Test(json, first_duplicate_in_text_order_is_reported)
 	expect_error("{\"x\": 1, \"y\": 1, \"y\": 2, \"x\": 2}", 1, 18, "duplicate key 'y'");
 }
 
+/* The name is shown decoded and escaped for a log: an escaped newline in
+ * it (CI's fuzz_report found one) shows as \n, never as a line break, and
+ * a long one is cut at 100 bytes, on a character's boundary. */
+Test(json, a_duplicate_key_is_named_escaped)
+{
+	char key[400], text[1000], want[400];
+	int i, n = 0;
+
+	expect_error("{\"a\\nb\": 1, \"a\\u000ab\": 2}", 1, 13, "duplicate key 'a\\nb'");
+	expect_error("{\"a\\\\b\": 1, \"a\\\\b\": 2}", 1, 13, "duplicate key 'a\\\\b'");
+	/* 'x' and 150 U+00E9 (2 bytes each): 100 bytes end inside the 50th. */
+	n = snprintf(key, sizeof(key), "x");
+	for (i = 0; i < 150; i++)
+		n += snprintf(key + n, sizeof(key) - n, "\xc3\xa9");
+	snprintf(text, sizeof(text), "{\"%s\": 1, \"%s\": 2}", key, key);
+	snprintf(want, sizeof(want), "duplicate key '%.99s'", key);
+	expect_error(text, 1, 160, want);
+}
+
 /* Of several faults, the reader names the first it meets, reading from the
  * start: a duplicate key is met when its object closes (before, a text up
  * to 1 MiB named where cJSON stopped first, here the '}'). */

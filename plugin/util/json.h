@@ -101,7 +101,7 @@ enum mg_json_fault_kind {
 struct mg_json_fault {
 	enum mg_json_fault_kind kind;
 	size_t off;        /* the byte it is at */
-	char what[160];    /* the message */
+	char what[512];    /* the message: a quoted name, escaped, fits whole */
 };
 
 /* Read text as mg_json__stream does, keeping no node: 0, or MG_ERROR with

@@ -15,6 +15,7 @@
 #include "json.h"
 #include "json_lex.h"
 #include "memgate/buf.h"
+#include "memgate/escape.h"
 
 struct jnode {
 	size_t off, len;      /* string: raw bytes inside the quotes; number: its
@@ -256,6 +257,21 @@ static int key_cmp(const void *a, const void *b)
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
+/* "duplicate key '<name>'": the decoded name, its first 100 bytes (whole
+ * characters), escaped, since it may hold any character JSON can escape.
+ * Escaped, 100 bytes take at most 400 (\xNN): the message fits f->what. */
+static void duplicate_fault(struct mg_json_fault *f, const struct key *k)
+{
+	mg_buf safe = MG_BUF_INIT;
+	size_t n = k->len < 100 ? k->len : 100;
+
+	while (n < k->len && n && ((unsigned char)k->p[n] & 0xc0) == 0x80)
+		n--;
+	mg_escape_text(&safe, k->p, n);
+	mg_json__fault_set(f, MG_JF_DUPLICATE, k->off, "duplicate key '%s'", safe.ptr);
+	mg_buf_free(&safe);
+}
+
 /*
  * True when the keys of the object just closed (keys[base..]) are unique;
  * else false with sc->fault the duplicate key: the earliest second
@@ -296,8 +312,7 @@ static bool keys_unique(struct scan *sc, size_t base)
 	}
 	if (dup == SIZE_MAX)
 		return true;
-	mg_json__fault_set(&sc->fault, MG_JF_DUPLICATE, k[dup].off, "duplicate key '%.*s'",
-			   (int)(k[dup].len < 200 ? k[dup].len : 200), k[dup].p);
+	duplicate_fault(&sc->fault, &k[dup]);
 	return false;
 }
 

@@ -133,6 +133,7 @@ static void check_reader_explains(const uint8_t *data, size_t size)
 	check_error(&err, PATH, size);
 	CHECK(!strcmp(err.message, err2.message) && err.line == err2.line && err.column == err2.column);
 	CHECK(!strcmp(err.message, f.what) && f.kind != MG_JF_NONE);
+	CHECK(strlen(f.what) < sizeof(f.what) - 1);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
