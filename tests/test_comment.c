@@ -156,6 +156,16 @@ Test(comment, lists_regressed_candidates_first)
 	cr_expect_not_null(strstr(text, "| hybrid | changed | "), "%s", text);
 	cr_expect_null(strstr(text, "regressed |"), "%s", text);
 	free(text);
+
+	/* past its allowance but within the runs' noise: a change, with that */
+	r->decision->within_noise = calloc(1, sizeof(*r->decision->within_noise));
+	r->decision->within_noise[0].name = "hybrid";
+	r->decision->regression_within_noise = 1;
+	text = mg_comment_render(r, URL);
+	cr_expect_not_null(strstr(text, "2 of 4 candidates changed, 0 regressed:"), "%s", text);
+	cr_expect_not_null(strstr(text, "| hybrid | changed (within the runs' noise) | "), "%s", text);
+	cr_expect_not_null(strstr(text, "| offload | changed | "), "%s", text);
+	free(text);
 	mg_check_result_free(r);
 	mg_demo_remove(dir);
 }

@@ -1888,9 +1888,10 @@ Test(decision, every_code_name_is_unique)
 	size_t n, i, j;
 	const mg_code *c = mg_codes(&n);
 
-	cr_assert_eq(n, MG_REASON_COUNT + MG_ISSUE_COUNT + 14);   /* + margin_within_measurement_noise, waiver_expiring,
+	cr_assert_eq(n, MG_REASON_COUNT + MG_ISSUE_COUNT + 15);   /* + margin_within_measurement_noise, waiver_expiring,
 								     policy_change_fails_its_evidence,
-								     regression_not_compared, waiver_spent */
+								     regression_not_compared, waiver_spent,
+								     changed_within_noise */
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)
 			cr_assert_str_neq(c[i].name, c[j].name);
@@ -2762,21 +2763,22 @@ Test(decision, regression_codes_are_appended)
 {
 	/* policy_change_fails_its_evidence, regression_not_compared,
 	 * approval_of_other_evidence, waiver_spent, evidence_out_of_place,
-	 * measured_commit_behind_base */
-	size_t n, r, after = 6;
+	 * measured_commit_behind_base, changed_within_noise */
+	size_t n, r, after = 7;
 	const mg_code *c = mg_codes(&n);
 
 	cr_assert_str_eq(c[MG_R_CHECK_LAST + 1].name, "report_hash_mismatch");
 	cr_assert_str_eq(c[n - after - 4].name, "waiver_expiring");
-	cr_assert_str_eq(c[n - 6].name, "policy_change_fails_its_evidence");
-	cr_assert_str_eq(c[n - 5].name, "regression_not_compared");
-	cr_assert_str_eq(c[n - 4].name, "approval_of_other_evidence");
-	cr_assert_str_eq(c[n - 3].name, "waiver_spent");
-	cr_assert_str_eq(c[n - 2].name, "evidence_out_of_place");
-	cr_assert_str_eq(c[n - 1].name, "measured_commit_behind_base");
-	cr_assert_eq(mg_issue_code(MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE), &c[n - 4]);
-	cr_assert_eq(mg_issue_code(MG_ISSUE_EVIDENCE_OUT_OF_PLACE), &c[n - 2]);
-	cr_assert_eq(mg_issue_code(MG_ISSUE_MEASURED_COMMIT_BEHIND_BASE), &c[n - 1]);
+	cr_assert_str_eq(c[n - 7].name, "policy_change_fails_its_evidence");
+	cr_assert_str_eq(c[n - 6].name, "regression_not_compared");
+	cr_assert_str_eq(c[n - 5].name, "approval_of_other_evidence");
+	cr_assert_str_eq(c[n - 4].name, "waiver_spent");
+	cr_assert_str_eq(c[n - 3].name, "evidence_out_of_place");
+	cr_assert_str_eq(c[n - 2].name, "measured_commit_behind_base");
+	cr_assert_str_eq(c[n - 1].name, "changed_within_noise");
+	cr_assert_eq(mg_issue_code(MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE), &c[n - 5]);
+	cr_assert_eq(mg_issue_code(MG_ISSUE_EVIDENCE_OUT_OF_PLACE), &c[n - 3]);
+	cr_assert_eq(mg_issue_code(MG_ISSUE_MEASURED_COMMIT_BEHIND_BASE), &c[n - 2]);
 	cr_assert_eq(mg_issue_code(MG_ISSUE_AGGREGATE_OUTSIDE_RUNS),
 		     &c[MG_R_CHECK_LAST + 1 + MG_ISSUE_AGGREGATE_OUTSIDE_RUNS]);
 	for (r = MG_R_CHECK_LAST + 1; r < MG_REASON_COUNT; r++) {

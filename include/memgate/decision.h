@@ -493,6 +493,8 @@ enum mg_code_id {
 	/* evidence issues appended after it */
 	MG_CODE_EVIDENCE_OUT_OF_PLACE,
 	MG_CODE_MEASURED_COMMIT_BEHIND_BASE,
+	/* the decision's own, appended after them */
+	MG_CODE_CHANGED_WITHIN_NOISE,
 	MG_CODE_COUNT
 };
 
@@ -694,7 +696,10 @@ typedef struct mg_regressed {
 	size_t waiver;              /* in d->waived: the waiver that accepts it (an
 				       index into rules->waivers); else SIZE_MAX */
 	double p;                   /* with runs under mann_whitney: the test's p-value
-				       (at most alpha); else NAN */
+				       (at most alpha; above it for d->within_noise);
+				       else NAN */
+	double band_min, band_max;  /* with runs: the change's band over both sides'
+				       runs, in the change's unit; else NAN */
 } mg_regressed;
 
 typedef struct mg_decision {
@@ -745,6 +750,10 @@ typedef struct mg_decision {
 	mg_regressed *regressed;
 	size_t regressed_count;
 	size_t regression_within_noise;
+	/* those regression_within_noise changes, in the same order as
+	 * `regressed`: past a threshold, but the runs' noise covers them
+	 * (memgate(1) words them "changed", never "regressed") */
+	mg_regressed *within_noise;
 	/* the regressions a waiver of their reason accepts (the change within
 	 * its up_to_pct): not counted, in the same order as `regressed` */
 	mg_regressed *waived;

@@ -380,21 +380,18 @@ static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_ev
 		const mg_threshold_def *def = &mg_tables__thresholds[t];
 		mg_regressed *r, **list;
 		size_t *count, w;
+		enum judged judged;
 		double pct;
 
-		switch (judge(&v, &band, &p, rg, t, b, h)) {
-		case NOT_BEYOND:
+		judged = judge(&v, &band, &p, rg, t, b, h);
+		if (judged == NOT_BEYOND)
 			continue;
-		case WITHIN_NOISE:
-			d->regression_within_noise++;
-			continue;
-		case COUNTS:
-			break;
-		}
 		pct = change_pct(def, b, h);
-		w = accepting_waiver(rules, e->name, def->reason, pct);
-		list = w == SIZE_MAX ? &d->regressed : &d->waived;
-		count = w == SIZE_MAX ? &d->regressed_count : &d->waived_count;
+		w = judged == COUNTS ? accepting_waiver(rules, e->name, def->reason, pct) : SIZE_MAX;
+		list = judged == WITHIN_NOISE ? &d->within_noise :
+		       w == SIZE_MAX ? &d->regressed : &d->waived;
+		count = judged == WITHIN_NOISE ? &d->regression_within_noise :
+			w == SIZE_MAX ? &d->regressed_count : &d->waived_count;
 		if (w != SIZE_MAX)
 			d->waiver_used[w] = true;
 		*list = mg_xrealloc(*list, (*count + 1) * sizeof(**list));
@@ -410,6 +407,8 @@ static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_ev
 		r->pct = pct;
 		r->waiver = w;
 		r->p = p;
+		r->band_min = band.known ? band.min : NAN;
+		r->band_max = band.known ? band.max : NAN;
 	}
 }
 
@@ -815,6 +814,7 @@ void mg_decision_free(mg_decision *d)
 		free(d->scenarios);
 	free(d->waiver_used);
 	free(d->regressed);
+	free(d->within_noise);
 	free(d->waived);
 	free(d->unmatched);
 	free(d->unmatched_lookalike);

@@ -291,6 +291,10 @@ static const mg_code codes[MG_CODE_COUNT] = {
 	[MG_CODE_MEASURED_COMMIT_BEHIND_BASE] = { "measured_commit_behind_base", E,
 	  "The manifest's measured.commit is neither the base's measured commit nor a descendant of it, and no evidence.inputs show that it measured the code being merged: older evidence restored, or it cannot be told in a shallow clone.",
 	  "Measure again at the gated commit, or list the measured code in evidence.inputs; in a shallow clone fetch the history between the two measured commits (fetch-depth: 0)." },
+	/* the decision's own, appended after them */
+	[MG_CODE_CHANGED_WITHIN_NOISE] = { "changed_within_noise", N,
+	  "A covered candidate's change from the base is past a regression allowance, but the runs of both revisions do not show it beyond their noise (regression.noise_test), so it changed without regressing and does not count.",
+	  "Nothing to do; to settle whether the change is real, record more runs of the candidate in both revisions." },
 };
 #undef E
 #undef H

@@ -155,6 +155,19 @@ static bool regressed(const mg_check_result *r, const mg_compare_row *row)
 	return false;
 }
 
+/* Whether a change of the row is past a regression allowance but within
+ * the runs' noise (changed_within_noise): it reads "changed", with that. */
+static bool changed_within_noise(const mg_check_result *r, const mg_compare_row *row)
+{
+	const mg_decision *d = r->decision;
+	size_t k;
+
+	for (k = 0; d && row->name && k < d->regression_within_noise; k++)
+		if (d->within_noise[k].name && !strcmp(row->name, d->within_noise[k].name))
+			return true;
+	return false;
+}
+
 /* Order the rows: regressed, then other changes, then the unchanged
  * (report order within each); count them. */
 static void order_rows(struct comment *c)
@@ -214,6 +227,8 @@ static void put_row(mg_buf *out, const mg_check_result *r, const mg_compare_row 
 		mg_buf_puts(out, "new");
 	else if (!row->in_head)
 		mg_buf_puts(out, "removed");
+	else if (changed_within_noise(r, row))
+		mg_buf_puts(out, "changed (within the runs' noise)");
 	else
 		mg_buf_puts(out, "changed");
 	if (row->in_base && row->in_head && row->base_status != row->head_status)

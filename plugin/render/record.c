@@ -609,6 +609,28 @@ static void render_waived(mg_jw *w, const mg_check_result *r, const mg_regressed
 	mg_jw_end(w);
 }
 
+/* A change past a threshold that the runs' noise covers (d->within_noise). */
+static void render_within_noise(mg_jw *w, const mg_regressed *g)
+{
+	const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
+
+	mg_jw_object(w);
+	mg_jw_key_string(w, "candidate", g->name);
+	mg_jw_key_string(w, "threshold", def->key);
+	mg_jw_key_string(w, "reason", mg_reason_name(def->reason));
+	mg_jw_key_exact(w, "base", g->base);
+	mg_jw_key_exact(w, "head", g->head);
+	mg_jw_key_exact(w, "change", g->change);
+	mg_jw_key_exact(w, "limit", g->limit);
+	mg_jw_key_exact(w, "change_pct", g->pct);
+	mg_jw_key_exact(w, "p", g->p);
+	mg_jw_key_object(w, "band");
+	mg_jw_key_exact(w, "min", g->band_min);
+	mg_jw_key_exact(w, "max", g->band_max);
+	mg_jw_end(w);
+	mg_jw_end(w);
+}
+
 /* regression (only with a regression: section): the policy's allowances,
  * whether the base was compared, and each regression that counts. */
 static void render_regression(mg_jw *w, const mg_check_result *r)
@@ -631,6 +653,12 @@ static void render_regression(mg_jw *w, const mg_check_result *r)
 	for (i = 0; i < d->regressed_count; i++)
 		render_regressed(w, r, &d->regressed[i]);
 	mg_jw_end(w);
+	if (d->regression_within_noise) {
+		mg_jw_key_array(w, "changed_within_noise");
+		for (i = 0; i < d->regression_within_noise; i++)
+			render_within_noise(w, &d->within_noise[i]);
+		mg_jw_end(w);
+	}
 	if (d->waived_count) {
 		mg_jw_key_array(w, "waived");
 		for (i = 0; i < d->waived_count; i++)

@@ -533,8 +533,42 @@ static void put_steps(struct render *x)
 	}
 }
 
-/* With regression: (memgate(1), REGRESSIONS AND HISTORY): the allowances and a row per
- * regression that counts, right under the heading. */
+/* A row of the regressions' table: one that counts (its reason, a cross),
+ * or a change the runs' noise covers (changed_within_noise, the noise). */
+static void put_regressed_row(struct render *x, const mg_regressed *g, bool within_noise)
+{
+	const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
+	const char *unit = def->metric == MG_M_PEAK ? " MB" : "";
+	mg_buf *out = &x->out;
+
+	mg_buf_puts(out, "| ");
+	mg_summary__put_name(out, g->name);
+	mg_buf_puts(out, " | ");
+	mg_summary__put_code(out, within_noise ? mg_code_of(MG_CODE_CHANGED_WITHIN_NOISE)->name
+					       : mg_reason_name(def->reason));
+	mg_buf_puts(out, " | ");
+	mg_format_value(out, g->base, NULL);
+	mg_buf_printf(out, "%s | ", unit);
+	mg_format_value(out, g->head, NULL);
+	mg_buf_printf(out, "%s | %s", unit, within_noise ? "" : "\xe2\x9d\x8c ");
+	mg_format_value(out, g->change, &g->limit);
+	mg_buf_puts(out, def->unit);
+	if (within_noise && isfinite(g->p)) {
+		mg_buf_printf(out, " (changed; within the runs' noise: p = %.3g)", g->p);
+	} else if (within_noise) {
+		mg_buf_printf(out, " (changed; within the runs' noise: %+.1f to %+.1f%s)",
+			      g->band_min, g->band_max, def->unit);
+	}
+	mg_buf_puts(out, " | ");
+	mg_summary__put_code(out, def->key);
+	mg_buf_putc(out, ' ');
+	mg_format_threshold(out, g->limit);
+	mg_buf_puts(out, " |\n");
+}
+
+/* With regression: (memgate(1), REGRESSIONS AND HISTORY): the allowances, a row per
+ * regression that counts and per change the runs' noise covers, right under
+ * the heading. */
 static void put_regression(struct render *x)
 {
 	const mg_decision *d = x->d;
@@ -564,34 +598,19 @@ static void put_regression(struct render *x)
 		mg_buf_printf(out, " %zu change%s within the runs' noise do%s not count.",
 			      d->regression_within_noise, d->regression_within_noise == 1 ? "" : "s",
 			      d->regression_within_noise == 1 ? "es" : "");
-	if (!d->regressed_count) {
+	if (!d->regressed_count && !d->regression_within_noise) {
 		mg_buf_puts(out, " No covered candidate regressed beyond them.\n");
 		return;
 	}
+	if (!d->regressed_count)
+		mg_buf_puts(out, " No covered candidate regressed beyond them and their noise.");
 	mg_buf_printf(out, "\n\n| candidate | reason | %s | this change | change | allowed |\n"
 		      "|---|---|---:|---:|---:|---:|\n",
 		      x->r->history && x->r->history->used ? "median" : "base");
-	for (k = 0; k < d->regressed_count; k++) {
-		const mg_regressed *g = &d->regressed[k];
-		const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
-		const char *unit = def->metric == MG_M_PEAK ? " MB" : "";
-
-		mg_buf_puts(out, "| ");
-		mg_summary__put_name(out, g->name);
-		mg_buf_puts(out, " | ");
-		mg_summary__put_code(out, mg_reason_name(def->reason));
-		mg_buf_puts(out, " | ");
-		mg_format_value(out, g->base, NULL);
-		mg_buf_printf(out, "%s | ", unit);
-		mg_format_value(out, g->head, NULL);
-		mg_buf_printf(out, "%s | \xe2\x9d\x8c ", unit);
-		mg_format_value(out, g->change, &g->limit);
-		mg_buf_printf(out, "%s | ", def->unit);
-		mg_summary__put_code(out, def->key);
-		mg_buf_putc(out, ' ');
-		mg_format_threshold(out, g->limit);
-		mg_buf_puts(out, " |\n");
-	}
+	for (k = 0; k < d->regressed_count; k++)
+		put_regressed_row(x, &d->regressed[k], false);
+	for (k = 0; k < d->regression_within_noise; k++)
+		put_regressed_row(x, &d->within_noise[k], true);
 	put_steps(x);
 }
 

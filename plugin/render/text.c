@@ -379,7 +379,7 @@ static void put_regression(mg_buf *out, const mg_check_result *r)
 	mg_buf_printf(out, " (covers %s; decision %s", mg_covers_name(rg->covers),
 		      rg->reject ? "reject" : "tune");
 	if (d->regression_within_noise)
-		mg_buf_printf(out, "; %zu within the runs' noise", d->regression_within_noise);
+		mg_buf_printf(out, "; %zu changed within the runs' noise", d->regression_within_noise);
 	if (d->waived_count)
 		mg_buf_printf(out, "; %zu accepted by a waiver", d->waived_count);
 	if (d->unmatched_count)
@@ -391,7 +391,8 @@ static void put_regression(mg_buf *out, const mg_check_result *r)
 		int reason = mg_code_reason(findings[i].code);
 
 		if ((reason < 0 || !MG_REASON_IS_REGRESSION(reason)) &&
-		    findings[i].code != mg_code_of(MG_CODE_REGRESSION_NOT_COMPARED))
+		    findings[i].code != mg_code_of(MG_CODE_REGRESSION_NOT_COMPARED) &&
+		    findings[i].code != mg_code_of(MG_CODE_CHANGED_WITHIN_NOISE))
 			continue;
 		mg_buf_puts(out, "  ");
 		mg_format_location(out, findings[i].file, findings[i].pos, mg_text__put_safe);

@@ -4,6 +4,7 @@
  * findings_put.c holds what both add findings with.
  */
 #include <assert.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -470,6 +471,54 @@ static void regression_findings(struct findings *f)
 }
 
 /*
+ * "checkpoint: peak increase 7.08 % (52110 -> 55800 MB) > max_peak_increase_pct 5
+ * against the base, but within both runs' noise (Mann-Whitney p = 0.35 >
+ * alpha 0.05): changed, not regressed": one note per change the runs' noise
+ * covers (changed_within_noise), at the value's line in the head's report.
+ */
+static void within_noise_findings(struct findings *f)
+{
+	const mg_decision *d = f->d;
+	const mg_regression *rg = f->r->policy ? &f->r->policy->rules.regression : NULL;
+	size_t k;
+
+	for (k = 0; rg && k < d->regression_within_noise; k++) {
+		const mg_regressed *g = &d->within_noise[k];
+		const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
+		const mg_evaluation *e = &d->base.evaluations[g->index];
+		const mg_candidate *c = candidate_of(f, e);
+		mg_pos pos = c ? c->pos : mg_findings__no_pos();
+		const char *unit = metric_unit(def->metric);
+
+		if (c && c->metric[def->metric].pos.line > 0)
+			pos = c->metric[def->metric].pos;
+		f->subject = e->name;
+		mg_format_name(&f->msg, e->name);
+		mg_buf_printf(&f->msg, ": %s ", def->label);
+		mg_format_value(&f->msg, g->change, &g->limit);
+		mg_buf_printf(&f->msg, "%s (", def->unit);
+		mg_format_value(&f->msg, g->base, NULL);
+		mg_buf_puts(&f->msg, " -> ");
+		mg_format_value(&f->msg, g->head, NULL);
+		mg_buf_printf(&f->msg, "%s) > %s ", unit, def->key);
+		mg_format_threshold(&f->msg, g->limit);
+		mg_buf_puts(&f->msg, " against the base, but within both runs' noise (");
+		if (isfinite(g->p)) {
+			mg_buf_printf(&f->msg, "Mann-Whitney p = %.3g > alpha ", g->p);
+			mg_format_threshold(&f->msg, rg->alpha > 0 ? rg->alpha
+								   : MG_REGRESSION_DEFAULT_ALPHA);
+		} else {
+			mg_buf_printf(&f->msg, "the change over the runs spans %+.1f to %+.1f%s",
+				      g->band_min, g->band_max, def->unit);
+		}
+		mg_buf_puts(&f->msg, "): changed, not regressed");
+		mg_findings__add_weighted(f, MG_FINDING_NOTE, MG_FINDING_RANK_WAIVER,
+					  mg_code_of(MG_CODE_CHANGED_WITHIN_NOISE),
+					  mg_findings__report_file(f->r), pos, g->index);
+	}
+}
+
+/*
  * "'checkpoint' (selected at the base) has no candidate of that name now:
  * not compared against the base ('checkpoint ' looks like 'checkpoint')":
  * one per covered base candidate without a namesake (regression_not_compared),
@@ -550,6 +599,7 @@ void mg_findings(mg_finding **out, size_t *count, const mg_check_result *r)
 	mg_findings__proposed(&f);
 	regression_findings(&f);
 	unmatched_findings(&f);
+	within_noise_findings(&f);
 	candidate_findings(&f);
 	baseline_finding(&f);
 	sensitivity_findings(&f);

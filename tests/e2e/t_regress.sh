@@ -161,9 +161,36 @@ pr_repo "$repo" 52110 60000 "52000 52110 53000" -- 55800 60000 "54000 55800 5700
 	"max_peak_increase_pct: 5"
 mg check -C "$repo" --policy-rev main
 expect_code 0 "runs whose bands overlap the allowance do not count"
+expect_out "regression against the base $(git -C "$repo" rev-parse main | cut -c1-12): none beyond max_peak_increase_pct 5 (covers selected; decision tune; 1 changed within the runs' noise)" \
+	"the regression line counts the change as changed, not regressed"
+expect_out "  $REPORT_PATH:6:37: checkpoint: peak increase 7.08117 % (52110 -> 55800 MB) > max_peak_increase_pct 5 against the base, but within both runs' noise (Mann-Whitney p = 0.35 > alpha 0.05): changed, not regressed [changed_within_noise]" \
+	"the change is listed with its noise: the test's p-value against alpha"
 mg check -C "$repo" --policy-rev main --format json
 expect_field regression.within_noise 1
 expect_field regression.regressed '[]'
+expect_field regression.changed_within_noise.0.candidate '"checkpoint"'
+expect_field regression.changed_within_noise.0.reason '"peak_memory_regressed"'
+expect_field regression.changed_within_noise.0.change 7.08117443869
+expect_field regression.changed_within_noise.0.p 0.35
+mg check -C "$repo" --policy-rev main --format github --summary "$T/noise-summary.md"
+expect_code 0 "in the Action, too"
+expect_out "::notice file=$REPORT_PATH,line=6,col=37,title=memgate%3A changed_within_noise (checkpoint)::checkpoint: peak increase 7.08117 %25" \
+	"a notice at the value's line, never an error or a warning"
+if grep -qF "| checkpoint | \`changed_within_noise\` | 52110 MB | 55800 MB | 7.08117 % (changed; within the runs' noise: p = 0.35) | \`max_peak_increase_pct\` 5 |" "$T/noise-summary.md"; then
+	ok "the job summary's regressions table has the change, with its noise"
+else
+	not_ok "the job summary's regressions table has the change, with its noise" "$(grep -F checkpoint "$T/noise-summary.md" | head -n 3)"
+fi
+# under noise_test: range the change's band over the runs is shown
+pr_repo "$repo" 52110 60000 "52000 52110 53000" -- 55800 60000 "54000 55800 57000" -- \
+	"max_peak_increase_pct: 5" "noise_test: range"
+mg check -C "$repo" --policy-rev main
+expect_code 0 "under noise_test: range, too"
+expect_out "but within both runs' noise (the change over the runs spans +1.9 to +9.6 %): changed, not regressed [changed_within_noise]" \
+	"the change's band over the runs is shown"
+mg check -C "$repo" --policy-rev main --format json
+expect_field regression.changed_within_noise.0.p null
+expect_field regression.changed_within_noise.0.band.min 1.8867924528301883
 # head runs 55700..55900: the whole band (5.1 % .. 7.5 %) is past 5 %
 pr_repo "$repo" 52110 60000 "52000 52110 53000" -- 55800 60000 "55700 55800 55900" -- \
 	"max_peak_increase_pct: 5"
