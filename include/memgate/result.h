@@ -275,6 +275,15 @@ typedef struct mg_check_item {
 bool mg_check_step(const char **commit, size_t *ago, double *pct, const mg_check_result *r,
 		   const mg_regressed *g);
 
+/*
+ * With regression.history compared: the median peak of the candidate named
+ * `name` over the versions read, which its regressions compare with
+ * instead of the base's own value; true and *median set when there is one.
+ * The views that compare with the base show it beside the base's value,
+ * so that the table and the finding name the same baseline.
+ */
+bool mg_check_history_median(double *median, const mg_check_result *r, const char *name);
+
 /* The exit status of one item: 0 passes, 1 fails the gate, 2 not decided. */
 int mg_check_item_status(const mg_check_item *item);
 

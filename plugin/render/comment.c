@@ -216,6 +216,7 @@ static void put_value(mg_buf *out, const mg_compare_row *row, const mg_compare_v
 
 static void put_row(mg_buf *out, const mg_check_result *r, const mg_compare_row *row)
 {
+	double median;
 	size_t k;
 
 	mg_buf_puts(out, "| ");
@@ -237,6 +238,11 @@ static void put_row(mg_buf *out, const mg_check_result *r, const mg_compare_row 
 	for (k = 0; k < MG_COMPARE_METRICS; k++) {
 		mg_buf_puts(out, " | ");
 		put_value(out, row, &row->value[k]);
+		if (mg_compare_metrics[k] == MG_M_PEAK && row->in_head &&
+		    mg_check_history_median(&median, r, row->name)) {
+			mg_buf_printf(out, "; median of the last %zu: ", r->history->used);
+			mg_format_value(out, median, NULL);
+		}
 	}
 	mg_buf_puts(out, " |\n");
 }

@@ -52,6 +52,7 @@ static void put_compare_cell(mg_buf *out, const mg_compare_row *row, const mg_co
 static void put_compare_rows(struct render *x)
 {
 	mg_buf *out = &x->out;
+	double median;
 	size_t i, k;
 
 	mg_buf_puts(out, "| candidate | change | peak MB | samples/s | eval_loss |\n"
@@ -75,6 +76,11 @@ static void put_compare_rows(struct render *x)
 		for (k = 0; k < MG_COMPARE_METRICS; k++) {
 			mg_buf_puts(out, " | ");
 			put_compare_cell(out, row, &row->value[k]);
+			if (mg_compare_metrics[k] == MG_M_PEAK && row->in_head &&
+			    mg_check_history_median(&median, x->r, row->name)) {
+				mg_buf_printf(out, "; median of the last %zu: ", x->r->history->used);
+				mg_format_value(out, median, NULL);
+			}
 		}
 		mg_buf_puts(out, " |\n");
 	}
@@ -123,6 +129,8 @@ void mg_summary__put_base(struct render *x)
 	mg_buf_puts(out, " | ");
 	mg_summary__put_name(out, d->selected ? d->selected : "none");
 	mg_buf_printf(out, " | %s |\n\nBoth decided with the same policy. Per candidate, base "
-		      "\xe2\x86\x92 this change (delta):\n\n", x->r->passed ? "passed" : "failed");
+		      "\xe2\x86\x92 this change (delta)%s:\n\n", x->r->passed ? "passed" : "failed",
+		      x->r->history && x->r->history->used && d->regression_checked ?
+		      "; the peak's median over the history is what the regressions compare with" : "");
 	put_compare_rows(x);
 }

@@ -603,9 +603,12 @@ static void put_compare_cell(mg_buf *out, const mg_compare_value *v, const char 
 static const char *const compare_labels[MG_COMPARE_METRICS] = { "peak", "samples/s", "eval_loss" };
 static const char *const compare_units[MG_COMPARE_METRICS] = { " MB", "", "" };
 
-/* One row: name, then each metric, or "new"/"removed" with the values. */
-static void fill_compare_row(char **cells, const mg_compare_row *row)
+/* One row: name, then each metric, or "new"/"removed" with the values;
+ * under regression.history the peak's median the regressions compare
+ * with, when r has one: "(+2000; median of the last 5: 52000)". */
+static void fill_compare_row(char **cells, const mg_check_result *r, const mg_compare_row *row)
 {
+	double median;
 	mg_buf cell = MG_BUF_INIT;
 	size_t k, n = 0;
 
@@ -624,6 +627,11 @@ static void fill_compare_row(char **cells, const mg_compare_row *row)
 		} else {
 			mg_buf_puts(&cell, "unknown");
 		}
+		if (mg_compare_metrics[k] == MG_M_PEAK && row->in_head &&
+		    mg_check_history_median(&median, r, row->name)) {
+			mg_buf_printf(&cell, "; median of the last %zu: ", r->history->used);
+			mg_format_value(&cell, median, NULL);
+		}
 		cells[n++] = mg_buf_detach(&cell, NULL);
 	}
 	mg_buf_puts(&cell, !row->in_base ? "new candidate" : !row->in_head ? "removed" :
@@ -634,17 +642,27 @@ static void fill_compare_row(char **cells, const mg_compare_row *row)
 	cells[n] = mg_buf_detach(&cell, NULL);
 }
 
-static void put_base_rows(mg_buf *out, const mg_decision *base, const mg_decision *head)
+/* Whether the row's peak now differs from the median its regressions
+ * compare with (regression.history). */
+static bool off_median(const mg_check_result *r, const mg_compare_row *row)
+{
+	double median;
+
+	return row->in_head && row->value[0].head_known &&
+	       mg_check_history_median(&median, r, row->name) && median != row->value[0].head;
+}
+
+static void put_base_rows(mg_buf *out, const mg_check_result *r, const mg_decision *base)
 {
 	mg_compare_row *rows = NULL;
 	size_t n = 0, cols = MG_COMPARE_METRICS + 2, i, shown = 0;
 	char **cells;
 
-	mg_compare_rows(&rows, &n, base, head);
+	mg_compare_rows(&rows, &n, base, r->decision);
 	cells = mg_xcalloc(n * cols + 1, sizeof(*cells));
 	for (i = 0; i < n; i++)
-		if (mg_compare_row_changed(&rows[i]))
-			fill_compare_row(cells + shown++ * cols, &rows[i]);
+		if (mg_compare_row_changed(&rows[i]) || off_median(r, &rows[i]))
+			fill_compare_row(cells + shown++ * cols, r, &rows[i]);
 	if (shown) {
 		mg_buf_puts(out, "changed against the base:\n");
 		put_table(out, cells, shown, cols, false);
@@ -682,7 +700,7 @@ static void put_base(mg_buf *out, const mg_check_result *r)
 			      mg_verdict_name(r->decision->verdict));
 		mg_text__put_winner(out, r->decision->selected);
 		mg_buf_putc(out, '\n');
-		put_base_rows(out, bd, r->decision);
+		put_base_rows(out, r, bd);
 		return;
 	}
 	mg_buf_printf(out, "decided %s (%s), selected ", mg_verdict_name(bd->verdict),
@@ -692,7 +710,7 @@ static void put_base(mg_buf *out, const mg_check_result *r)
 		      b->result->passed ? "passed" : "failed", mg_verdict_name(r->decision->verdict));
 	mg_text__put_winner(out, r->decision->selected);
 	mg_buf_putc(out, '\n');
-	put_base_rows(out, bd, r->decision);
+	put_base_rows(out, r, bd);
 }
 
 /* "waivers (today 2026-05-02, the clock's date in UTC):" and one line each. */

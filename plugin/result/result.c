@@ -215,6 +215,22 @@ int mg_check_item_status(const mg_check_item *item)
 
 /* ---- where a regression's series stepped ---- */
 
+bool mg_check_history_median(double *median, const mg_check_result *r, const char *name)
+{
+	const mg_history *h = r->history;
+	const mg_candidate *c;
+	long i;
+
+	if (!h || !h->used || !name || !r->decision->regression_checked ||
+	    (i = mg_history_find(h, name)) < 0)
+		return false;
+	c = &h->evidence.candidates[i];
+	if (c->metric[MG_M_PEAK].state != MG_METRIC_NUMBER)
+		return false;
+	*median = c->metric[MG_M_PEAK].value;
+	return true;
+}
+
 bool mg_check_step(const char **commit, size_t *ago, double *pct, const mg_check_result *r,
 		   const mg_regressed *g)
 {

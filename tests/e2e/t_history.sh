@@ -121,6 +121,10 @@ expect_out "regression against the median of the last 4 measurements (4 asked) o
 expect_out "checkpoint: peak increase" "text: the candidate that regressed"
 expect_out "against the median of the base's last 4 measurements [peak_memory_regressed]" \
 	"text: the finding says against what"
+med=$(median_ref "$repo" main 4 checkpoint)
+expect_out "checkpoint: peak increase 8.21256 % ($med -> 56000 MB)" "text: the finding compares with the median"
+expect_out "  checkpoint  peak 54000 -> 56000 MB (+2000); median of the last 4: $med  samples/s" \
+	"text: the base comparison shows that median beside the base's value (one baseline in both)"
 
 # The summary charts each compared candidate's peak over those commits, the
 # axis scaled to the data.
@@ -128,6 +132,11 @@ mg check -C "$repo" --policy-rev main --summary "$T/summary.md"
 first=$(grep -n '^### ' "$T/summary.md" | head -n 1 | cut -d: -f2-)
 if [ "$first" = "### Regressions against the history" ]; then ok "summary: opens with the regressions"
 else not_ok "summary: opens with the regressions" "first section: $first"; fi
+if grep -qF "| checkpoint | changed | 54000 → 56000 (+2000); median of the last 4: $med | 8 (same) | 2 (same) |" "$T/summary.md"; then
+	ok "summary: the base comparison shows the median the regressions compare with"
+else
+	not_ok "summary: the base comparison shows the median the regressions compare with" "$(grep -F '| checkpoint |' "$T/summary.md")"
+fi
 if grep -qxF '    title "checkpoint: peak memory (MB), last 4 measurements and this change"' "$T/summary.md"; then
 	ok "summary: a chart of checkpoint's peak over the history"
 else
