@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "helpers.h"
+#include "decision_memo.h"
 #include "memgate/decision.h"
 #include "memgate/noise.h"
 
@@ -2419,6 +2420,72 @@ static void set_runs(mg_candidate *c, enum mg_metric_id m, double lo, double hi)
 	c->run_min[m] = lo;
 	c->run_max[m] = hi;
 	c->repeats = 3;
+}
+
+/* Two regressions' lists agree entry by entry. */
+static void expect_same_regressed(const mg_regressed *a, size_t an, const mg_regressed *b,
+				  size_t bn)
+{
+	size_t i;
+
+	cr_assert_eq(an, bn);
+	for (i = 0; i < an; i++) {
+		cr_expect_str_eq(a[i].name, b[i].name);
+		cr_expect_eq(a[i].threshold, b[i].threshold);
+		cr_expect(a[i].change == b[i].change && a[i].limit == b[i].limit);
+		cr_expect(a[i].pct == b[i].pct || (a[i].pct != a[i].pct && b[i].pct != b[i].pct));
+		cr_expect(a[i].p == b[i].p || (a[i].p != a[i].p && b[i].p != b[i].p));
+		cr_expect_eq(a[i].waiver, b[i].waiver);
+	}
+}
+
+/* The tipping-point search decides many budgets through one memo, which
+ * keeps the regression's judgments from the first decision: each decision
+ * through it is the one mg_decide makes, whatever the budget selects (the
+ * regressed, within the noise, and a base candidate without a namesake). */
+Test(decision, a_memo_keeps_the_regression_as_mg_decide_makes_it)
+{
+	static const double caps[] = { 20000, 8700, 8559, 12000, 20000, 9100, 7000 };
+	fixture head, base;
+	mg_decision__memo *memo;
+	mg_decision *plain, *kept;
+	mg_error err;
+	size_t i;
+
+	regress_fixture(&head, &base, 8560, 9700, 5);   /* +7 %, +7.8 % */
+	measured(&base, "offload", 9500, 7, 2.0);
+	measured(&head, "offload", 10400, 7, 2.0);       /* +9.5 %, within its runs' noise */
+	set_runs(&base.cand[3], MG_M_PEAK, 9000, 10500);
+	set_runs(&head.cand[3], MG_M_PEAK, 9400, 11000);
+	measured(&base, "gone", 9900, 7, 2.0);            /* no namesake now */
+	head.rules.regression.covers = MG_COVERS_ALL;
+	head.rules.regression.noise_test = MG_NOISE_TEST_RANGE;
+	mg_error_clear(&err);
+	memo = mg_decision__memo_new(&head.rules, &head.ev);
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		head.rules.budget.value[MG_MEMORY_CAP_MB] = caps[i];
+		plain = decide(&head);
+		cr_assert_eq(mg_decision__decide(&kept, &head.rules, &head.ev, head.pre, memo, &err), 0,
+			     "%s", err.message);
+		cr_expect_eq(kept->verdict, plain->verdict, "cap %g", caps[i]);
+		cr_expect_eq(kept->reason, plain->reason, "cap %g", caps[i]);
+		cr_expect(kept->selected == plain->selected ||
+			  (kept->selected && plain->selected &&
+			   !strcmp(kept->selected, plain->selected)), "cap %g", caps[i]);
+		expect_same_regressed(kept->regressed, kept->regressed_count, plain->regressed,
+				      plain->regressed_count);
+		expect_same_regressed(kept->within_noise, kept->regression_within_noise,
+				      plain->within_noise, plain->regression_within_noise);
+		cr_assert_eq(kept->unmatched_count, plain->unmatched_count);
+		cr_expect(kept->unmatched_count == 1 && !strcmp(kept->unmatched[0], "gone"));
+		cr_expect(plain->regressed_count == 0 || i != 0 || plain->regressed_count == 2,
+			  "cap %g: %zu regressed", caps[i], plain->regressed_count);
+		if (i == 0)
+			cr_expect_eq(plain->regression_within_noise, 1);
+		mg_decision_free(plain);
+		mg_decision_free(kept);
+	}
+	mg_decision__memo_free(memo);
 }
 
 Test(decision, regression_of_the_selected_candidate_decides_tune)

@@ -363,9 +363,53 @@ bool mg_regression_step(double *pct, const mg_regression *rg, enum mg_reason rea
 	return false;
 }
 
+/* One judgment of a candidate's change under a regression threshold: what
+ * judge() and change_pct() make of it, kept by a memo (the candidates, the
+ * base and regression: are the same in every decision through one). */
+struct judgment {
+	bool known;
+	enum judged judged;
+	double v, p, pct, limit;
+	mg_band band;
+};
+
+/* What a memo keeps of the regression (decide_regression): the base's
+ * namesakes, the judgments (ev's candidates x thresholds) and the
+ * candidates without a namesake, each made by the first decision. */
+struct regress_memo {
+	const mg_candidate **match;
+	struct judgment *judged;
+	bool unmatched_made;
+	const char **unmatched, **lookalike, *unmatched_selected;
+	size_t unmatched_count;
+};
+
+/* judge() and change_pct() of def's change from b to h, through the memo's
+ * judgment of candidate c when there is a memo. */
+static enum judged judge_kept(double *v, mg_band *band, double *p, double *pct,
+			      const mg_regression *rg, int t, const mg_candidate *b,
+			      const mg_candidate *h, struct regress_memo *rm, size_t c)
+{
+	struct judgment *j = rm ? &rm->judged[c * MG_THRESHOLD_COUNT + t] : NULL;
+	enum judged judged;
+
+	if (j && j->known && j->limit == rg->limits.value[t]) {
+		*v = j->v;
+		*band = j->band;
+		*p = j->p;
+		*pct = j->pct;
+		return j->judged;
+	}
+	judged = judge(v, band, p, rg, t, b, h);
+	*pct = judged == NOT_BEYOND ? NAN : change_pct(&mg_tables__thresholds[t], b, h);
+	if (j)
+		*j = (struct judgment){ true, judged, *v, *p, *pct, rg->limits.value[t], *band };
+	return judged;
+}
+
 /* Compares evaluation i with its namesake at the base, adding what counts. */
 static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_evidence *ev,
-			      const mg_candidate *const *match, size_t i)
+			      const mg_candidate *const *match, size_t i, struct regress_memo *rm)
 {
 	const mg_regression *rg = &rules->regression;
 	const mg_evaluation *e = &d->base.evaluations[i];
@@ -383,10 +427,11 @@ static void regress_candidate(mg_decision *d, const mg_rules *rules, const mg_ev
 		enum judged judged;
 		double pct;
 
-		judged = judge(&v, &band, &p, rg, t, b, h);
+		if (!rg->limits.set[t])
+			continue;
+		judged = judge_kept(&v, &band, &p, &pct, rg, t, b, h, rm, e->index);
 		if (judged == NOT_BEYOND)
 			continue;
-		pct = change_pct(def, b, h);
 		w = judged == COUNTS ? accepting_waiver(rules, e->name, def->reason, pct) : SIZE_MAX;
 		list = judged == WITHIN_NOISE ? &d->within_noise :
 		       w == SIZE_MAX ? &d->regressed : &d->waived;
@@ -439,13 +484,25 @@ static bool looks_like(const char *a, const char *b)
  * name now (d->unmatched): the one the base selected and, with covers:
  * all, each other (the first of each name), each with a look-alike now.
  */
-static void find_unmatched(mg_decision *d, const mg_regression *rg, const mg_evidence *ev)
+static void find_unmatched(mg_decision *d, const mg_regression *rg, const mg_evidence *ev,
+			   struct regress_memo *rm)
 {
 	const mg_evidence *base = rg->base;
-	size_t hn, j, k, n;
-	mg_named *h = mg_byname_candidates(&hn, ev);
-	mg_named *b = mg_byname_candidates(&n, base);
+	size_t hn, j, k, n, bytes;
+	mg_named *h, *b;
 	const char *name;
+
+	if (rm && rm->unmatched_made) {
+		bytes = rm->unmatched_count * sizeof(char *);
+		d->unmatched = bytes ? memcpy(mg_xmalloc(bytes), rm->unmatched, bytes) : NULL;
+		d->unmatched_lookalike = bytes ? memcpy(mg_xmalloc(bytes), rm->lookalike, bytes)
+					       : NULL;
+		d->unmatched_count = rm->unmatched_count;
+		d->unmatched_selected = rm->unmatched_selected;
+		return;
+	}
+	h = mg_byname_candidates(&hn, ev);
+	b = mg_byname_candidates(&n, base);
 
 	for (j = 0; j < base->candidate_count; j++) {
 		name = base->candidates[j].name;
@@ -471,6 +528,15 @@ static void find_unmatched(mg_decision *d, const mg_regression *rg, const mg_evi
 	}
 	free(h);
 	free(b);
+	if (rm) {
+		bytes = d->unmatched_count * sizeof(char *);
+		rm->unmatched = bytes ? memcpy(mg_xmalloc(bytes), d->unmatched, bytes) : NULL;
+		rm->lookalike = bytes ? memcpy(mg_xmalloc(bytes), d->unmatched_lookalike, bytes)
+				      : NULL;
+		rm->unmatched_count = d->unmatched_count;
+		rm->unmatched_selected = d->unmatched_selected;
+		rm->unmatched_made = true;
+	}
 }
 
 /* The evaluation named `name` (by pointer, else by text), or SIZE_MAX. */
@@ -496,7 +562,8 @@ static size_t evaluation_named(const mg_decision *d, const char *name)
  * Else the base's selected candidate having no namesake now decides the
  * same way (regression_not_compared): a rename must not escape the budget.
  */
-static void decide_regression(mg_decision *d, const mg_rules *rules, const mg_evidence *ev)
+static void decide_regression(mg_decision *d, const mg_rules *rules, const mg_evidence *ev,
+			      struct regress_memo *rm)
 {
 	const mg_regression *rg = &rules->regression;
 	size_t first[2], i, k;
@@ -508,21 +575,27 @@ static void decide_regression(mg_decision *d, const mg_rules *rules, const mg_ev
 	    d->reason == MG_O_BASELINE_MISSING_OR_INVALID)
 		return;
 	d->regression_checked = true;
-	match = match_base(ev, rg->base);
+	if (rm && !rm->match) {
+		rm->match = match_base(ev, rg->base);
+		rm->judged = mg_xcalloc(ev->candidate_count * MG_THRESHOLD_COUNT + 1,
+					sizeof(*rm->judged));
+	}
+	match = rm ? rm->match : match_base(ev, rg->base);
 	seen = mg_xcalloc(d->base.count + 1, sizeof(*seen));
 	first[0] = evaluation_named(d, d->selected);
 	first[1] = evaluation_named(d, rg->base_selected);
 	for (k = 0; k < 2; k++)
 		if (first[k] != SIZE_MAX && !seen[first[k]]) {
 			seen[first[k]] = true;
-			regress_candidate(d, rules, ev, match, first[k]);
+			regress_candidate(d, rules, ev, match, first[k], rm);
 		}
 	for (i = 0; rg->covers == MG_COVERS_ALL && i < d->base.count; i++)
 		if (!seen[i])
-			regress_candidate(d, rules, ev, match, i);
+			regress_candidate(d, rules, ev, match, i, rm);
 	free(seen);
-	free(match);
-	find_unmatched(d, rg, ev);
+	if (!rm)
+		free(match);
+	find_unmatched(d, rg, ev, rm);
 	if (!d->regressed_count && d->unmatched_selected && verdict >= d->verdict) {
 		mg_tables__conclude(d, MG_O_REGRESSION_NOT_COMPARED);
 		d->verdict = verdict;
@@ -645,6 +718,7 @@ struct mg_decision__memo {
 	struct sens sens;
 	mg_budget budget;          /* the memo's rules' budget, which `base` screened */
 	mg_screening base;         /* lent to a decision whose budget is the same */
+	struct regress_memo regress;
 };
 
 /*
@@ -712,7 +786,7 @@ static int decide_with(mg_decision **out, const mg_rules *rules, const mg_eviden
 	if (d->verdict == MG_ACCEPT && rules->noise == MG_NOISE_TUNE && d->base.feasible_count &&
 	    mg_noise_of(NULL, rules, ev, &d->base, d->base.feasible[0]))
 		mg_tables__conclude(d, MG_O_MARGIN_WITHIN_MEASUREMENT_NOISE);
-	decide_regression(d, rules, ev);
+	decide_regression(d, rules, ev, memo ? &memo->regress : NULL);
 	issue_next_action(d);
 	signature_next_action(d);
 	if (approved)
@@ -768,6 +842,10 @@ void mg_decision__memo_free(mg_decision__memo *memo)
 	free(memo->early);
 	free(memo->target);
 	free(memo->waive);
+	free(memo->regress.match);
+	free(memo->regress.judged);
+	free(memo->regress.unmatched);
+	free(memo->regress.lookalike);
 	free(memo);
 }
 
