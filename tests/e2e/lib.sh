@@ -125,6 +125,15 @@ expect_err() {
 expect_no_err() {
 	if grep -qF -- "$1" "$T/err"; then not_ok "$2" "stderr has: $1"; else ok "$2"; fi
 }
+expect_no_out() {
+	if grep -qF -- "$1" "$T/out"; then not_ok "$2" "stdout has: $1"; else ok "$2"; fi
+}
+# A command a script names that does not exist (a helper misspelt or never
+# defined) fails the script, rather than skipping what it would assert.
+command_not_found_handle() {
+	not_ok "command not found: $1" "a test script ran a command that does not exist"
+	return 127
+}
 # expect_field PATH EXPECTED [FILE]: the JSON value at PATH ("evaluations.0.status")
 # of the record in FILE (default: stdout), printed unformatted by tests' jsonget.
 expect_field() {

@@ -38,7 +38,6 @@ expect_out "::error file=.memgate.yml,line=$line,col=1,title=memgate%3A could no
 	"an error annotation at the head policy's line and column"
 expect_err ".memgate.yml:$line:1: unknown key 'budgt'" "the error names file:line:col"
 expect_err "in the policy this change proposes" "the error says it is the proposed policy"
-expect_no_out() { if grep -qF -- "$1" "$T/out"; then not_ok "$2" "stdout has: $1"; else ok "$2"; fi; }
 expect_no_out "::notice" "no passing notice"
 expect_no_file "$T/never.json" "--json is not written on exit 2"
 expect_no_file "$T/never.md" "--summary FILE is not written on exit 2"
