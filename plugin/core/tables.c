@@ -291,6 +291,10 @@ static const mg_code codes[MG_CODE_COUNT] = {
 	[MG_CODE_MEASURED_COMMIT_BEHIND_BASE] = { "measured_commit_behind_base", E,
 	  "The manifest's measured.commit is neither the base's measured commit nor a descendant of it, and no evidence.inputs show that it measured the code being merged: older evidence restored, or it cannot be told in a shallow clone.",
 	  "Measure again at the gated commit, or list the measured code in evidence.inputs; in a shallow clone fetch the history between the two measured commits (fetch-depth: 0)." },
+	/* an evidence issue appended after them (mg_issue_code) */
+	[MG_CODE_APPROVAL_UNVERIFIED] = { "approval_unverified", E,
+	  "With provenance required or provenance.approvers named: the approval beside the manifest (MANIFEST.approved.json) has no signature in namespace memgate-approve that verifies under the base's allowed signers by a principal provenance.approvers names (--require-approved).",
+	  "Approve with an approver's key (memgate approve --sign KEY) and commit the approval and its .sig; a runner's key cannot approve." },
 };
 #undef E
 #undef H
@@ -309,6 +313,7 @@ static const enum mg_code_id appended_issue_codes[] = {
 	MG_CODE_APPROVAL_OF_OTHER_EVIDENCE,
 	MG_CODE_EVIDENCE_OUT_OF_PLACE,
 	MG_CODE_MEASURED_COMMIT_BEHIND_BASE,
+	MG_CODE_APPROVAL_UNVERIFIED,
 };
 _Static_assert(MG_REASON_COUNT == 16 && CODE_COUNT == MG_CODE_COUNT &&
 	       sizeof(appended_issue_codes) / sizeof(appended_issue_codes[0]) ==
