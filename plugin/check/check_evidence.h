@@ -40,7 +40,7 @@ int mg_check__check_custody(struct run *run, mg_error *err);
  * decision also reads what moves without the change (the base's history),
  * so the policy is never unchanged; it says why.
  */
-#define MG_CHECK_INPUT_PATHS 7
+#define MG_CHECK_INPUT_PATHS 9
 typedef struct mg_check_inputs {
 	const char *paths[MG_CHECK_INPUT_PATHS];
 	size_t path_count;
@@ -48,6 +48,8 @@ typedef struct mg_check_inputs {
 	size_t spec_count;
 	const char *moving;
 	char *sig_path;              /* owned: paths[] may point at it */
+	char *approval_path;         /* owned, as sig_path: MANIFEST.approved.json */
+	char *approval_sig_path;     /* owned, as sig_path: its .sig */
 } mg_check_inputs;
 
 /*
