@@ -122,6 +122,9 @@ expect_out() {
 expect_err() {
 	if grep -qF -- "$1" "$T/err"; then ok "$2"; else not_ok "$2" "stderr lacks: $1"; fi
 }
+expect_no_out() {
+	if grep -qF -- "$1" "$T/out"; then not_ok "$2" "stdout has: $1"; else ok "$2"; fi
+}
 expect_no_err() {
 	if grep -qF -- "$1" "$T/err"; then not_ok "$2" "stderr has: $1"; else ok "$2"; fi
 }
