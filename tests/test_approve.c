@@ -157,6 +157,73 @@ Test(approve, refuses_to_sign_without_allowed_signers)
 	mg_demo_remove(dir);
 }
 
+/* Committed, the approval passes check --require-approved with the same
+ * rule; once the manifest changes (the runner measured again), it is an
+ * approval of other evidence, never "as approved". */
+Test(approve, the_release_check_reads_the_approval_and_its_binding)
+{
+	char dir[MG_DEMO_DIR_SIZE], mhex[MG_DIGEST_HEX_SIZE], *manifest;
+	mg_approve_options o = fail_on_reject();
+	mg_check_options c = { 0 };
+	mg_approval *a = NULL;
+	mg_check_result *r;
+	mg_error err;
+	size_t len;
+
+	enter_demo(dir);
+	cr_assert_eq(mg_approve_run(&a, &o, &err), MG_OK, "%s", err.message);
+	mg_approve_free(a);
+	mg_demo_commit(dir, "NOTES", "approved\n", 0);   /* commits the approval too */
+	c.require_approved = true;
+	c.fail_on_set = true;
+	c.fail_on[MG_REJECT] = true;
+	r = mg_demo_check(dir, c);
+	cr_expect(r->passed);
+	cr_expect(r->decision->approved_checked);
+	cr_expect_str_eq(r->approval_path, APPROVAL);
+	cr_expect_str_eq(r->approved_ref.path, APPROVAL);
+	manifest = read_in(dir, MG_DEMO_MANIFEST, &len);
+	cr_assert_eq(mg_digest_sha256_hex(mhex, manifest, len), 0);
+	cr_expect_str_eq(r->approved_manifest_sha256, mhex);
+	cr_expect_str_eq(r->manifest_ref.sha256, mhex);
+	cr_expect_not(r->approval_sig.checked, "no provenance section: no signature read");
+	mg_check_result_free(r);
+
+	mg_demo_commit(dir, MG_DEMO_MANIFEST, "\n", 1);   /* another manifest */
+	r = mg_demo_check(dir, c);
+	cr_expect_not(r->passed);
+	cr_expect_not(r->decision->applicable);
+	cr_expect(r->decision->issue[MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE]);
+	cr_expect_not(r->decision->approved_checked, "never 'as approved'");
+	cr_expect_str_eq(mg_next_action_name(r->decision->next_action),
+			 "re_approve_or_restore_evidence");
+	cr_expect_str_eq(r->approved_manifest_sha256, mhex, "what was approved");
+	cr_expect_str_neq(r->manifest_ref.sha256, mhex, "what the manifest is now");
+	mg_check_result_free(r);
+	free(manifest);
+	mg_demo_remove(dir);
+}
+
+/* Without the approval in the commit: approved_result_missing, and the
+ * next action points at the approval, not at the GPU. */
+Test(approve, the_release_check_without_an_approval)
+{
+	char dir[MG_DEMO_DIR_SIZE];
+	mg_check_options c = { 0 };
+	mg_check_result *r;
+
+	mg_demo_repo(dir);
+	c.require_approved = true;
+	r = mg_demo_check(dir, c);
+	cr_expect(r->decision->issue[MG_ISSUE_APPROVED_RESULT_MISSING]);
+	cr_expect_str_eq(r->approval_path, APPROVAL);
+	cr_expect_not(r->approved_ref.read);
+	cr_expect_str_eq(mg_next_action_name(r->decision->next_action),
+			 "record_and_pin_approved_result");
+	mg_check_result_free(r);
+	mg_demo_remove(dir);
+}
+
 Test(approve, free_accepts_null)
 {
 	mg_approve_free(NULL);
