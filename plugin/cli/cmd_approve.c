@@ -10,19 +10,20 @@
 
 static const struct cli_option approve_options[] = {
 	{ OPT_SIGN, "sign", "KEY", 0,
-	  "sign the approval with a person's key in namespace memgate-approve:\n"
-	  "a private key file, or KEY.pub with its private key in ssh-agent,\n"
-	  "as memgate sign's --key", NULL },
+	  "sign the approval with a person's key, in namespace\n"
+	  "memgate-approve: a private key file, or KEY.pub with its\n"
+	  "private key in ssh-agent (as memgate sign's --key)", NULL },
 	{ OPT_ALLOWED_SIGNERS, "allowed-signers", "FILE", 0,
 	  "with --sign, verify against FILE (default: the policy's\n"
 	  "provenance.allowed_signers, in the working tree)", NULL },
 	{ OPT_SSH_KEYGEN, "ssh-keygen", "PROGRAM", 0,
-	  "with --sign, the ssh-keygen to run (default: ssh-keygen on PATH)", NULL },
+	  "with --sign, the ssh-keygen to run (default: ssh-keygen\n"
+	  "on PATH)", NULL },
 	CLI_OPTION_DIR,
 	CLI_OPTION_POLICY,
 	{ OPT_ALL, "all", NULL, 0,
-	  "approve every policy file of the repository, or none: each approval\n"
-	  "beside its policy's manifest", NULL },
+	  "approve every policy file of the repository, or none:\n"
+	  "each approval beside its policy's manifest", NULL },
 	{ OPT_FAIL_ON, "fail-on", "LIST", 0,
 	  "the release gate's rule, e.g. reject to approve a tune\n"
 	  "(default: the policy's gate.fail_on)", NULL },
