@@ -9,7 +9,9 @@
 # measures and who approves, an approver's key cannot sign measurements and
 # a runner's key cannot approve (approval_unverified).  A manifest with the
 # legacy approved_result is still read, with a warning saying how to move;
-# check --all --changed gates a policy whose approval alone changed.
+# check --all --changed gates a policy whose approval alone changed; where
+# signatures are only checked (require: false, no approvers) an unsigned
+# approval is a warning.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v ssh-keygen >/dev/null 2>&1; then
@@ -200,7 +202,26 @@ in_repo "$MEMGATE" check --all --changed --policy-rev "$base" --require-approved
 expect_code 1 "--all --changed gates the policy whose approval's signature changed"
 expect_out "no signature '$APPROVAL.sig' at" "and says it is missing"
 
-# --- 7. the legacy approved_result is still read, with how to move --------------
+# --- 7. provenance.require: false and no approvers: an unsigned approval warns ----
+repo=$T/lenient
+make_gate_repo "$repo" "$E/real-flat-11200.yml" "$FLAT"
+mkdir -p "$repo/.memgate"
+printf 'gpu-runner@ci %s\n' "$(pub "$T/runner")" >"$repo/.memgate/allowed_signers"
+printf 'provenance:\n  allowed_signers: .memgate/allowed_signers\n  require: false\n' >>"$repo/.memgate.yml"
+commit_all "$repo" "signatures checked, not required"
+sign "the lenient repository"
+commit_all "$repo" "signed"
+in_repo "$MEMGATE" approve --fail-on reject
+expect_code 0 "an unsigned approval where signatures are only checked"
+expect_out "the policy checks signatures: sign the approval with an approver's key:" "approve says it may be signed"
+in_repo git add "$APPROVAL"
+in_repo git commit -q -m "approved, unsigned"
+in_repo "$MEMGATE" check --require-approved --fail-on reject
+expect_code 0 "the release passes: the approval's signature is not required"
+expect_out "warning: approval_unverified: no signature '$APPROVAL.sig' at $(g -C "$repo" rev-parse --short=7 HEAD) for the approval (provenance.require is false and the policy names no provenance.approvers)" \
+	"and warns that the approval is not signed"
+
+# --- 8. the legacy approved_result is still read, with how to move --------------
 repo=$T/legacy
 make_gate_repo "$repo" "$E/real-flat-11200.yml" "$FLAT"
 in_repo "$MEMGATE" record --out benchmarks/results/75_approved.json --fail-on reject
