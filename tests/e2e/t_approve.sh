@@ -252,6 +252,13 @@ if command -v ssh-keygen >/dev/null 2>&1; then
 	expect_out ".memgate/allowed_signers:1:1: the approval is signed by ssh-ed25519 SHA256:" "at the runner's line"
 	expect_out "which '.memgate/allowed_signers' lists for 'gpu-runner@ci' only, none of the principals provenance.approvers names (alice@example.com): a runner's key cannot approve; approve with an approver's key ('memgate approve --sign KEY') and commit the approval and its signature [approval_unverified]" \
 		"says why and what to do"
+	# a malformed approval signature: at its line and column, once
+	sed -i '2s/^\(.....\)./\1*/' "$srepo/$APPROVAL.sig"
+	commit_all "$srepo" "broken armor"
+	mg check -C "$srepo" --require-approved --fail-on reject
+	expect_code 1 "a malformed approval signature fails the release"
+	expect_out "  $APPROVAL.sig:2:6: the approval's signature cannot be read: invalid SSH signature: '*' is not a base64 character; approve with an approver's key ('memgate approve --sign KEY') and commit the approval and its signature [approval_unverified]" \
+		"at its line and column"
 	# without its .sig
 	g -C "$srepo" rm -q "$APPROVAL.sig" && g -C "$srepo" commit -q -m "no approval signature"
 	mg check -C "$srepo" --require-approved --fail-on reject
