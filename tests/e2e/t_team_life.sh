@@ -110,6 +110,10 @@ in_repo "$MEMGATE" check --rev v1 --require-approved --fail-on reject --summary 
 if grep -qF -- '- **Approval:** approved by release\-alice\@example\.com, key ssh\-ed25519 SHA256\:' "$T/summary.md"
 then ok "the job summary names who approved"
 else not_ok "the job summary names who approved" "$(grep -i approv "$T/summary.md")"; fi
+in_repo "$MEMGATE" check --rev v1 --require-approved --fail-on reject --comment "$T/comment.md"
+if grep -qF -- 'Signed by gpu\-runner\@ci. Approved by release\-alice\@example\.com.' "$T/comment.md"
+then ok "the comment names who measured and who approved"
+else not_ok "the comment names who measured and who approved" "$(grep -i 'signed' "$T/comment.md")"; fi
 
 # --- 3. measured again after the approval: approval_of_other_evidence ----------
 sed -i 's/"peak_memory_mb": 9454.64/"peak_memory_mb": 9454.0/' "$repo/$REPORT_PATH"
