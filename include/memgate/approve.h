@@ -43,6 +43,7 @@ typedef struct mg_approval {
 	char *signer_key;          /* "ssh-ed25519 SHA256:..." */
 	char *signers_file;        /* the allowed signers it was verified against */
 	bool sig_stale;            /* unsigned now, and a .sig is there for an earlier approval */
+	bool sig_kept;             /* unsigned now, the approval unchanged and a .sig beside it */
 } mg_approval;
 
 /*

@@ -178,7 +178,8 @@ done:
 /*
  * --sign KEY: sign the approval's bytes as a person, verified as memgate
  * check verifies approvals, and queue the signature; without a key, note
- * a signature beside it that signs an earlier approval (a->sig_stale).
+ * a signature beside it, which signs an earlier approval (a->sig_stale) or
+ * this one, kept (a->sig_kept).
  */
 static int prepare_signature(mg_approval *a, mg_outputs *outs, const char *bytes,
 			     const mg_approve_options *opt, mg_error *err)
@@ -192,6 +193,7 @@ static int prepare_signature(mg_approval *a, mg_outputs *outs, const char *bytes
 	if (!opt->sign_key) {
 		error = mg_outputs_read_existing(&old, &len, outs, a->sig_file, err);
 		a->sig_stale = error == MG_OK && old && !a->unchanged;
+		a->sig_kept = error == MG_OK && old && a->unchanged;
 		free(old);
 		return error;
 	}

@@ -86,7 +86,7 @@ static void put_approve_command(mg_buf *raw, const mg_approval *a, const struct 
 
 /* What approve did, and the commands left to run (to paste where memgate
  * ran): sign the approval when the policy checks signatures and it is not
- * signed, add and commit. */
+ * signed (a kept approval keeps its .sig), add and commit. */
 static void print_approval(const mg_approval *a, const struct cli *cli)
 {
 	const mg_check_result *res = a->result;
@@ -105,7 +105,7 @@ static void print_approval(const mg_approval *a, const struct cli *cli)
 		mg_buf_printf(&raw, "signed it as %s, key %s, in namespace memgate-approve "
 			      "(verified against '%s')\nwrote '%s'\n", a->signer, a->signer_key,
 			      a->signers_file, a->sig_file);
-	else if (a->sig_stale || res->signature.checked) {
+	else if (a->sig_stale || (res->signature.checked && !a->sig_kept)) {
 		if (a->sig_stale)
 			mg_buf_printf(&raw, "'%s' signs an earlier approval and no longer matches; ",
 				      a->sig_file);
@@ -116,7 +116,7 @@ static void print_approval(const mg_approval *a, const struct cli *cli)
 	}
 	mg_buf_puts(&raw, "then commit it:\n  git add ");
 	put_shell_word(&raw, a->approval_file);
-	if (a->sig_written || a->sig_stale) {
+	if (a->sig_written || a->sig_stale || a->sig_kept) {
 		mg_buf_putc(&raw, ' ');
 		put_shell_word(&raw, a->sig_file);
 	}

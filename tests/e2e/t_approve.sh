@@ -230,6 +230,12 @@ if command -v ssh-keygen >/dev/null 2>&1; then
 		not_ok "ssh-keygen -Y verify -I alice@example.com accepts the approval's signature"
 	fi
 	g -C "$srepo" add "$APPROVAL" "$APPROVAL.sig" && g -C "$srepo" commit -q -m "approved"
+	approve_in "$srepo" --fail-on reject </dev/null
+	expect_code 0 "approving the same evidence again without --sign"
+	expect_out "approval unchanged: '$APPROVAL'" "keeps the approval"
+	if grep -q -- "--sign KEY" "$T/out"; then not_ok "and does not ask to sign it again"; else ok "and does not ask to sign it again"; fi
+	expect_out "  git add $APPROVAL $APPROVAL.sig" "its signature is kept beside it"
+	if [ -z "$(g -C "$srepo" status --porcelain)" ]; then ok "nothing changed"; else not_ok "nothing changed"; fi
 	mg check -C "$srepo" --require-approved --fail-on reject --format json
 	expect_code 0 "both links verify: check --require-approved passes"
 	expect_field provenance.verified 'true'
