@@ -4,8 +4,8 @@
  * Each test builds the demo repository (tests/demo-repo.h: tune, checkpoint
  * selected, the policy failing on [reject, tune]) with the real git, runs
  * from inside it (output paths are relative to the current directory) and
- * reads what mg_approve_run did: the files and the approval, or the refusal
- * and an unchanged working tree.
+ * reads what mg_approve_run did: the approval beside the manifest (never
+ * the manifest itself), or the refusal and an unchanged working tree.
  */
 #include <string.h>
 #include <unistd.h>
@@ -14,9 +14,9 @@
 #include "helpers.h"
 #include "digest.h"
 #include "memgate/approve.h"
-#include "memgate/manifest.h"
+#include "memgate/approved.h"
 
-#define RECORD "benchmarks/results/75_approved.json"
+#define APPROVAL "benchmarks/results/75_input_manifest.approved.json"
 
 /* The demo repository, made the current directory. */
 static void enter_demo(char dir[MG_DEMO_DIR_SIZE])
@@ -40,43 +40,76 @@ static mg_approve_options fail_on_reject(void)
 
 	o.check.fail_on_set = true;
 	o.check.fail_on[MG_REJECT] = true;
-	o.out_path = RECORD;
 	return o;
 }
 
-/* Approving the tune on purpose writes the record and pins its path and
- * SHA-256 in the manifest, the rest of it as committed. */
-Test(approve, writes_the_record_and_pins_it)
+/* Approving the tune on purpose writes the approval beside the manifest,
+ * bound to the manifest's SHA-256; the manifest is left as committed. */
+Test(approve, writes_the_approval_beside_the_manifest)
 {
-	char dir[MG_DEMO_DIR_SIZE], hex[MG_DIGEST_HEX_SIZE], *record, *manifest;
+	char dir[MG_DEMO_DIR_SIZE], hex[MG_DIGEST_HEX_SIZE], mhex[MG_DIGEST_HEX_SIZE];
+	char *approval, *before, *after;
 	mg_approve_options o = fail_on_reject();
 	mg_approval *a = NULL;
-	mg_manifest *m = NULL;
+	mg_approved_file *f = NULL;
 	mg_error err;
-	size_t rlen, mlen;
+	size_t len, blen, alen;
 
 	enter_demo(dir);
+	before = read_in(dir, MG_DEMO_MANIFEST, &blen);
 	cr_assert_eq(mg_approve_run(&a, &o, &err), MG_OK, "%s", err.message);
 	cr_expect_eq(a->result->decision->verdict, MG_TUNE);
 	cr_expect_str_eq(a->result->decision->selected, "checkpoint");
-	cr_expect_str_eq(a->record_path, RECORD);
+	cr_expect_str_eq(a->approval_path, APPROVAL);
+	cr_expect_str_eq(a->approval_file, APPROVAL);
+	cr_expect_str_eq(a->sig_file, APPROVAL ".sig");
 	cr_expect_str_eq(a->manifest_file, MG_DEMO_MANIFEST);
-	cr_expect_not(a->record_unchanged);
-	cr_expect_not(a->manifest_unchanged);
-	record = read_in(dir, RECORD, &rlen);
-	cr_assert_eq(mg_digest_sha256_hex(hex, record, rlen), 0);
-	cr_expect_str_eq(a->record_sha256, hex);
-	manifest = read_in(dir, MG_DEMO_MANIFEST, &mlen);
-	cr_assert_eq(mg_manifest_parse(&m, MG_DEMO_MANIFEST, manifest, mlen, &err), MG_OK,
-		     "%s", err.message);
-	cr_expect(m->has_approved);
-	cr_expect_str_eq(m->approved_path, RECORD);
-	cr_expect_str_eq(m->approved_sha256, hex);
-	cr_expect_str_eq(m->source_path, MG_DEMO_REPORT);
-	mg_manifest_free(m);
+	cr_expect_not(a->unchanged);
+	cr_expect_not(a->sig_written);
+	cr_expect_not(a->sig_stale);
+	approval = read_in(dir, APPROVAL, &len);
+	cr_assert_eq(mg_digest_sha256_hex(hex, approval, len), 0);
+	cr_expect_str_eq(a->approval_sha256, hex);
+	cr_assert_eq(mg_approved_file_parse(&f, APPROVAL, approval, len, &err), MG_OK, "%s",
+		     err.message);
+	cr_assert_eq(mg_digest_sha256_hex(mhex, before, blen), 0);
+	cr_expect_str_eq(f->manifest_sha256, mhex, "bound to the manifest's SHA-256");
+	cr_expect_str_eq(f->manifest_path, MG_DEMO_MANIFEST);
+	cr_expect_str_eq(f->decision, "tune");
+	cr_expect_str_eq(f->selected, "checkpoint");
+	after = read_in(dir, MG_DEMO_MANIFEST, &alen);
+	cr_expect(blen == alen && !memcmp(before, after, blen), "the manifest is untouched");
+	cr_expect_eq(access(APPROVAL ".sig", F_OK), -1, "no signature without a key");
+	mg_approved_file_free(f);
 	mg_approve_free(a);
-	free(record);
-	free(manifest);
+	free(approval);
+	free(before);
+	free(after);
+	mg_demo_remove(dir);
+}
+
+/* Approving the same evidence with the same decision again keeps the file
+ * byte for byte (a signature of it stays valid). */
+Test(approve, keeps_an_approval_of_the_same_evidence)
+{
+	char dir[MG_DEMO_DIR_SIZE], *first, *again;
+	mg_approve_options o = fail_on_reject();
+	mg_approval *a = NULL;
+	mg_error err;
+	size_t flen, alen;
+
+	enter_demo(dir);
+	cr_assert_eq(mg_approve_run(&a, &o, &err), MG_OK, "%s", err.message);
+	mg_approve_free(a);
+	first = read_in(dir, APPROVAL, &flen);
+	o.check.today = "2031-01-01";   /* another day: the same approval */
+	cr_assert_eq(mg_approve_run(&a, &o, &err), MG_OK, "%s", err.message);
+	cr_expect(a->unchanged);
+	again = read_in(dir, APPROVAL, &alen);
+	cr_expect(flen == alen && !memcmp(first, again, flen), "kept byte for byte");
+	mg_approve_free(a);
+	free(first);
+	free(again);
 	mg_demo_remove(dir);
 }
 
@@ -90,13 +123,12 @@ Test(approve, refuses_a_decision_the_gate_fails_on)
 	size_t blen, alen;
 
 	enter_demo(dir);
-	o.out_path = RECORD;
 	before = read_in(dir, MG_DEMO_MANIFEST, &blen);
 	cr_expect_eq(mg_approve_run(&a, &o, &err), MG_ERROR);
 	cr_expect_null(a);
 	cr_expect(strstr(err.message, "which the policy's gate.fail_on fails on (") != NULL,
 		  "%s", err.message);
-	cr_expect_eq(access(RECORD, F_OK), -1, "no record written");
+	cr_expect_eq(access(APPROVAL, F_OK), -1, "no approval written");
 	after = read_in(dir, MG_DEMO_MANIFEST, &alen);
 	cr_expect(blen == alen && !memcmp(before, after, blen), "the manifest is unchanged");
 	free(before);
@@ -104,8 +136,9 @@ Test(approve, refuses_a_decision_the_gate_fails_on)
 	mg_demo_remove(dir);
 }
 
-/* --out must be a file of the working tree, and not one of the inputs. */
-Test(approve, refuses_an_out_outside_the_tree_or_naming_an_input)
+/* --sign without a policy that names its allowed signers (and without
+ * --allowed-signers) is refused before anything is written. */
+Test(approve, refuses_to_sign_without_allowed_signers)
 {
 	char dir[MG_DEMO_DIR_SIZE];
 	mg_approve_options o = fail_on_reject();
@@ -113,21 +146,86 @@ Test(approve, refuses_an_out_outside_the_tree_or_naming_an_input)
 	mg_error err;
 
 	enter_demo(dir);
-	o.out_path = "../elsewhere.json";
+	o.sign_key = "/nonexistent/key";
 	cr_expect_eq(mg_approve_run(&a, &o, &err), MG_ERROR);
-	cr_expect(strstr(err.message, "is above the working tree") != NULL, "%s", err.message);
-	o.out_path = "./benchmarks/../" MG_DEMO_REPORT;
-	cr_expect_eq(mg_approve_run(&a, &o, &err), MG_ERROR);
-	cr_expect(strstr(err.message, "is the report: choose a new file") != NULL, "%s",
-		  err.message);
-	o.out_path = "/tmp/elsewhere.json";
-	cr_expect_eq(mg_approve_run(&a, &o, &err), MG_ERROR);
-	cr_expect(strstr(err.message, "is outside the working tree") != NULL, "%s", err.message);
 	cr_expect_null(a);
+	cr_expect(strstr(err.message, "the policy has no provenance section, so memgate sign "
+			 "cannot check who may sign") != NULL, "%s", err.message);
+	cr_expect_str_eq(err.file, ".memgate.yml");
+	cr_expect_eq(access(APPROVAL, F_OK), -1, "no approval written");
+	cr_expect_eq(access(APPROVAL ".sig", F_OK), -1, "no signature written");
+	mg_demo_remove(dir);
+}
+
+/* Committed, the approval passes check --require-approved with the same
+ * rule; once the manifest changes (the runner measured again), it is an
+ * approval of other evidence, never "as approved". */
+Test(approve, the_release_check_reads_the_approval_and_its_binding)
+{
+	char dir[MG_DEMO_DIR_SIZE], mhex[MG_DIGEST_HEX_SIZE], *manifest;
+	mg_approve_options o = fail_on_reject();
+	mg_check_options c = { 0 };
+	mg_approval *a = NULL;
+	mg_check_result *r;
+	mg_error err;
+	size_t len;
+
+	enter_demo(dir);
+	cr_assert_eq(mg_approve_run(&a, &o, &err), MG_OK, "%s", err.message);
+	mg_approve_free(a);
+	mg_demo_commit(dir, "NOTES", "approved\n", 0);   /* commits the approval too */
+	c.require_approved = true;
+	c.fail_on_set = true;
+	c.fail_on[MG_REJECT] = true;
+	r = mg_demo_check(dir, c);
+	cr_expect(r->passed);
+	cr_expect(r->decision->approved_checked);
+	cr_expect_str_eq(r->approval_path, APPROVAL);
+	cr_expect_str_eq(r->approved_ref.path, APPROVAL);
+	manifest = read_in(dir, MG_DEMO_MANIFEST, &len);
+	cr_assert_eq(mg_digest_sha256_hex(mhex, manifest, len), 0);
+	cr_expect_str_eq(r->approved_manifest_sha256, mhex);
+	cr_expect_str_eq(r->manifest_ref.sha256, mhex);
+	cr_expect_not(r->approval_sig.checked, "no provenance section: no signature read");
+	mg_check_result_free(r);
+
+	mg_demo_commit(dir, MG_DEMO_MANIFEST, "\n", 1);   /* another manifest */
+	r = mg_demo_check(dir, c);
+	cr_expect_not(r->passed);
+	cr_expect_not(r->decision->applicable);
+	cr_expect(r->decision->issue[MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE]);
+	cr_expect_not(r->decision->approved_checked, "never 'as approved'");
+	cr_expect_str_eq(mg_next_action_name(r->decision->next_action),
+			 "re_approve_or_restore_evidence");
+	cr_expect_str_eq(r->approved_manifest_sha256, mhex, "what was approved");
+	cr_expect_str_neq(r->manifest_ref.sha256, mhex, "what the manifest is now");
+	mg_check_result_free(r);
+	free(manifest);
+	mg_demo_remove(dir);
+}
+
+/* Without the approval in the commit: approved_result_missing, and the
+ * next action points at the approval, not at the GPU. */
+Test(approve, the_release_check_without_an_approval)
+{
+	char dir[MG_DEMO_DIR_SIZE];
+	mg_check_options c = { 0 };
+	mg_check_result *r;
+
+	mg_demo_repo(dir);
+	c.require_approved = true;
+	r = mg_demo_check(dir, c);
+	cr_expect(r->decision->issue[MG_ISSUE_APPROVED_RESULT_MISSING]);
+	cr_expect_str_eq(r->approval_path, APPROVAL);
+	cr_expect_not(r->approved_ref.read);
+	cr_expect_str_eq(mg_next_action_name(r->decision->next_action),
+			 "record_and_pin_approved_result");
+	mg_check_result_free(r);
 	mg_demo_remove(dir);
 }
 
 Test(approve, free_accepts_null)
 {
 	mg_approve_free(NULL);
+	mg_approve_free_all(NULL, 0);
 }

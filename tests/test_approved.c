@@ -167,3 +167,116 @@ Test(approved, names_the_evidence_it_was_made_for)
 	cr_assert_null(sha);
 	cr_assert_null(commit);
 }
+
+/* ---- the approval beside the manifest (memgate approve) ---- */
+
+#define SHA_A "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define RECORD_TUNE "{\n\t\"decision\":\t\"tune\",\n\t\"selected_candidate\":\t\"checkpoint\"\n}\n"
+
+/* Parse `text` as the approval at "a.approved.json": its return code, and err. */
+static int parse_approval(mg_approved_file **a, const char *text, mg_error *err)
+{
+	mg_error_clear(err);
+	return mg_approved_file_parse(a, "a.approved.json", text, strlen(text), err);
+}
+
+static void expect_approval_refused(const char *text, int line, int column, const char *message)
+{
+	mg_approved_file *a = NULL;
+	mg_error err;
+
+	cr_assert_eq(parse_approval(&a, text, &err), MG_ERROR, "%s", text);
+	cr_assert_null(a);
+	cr_expect_str_eq(err.file, "a.approved.json");
+	cr_expect_eq(err.line, line, "line %d", err.line);
+	cr_expect_eq(err.column, column, "column %d", err.column);
+	cr_expect_str_eq(err.message, message);
+}
+
+/* What approve writes reads back: the manifest it binds and the decision. */
+Test(approved, an_approval_reads_back_as_written)
+{
+	char *text = mg_approved_file_render("results/75 \"m\".json", SHA_A, RECORD_TUNE);
+	mg_approved_file *a = NULL;
+	mg_error err;
+
+	cr_assert_eq(parse_approval(&a, text, &err), MG_OK, "%s:%d:%d: %s", err.file, err.line,
+		     err.column, err.message);
+	cr_expect_str_eq(a->manifest_path, "results/75 \"m\".json");
+	cr_expect_str_eq(a->manifest_sha256, SHA_A);
+	cr_expect_eq(a->manifest_sha256_pos.line, 5);
+	cr_expect_str_eq(a->decision, "tune");
+	cr_expect_str_eq(a->selected, "checkpoint");
+	cr_expect_eq(a->record_pos.line, 7);
+	cr_expect(strstr(text, "{\n  \"memgate_approval\": 1,\n  \"manifest\": {\n") == text, "%s",
+		  text);
+	cr_expect(strstr(text, "\"record\": " RECORD_TUNE "}\n") != NULL,
+		  "the record's own text: %s", text);
+	mg_approved_file_free(a);
+	free(text);
+}
+
+Test(approved, an_approval_is_beside_its_manifest)
+{
+	char *p = mg_approved_file_path("results/75_input_manifest.json");
+
+	cr_expect_str_eq(p, "results/75_input_manifest.approved.json");
+	free(p);
+	p = mg_approved_file_path("MANIFEST");
+	cr_expect_str_eq(p, "MANIFEST.approved.json");
+	free(p);
+	mg_approved_file_free(NULL);
+}
+
+Test(approved, an_approval_must_be_an_object)
+{
+	expect_approval_refused("[1]", 1, 1, "'a.approved.json' is not an approval (not a JSON "
+				"object); memgate approve writes it");
+}
+
+Test(approved, an_approval_needs_its_version)
+{
+	expect_approval_refused("{\"manifest\": {}}", 1, 1, "'a.approved.json' is not an approval "
+				"(no 'memgate_approval'); memgate approve writes it");
+	expect_approval_refused("{\"memgate_approval\": 2}", 1, 22, "'memgate_approval' is 2: this "
+				"memgate reads approvals of version 1");
+	expect_approval_refused("{\"memgate_approval\": \"1\"}", 1, 22, "'memgate_approval' must "
+				"be a number, not a string");
+}
+
+Test(approved, an_approval_refuses_an_unknown_key)
+{
+	expect_approval_refused("{\"memgate_approval\": 1,\n \"approved_by\": \"me\"}", 2, 2,
+				"unknown key 'approved_by' in the approval (expected "
+				"memgate_approval, manifest, record)");
+	expect_approval_refused("{\"memgate_approval\": 1, \"manifest\": {\"path\": \"m\", "
+				"\"sha\": \"x\"}}", 1, 51, "unknown key 'sha' in the approval "
+				"(expected path, sha256)");
+}
+
+Test(approved, an_approval_binds_a_manifest_sha256)
+{
+	expect_approval_refused("{\"memgate_approval\": 1, \"manifest\": \"m.json\"}", 1, 37,
+				"'manifest' must be an object, not a string");
+	expect_approval_refused("{\"memgate_approval\": 1, \"manifest\": {\"path\": \"m\"}}", 1, 37,
+				"'a.approved.json' is not an approval (no 'sha256'); memgate "
+				"approve writes it");
+	expect_approval_refused("{\"memgate_approval\": 1, \"manifest\": {\"path\": \"m\",\n"
+				"\"sha256\": \"ABC\"}}", 2, 11, "'manifest.sha256' must be 64 "
+				"lowercase hex digits (the manifest's SHA-256), not 'ABC'");
+}
+
+Test(approved, an_approval_holds_a_decision_record)
+{
+	expect_approval_refused("{\"memgate_approval\": 1, \"manifest\": {\"path\": \"m\", "
+				"\"sha256\": \"" SHA_A "\"}}", 1, 1, "'a.approved.json' is not an "
+				"approval (no 'record'); memgate approve writes it");
+	expect_approval_refused("{\"memgate_approval\": 1, \"manifest\": {\"path\": \"m\", "
+				"\"sha256\": \"" SHA_A "\"},\n\"record\": {\"decision\": \"tune\"}}",
+				2, 11, "'a.approved.json' is not a decision record (no "
+				"'selected_candidate')");
+	expect_approval_refused("{\"memgate_approval\": 1, \"manifest\": {\"path\": \"m\", "
+				"\"sha256\": \"" SHA_A "\"},\n\"record\": {\"decision\": \"ok\", "
+				"\"selected_candidate\": null}}", 2, 24, "unknown decision 'ok' "
+				"(expected accept, tune or reject)");
+}

@@ -2260,6 +2260,29 @@ Test(decision, approval_of_other_evidence_is_an_issue_that_points_at_approving_a
 	mg_decision_free(d);
 }
 
+/* An approval whose signature is not an approver's is refused: never "as
+ * approved"; the next action is to approve again, signed. */
+Test(decision, approval_unverified_is_an_issue_that_points_at_approving_again)
+{
+	fixture f;
+	mg_decision *d;
+
+	seed_fixture(&f);
+	stricter(&f, MG_MEMORY_CAP_MB, 8500);
+	f.pre[MG_ISSUE_APPROVAL_UNVERIFIED] = true;
+	d = decide_approved(&f, "tune", "checkpoint");
+	expect_decision(d, "reject", "evidence_not_applicable", "re_approve_or_restore_evidence",
+			NULL);
+	cr_assert(d->issue[MG_ISSUE_APPROVAL_UNVERIFIED]);
+	cr_assert_not(d->approved_checked, "never 'as approved'");
+	mg_decision_free(d);
+
+	f.pre[MG_ISSUE_SIGNER_UNKNOWN] = true;   /* the manifest's signer too: sign first */
+	d = decide(&f);
+	expect_decision(d, "reject", "evidence_not_applicable", "sign_on_trusted_runner", NULL);
+	mg_decision_free(d);
+}
+
 /* A measured commit the clone lacks (a squash-merged pull request's) is
  * fetched first, before a signature or an approval is made again; evidence
  * wrong otherwise is rebuilt, stale evidence measured again. */
@@ -2830,22 +2853,25 @@ Test(decision, regression_codes_are_appended)
 {
 	/* policy_change_fails_its_evidence, regression_not_compared,
 	 * approval_of_other_evidence, waiver_spent, evidence_out_of_place,
-	 * measured_commit_behind_base, changed_within_noise */
-	size_t n, r, after = 7;
+	 * measured_commit_behind_base, changed_within_noise,
+	 * approval_unverified */
+	size_t n, r, after = 8;
 	const mg_code *c = mg_codes(&n);
 
 	cr_assert_str_eq(c[MG_R_CHECK_LAST + 1].name, "report_hash_mismatch");
 	cr_assert_str_eq(c[n - after - 4].name, "waiver_expiring");
-	cr_assert_str_eq(c[n - 7].name, "policy_change_fails_its_evidence");
-	cr_assert_str_eq(c[n - 6].name, "regression_not_compared");
-	cr_assert_str_eq(c[n - 5].name, "approval_of_other_evidence");
-	cr_assert_str_eq(c[n - 4].name, "waiver_spent");
-	cr_assert_str_eq(c[n - 3].name, "evidence_out_of_place");
-	cr_assert_str_eq(c[n - 2].name, "measured_commit_behind_base");
-	cr_assert_str_eq(c[n - 1].name, "changed_within_noise");
-	cr_assert_eq(mg_issue_code(MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE), &c[n - 5]);
-	cr_assert_eq(mg_issue_code(MG_ISSUE_EVIDENCE_OUT_OF_PLACE), &c[n - 3]);
-	cr_assert_eq(mg_issue_code(MG_ISSUE_MEASURED_COMMIT_BEHIND_BASE), &c[n - 2]);
+	cr_assert_str_eq(c[n - 8].name, "policy_change_fails_its_evidence");
+	cr_assert_str_eq(c[n - 7].name, "regression_not_compared");
+	cr_assert_str_eq(c[n - 6].name, "approval_of_other_evidence");
+	cr_assert_str_eq(c[n - 5].name, "waiver_spent");
+	cr_assert_str_eq(c[n - 4].name, "evidence_out_of_place");
+	cr_assert_str_eq(c[n - 3].name, "measured_commit_behind_base");
+	cr_assert_str_eq(c[n - 2].name, "changed_within_noise");
+	cr_assert_str_eq(c[n - 1].name, "approval_unverified");
+	cr_assert_eq(mg_issue_code(MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE), &c[n - 6]);
+	cr_assert_eq(mg_issue_code(MG_ISSUE_EVIDENCE_OUT_OF_PLACE), &c[n - 4]);
+	cr_assert_eq(mg_issue_code(MG_ISSUE_MEASURED_COMMIT_BEHIND_BASE), &c[n - 3]);
+	cr_assert_eq(mg_issue_code(MG_ISSUE_APPROVAL_UNVERIFIED), &c[n - 1]);
 	cr_assert_eq(mg_issue_code(MG_ISSUE_AGGREGATE_OUTSIDE_RUNS),
 		     &c[MG_R_CHECK_LAST + 1 + MG_ISSUE_AGGREGATE_OUTSIDE_RUNS]);
 	for (r = MG_R_CHECK_LAST + 1; r < MG_REASON_COUNT; r++) {

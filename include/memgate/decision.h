@@ -288,6 +288,8 @@ enum mg_issue {
 	MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE,  /* the approved record names another report */
 	MG_ISSUE_EVIDENCE_OUT_OF_PLACE,       /* the report is another policy's (its place) */
 	MG_ISSUE_MEASURED_COMMIT_BEHIND_BASE, /* measured before the base's evidence was */
+	MG_ISSUE_APPROVAL_UNVERIFIED,         /* the approval's signature: missing, invalid,
+						 or not an approver's (provenance) */
 	MG_ISSUE_COUNT
 };
 #define MG_ISSUE_PRE_LAST MG_ISSUE_SIGNER_OUTSIDE_VALIDITY  /* the last issue passed in */
@@ -495,6 +497,8 @@ enum mg_code_id {
 	MG_CODE_MEASURED_COMMIT_BEHIND_BASE,
 	/* the decision's own, appended after them */
 	MG_CODE_CHANGED_WITHIN_NOISE,
+	/* an evidence issue appended after it */
+	MG_CODE_APPROVAL_UNVERIFIED,
 	MG_CODE_COUNT
 };
 

@@ -61,8 +61,9 @@ typedef struct mg_policy {
 	/* provenance.signers: who may measure, principal patterns matched as
 	 * `ssh-keygen -Y verify -I` matches an allowed-signers line's
 	 * principals (mg_signers_principals_allowed); 0 entries: any listed key.
-	 * provenance.approvers: who may approve, the same form (read and
-	 * reported as a policy change; approvals are not signed yet). */
+	 * provenance.approvers: who may approve, the same form: the approval
+	 * beside the manifest is signed in namespace memgate-approve by one of
+	 * them (--require-approved; approval_unverified). */
 	char **signers;
 	size_t signer_count;
 	mg_pos signers_pos;

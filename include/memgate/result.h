@@ -212,6 +212,15 @@ typedef struct mg_check_result {
 	const char *approved_hint;  /* approved_result_missing: why (static text from
 				       mg_repo_uncommitted_hint, e.g. "it is untracked:
 				       git add it, then commit"), or NULL */
+	/* the approval beside the manifest (memgate approve): its repository
+	 * path, set with --require-approved when the manifest is read; NULL
+	 * too when the check reads the manifest's legacy approved_result */
+	char *approval_path;
+	char *approved_manifest_sha256; /* the manifest's SHA-256 it approved, once read */
+	mg_pos approved_manifest_sha256_pos;
+	mg_check_signature approval_sig; /* its signature (MANIFEST.approved.json.sig), in
+					   namespace memgate-approve, by provenance.approvers;
+					   `issue` is always approval_unverified */
 	/* where memgate ran, for commands the output tells users to paste */
 	char *cwd_prefix;           /* the current directory in the work tree:
 				       "models/a/", "" at its root; NULL when

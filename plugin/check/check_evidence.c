@@ -1,6 +1,7 @@
 /*
- * The evidence of memgate check: the manifest, its signature, the report,
- * the approved result and evidence.inputs.  See check_evidence.h.
+ * The evidence of memgate check: the manifest, its signature, the report
+ * and evidence.inputs (the approval: check_approval.c).  See
+ * check_evidence.h.
  */
 #include <assert.h>
 #include <stdarg.h>
@@ -55,75 +56,6 @@ int mg_check__load_report(struct run *run, mg_blob *blob, const char *path,
 				      "the decision uses the version committed at %s", path,
 				      mg_check__short_id(res->rev).hex);
 	return mg_report_parse(&res->report, path, blob->data, blob->len, err);
-}
-
-/* Whether the approved record names other evidence than the manifest pins
- * now: another report's SHA-256, or (where the record names one) another
- * measured commit.  A record that names neither is judged on its decision only. */
-static bool other_evidence(const mg_check_result *res)
-{
-	const mg_manifest *m = res->manifest;
-	const char *mine = res->approved_measured_commit;
-
-	if (res->approved_report_sha256 && strcmp(res->approved_report_sha256, m->source_sha256))
-		return true;
-	return mine && (!m->measured_commit || strcmp(mine, m->measured_commit));
-}
-
-/* The approved result: missing is an issue, not an error; a mismatching
- * hash is an issue.  With --require-approved, also read its decision. */
-static int load_approved(struct run *run, mg_error *err)
-{
-	mg_check_result *res = run->res;
-	const mg_manifest *m = res->manifest;
-	mg_blob blob = { 0 };
-	int error;
-
-	if (run->opt->ignore_approved)
-		return MG_OK;
-	if (!m->has_approved) {
-		if (run->opt->require_approved)
-			run->pre[MG_ISSUE_APPROVED_RESULT_MISSING] = true;
-		return MG_OK;
-	}
-	error = mg_check__read_input(&blob, run, &res->approved_ref, res->rev, m->approved_path,
-				     m->path, m->approved_path_pos, true, err);
-	if (error == MG_ENOTFOUND) {
-		run->pre[MG_ISSUE_APPROVED_RESULT_MISSING] = true;
-		if (!res->worktree)
-			res->approved_hint = mg_repo_uncommitted_hint(run->repo, m->approved_path);
-		mg_check__add_warning(res, "approved result '%s' is not in %s%s%s", m->approved_path,
-				      res->worktree ? "the working tree"
-						    : mg_check__short_id(res->rev).hex,
-				      res->approved_hint ? "; " : "",
-				      res->approved_hint ? res->approved_hint : "");
-		mg_error_clear(err);
-		error = MG_OK;
-		goto done;
-	}
-	if (error < 0)
-		goto done;
-	if (mg_digest_sha256_hex(res->approved_ref.sha256, blob.data, blob.len) < 0) {
-		error = mg_error_set(err, m->approved_path, 0, 0,
-				     "cannot compute SHA-256 (OpenSSL failed)");
-		goto done;
-	}
-	if (strcmp(res->approved_ref.sha256, m->approved_sha256)) {
-		run->pre[MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH] = true;
-		goto done;
-	}
-	if (!run->opt->require_approved)
-		goto done;
-	error = mg_approved_read(&res->approved_decision, &res->approved_selected,
-				 m->approved_path, blob.data, blob.len, err);
-	if (error < 0)
-		goto done;
-	mg_approved_evidence(&res->approved_report_sha256, &res->approved_measured_commit,
-			     blob.data, blob.len);
-	run->pre[MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE] = other_evidence(res);
-done:
-	mg_blob_release(&blob);
-	return error;
 }
 
 /* A signature problem: an issue when the policy requires signatures, else
@@ -357,6 +289,10 @@ static int load_manifest(struct run *run, mg_error *err)
 		goto done;
 	if ((error = mg_manifest_parse(&res->manifest, p->manifest, blob.data, blob.len, err)) < 0)
 		goto done;
+	if (mg_digest_sha256_hex(res->manifest_ref.sha256, blob.data, blob.len) < 0) {
+		error = mg_error_set(err, p->manifest, 0, 0, "cannot compute SHA-256 (OpenSSL failed)");
+		goto done;
+	}
 	follow_moves(run, res->manifest);
 	if ((error = load_signature(run, &blob, err)) < 0)
 		goto done;
@@ -371,7 +307,7 @@ static int load_manifest(struct run *run, mg_error *err)
 		value_differs(res->manifest->schema_version, &res->report->schema_version);
 	run->pre[MG_ISSUE_SEMANTIC_ID_MISMATCH] =
 		value_differs(res->manifest->semantic_id, &res->report->semantic_id);
-	error = load_approved(run, err);
+	error = mg_check__load_approved(run, err);
 done:
 	mg_blob_release(&blob);
 	return error;
@@ -623,8 +559,10 @@ static void add_input(mg_check_inputs *in, const char *path)
 }
 
 /* Mirrors the readers above: mg_check__load_policies (the policy),
- * load_manifest, load_signature, mg_check__load_report, load_approved,
- * mg_check__check_measured and read_history (check.c). */
+ * load_manifest, load_signature, mg_check__load_report, mg_check__load_approved (the
+ * approval beside the manifest and its signature, read with
+ * --require-approved; the legacy approved_result), mg_check__check_measured
+ * and read_history (check.c). */
 void mg_check__inputs(mg_check_inputs *out, const mg_policy *p, const mg_manifest *m)
 {
 	mg_buf sig = MG_BUF_INIT;
@@ -640,6 +578,13 @@ void mg_check__inputs(mg_check_inputs *out, const mg_policy *p, const mg_manifes
 			add_input(out, out->sig_path);
 		}
 	}
+	if (p->manifest) {   /* the approval beside it (memgate approve), and its signature */
+		out->approval_path = mg_approved_file_path(p->manifest);
+		add_input(out, out->approval_path);
+		mg_buf_printf(&sig, "%s.sig", out->approval_path);
+		out->approval_sig_path = mg_buf_detach(&sig, NULL);
+		add_input(out, out->approval_sig_path);
+	}
 	if (m) {
 		add_input(out, m->source_path);
 		if (m->has_approved)
@@ -654,7 +599,9 @@ void mg_check__inputs(mg_check_inputs *out, const mg_policy *p, const mg_manifes
 void mg_check__inputs_free(mg_check_inputs *in)
 {
 	free(in->sig_path);
-	in->sig_path = NULL;
+	free(in->approval_path);
+	free(in->approval_sig_path);
+	in->sig_path = in->approval_path = in->approval_sig_path = NULL;
 }
 
 /* The manifest at the base (the policy revision) at the deciding policy's

@@ -2,8 +2,9 @@
 #define MEMGATE_CHECK_EVIDENCE_H
 /*
  * The evidence of a run (check_evidence.c): the manifest, its signature,
- * the report, the approved result, and whether evidence.inputs changed
- * since the measurement.  What is wrong with them is an issue in run->pre.
+ * the report, and whether evidence.inputs changed since the measurement;
+ * the approval (check_approval.c).  What is wrong with them is an issue in
+ * run->pre.
  */
 #include "memgate/error.h"
 #include "check_run.h"
@@ -16,6 +17,16 @@ int mg_check__load_report(struct run *run, mg_blob *blob, const char *path,
 
 /* Read the policy's manifest and everything it pins, or its report. */
 int mg_check__load_evidence(struct run *run, mg_error *err);
+
+/*
+ * The approval, once the manifest (res->manifest, its SHA-256 in
+ * res->manifest_ref) is read: with --require-approved the approval beside
+ * the manifest and its approver's signature (approved_result_missing,
+ * approval_of_other_evidence, approval_unverified), else or without one the
+ * manifest's legacy approved_result.  0, or MG_ERROR for an approval or
+ * record that cannot be read (at its position).
+ */
+int mg_check__load_approved(struct run *run, mg_error *err);
 
 /* evidence.inputs: compare its paths between the manifest's
  * measured.commit and the gated commit. */
@@ -40,7 +51,7 @@ int mg_check__check_custody(struct run *run, mg_error *err);
  * decision also reads what moves without the change (the base's history),
  * so the policy is never unchanged; it says why.
  */
-#define MG_CHECK_INPUT_PATHS 7
+#define MG_CHECK_INPUT_PATHS 9
 typedef struct mg_check_inputs {
 	const char *paths[MG_CHECK_INPUT_PATHS];
 	size_t path_count;
@@ -48,6 +59,8 @@ typedef struct mg_check_inputs {
 	size_t spec_count;
 	const char *moving;
 	char *sig_path;              /* owned: paths[] may point at it */
+	char *approval_path;         /* owned, as sig_path: MANIFEST.approved.json */
+	char *approval_sig_path;     /* owned, as sig_path: its .sig */
 } mg_check_inputs;
 
 /*

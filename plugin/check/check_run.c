@@ -375,6 +375,13 @@ void mg_check__release_result(mg_check_result *r)
 	free(r->approved_selected);
 	free(r->approved_report_sha256);
 	free(r->approved_measured_commit);
+	free(r->approval_path);
+	free(r->approved_manifest_sha256);
+	release_ref(&r->approval_sig.sig_ref);
+	release_ref(&r->approval_sig.signers_ref);
+	free(r->approval_sig.principals);
+	free(r->approval_sig.key);
+	free(r->approval_sig.problem);
 	free(r->place_base_path);
 	free(r->behind_base_commit);
 	free(r->cwd_prefix);

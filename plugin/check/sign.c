@@ -2,6 +2,7 @@
  * memgate sign: sign the manifest with ssh-keygen and verify the signature
  * with memgate's own reader before anything is written.  See sign.h.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -14,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "memgate/approved.h"
 #include "memgate/buf.h"
 #include "memgate/check.h"
 #include "memgate/signers.h"
@@ -268,10 +270,22 @@ static int today_start(long long *now, char day[11], mg_error *err)
 	return MG_OK;
 }
 
-/* Would memgate check accept sig over the manifest?  Fills s's signer;
+/* What is signed, in which namespace, by whom: the manifest by a runner
+ * (provenance.signers) or the approval by a person (provenance.approvers),
+ * and the codes memgate check would give its signature. */
+struct what {
+	const char *of;              /* "" (the manifest), " of the approval" */
+	char *const *who;            /* the policy's principal patterns */
+	size_t who_count;
+	const char *who_key;         /* "provenance.signers" */
+	const char *whose;           /* "a runner's key" */
+	const char *unknown, *principal, *ns, *validity;   /* the codes */
+};
+
+/* Would memgate check accept sig over `data`?  Fills s's signer;
  * MG_ERROR naming the reason code check would give. */
 static int verify(mg_signed *s, const mg_sshsig *sig, const mg_signers *signers,
-		  const mg_policy *p, const mg_blob *manifest, const char *signers_file,
+		  const struct what *w, const mg_blob *data, const char *signers_file,
 		  mg_error *err)
 {
 	mg_error why;
@@ -286,42 +300,59 @@ static int verify(mg_signed *s, const mg_sshsig *sig, const mg_signers *signers,
 	mg_error_clear(&why);
 	mg_buf_printf(&key, "%s %s", mg_sshsig_key_type(sig), mg_sshsig_fingerprint(sig));
 	s->key = mg_buf_detach(&key, NULL);
-	if (mg_sshsig_verify(sig, manifest->data, manifest->len, s->sig_namespace, &why) != MG_OK)
+	if (mg_sshsig_verify(sig, data->data, data->len, s->sig_namespace, &why) != MG_OK)
 		return mg_error_set(err, s->sig_path, 0, 0, "the signature ssh-keygen made does "
 				    "not verify: %s; nothing written", why.message);
 	if ((error = today_start(&now, day, err)) < 0)
 		return error;
 	blob = mg_sshsig_key(sig, &len);
 	m = mg_signers_find_for(signers, blob, len, s->sig_namespace, now,
-				(const char *const *)p->signers, p->signer_count);
+				(const char *const *)w->who, w->who_count);
 	switch (m.verdict) {
 	case MG_SIGNERS_ALLOWED:
 		s->principals = mg_xstrdup(m.principals);
 		return MG_OK;
 	case MG_SIGNERS_PRINCIPAL:
 		return mg_error_set(err, signers_file, m.pos.line, m.pos.column, "the key %s is "
-				    "listed for '%s' only, which the policy's provenance.signers "
-				    "does not name: memgate check would refuse its signature "
-				    "(signer_unknown); sign with a runner's key; nothing written",
-				    s->key, m.principals);
+				    "listed for '%s' only, which the policy's %s does not name: "
+				    "memgate check would refuse its signature%s (%s); sign with %s; "
+				    "nothing written", s->key, m.principals, w->who_key, w->of,
+				    w->principal, w->whose);
 	case MG_SIGNERS_UNKNOWN_KEY:
 		return mg_error_set(err, signers_file, 0, 0, "the key %s is not an allowed signer: "
-				    "memgate check would refuse its signature (signer_unknown); sign "
-				    "with a key this file lists, or add its public key in a change "
-				    "of its own; nothing written", s->key);
+				    "memgate check would refuse its signature%s (%s); sign with a key "
+				    "this file lists, or add its public key in a change of its own; "
+				    "nothing written", s->key, w->of, w->unknown);
 	case MG_SIGNERS_NAMESPACE:
 		return mg_error_set(err, signers_file, m.pos.line, m.pos.column, "the key %s of "
 				    "'%s' is listed only for other namespaces than '%s': memgate "
-				    "check would refuse its signature (signature_namespace_mismatch); "
-				    "nothing written", s->key, m.principals, s->sig_namespace);
+				    "check would refuse its signature%s (%s); nothing written", s->key,
+				    m.principals, s->sig_namespace, w->of, w->ns);
 	default:
 		return mg_error_set(err, signers_file, m.pos.line, m.pos.column, "the key %s of "
 				    "'%s' is %s on %s (%s=\"%s\"): memgate check would refuse its "
-				    "signature (signer_outside_validity); nothing written", s->key,
-				    m.principals, m.verdict == MG_SIGNERS_EXPIRED ? "expired"
-				    : "not yet valid", day, m.verdict == MG_SIGNERS_EXPIRED
-				    ? "valid-before" : "valid-after", m.when);
+				    "signature%s (%s); nothing written", s->key, m.principals,
+				    m.verdict == MG_SIGNERS_EXPIRED ? "expired" : "not yet valid", day,
+				    m.verdict == MG_SIGNERS_EXPIRED ? "valid-before" : "valid-after",
+				    m.when, w->of, w->validity);
 	}
+}
+
+/* The manifest, signed by a runner. */
+static struct what manifest_what(const mg_policy *p)
+{
+	return (struct what){ "", p->signers, p->signer_count, "provenance.signers",
+			      "a runner's key", "signer_unknown", "signer_unknown",
+			      "signature_namespace_mismatch", "signer_outside_validity" };
+}
+
+/* The approval, signed by a person. */
+static struct what approval_what(const mg_policy *p)
+{
+	return (struct what){ " of the approval", p->approvers, p->approver_count,
+			      "provenance.approvers", "an approver's key", "approval_unverified",
+			      "approval_unverified", "approval_unverified",
+			      "approval_unverified" };
 }
 
 /* The namespace: --namespace, which must be the policy's when it has a
@@ -358,42 +389,16 @@ static void sig_paths(mg_signed *s, struct run *run)
 	s->sig_file = mg_buf_detach(&b, NULL);
 }
 
-/* Read the policy, the manifest and the signers; sign; verify. */
-static int sign_in(mg_signed *s, struct run *run, const mg_sign_options *o, mg_error *err)
+/* Sign `data` with ssh-keygen in s->sig_namespace and verify it as memgate
+ * check would (w); s->signature once accepted. */
+static int sign_verified(mg_signed *s, const mg_sign_options *o, const mg_signers *signers,
+			 const struct what *w, const mg_blob *data, mg_error *err)
 {
-	mg_check_result *res = run->res;
-	const mg_policy *p;
-	mg_signers *signers = NULL;
-	mg_manifest *parsed = NULL;
 	mg_sshsig *sig = NULL;
-	mg_blob manifest = { 0 };
 	mg_buf text = MG_BUF_INIT;
 	int error;
 
-	if ((error = mg_check__load_policies(run, err)) < 0)
-		goto done;
-	p = res->policy;
-	if (!p->manifest) {
-		error = mg_error_at(err, p->path, p->report_pos, "the policy names the report "
-				    "directly ('report:'): there is no manifest to sign; name one "
-				    "with 'manifest:' (memgate manifest writes it)");
-		goto done;
-	}
-	if (!mg_repo_workdir(run->repo)) {
-		error = mg_error_set(err, NULL, 0, 0, "the repository has no working tree: memgate "
-				     "sign signs the manifest in it");
-		goto done;
-	}
-	s->manifest = mg_xstrdup(p->manifest);
-	sig_paths(s, run);
-	if ((error = pick_namespace(&s->sig_namespace, p, o->sig_namespace, err)) < 0 ||
-	    (error = read_signers(&signers, &s->signers, run, o, err)) < 0)
-		goto done;
-	if ((error = mg_check__read_input(&manifest, run, &res->manifest_ref, "", p->manifest,
-					  p->path, p->manifest_pos, false, err)) < 0 ||
-	    (error = mg_manifest_parse(&parsed, p->manifest, manifest.data, manifest.len, err)) < 0)
-		goto done;
-	if ((error = make_signature(&text, o, s->sig_namespace, &manifest, err)) < 0)
+	if ((error = make_signature(&text, o, s->sig_namespace, data, err)) < 0)
 		goto done;
 	if ((error = mg_sshsig_parse(&sig, s->sig_path, text.ptr ? text.ptr : "", text.len,
 				     err)) < 0) {
@@ -404,19 +409,93 @@ static int sign_in(mg_signed *s, struct run *run, const mg_sign_options *o, mg_e
 				     "can read (%s); nothing written", msg);
 		goto done;
 	}
-	if ((error = verify(s, sig, signers, p, &manifest, s->signers, err)) < 0)
+	if ((error = verify(s, sig, signers, w, data, s->signers, err)) < 0)
 		goto done;
 	s->signature = mg_buf_detach(&text, &s->signature_len);
 done:
 	mg_buf_free(&text);
 	mg_sshsig_free(sig);
+	return error;
+}
+
+/* The policy, with a manifest, in a repository with a working tree. */
+static int load_signing_policy(struct run *run, const char *what, mg_error *err)
+{
+	const mg_policy *p;
+	int error;
+
+	if ((error = mg_check__load_policies(run, err)) < 0)
+		return error;
+	p = run->res->policy;
+	if (!p->manifest)
+		return mg_error_at(err, p->path, p->report_pos, "the policy names the report "
+				   "directly ('report:'): there is no manifest to sign; name one "
+				   "with 'manifest:' (memgate manifest writes it)");
+	if (!mg_repo_workdir(run->repo))
+		return mg_error_set(err, NULL, 0, 0, "the repository has no working tree: memgate "
+				    "%s signs the %s in it", what, !strcmp(what, "sign") ? "manifest"
+				    : "approval");
+	return MG_OK;
+}
+
+/* Read the policy, the manifest and the signers; sign; verify. */
+static int sign_in(mg_signed *s, struct run *run, const mg_sign_options *o, mg_error *err)
+{
+	mg_check_result *res = run->res;
+	const mg_policy *p;
+	struct what w;
+	mg_signers *signers = NULL;
+	mg_manifest *parsed = NULL;
+	mg_blob manifest = { 0 };
+	int error;
+
+	if ((error = load_signing_policy(run, "sign", err)) < 0)
+		goto done;
+	p = res->policy;
+	s->manifest = mg_xstrdup(p->manifest);
+	sig_paths(s, run);
+	if ((error = pick_namespace(&s->sig_namespace, p, o->sig_namespace, err)) < 0 ||
+	    (error = read_signers(&signers, &s->signers, run, o, err)) < 0)
+		goto done;
+	if ((error = mg_check__read_input(&manifest, run, &res->manifest_ref, "", p->manifest,
+					  p->path, p->manifest_pos, false, err)) < 0 ||
+	    (error = mg_manifest_parse(&parsed, p->manifest, manifest.data, manifest.len, err)) < 0)
+		goto done;
+	w = manifest_what(p);
+	error = sign_verified(s, o, signers, &w, &manifest, err);
+done:
 	mg_manifest_free(parsed);
 	mg_signers_free(signers);
 	mg_blob_release(&manifest);
 	return error;
 }
 
-int mg_sign_run(mg_signed **out, const mg_sign_options *o, mg_error *err)
+/* Read the policy and the signers; sign the approval's bytes; verify. */
+static int approval_in(mg_signed *s, struct run *run, const mg_sign_options *o,
+		       const char *path, const mg_blob *approval, mg_error *err)
+{
+	mg_signers *signers = NULL;
+	struct what w;
+	int error;
+
+	if ((error = load_signing_policy(run, "approve", err)) < 0)
+		goto done;
+	s->manifest = mg_xstrdup(path);
+	sig_paths(s, run);
+	s->sig_namespace = mg_xstrdup(MG_APPROVED_NAMESPACE);
+	if ((error = read_signers(&signers, &s->signers, run, o, err)) < 0)
+		goto done;
+	w = approval_what(run->res->policy);
+	error = sign_verified(s, o, signers, &w, approval, err);
+done:
+	mg_signers_free(signers);
+	return error;
+}
+
+/* Open the repository and the policy's run, from the working tree, and
+ * sign the manifest (approval NULL) or the approval at `path`. */
+static int sign_with(mg_signed **out, const mg_sign_options *o, const char *path,
+		     const mg_blob *approval, mg_error *err)
 {
 	mg_check_options opt = { 0 };
 	mg_check_result res = { 0 };
@@ -427,6 +506,7 @@ int mg_sign_run(mg_signed **out, const mg_sign_options *o, mg_error *err)
 	*out = NULL;
 	opt.dir = o->dir;
 	opt.policy_path = o->policy_path;
+	opt.policy_from_root = o->policy_from_root;
 	opt.worktree = true;
 	run.opt = &opt;
 	run.res = &res;
@@ -434,7 +514,8 @@ int mg_sign_run(mg_signed **out, const mg_sign_options *o, mg_error *err)
 	run.max_bytes = o->max_input_bytes ? o->max_input_bytes : MG_GIT_DEFAULT_MAX_INPUT;
 	if ((error = mg_repo_open(&run.repo, o->dir, err)) < 0)
 		goto done;
-	if ((error = sign_in(s, &run, o, err)) < 0)
+	if ((error = approval ? approval_in(s, &run, o, path, approval, err)
+			      : sign_in(s, &run, o, err)) < 0)
 		goto done;
 	*out = s;
 	s = NULL;
@@ -444,6 +525,22 @@ done:
 	mg_repo_free(run.repo);
 	mg_signed_free(s);
 	return error;
+}
+
+int mg_sign_run(mg_signed **out, const mg_sign_options *o, mg_error *err)
+{
+	return sign_with(out, o, NULL, NULL, err);
+}
+
+int mg_sign_approval(mg_signed **out, const mg_sign_options *o, const char *path,
+		     const char *data, size_t len, mg_error *err)
+{
+	mg_blob approval = { 0 };
+
+	assert(out && o && path && data);
+	approval.data = data;
+	approval.len = len;
+	return sign_with(out, o, path, &approval, err);
 }
 
 void mg_signed_free(mg_signed *s)

@@ -1,10 +1,11 @@
 /*
  * memgate approve: include/memgate/approve.h.
  *
- * The check runs as `memgate record` would at HEAD, except that the
- * manifest's current approved_result is not read (it is what gets
- * replaced).  Then every refusal is decided before anything is written, and
- * the record and the manifest go through one output transaction.
+ * The check runs as `memgate record` would at HEAD, except that no
+ * approval is read (it is what gets written).  Then every refusal is
+ * decided, and the approval signed and verified, before anything is
+ * written; the approval and its signature go through one output
+ * transaction.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -12,13 +13,12 @@
 #include <string.h>
 
 #include "digest.h"
-#include "git.h"
 #include "memgate/approve.h"
+#include "memgate/approved.h"
 #include "memgate/buf.h"
-#include "memgate/manifest.h"
 #include "memgate/output.h"
 #include "memgate/record.h"
-#include "path.h"
+#include "sign.h"
 
 /* " (reason), selected NAME" of the decision, raw text. */
 static void put_verdict(mg_buf *b, const mg_decision *d)
@@ -76,70 +76,8 @@ static int judge_decision(const mg_check_result *res, const mg_check_options *op
 	return error;
 }
 
-/*
- * --out as a repository path: joined to the current directory's place in
- * the working tree (an absolute path must lie inside it), "." and ".."
- * resolved, then held to the repository path rules.  *out is the caller's.
- */
-static int record_repo_path(char **out, const mg_check_result *res, const char *arg,
-			    mg_error *err)
-{
-	mg_buf joined = MG_BUF_INIT, path = MG_BUF_INIT;
-	size_t rootlen = strlen(res->root);
-	char *seg, *save = NULL, *slash;
-	mg_error perr;
-	int error = MG_OK;
-
-	*out = NULL;
-	if (arg[0] == '/') {
-		if (strncmp(arg, res->root, rootlen) || arg[rootlen] != '/') {
-			error = mg_error_set(err, NULL, 0, 0, "--out '%s' is outside the working "
-					     "tree '%s': the record must be committed with the manifest",
-					     arg, res->root);
-			goto done;
-		}
-		mg_buf_puts(&joined, arg + rootlen + 1);
-	} else if (!res->cwd_prefix) {
-		error = mg_error_set(err, NULL, 0, 0, "--out '%s': the current directory is outside "
-				     "the working tree '%s': give a path inside it", arg, res->root);
-		goto done;
-	} else {
-		mg_buf_printf(&joined, "%s%s", res->cwd_prefix, arg);
-	}
-	mg_buf_puts(&path, "");
-	for (seg = strtok_r(joined.ptr, "/", &save); seg; seg = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(seg, "."))
-			continue;
-		if (strcmp(seg, "..")) {
-			mg_buf_printf(&path, "%s%s", path.len ? "/" : "", seg);
-			continue;
-		}
-		if (!path.len) {
-			error = mg_error_set(err, NULL, 0, 0, "--out '%s' is above the working tree "
-					     "'%s': the record must be committed with the manifest",
-					     arg, res->root);
-			goto done;
-		}
-		slash = strrchr(path.ptr, '/');
-		path.len = slash ? (size_t)(slash - path.ptr) : 0;
-		path.ptr[path.len] = '\0';
-	}
-	mg_error_clear(&perr);
-	if (mg_path_check(path.ptr, &perr) < 0) {
-		error = mg_error_set(err, NULL, 0, 0, "invalid --out path '%s': %s", arg,
-				     perr.message);
-		goto done;
-	}
-	*out = mg_buf_detach(&path, NULL);
-done:
-	mg_buf_free(&joined);
-	mg_buf_free(&path);
-	return error;
-}
-
-/* --out must not name one of the inputs the record is about. */
-static int refuse_input(const mg_check_result *res, const char *record_path, const char *arg,
-			mg_error *err)
+/* The approval must not be one of the inputs it is about. */
+static int refuse_input(const mg_check_result *res, const char *path, mg_error *err)
 {
 	const mg_input_ref *refs[] = { &res->policy_ref, &res->manifest_ref, &res->report_ref,
 				       &res->signature.sig_ref, &res->signature.signers_ref };
@@ -148,9 +86,10 @@ static int refuse_input(const mg_check_result *res, const char *record_path, con
 	size_t i;
 
 	for (i = 0; i < sizeof(refs) / sizeof(refs[0]); i++)
-		if (refs[i]->path && !strcmp(refs[i]->path, record_path))
-			return mg_error_set(err, NULL, 0, 0, "--out '%s' is %s: choose a new file "
-					    "for the record", arg, names[i]);
+		if (refs[i]->path && !strcmp(refs[i]->path, path))
+			return mg_error_set(err, NULL, 0, 0, "the approval '%s' would overwrite %s "
+					    "of '%s': name the manifest otherwise", path, names[i],
+					    res->policy_ref.path);
 	return MG_OK;
 }
 
@@ -185,72 +124,136 @@ int mg_record_queue_once(char **kept, mg_outputs *outs, const char *path, const 
 	return error;
 }
 
-/*
- * The record's bytes: the file's own when it already holds this record,
- * else the fresh one, queued (mg_record_queue_once).  *bytes is the
- * caller's.
- */
-static int prepare_record(char **bytes, mg_approval *a, mg_outputs *outs, const char *path,
-			  mg_error *err)
+/* Whether the approval `existing` approves what `fresh` does: the same
+ * manifest (its SHA-256) with the same decision and candidate.  Then the
+ * file, and a signature of it, are kept. */
+static bool same_approval(const char *existing, size_t len, const char *fresh)
 {
-	char *fresh = mg_record_render(a->result), *kept;
-	int error = mg_record_queue_once(&kept, outs, path, fresh, err);
+	mg_approved_file *a = NULL, *b = NULL;
+	mg_error ignored;
+	bool same = mg_approved_file_parse(&a, "existing", existing, len, &ignored) == 0 &&
+		    mg_approved_file_parse(&b, "fresh", fresh, strlen(fresh), &ignored) == 0 &&
+		    !strcmp(a->manifest_sha256, b->manifest_sha256) &&
+		    !strcmp(a->decision, b->decision) &&
+		    !strcmp(a->selected ? a->selected : "", b->selected ? b->selected : "");
 
-	*bytes = NULL;
-	if (error < 0) {
-		free(fresh);
-		return error;
-	}
-	a->record_unchanged = kept != NULL;
-	if (kept)
-		free(fresh);
-	*bytes = kept ? kept : fresh;
-	return MG_OK;
+	mg_approved_file_free(a);
+	mg_approved_file_free(b);
+	return same;
 }
 
 /*
- * The manifest committed at HEAD with approved_result set, queued for its
- * working-tree file unless that already holds it.  A working-tree manifest
- * that differs from both is somebody's uncommitted edit: refused.
+ * The approval's bytes: the file's own when it already approves the same
+ * evidence with the same decision (a->unchanged), else the fresh one,
+ * queued.  *bytes is the caller's.
  */
-static int prepare_manifest(mg_approval *a, mg_outputs *outs, const mg_approve_options *opt,
-			    mg_error *err)
+static int prepare_approval(char **bytes, mg_approval *a, mg_outputs *outs, mg_error *err)
 {
 	const mg_check_result *res = a->result;
-	const char *path = res->manifest_ref.path;
-	mg_repo *repo = NULL;
-	mg_blob blob = { 0 };
-	char *text = NULL, *wt = NULL;
-	size_t wtlen = 0;
+	char *record = mg_record_render(res), *existing = NULL;
+	char *fresh = mg_approved_file_render(res->manifest_ref.path, res->manifest_ref.sha256,
+					      record);
+	size_t len = 0;
 	int error;
 
-	if ((error = mg_repo_open(&repo, opt->check.dir, err)) < 0 ||
-	    (error = mg_repo_read(&blob, repo, res->rev, path, opt->check.max_input_bytes,
-				  err)) < 0)
+	*bytes = NULL;
+	free(record);
+	if ((error = mg_outputs_read_existing(&existing, &len, outs, a->approval_file, err)) < 0)
 		goto done;
-	if (!(text = mg_manifest_set_approved(blob.data, blob.len, a->record_path,
-					      a->record_sha256))) {
-		error = mg_error_set(err, path, 0, 0, "cannot read the manifest as a JSON object");
-		goto done;
-	}
-	if ((error = mg_outputs_read_existing(&wt, &wtlen, outs, a->manifest_file, err)) < 0)
-		goto done;
-	if (wt && wtlen == strlen(text) && !memcmp(wt, text, wtlen)) {
-		a->manifest_unchanged = true;
+	if (existing && same_approval(existing, len, fresh)) {
+		a->unchanged = true;
+		*bytes = existing;
+		existing = NULL;
 		goto done;
 	}
-	if (wt && (wtlen != blob.len || memcmp(wt, blob.data, wtlen))) {
-		error = mg_error_set(err, a->manifest_file, 0, 0, "has uncommitted changes in the "
-				     "working tree; approve pins the manifest committed at HEAD: "
-				     "commit or restore them first");
-		goto done;
-	}
-	mg_outputs_add(outs, a->manifest_file, text, strlen(text), MG_OUTPUT_REPLACE);
+	mg_outputs_add(outs, a->approval_file, fresh, strlen(fresh), MG_OUTPUT_REPLACE);
+	*bytes = fresh;
+	fresh = NULL;
 done:
-	free(text);
-	free(wt);
-	mg_blob_release(&blob);
-	mg_repo_free(repo);
+	free(existing);
+	free(fresh);
+	return error;
+}
+
+/*
+ * --sign KEY: sign the approval's bytes as a person, verified as memgate
+ * check verifies approvals, and queue the signature; without a key, note
+ * a signature beside it, which signs an earlier approval (a->sig_stale) or
+ * this one, kept (a->sig_kept).
+ */
+static int prepare_signature(mg_approval *a, mg_outputs *outs, const char *bytes,
+			     const mg_approve_options *opt, mg_error *err)
+{
+	mg_sign_options so = { 0 };
+	mg_signed *s = NULL;
+	char *old = NULL;
+	size_t len = 0;
+	int error;
+
+	if (!opt->sign_key) {
+		error = mg_outputs_read_existing(&old, &len, outs, a->sig_file, err);
+		a->sig_stale = error == MG_OK && old && !a->unchanged;
+		a->sig_kept = error == MG_OK && old && a->unchanged;
+		free(old);
+		return error;
+	}
+	so.dir = opt->check.dir;
+	so.policy_path = a->result->policy_ref.path;
+	so.policy_from_root = true;
+	so.key = opt->sign_key;
+	so.allowed_signers = opt->allowed_signers;
+	so.ssh_keygen = opt->ssh_keygen;
+	so.max_input_bytes = opt->check.max_input_bytes;
+	if ((error = mg_sign_approval(&s, &so, a->approval_path, bytes, strlen(bytes), err)) < 0)
+		return error;
+	mg_outputs_guard(outs, s->workdir);
+	mg_outputs_add(outs, a->sig_file, s->signature, s->signature_len, MG_OUTPUT_REPLACE);
+	a->sig_written = true;
+	a->signer = s->principals;
+	a->signer_key = s->key;
+	a->signers_file = s->signers;
+	s->principals = s->key = s->signers = NULL;
+	mg_signed_free(s);
+	return MG_OK;
+}
+
+/* Where a's approval goes: beside its manifest, as a repository path and
+ * from the current directory, with its signature and the manifest. */
+static void approval_paths(mg_approval *a)
+{
+	const mg_check_result *res = a->result;
+	mg_buf file = MG_BUF_INIT;
+
+	a->approval_path = mg_approved_file_path(res->manifest_ref.path);
+	mg_check_cli_path(&file, res, a->approval_path);
+	a->approval_file = mg_buf_detach(&file, NULL);
+	mg_buf_printf(&file, "%s.sig", a->approval_file);
+	a->sig_file = mg_buf_detach(&file, NULL);
+	mg_check_cli_path(&file, res, res->manifest_ref.path);
+	a->manifest_file = mg_buf_detach(&file, NULL);
+}
+
+/* Queue a's approval (and its signature, with --sign) in outs.  MG_ERROR
+ * when the approval is an input or the signature is refused. */
+static int queue_approval(mg_approval *a, mg_outputs *outs, const mg_approve_options *opt,
+			  mg_error *err)
+{
+	char *bytes = NULL;
+	int error;
+
+	if ((error = refuse_input(a->result, a->approval_path, err)) < 0)
+		return error;
+	mg_outputs_guard(outs, a->result->root);
+	if ((error = prepare_approval(&bytes, a, outs, err)) < 0)
+		goto done;
+	if (mg_digest_sha256_hex(a->approval_sha256, bytes, strlen(bytes)) < 0) {
+		error = mg_error_set(err, a->approval_file, 0, 0, "cannot compute SHA-256 (OpenSSL "
+				     "failed)");
+		goto done;
+	}
+	error = prepare_signature(a, outs, bytes, opt, err);
+done:
+	free(bytes);
 	return error;
 }
 
@@ -259,16 +262,16 @@ static int judge_layout(const mg_check_result *res, mg_error *err)
 {
 	if (!res->manifest)
 		return mg_error_set(err, res->policy_ref.path, 0, 0, "the policy names the report "
-				    "directly ('report:'), so there is no manifest to pin an approved "
-				    "result in: name a manifest ('manifest:') in the policy");
+				    "directly ('report:'), so there is no manifest for an approval to "
+				    "bind: name a manifest ('manifest:') in the policy");
 	if (!res->root)
 		return mg_error_set(err, NULL, 0, 0, "a bare repository has no working tree to "
-				    "write the record and the manifest in");
+				    "write the approval in");
 	return MG_OK;
 }
 
-/* The check approve runs: HEAD's evidence and policy, the approved result
- * not read (it is about to be replaced). */
+/* The check approve runs: HEAD's evidence and policy, no approval read
+ * (it is about to be written). */
 static void approve_check_options(mg_check_options *copt, const mg_approve_options *opt)
 {
 	*copt = opt->check;
@@ -291,36 +294,6 @@ static int check_and_judge(mg_approval *a, const mg_check_options *copt, mg_erro
 	return judge_decision(a->result, copt, err);
 }
 
-/*
- * Queue a's record at a->record_file and its manifest with approved_result
- * in outs (a->record_path set).  MG_ERROR when the record is an input, the
- * file holds another record or the manifest has uncommitted edits.
- */
-static int queue_approval(mg_approval *a, mg_outputs *outs, const mg_approve_options *opt,
-			  mg_error *err)
-{
-	mg_buf file = MG_BUF_INIT;
-	char *record = NULL;
-	int error;
-
-	if ((error = refuse_input(a->result, a->record_path, a->record_file, err)) < 0)
-		return error;
-	mg_outputs_guard(outs, a->result->root);
-	mg_check_cli_path(&file, a->result, a->result->manifest_ref.path);
-	a->manifest_file = mg_buf_detach(&file, NULL);
-	if ((error = prepare_record(&record, a, outs, a->record_file, err)) < 0)
-		goto done;
-	if (mg_digest_sha256_hex(a->record_sha256, record, strlen(record)) < 0) {
-		error = mg_error_set(err, a->record_file, 0, 0, "cannot compute SHA-256 (OpenSSL failed)");
-		goto done;
-	}
-	error = prepare_manifest(a, outs, opt, err);
-done:
-	free(record);
-	mg_buf_free(&file);
-	return error;
-}
-
 int mg_approve_run(mg_approval **out, const mg_approve_options *opt, mg_error *err)
 {
 	mg_check_options copt;
@@ -328,13 +301,13 @@ int mg_approve_run(mg_approval **out, const mg_approve_options *opt, mg_error *e
 	mg_outputs *outs = mg_outputs_new();
 	int error;
 
-	assert(out && opt && opt->out_path);
+	assert(out && opt);
 	*out = NULL;
 	approve_check_options(&copt, opt);
-	a->record_file = mg_xstrdup(opt->out_path);
-	if ((error = check_and_judge(a, &copt, err)) < 0 ||
-	    (error = record_repo_path(&a->record_path, a->result, opt->out_path, err)) < 0 ||
-	    (error = queue_approval(a, outs, opt, err)) < 0 ||
+	if ((error = check_and_judge(a, &copt, err)) < 0)
+		goto done;
+	approval_paths(a);
+	if ((error = queue_approval(a, outs, opt, err)) < 0 ||
 	    (error = mg_outputs_commit(outs, err)) < 0)
 		goto done;
 	*out = a;
@@ -345,45 +318,8 @@ done:
 	return error;
 }
 
-/* --all's --out: a file name, neither a path nor "." or "..". */
-static int judge_all_name(const char *name, mg_error *err)
-{
-	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
-		return mg_error_set(err, NULL, 0, 0, "--out '%s': with --all, --out is a file "
-				    "name, written in each policy's manifest directory "
-				    "(e.g. --out 75_approved.json)", name);
-	return MG_OK;
-}
-
-/* --all: a->record_path, the file `name` in the directory of a's manifest;
- * a->record_file, that path from the current directory. */
-static int all_record_path(mg_approval *a, const char *name, mg_error *err)
-{
-	const char *manifest = a->result->manifest_ref.path, *slash = strrchr(manifest, '/');
-	mg_buf path = MG_BUF_INIT, file = MG_BUF_INIT;
-	mg_error perr;
-	int error = MG_OK;
-
-	if (slash)
-		mg_buf_printf(&path, "%.*s/", (int)(slash - manifest), manifest);
-	mg_buf_puts(&path, name);
-	mg_error_clear(&perr);
-	if (mg_path_check(path.ptr, &perr) < 0) {
-		error = mg_error_set(err, NULL, 0, 0, "invalid record path '%s': %s", path.ptr,
-				     perr.message);
-		goto done;
-	}
-	mg_check_cli_path(&file, a->result, path.ptr);
-	a->record_file = mg_buf_detach(&file, NULL);
-	a->record_path = mg_buf_detach(&path, NULL);
-done:
-	mg_buf_free(&path);
-	mg_buf_free(&file);
-	return error;
-}
-
-/* --all: a's record is neither an earlier policy's record nor one of the
- * other policies' inputs. */
+/* --all: a's approval is neither an earlier policy's approval nor one of
+ * the other policies' inputs. */
 static int refuse_shared(mg_approval *const *as, size_t n, size_t self, mg_error *err)
 {
 	const mg_approval *a = as[self];
@@ -393,19 +329,20 @@ static int refuse_shared(mg_approval *const *as, size_t n, size_t self, mg_error
 	for (j = 0; j < n; j++) {
 		if (j == self || !as[j]->result)
 			continue;
-		if (j < self && as[j]->record_path && !strcmp(as[j]->record_path, a->record_path))
-			return mg_error_set(err, NULL, 0, 0, "its record '%s' would also be the "
-					    "record of '%s' (their manifests share a directory): "
-					    "approve them one at a time with --policy and --out",
-					    a->record_path, as[j]->result->policy_ref.path);
-		if ((error = refuse_input(as[j]->result, a->record_path, a->record_file, err)) < 0)
+		if (j < self && as[j]->approval_path &&
+		    !strcmp(as[j]->approval_path, a->approval_path))
+			return mg_error_set(err, NULL, 0, 0, "its approval '%s' would also be the "
+					    "approval of '%s' (they share a manifest): give each "
+					    "policy a manifest of its own", a->approval_path,
+					    as[j]->result->policy_ref.path);
+		if ((error = refuse_input(as[j]->result, a->approval_path, err)) < 0)
 			return error;
 	}
 	return MG_OK;
 }
 
-/* --all, first pass: check and judge `policy` into a, with its record's
- * path; MG_ERROR with err when it is refused. */
+/* --all, first pass: check and judge `policy` into a, with its approval's
+ * paths; MG_ERROR with err when it is refused. */
 static int judge_one_of_all(mg_approval *a, const char *policy, const mg_approve_options *opt,
 			    mg_error *err)
 {
@@ -417,7 +354,8 @@ static int judge_one_of_all(mg_approval *a, const char *policy, const mg_approve
 	copt.policy_from_root = true;
 	if ((error = check_and_judge(a, &copt, err)) < 0)
 		return error;
-	return all_record_path(a, opt->out_path, err);
+	approval_paths(a);
+	return MG_OK;
 }
 
 /* A refusal that names no input names its policy. */
@@ -469,13 +407,12 @@ int mg_approve_run_all(mg_approval ***out, size_t *count, mg_error **refused,
 	bool began = false;
 	int error;
 
-	assert(out && count && refused && refused_count && opt && opt->out_path);
+	assert(out && count && refused && refused_count && opt);
 	*out = NULL;
 	*count = 0;
 	*refused = NULL;
 	*refused_count = 0;
-	if ((error = judge_all_name(opt->out_path, err)) < 0 ||
-	    (error = mg_check_begin(err)) < 0)
+	if ((error = mg_check_begin(err)) < 0)
 		goto done;
 	began = true;
 	if ((error = mg_check_list(&policies, &n, opt->check.dir, NULL, err)) < 0)
@@ -527,8 +464,12 @@ void mg_approve_free(mg_approval *a)
 	if (!a)
 		return;
 	mg_check_result_free(a->result);
-	free(a->record_path);
+	free(a->approval_path);
+	free(a->approval_file);
 	free(a->manifest_file);
-	free(a->record_file);
+	free(a->sig_file);
+	free(a->signer);
+	free(a->signer_key);
+	free(a->signers_file);
 	free(a);
 }

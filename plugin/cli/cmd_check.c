@@ -49,7 +49,8 @@
 	"decisions that fail the check, e.g. reject,tune, or none\n" \
 	"(default: the policy's gate.fail_on)", NULL }
 #define OPTION_REQUIRE_APPROVED { OPT_REQUIRE_APPROVED, "require-approved", NULL, 0, \
-	"the manifest's approved_result must match this decision (release gates)", NULL }
+	"the approval beside the manifest must approve this evidence\n" \
+	"and decision, signed by an approver (release gates)", NULL }
 /* What check and record both take to run a check, in -h's order. */
 #define RUN_OPTIONS OPTION_POLICY_REV, OPTION_BASE, OPTION_WORKTREE, OPTION_FORMAT, \
 	OUTPUT_OPTIONS, OPTION_RECORD_FEASIBLE_SETS, OPTION_FAIL_ON, OPTION_REQUIRE_APPROVED, CLI_OPTION_TODAY, \
@@ -60,8 +61,8 @@
 	"with --all: gate only the policies whose inputs changed between\n" \
 	"--policy-rev and --rev (large monorepos)", \
 	"The others are listed as unchanged. A policy's inputs are everything its check " \
-	"reads: the policy, its manifest and signature, report, approved result, allowed " \
-	"signers and every path its evidence.inputs match; a policy with " \
+	"reads: the policy, its manifest and signature, report, approval (MANIFEST.approved.json) " \
+	"and its signature, legacy approved result, allowed signers and every path its evidence.inputs match; a policy with " \
 	"regression.history is always gated (its base's history moves with every merge). " \
 	"Each policy decides as --all decides it." }
 

@@ -148,6 +148,7 @@ static int apply_option(struct cli *cli, int c, const char *arg)
 	case OPT_MEASURED_COMMIT: cli->measured_commit = arg; break;
 	case OPT_FORCE: cli->force = true; break;
 	case OPT_KEY: cli->key = arg; break;
+	case OPT_SIGN: cli->key = arg; break;   /* approve's --sign KEY: sign's --key */
 	case OPT_ALLOWED_SIGNERS: cli->allowed_signers = arg; break;
 	case OPT_NAMESPACE: cli->sig_namespace = arg; break;
 	case OPT_SSH_KEYGEN: cli->ssh_keygen = arg; break;

@@ -44,12 +44,12 @@ struct cli {
 	bool changed;              /* --changed: with --all, only changed policies */
 	const char *policies[MG_CLI_MAX_POLICIES];  /* every --policy, in order */
 	size_t policy_count;
-	const char *out_path;      /* record, manifest */
+	const char *out_path;      /* record, manifest (approve: refused, see there) */
 	const char *report_path;   /* manifest */
 	const char *semantic_id;   /* manifest */
 	const char *measured_commit; /* manifest */
 	bool force;                /* manifest */
-	const char *key;           /* sign: --key */
+	const char *key;           /* sign: --key; approve: --sign */
 	const char *allowed_signers; /* sign: --allowed-signers */
 	const char *sig_namespace; /* sign: --namespace */
 	const char *ssh_keygen;    /* sign: --ssh-keygen */
@@ -61,7 +61,7 @@ enum {
 	OPT_SEMANTIC_ID, OPT_FORCE, OPT_SUMMARY, OPT_JUNIT, OPT_BASE, OPT_SARIF,
 	OPT_CODEQUALITY, OPT_ALL, OPT_TODAY, OPT_INPUTS, OPT_MEASURED_COMMIT, OPT_CHANGED,
 	OPT_COMMENT, OPT_KEY, OPT_ALLOWED_SIGNERS, OPT_NAMESPACE, OPT_SSH_KEYGEN,
-	OPT_RECORD_FEASIBLE_SETS
+	OPT_RECORD_FEASIBLE_SETS, OPT_SIGN
 };
 
 /* How an option shows: required (outside brackets in the usage lines),

@@ -612,12 +612,13 @@ static void decide_regression(mg_decision *d, const mg_rules *rules, const mg_ev
 
 /* ---- mg_decide ---- */
 
-/* Whether issue i is about the approval record (missing, changed, or made
- * for other evidence) rather than the evidence itself. */
+/* Whether issue i is about the approval record (missing, changed, made
+ * for other evidence, or its signature not an approver's) rather than the
+ * evidence itself. */
 static bool approval_issue(int i)
 {
 	return i == MG_ISSUE_APPROVED_RESULT_MISSING || i == MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH ||
-	       i == MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE;
+	       i == MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE || i == MG_ISSUE_APPROVAL_UNVERIFIED;
 }
 
 /* Whether every issue but `but` is about the approval record or the
@@ -664,8 +665,9 @@ static void issue_next_action(mg_decision *d)
 			return;
 	if (d->issue[MG_ISSUE_APPROVED_RESULT_HASH_MISMATCH])
 		d->next_action = MG_N_RESTORE_OR_REAPPROVE_APPROVED_RESULT;
-	else if (d->issue[MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE])
-		d->next_action = MG_N_RE_APPROVE_OR_RESTORE_EVIDENCE;
+	else if (d->issue[MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE] ||
+		 d->issue[MG_ISSUE_APPROVAL_UNVERIFIED])
+		d->next_action = MG_N_RE_APPROVE_OR_RESTORE_EVIDENCE;   /* approve (again), signed */
 	else
 		d->next_action = MG_N_RECORD_AND_PIN_APPROVED_RESULT;
 }

@@ -295,6 +295,10 @@ static const mg_code codes[MG_CODE_COUNT] = {
 	[MG_CODE_CHANGED_WITHIN_NOISE] = { "changed_within_noise", N,
 	  "A covered candidate's change from the base is past a regression allowance, but the runs of both revisions do not show it beyond their noise (regression.noise_test), so it changed without regressing and does not count.",
 	  "Nothing to do; to settle whether the change is real, record more runs of the candidate in both revisions." },
+	/* an evidence issue appended after it (mg_issue_code) */
+	[MG_CODE_APPROVAL_UNVERIFIED] = { "approval_unverified", E,
+	  "With provenance required or provenance.approvers named: the approval beside the manifest (MANIFEST.approved.json) has no signature in namespace memgate-approve that verifies under the base's allowed signers by a principal provenance.approvers names (--require-approved).",
+	  "Approve with an approver's key (memgate approve --sign KEY) and commit the approval and its .sig; a runner's key cannot approve." },
 };
 #undef E
 #undef H
@@ -313,6 +317,7 @@ static const enum mg_code_id appended_issue_codes[] = {
 	MG_CODE_APPROVAL_OF_OTHER_EVIDENCE,
 	MG_CODE_EVIDENCE_OUT_OF_PLACE,
 	MG_CODE_MEASURED_COMMIT_BEHIND_BASE,
+	MG_CODE_APPROVAL_UNVERIFIED,
 };
 _Static_assert(MG_REASON_COUNT == 16 && CODE_COUNT == MG_CODE_COUNT &&
 	       sizeof(appended_issue_codes) / sizeof(appended_issue_codes[0]) ==

@@ -400,7 +400,8 @@ static const mg_finding *first_listed(const struct comment *c)
 
 /* " Signed by PRINCIPALS." when the manifest's signature was verified;
  * " The manifest's signature is not verified." when it was checked and
- * failed; nothing when the policy does not ask for one. */
+ * failed; nothing when the policy does not ask for one.  The same for the
+ * approval's (" Approved by PRINCIPALS."), when it was read. */
 static void put_signer(mg_buf *out, const mg_check_result *r)
 {
 	const mg_check_signature *s = &r->signature;
@@ -413,6 +414,14 @@ static void put_signer(mg_buf *out, const mg_check_result *r)
 		mg_buf_putc(out, '.');
 	} else if (!s->verified) {
 		mg_buf_puts(out, " The manifest's signature is not verified.");
+	}
+	s = &r->approval_sig;   /* --require-approved: who approved */
+	if (s->checked && s->verified && s->principals) {
+		mg_buf_puts(out, " Approved by ");
+		put_md(out, s->principals);
+		mg_buf_putc(out, '.');
+	} else if (s->checked && !s->verified) {
+		mg_buf_puts(out, " The approval's signature is not verified.");
 	}
 }
 

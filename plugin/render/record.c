@@ -10,6 +10,7 @@
 #include "json_write.h"
 #include "compare.h"
 #include "format.h"
+#include "memgate/approved.h"
 #include "memgate/insight.h"
 #include "memgate/record.h"
 #include "memgate/version.h"
@@ -80,8 +81,9 @@ static void render_inputs(mg_jw *w, const mg_check_result *r)
 	mg_jw_end(w);
 }
 
-/* provenance: who signed the manifest (memgate(1), SIGNED EVIDENCE); only
- * when the policy that decides has a provenance section. */
+/* provenance: who signed the manifest (memgate(1), SIGNED EVIDENCE), and
+ * who approved it when the approval was read; only when the policy that
+ * decides has a provenance section. */
 static void render_provenance(mg_jw *w, const mg_check_result *r)
 {
 	const mg_check_signature *s = &r->signature;
@@ -96,6 +98,17 @@ static void render_provenance(mg_jw *w, const mg_check_result *r)
 	mg_jw_key_string(w, "key", s->key);
 	mg_jw_key_string(w, "issue", s->problem ? mg_issue_name(s->issue) : NULL);
 	mg_jw_key_string(w, "problem", s->problem);
+	if (r->approval_sig.checked) {   /* the approval's signature, by an approver */
+		s = &r->approval_sig;
+		mg_jw_key_object(w, "approval");
+		mg_jw_key_string(w, "namespace", MG_APPROVED_NAMESPACE);
+		mg_jw_key_bool(w, "required", s->required);
+		mg_jw_key_bool(w, "verified", s->verified);
+		mg_jw_key_string(w, "signer", s->principals);
+		mg_jw_key_string(w, "key", s->key);
+		mg_jw_key_string(w, "problem", s->problem);
+		mg_jw_end(w);
+	}
 	mg_jw_end(w);
 }
 

@@ -430,6 +430,26 @@ static void put_signature(mg_buf *out, const mg_check_signature *s)
 	mg_buf_putc(out, '\n');
 }
 
+/* "- **Approval:** approved by `alice@example.com`, key `...`", or the key
+ * and why it does not count (--require-approved, provenance). */
+static void put_approval(mg_buf *out, const mg_check_signature *s)
+{
+	if (!s->checked || !s->key)
+		return;
+	mg_buf_puts(out, "- **Approval:** ");
+	if (s->verified) {
+		mg_buf_puts(out, "approved by ");
+		mg_summary__put_md(out, s->principals);
+		mg_buf_puts(out, ", key ");
+	} else {
+		mg_buf_puts(out, "not verified (");
+		mg_summary__put_code(out, mg_issue_name(s->issue));
+		mg_buf_puts(out, "), key ");
+	}
+	mg_summary__put_md(out, s->key);
+	mg_buf_putc(out, '\n');
+}
+
 static void put_evidence(struct render *x)
 {
 	const mg_check_result *r = x->r;
@@ -445,6 +465,7 @@ static void put_evidence(struct render *x)
 	if (r->approved_ref.read)
 		put_input(out, "Approved result", &r->approved_ref, true);
 	put_signature(out, &r->signature);
+	put_approval(out, &r->approval_sig);
 	if (r->decision->approved_checked) {
 		mg_buf_puts(out, "- **Approved record:** ");
 		mg_summary__put_md(out, r->approved_decision ? r->approved_decision : "none");

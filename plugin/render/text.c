@@ -460,6 +460,29 @@ static void put_signature_line(mg_buf *out, const mg_check_result *r)
 	mg_buf_putc(out, '\n');
 }
 
+/* With --require-approved and provenance, who signed the approval:
+ * "approval: approved by alice@example.com, key ssh-ed25519 SHA256:...", or
+ * the key and why it does not count. */
+static void put_approval_line(mg_buf *out, const mg_check_result *r)
+{
+	const mg_check_signature *s = &r->approval_sig;
+
+	if (!s->checked || !s->key)
+		return;
+	mg_buf_puts(out, "approval: ");
+	if (s->verified) {
+		mg_buf_puts(out, "approved by ");
+		mg_text__put_safe(out, s->principals);
+		mg_buf_puts(out, ", key ");
+		mg_text__put_safe(out, s->key);
+	} else {
+		mg_buf_puts(out, "key ");
+		mg_text__put_safe(out, s->key);
+		mg_buf_printf(out, ", not verified (%s)", mg_issue_name(s->issue));
+	}
+	mg_buf_putc(out, '\n');
+}
+
 /* "note: the report's own decision was 'tune' (reason); ..." when the
  * producer decided otherwise. */
 static void put_producer_note(mg_buf *out, const mg_check_result *r)
@@ -781,6 +804,7 @@ char *mg_text_render(const mg_check_result *r)
 	mg_buf_putc(&out, '\n');
 	put_inputs_line(&out, r);
 	put_signature_line(&out, r);
+	put_approval_line(&out, r);
 	put_evidence_line(&out, r);
 	put_regression(&out, r);
 	put_checks_line(&out, &d->budget);

@@ -44,7 +44,17 @@ static void approved_missing(struct findings *f)
 	const char *file = mg_findings__manifest_file(r);
 	mg_pos pos = { 1, 0 };
 
-	if (m && m->has_approved) {
+	if (m && r->approval_path) {
+		mg_buf_puts(&f->msg, "no approval ");
+		mg_findings__put_quoted(&f->msg, r->approval_path);
+		mg_buf_printf(&f->msg, " in %s (--require-approved)",
+			      r->worktree ? "the working tree" : "the commit");
+		if (r->approved_hint)
+			mg_buf_printf(&f->msg, "; %s", r->approved_hint);
+		else
+			mg_buf_puts(&f->msg, "; approve the evidence with 'memgate approve --sign "
+				    "KEY' and commit the approval and its signature");
+	} else if (m && m->has_approved) {
 		mg_buf_puts(&f->msg, "approved result ");
 		mg_findings__put_quoted(&f->msg, m->approved_path);
 		mg_buf_printf(&f->msg, " is not in %s", r->worktree ? "the working tree" : "the commit");
@@ -361,6 +371,25 @@ static void report_issue(struct findings *f, enum mg_issue issue)
 			 NO_CANDIDATE);
 }
 
+/* approval_of_other_evidence, of the approval beside the manifest: the
+ * manifest's SHA-256 it approved and the manifest's now. */
+static void other_manifest_issue(struct findings *f)
+{
+	const mg_check_result *r = f->r;
+
+	mg_buf_puts(&f->msg, "the approval ");
+	mg_findings__put_quoted(&f->msg, r->approval_path);
+	mg_buf_puts(&f->msg, " approved the manifest with SHA-256 ");
+	mg_findings__put_safe(&f->msg, r->approved_manifest_sha256);
+	mg_buf_puts(&f->msg, "; the manifest has SHA-256 ");
+	mg_findings__put_safe(&f->msg, r->manifest_ref.sha256);
+	mg_buf_puts(&f->msg, " now: these numbers were not approved; approve them again "
+		    "(memgate approve --sign KEY) or restore the evidence that was approved");
+	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE,
+			 mg_issue_code(MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE), r->approval_path,
+			 r->approved_manifest_sha256_pos, NO_CANDIDATE);
+}
+
 /* approval_of_other_evidence: what the approved record names, what the
  * manifest pins now, and how to approve again. */
 static void other_evidence_issue(struct findings *f)
@@ -371,6 +400,10 @@ static void other_evidence_issue(struct findings *f)
 
 	if (!m)
 		return;
+	if (r->approval_path) {
+		other_manifest_issue(f);
+		return;
+	}
 	mg_buf_puts(&f->msg, "the approved record ");
 	mg_findings__put_quoted(&f->msg, m->approved_path);
 	if (had && strcmp(had, m->source_sha256)) {
@@ -391,6 +424,22 @@ static void other_evidence_issue(struct findings *f)
 	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE,
 			 mg_issue_code(MG_ISSUE_APPROVAL_OF_OTHER_EVIDENCE),
 			 mg_findings__manifest_file(r), m->approved_path_pos, NO_CANDIDATE);
+}
+
+/* approval_unverified: why the approval's signature is not an approver's,
+ * at the signature or the allowed signers' line, and what to do. */
+static void approval_unverified_issue(struct findings *f)
+{
+	const mg_check_signature *s = &f->r->approval_sig;
+	const char *file = s->at_signers ? s->signers_ref.path : s->sig_ref.path;
+
+	if (!s->problem)
+		return;
+	mg_findings__put_safe(&f->msg, s->problem);
+	mg_buf_puts(&f->msg, "; approve with an approver's key ('memgate approve --sign KEY') "
+		    "and commit the approval and its signature");
+	mg_findings__add(f, MG_FINDING_RANK_EVIDENCE,
+			 mg_issue_code(MG_ISSUE_APPROVAL_UNVERIFIED), file, s->at, NO_CANDIDATE);
 }
 
 /* evidence_out_of_place: the report the manifest names, and the base's,
@@ -457,6 +506,8 @@ void mg_findings__issues(struct findings *f)
 			place_issue(f);
 		else if (i == MG_ISSUE_MEASURED_COMMIT_BEHIND_BASE)
 			behind_issue(f);
+		else if (i == MG_ISSUE_APPROVAL_UNVERIFIED)
+			approval_unverified_issue(f);
 		else if (i <= MG_ISSUE_PRE_LAST)
 			manifest_issue(f, (enum mg_issue)i);
 		else if (f->ev)

@@ -28,6 +28,11 @@ With --memgate MEMGATE, signatures that `memgate sign` makes (ed25519,
 ECDSA P-256 and P-384, RSA 2048, in two namespaces, over manifests) are
 judged too, each untouched and mutated (tallied as sign-MUTATION): each
 untouched one must verify with ssh-keygen -Y verify, as with memgate.
+With --memgate, the approvals `memgate approve --sign` makes (the same key
+types, in namespace memgate-approve, over MANIFEST.approved.json of a
+repository whose policy names approvers: [release-*@example.com]) are
+judged the same way (tallied as approve-MUTATION), with the approvers'
+pattern as the policy's and -I the key's principal, release-KEY@example.com.
 With -p, as many cases (200 by default) judge a policy's provenance.signers
 (principal patterns, `*`, `?`, `!`) against the signing key's lines
 (tallied as principal): memgate (mg_signers_find_for) must accept exactly
@@ -158,6 +163,75 @@ def sign_cases(d, memgate, keys, stranger, seed):
                              "ymd": "20260101", "names": [] if signer is stranger else
                              ["signer@ci"], "mutation": mutation, "stricter": None,
                              "key": key["name"], "label": "sign-" + mutation})
+    return todo
+
+
+APPROVE_POLICY = """provenance:
+  allowed_signers: allowed_signers
+  approvers: [release-*@example.com]
+"""
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures")
+GIT_ENV = ["-c", "user.name=sshsig-diff", "-c", "user.email=sshsig@diff.invalid",
+           "-c", "commit.gpgsign=false"]
+
+
+def memgate_approve(d, memgate, key, tag):
+    """(approval, its signature): what `memgate approve --sign KEY` writes in
+    a repository whose runner-signed evidence KEY measured, KEY being listed
+    for release-NAME@example.com, whom the policy's approvers name."""
+    repo = os.path.join(d, "approve-%s" % tag)
+    results = os.path.join(repo, "benchmarks", "results")
+    os.makedirs(results)
+    if run(["git", "init", "-q", repo])[0] != 0:
+        sys.exit("sshsig-diff: git init failed")
+    with open(os.path.join(FIXTURES, "e2e", "real-flat-11200.yml"), "rb") as f:
+        policy = f.read() + APPROVE_POLICY.encode()
+    shutil.copy(os.path.join(FIXTURES, "reports", "76_real_gpu_memory.flat.json"),
+                os.path.join(results, "76_real_gpu_memory.json"))
+    for name, data in ((".memgate.yml", policy), ("allowed_signers", (
+            "release-%s@example.com %s\n" % (key["name"], key["pub"])).encode())):
+        with open(os.path.join(repo, name), "wb") as f:
+            f.write(data)
+    manifest = "benchmarks/results/75_input_manifest.json"
+    steps = [[memgate, "manifest", "-C", repo, "--worktree", "--report",
+              "benchmarks/results/76_real_gpu_memory.json", "--out",
+              os.path.join(repo, manifest)],
+             [memgate, "sign", "-C", repo, "--key", key["path"]],
+             ["git", "-C", repo] + GIT_ENV + ["add", "-A"],
+             ["git", "-C", repo] + GIT_ENV + ["commit", "-q", "-m", "evidence"],
+             [memgate, "approve", "-C", repo, "--sign", key["path"], "--fail-on", "reject"]]
+    for args in steps:
+        rc, out = run(args)
+        if rc != 0:
+            sys.exit("sshsig-diff: %s with %s failed (exit %d)" % (" ".join(args[:2]),
+                                                                  key["name"], rc))
+    approval = os.path.join(repo, "benchmarks", "results", "75_input_manifest.approved.json")
+    with open(approval, "rb") as f, open(approval + ".sig", "rb") as g:
+        return f.read(), g.read()
+
+
+def approve_cases(d, memgate, keys, stranger, seed):
+    """Cases over memgate approve's signatures, from a generator of their own."""
+    rng = random.Random(seed + 13)
+    todo = []
+    for key in [k for k in keys if k["name"] in SIGN_KEYS]:
+        msg, made = memgate_approve(d, memgate, key, key["name"])
+        principal = "release-%s@example.com" % key["name"]
+        for mutation in SIGN_MUTATIONS:
+            sig, m = mutate(rng, mutation, made, msg)
+            signer = stranger if mutation == "removed" else key
+            judged = rng.choice([n for n in NAMESPACES + ["memgate"]]) \
+                if mutation == "wrong_ns" else "memgate-approve"
+            base = os.path.join(d, "approve-%s-%s" % (key["name"], mutation))
+            for suffix, data in ((".allowed", ("%s %s\n" % (principal, signer["pub"])).encode()),
+                                 (".msg", m), (".sig", sig)):
+                with open(base + suffix, "wb") as f:
+                    f.write(data)
+            todo.append({"i": len(todo), "base": base, "ns": judged, "date": "2026-01-01",
+                         "ymd": "20260101", "names": [] if signer is stranger else
+                         [principal], "mutation": mutation, "stricter": None,
+                         "key": key["name"], "label": "approve-" + mutation,
+                         "who": "release-*@example.com"})
     return todo
 
 
@@ -438,6 +512,7 @@ def cases(a, rng, d):
 
     if a.memgate:
         todo += sign_cases(d, a.memgate, keys, stranger, a.seed)
+        todo += approve_cases(d, a.memgate, keys, stranger, a.seed)
     todo += principal_cases(d, keys, a.seed, a.principals)
     batch = "".join("%s.allowed %s %s %s.msg %s.sig%s\n" % (
         c["base"], c["ns"], c["date"], c["base"], c["base"],

@@ -44,7 +44,7 @@ usage: memgate <command> [options]
   record     write the decision record, write-once (release close stage)
   manifest   make a manifest for a committed report
   sign       sign the manifest on the GPU runner (signed evidence)
-  approve    record the decision and pin it in the manifest (releases)
+  approve    approve the evidence, signed by a person (releases)
   list       list the policy files of the repository (monorepos)
   version    print the version
 

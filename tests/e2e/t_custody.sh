@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # A chain of custody (issue 32): the approval is of the evidence it was
-# made for.  The runner's life: measure, sign, approve, tag, the release
-# gate passes; the runner measures again (memgate manifest --force keeps
-# approved_result), signs, tags: the release gate fails with
+# made for.  An existing repository's life with the legacy approved_result
+# (a record pinned in the manifest, as memgate approve --out did before
+# approvals had a file of their own; still read): measure, sign, approve,
+# tag, the release gate passes; the runner measures again (memgate manifest
+# --force keeps approved_result), signs, tags: the release gate fails with
 # approval_of_other_evidence instead of passing numbers nobody approved
-# "as approved".  Who may measure: with provenance.signers, a key that an
+# "as approved" (the approval beside the manifest: t_team_life.sh).  Who may measure: with provenance.signers, a key that an
 # allowed-signers file shared with git's commit signing lists for a
 # contributor no longer signs evidence (ssh-keygen -Y verify -I refuses it).
 # Who signed is said in the text and the job summary; a malformed
@@ -43,12 +45,17 @@ sign() {
 	in_repo memgate sign --key "$T/runner"
 	expect_code 0 "runner: memgate sign $1"
 }
-# approve OUT: memgate approve, sign the changed manifest, commit, as the
-# README's recipe and approve's own output say.
+# approve OUT: the legacy approval: memgate record, approved_result pinned
+# in the manifest by hand, the changed manifest signed again, committed.
 approve() {
-	in_repo memgate approve --out "$1" --fail-on reject
-	expect_code 0 "memgate approve records and pins the decision ($1)"
-	expect_out "memgate sign --key KEY" "approve says to sign the changed manifest again"
+	in_repo memgate record --out "$1" --fail-on reject
+	expect_code 0 "memgate record writes the record to approve ($1)"
+	python3 - "$repo/$MANIFEST_PATH" "$1" "$(sha256sum "$repo/$1" | cut -d' ' -f1)" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["approved_result"] = {"path": sys.argv[2], "sha256": sys.argv[3]}
+open(sys.argv[1], "w").write(json.dumps(m, indent=2) + "\n")
+PY
 	sign "after approve"
 	in_repo git add "$1" "$MANIFEST_PATH" "$MANIFEST_PATH.sig"
 	in_repo git commit -q -m "approve tune/checkpoint"

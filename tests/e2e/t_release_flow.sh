@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# Approving and releasing as the README tells it: record the decision, pin
-# it in the manifest, git add both, commit, tag, run the release gate and
-# push the tag through the pre-push hook.  What went wrong before: the old
-# recipe's `git commit -am` left the record untracked (now the message says
-# "untracked: git add it"); the hook refused the approved `tune` release the
-# release gate passes (now tags get the release gate's rule, configurable);
+# Approving and releasing as the README tells it: the release manager's
+# recipe, pasted line by line without a terminal, approves with a person's
+# key (memgate approve --sign: the approval beside the manifest, the
+# runner-signed manifest untouched), adds both files, commits, tags, runs
+# the release gate and pushes the tag through the pre-push hook.  What went
+# wrong before: the old recipe's `git commit -am` left the record untracked
+# (the legacy approved_result, still read: the message says "untracked: git
+# add it"); the hook refused the approved `tune` release the release gate
+# passes (now tags get the release gate's rule, configurable);
 # decision_drift did not say what the evidence decides now (a policy that
 # decides the approved evidence otherwise; new numbers are
-# approval_of_other_evidence, t_custody.sh); a tampered
-# approval record sent the team back to the GPU.
+# approval_of_other_evidence, t_team_life.sh); a tampered approval sent the
+# team back to the GPU.
 . "$(dirname "$0")/lib.sh"
 
 E=$FIX/e2e
 FLAT=$FIX/reports/76_real_gpu_memory.flat.json
 GATE=$SRC/actions/release-gate
 HOOK=$SRC/actions/pre-push
-APPROVED=benchmarks/results/75_approved.json
+APPROVED=benchmarks/results/75_approved.json   # the legacy record (approve --out, gone)
+APPROVAL=benchmarks/results/75_input_manifest.approved.json
 
 mkdir -p "$T/bin"
 cat >"$T/bin/memgate" <<SH
@@ -51,19 +55,47 @@ pin_approved() {
 JSON
 }
 
+if ! command -v ssh-keygen >/dev/null 2>&1; then
+	echo "ok - # SKIP ssh-keygen not available (actions/install-deps installs openssh-client)"
+	finish
+	exit 0
+fi
+
 # A team's repository: the evidence is tune / checkpoint and the policy
-# fails on [reject, tune]; the hook is installed; origin is a bare remote.
+# fails on [reject, tune]; the runner signs the measurements and release
+# managers approve (provenance.signers, provenance.approvers); the hook is
+# installed; origin is a bare remote.  The release manager's key is
+# ~/.ssh/release_key in $T/home, the HOME the README's recipe runs with.
 repo=$T/team
 make_gate_repo "$repo" "$E/real-flat-11200.yml" "$FLAT"
+mkdir -p "$T/home/.ssh"
+ssh-keygen -q -t ed25519 -N '' -C runner -f "$T/runner"
+ssh-keygen -q -t ed25519 -N '' -C release -f "$T/home/.ssh/release_key"
+mkdir -p "$repo/.memgate"
+{
+	printf 'gpu-runner@ci %s\n' "$(cut -d' ' -f1,2 "$T/runner.pub")"
+	printf 'release-manager@example.com %s\n' "$(cut -d' ' -f1,2 "$T/home/.ssh/release_key.pub")"
+} >"$repo/.memgate/allowed_signers"
+cat >>"$repo/.memgate.yml" <<'YAML'
+provenance:
+  allowed_signers: .memgate/allowed_signers
+  signers: [gpu-runner@ci]
+  approvers: [release-*@example.com]
+YAML
+in_repo memgate sign --key "$T/runner" </dev/null
+expect_code 0 "the runner signs the manifest"
+commit_all "$repo" "signed evidence"
 g init -q --bare "$T/remote.git"
 g -C "$repo" remote add origin "$T/remote.git"
 cp "$HOOK" "$repo/.git/hooks/pre-push"
 base=$(g -C "$repo" rev-parse HEAD)
 
-# 1. The old recipe: `git commit -am` does not add the new record.
+# 1. The old recipe (a legacy approved_result, still read): `git commit -am`
+#    does not add the new record.
 in_repo memgate record --out "$APPROVED"
 expect_code 1 "memgate record on a tune decision exits like check"
 pin_approved
+in_repo memgate sign --key "$T/runner" </dev/null   # the old recipe signed the edited manifest again
 g -C "$repo" commit -q -am "approve tune/checkpoint"
 g -C "$repo" tag v1.1
 release v1.1 --fail-on reject
@@ -72,6 +104,8 @@ expect_out "evidence: not applicable: approved_result_missing" "approved_result_
 expect_out "warning: approved result '$APPROVED' is not in $(g -C "$repo" rev-parse --short=7 HEAD); it is untracked: git add it, then commit" \
 	"says the record is untracked and to git add it"
 expect_out "next action: record_and_pin_approved_result" "the next action points at the record, not the GPU"
+expect_out "warning: the manifest pins a legacy approved_result, read as before; to move, run memgate approve, which writes the approval to '$APPROVAL' beside the manifest and never touches it, and drop approved_result from the manifest when it is next measured and signed" \
+	"the legacy approved_result is read, with a warning saying how to move"
 expect_err "release-gate: 'v1.1' fails: reject (evidence_not_applicable: approved_result_missing), next action record_and_pin_approved_result" \
 	"the verdict line names decision, reason, issue and next action"
 release v1.1 --fail-on reject --format github
@@ -80,23 +114,31 @@ g -C "$repo" tag -d v1.1 >/dev/null
 g -C "$repo" reset -q --hard "$base"
 rm -f "$repo/$APPROVED"   # left untracked; its fail_on differs from the recipe's
 
-# 2. The recipe as the README gives it, run line by line: memgate approve
-#    writes the record and pins it in the manifest.
+# 2. The release manager's recipe as the README gives it, run line by line
+#    without a terminal: memgate approve --sign writes the approval beside
+#    the manifest, signed with the release manager's key.
 awk '/^### Release gates/ { f = 1 } f && /^```sh$/ { p = 1; next } p && /^```$/ { exit } p' \
 	"$SRC/README.md" | sed 's/[[:space:]]*#.*$//' | grep -v '^$' >"$T/recipe"
-if grep -q '^memgate approve --out benchmarks/results/75_approved.json' "$T/recipe" &&
-   grep -qx 'git add benchmarks/results/75_approved.json benchmarks/results/75_input_manifest.json' "$T/recipe" &&
+if grep -q '^memgate approve --sign ~/.ssh/release_key --fail-on reject' "$T/recipe" &&
+   grep -qx "git add $APPROVAL\\*" "$T/recipe" &&
    ! grep -q 'commit -am' "$T/recipe"; then
-	ok "the README's recipe approves, then adds the record and the manifest"
+	ok "the README's recipe approves with --sign, then adds the approval and its signature"
 else
-	not_ok "the README's recipe approves, then adds the record and the manifest" "$(cat "$T/recipe")"
+	not_ok "the README's recipe approves with --sign, then adds the approval and its signature" "$(cat "$T/recipe")"
 fi
+msha=$(sha256sum "$repo/$MANIFEST_PATH" | cut -d' ' -f1)
 n=0
 while IFS= read -r line; do
 	n=$((n + 1))
-	in_repo sh -c "${line/#actions\//$SRC/actions/}"
+	in_repo env HOME="$T/home" sh -c "${line/#actions\//$SRC/actions/}" </dev/null
 	expect_code 0 "README recipe line $n: $line"
 done <"$T/recipe"
+if [ "$(sha256sum "$repo/$MANIFEST_PATH" | cut -d' ' -f1)" = "$msha" ]; then
+	ok "the recipe left the runner-signed manifest as it was"
+else
+	not_ok "the recipe left the runner-signed manifest as it was"
+fi
+if [ -z "$(g -C "$repo" status --porcelain)" ]; then ok "the recipe committed everything it wrote"; else not_ok "the recipe committed everything it wrote" "$(g -C "$repo" status --porcelain)"; fi
 if [ "$n" -ge 6 ]; then ok "the recipe has its $n commands"; else not_ok "the recipe has its $n commands"; fi
 if remote_has refs/tags/v1.2; then ok "the recipe's git push put the tag on the remote"; else not_ok "the recipe's git push put the tag on the remote"; fi
 release v1.2 --fail-on reject
@@ -182,24 +224,23 @@ release v2 --fail-on reject --format github
 expect_out "the approved record says tune, selected checkpoint; the evidence now decides $d ($r), selected none" \
 	"the annotation says both"
 
-# 4. A tampered approval record: point at the record, not at the GPU.
+# 4. A tampered approval: point at the approval, not at the GPU.
 g -C "$repo" reset -q --hard v1.2
-sed -i 's/"checkpoint"/"hybrid"/' "$repo/$APPROVED"
+sed -i 's/"checkpoint"/"hybrid"/' "$repo/$APPROVAL"
 commit_all "$repo" "edit the approval by hand"
 g -C "$repo" tag v3
 release v3 --fail-on reject --format json
-expect_code 1 "a tampered approval record fails the release"
-expect_field evidence.issues '["approved_result_hash_mismatch"]'
-expect_field next_action '"restore_or_reapprove_approved_result"'
-expect_err "release-gate: 'v3' fails: reject (evidence_not_applicable: approved_result_hash_mismatch), next action restore_or_reapprove_approved_result" \
-	"the verdict names the hash mismatch and the next action"
-in_repo memgate check --format json
-expect_field next_action '"restore_or_reapprove_approved_result"'
+expect_code 1 "a tampered approval fails the release"
+expect_field evidence.issues '["approval_unverified"]'
+expect_field next_action '"re_approve_or_restore_evidence"'
+expect_field provenance.approval.verified 'false'
+expect_err "release-gate: 'v3' fails: reject (evidence_not_applicable: approval_unverified), next action re_approve_or_restore_evidence" \
+	"the verdict names the unverified approval and the next action"
 # Another evidence issue besides it still means new evidence.
 sed -i 's/"peak_memory_mb": 9450.76/"peak_memory_mb": 9000.0/' "$repo/$REPORT_PATH"
 commit_all "$repo" "edit the report too"
-in_repo memgate check --format json
-expect_field evidence.issues '["report_hash_mismatch","approved_result_hash_mismatch"]'
+in_repo memgate check --require-approved --format json
+expect_field evidence.issues '["report_hash_mismatch","approval_unverified"]'
 expect_field next_action '"rebuild_same_workload_evidence"'
 
 finish

@@ -7,8 +7,10 @@
 # patterns, removed signers, a policy's provenance.signers against the
 # signing key's principals as `-I` matches them (tests/diff/sshsig.py says how, and lists the
 # cases where memgate is stricter on purpose); and the signatures `memgate
-# sign` makes (ed25519, ECDSA, RSA; two namespaces), each untouched one
-# verified by ssh-keygen -Y verify, and mutated.  Needs python3 and
+# sign` makes (ed25519, ECDSA, RSA; two namespaces) and the approvals
+# `memgate approve --sign` makes (namespace memgate-approve, the policy's
+# approvers pattern against the key's principal with -I), each untouched
+# one verified by ssh-keygen -Y verify, and mutated.  Needs python3 and
 # ssh-keygen (openssh-client: actions/install-deps installs both).
 . "$(dirname "$0")/lib.sh"
 
@@ -35,12 +37,13 @@ CASES=1000
 # Under valgrind (make valgrind) memgate is not what runs here; check fewer.
 [ -z "${MEMGATE_WRAP:-}" ] || CASES=100
 SIGNED=8   # memgate sign: 4 key types x 2 namespaces, 6 cases each
+APPROVED=4 # memgate approve --sign: 4 key types in memgate-approve, 6 cases each
 PRINCIPALS=300   # provenance.signers against the lines' principals, with -I
 [ -z "${MEMGATE_WRAP:-}" ] || PRINCIPALS=30
 python3 "$SRC/tests/diff/sshsig.py" "$CHECK" "$SEED" -n "$CASES" -p "$PRINCIPALS" \
 	--memgate "$MEMGATE" >"$T/out" 2>"$T/err"
 code=$?
-if [ "$code" = 0 ] && grep -q "^sshsig-diff: $((CASES + 6 * SIGNED + PRINCIPALS)) passed, 0 failed" "$T/out"; then
+if [ "$code" = 0 ] && grep -q "^sshsig-diff: $((CASES + 6 * SIGNED + 6 * APPROVED + PRINCIPALS)) passed, 0 failed" "$T/out"; then
 	ok "sshsig differential: $CASES random cases (seed $SEED) agree with ssh-keygen -Y verify"
 else
 	not_ok "sshsig differential: $CASES random cases (seed $SEED) agree with ssh-keygen -Y verify" \
@@ -94,6 +97,23 @@ for kind in sign-armor_flip sign-blob_flip; do
 	fi
 done
 for kind in sign-msg_flip sign-wrong_ns sign-removed; do
+	if grep "^  $kind " "$T/out" | grep -q ' ok '; then
+		not_ok "sshsig differential: no '$kind' case is accepted" "$(grep "^  $kind " "$T/out")"
+	elif grep -q "^  $kind " "$T/out"; then
+		ok "sshsig differential: no '$kind' case is accepted"
+	else
+		not_ok "sshsig differential: '$kind' cases ran" "$(cat "$T/out")"
+	fi
+done
+# memgate approve's signatures, in their own namespace, by the principal
+# the approvers' pattern names (-I release-KEY@example.com): the same.
+if grep -qx "  approve-none  *ok $APPROVED" "$T/out"; then
+	ok "sshsig differential: the $APPROVED approvals memgate approve --sign made verify with ssh-keygen -Y verify -I"
+else
+	not_ok "sshsig differential: the $APPROVED approvals memgate approve --sign made verify with ssh-keygen -Y verify -I" \
+		"$(grep '^  approve-' "$T/out")"
+fi
+for kind in approve-msg_flip approve-wrong_ns approve-removed; do
 	if grep "^  $kind " "$T/out" | grep -q ' ok '; then
 		not_ok "sshsig differential: no '$kind' case is accepted" "$(grep "^  $kind " "$T/out")"
 	elif grep -q "^  $kind " "$T/out"; then

@@ -1,11 +1,13 @@
 /*
  * libFuzzer target: the stage-75 manifest parser (mg_manifest_parse), the
  * repository path rules (mg_path_check) and the manifest writer
- * (mg_manifest_render_approved, with the measured commit).
+ * (mg_manifest_render_approved, with the measured commit); and the
+ * approval beside the manifest (mg_approved_file_parse, its writer).
  *
  * A manifest that parses has checked paths and hashes, and rendering its
- * fields gives a manifest that parses back to the same fields.  A refusal
- * is a one-line error that names the file and a position in the text.
+ * fields gives a manifest that parses back to the same fields; so does an
+ * approval.  A refusal is a one-line error that names the file and a
+ * position in the text.
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -13,11 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memgate/approved.h"
 #include "memgate/buf.h"
+#include "memgate/decision.h"
 #include "memgate/manifest.h"
 #include "path.h"
 
 #define PATH "fuzz/manifest.json"
+#define APPROVAL "fuzz/manifest.approved.json"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -100,6 +105,35 @@ static void check_path_rules(const uint8_t *data, size_t size)
 	free(s);
 }
 
+/* An approval that parses binds a SHA-256 and holds a verdict; written
+ * again, it reads back the same. */
+static void check_approval(const uint8_t *data, size_t size)
+{
+	mg_approved_file *a = NULL, *back = NULL;
+	mg_buf record = MG_BUF_INIT;
+	mg_error err;
+	char *text;
+
+	mg_error_clear(&err);
+	if (mg_approved_file_parse(&a, APPROVAL, (const char *)data, size, &err) < 0) {
+		check_error(&err, APPROVAL, size);
+		CHECK(!a);
+		return;
+	}
+	check_sha256(a->manifest_sha256);
+	CHECK(mg_verdict_from_name(a->decision) >= 0);
+	mg_buf_printf(&record, "{\"decision\": \"%s\", \"selected_candidate\": null}", a->decision);
+	text = mg_approved_file_render(a->manifest_path, a->manifest_sha256, record.ptr);
+	CHECK(mg_approved_file_parse(&back, "rendered.json", text, strlen(text), &err) == 0);
+	CHECK(same(back->manifest_path, a->manifest_path));
+	CHECK(same(back->manifest_sha256, a->manifest_sha256));
+	CHECK(same(back->decision, a->decision) && !back->selected);
+	mg_approved_file_free(back);
+	mg_approved_file_free(a);
+	mg_buf_free(&record);
+	free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	mg_manifest *m = NULL;
@@ -112,5 +146,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_error(&err, PATH, size);
 	mg_manifest_free(m);
 	check_path_rules(data, size);
+	check_approval(data, size);
 	return 0;
 }
