@@ -89,6 +89,11 @@ static inline void mg_summary__put_omitted(struct render *x, enum table t, const
  * (summary_base.c). */
 void mg_summary__put_base(struct render *x);
 
+/* With regression: (memgate(1), REGRESSIONS AND HISTORY): the allowances,
+ * a row per regression that counts and per change the runs' noise covers,
+ * right under the heading (summary_regress.c). */
+void mg_summary__put_regression(struct render *x);
+
 /* Tipping points, noise, the trade-off front and its charts
  * (summary_insight.c). */
 void mg_summary__put_insight(struct render *x);
