@@ -1319,6 +1319,10 @@ Test(policy, rejects_bad_provenance)
 		{ "provenance: {allowed_signers: s, namespace: 'a b'}\n",
 		  "'provenance.namespace' must be a word of printable characters without spaces, "
 		  "as ssh-keygen -Y sign -n takes it", 5, 45 },
+		{ "provenance: {allowed_signers: s, namespace: memgate-approve}\n",
+		  "'provenance.namespace' must not be 'memgate-approve', the approvals' namespace: "
+		  "a key that may approve could then sign measurements; use a namespace of the "
+		  "model's, e.g. 'memgate-llm-a'", 5, 45 },
 		{ "provenance: {allowed_signers: s, keys: t}\n",
 		  "unknown key 'keys' (expected one of: allowed_signers, namespace, require, "
 		  "signers, approvers)", 5, 34 },

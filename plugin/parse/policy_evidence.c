@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memgate/approved.h"
 #include "path.h"
 #include "policy_walk.h"
 
@@ -128,6 +129,11 @@ static int get_namespace(walk *w, const mg_yaml_node *n)
 		return mg_error_at(w->err, w->path, n->pos, "'provenance.namespace' must be a "
 				   "word of printable characters without spaces, as ssh-keygen -Y "
 				   "sign -n takes it");
+	if (!strcmp(w->p->sig_namespace, MG_APPROVED_NAMESPACE))
+		return mg_error_at(w->err, w->path, n->pos, "'provenance.namespace' must not be "
+				   "'%s', the approvals' namespace: a key that may approve could "
+				   "then sign measurements; use a namespace of the model's, e.g. "
+				   "'memgate-llm-a'", MG_APPROVED_NAMESPACE);
 	return 0;
 }
 
