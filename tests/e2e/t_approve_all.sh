@@ -4,7 +4,8 @@
 # (MANIFEST.approved.json), no manifest touched; all or nothing: one model
 # that cannot be approved refuses the lot (exit 2, nothing written, each
 # refusal named).  Then the release gate --all passes the tag, and fails it
-# once one model is measured again (approval_of_other_evidence).  --out,
+# once one model is measured again (approval_of_other_evidence).  With
+# --sign each approval is signed (ssh-keygen -Y verify accepts each).  --out,
 # --all with --policy, policies sharing a manifest and a repository without
 # policies are refused (exit 2, nothing written).
 . "$(dirname "$0")/lib.sh"
@@ -151,4 +152,25 @@ commit_all "$repo" "no policy"
 approve_refused "--all without a policy" "memgate: error: no policy file (.memgate.yml, *.memgate.yml) is committed at HEAD" \
 	--all
 
+# --- approve --all --sign: each approval signed, as one approval is --------
+
+repo=$T/signed
+three_models "$repo"
+ssh-keygen -q -t ed25519 -N '' -C alice -f "$T/alice" </dev/null
+echo "release-alice@example.com namespaces=\"memgate-approve\" $(cut -d' ' -f1,2 "$T/alice.pub")" \
+	>"$T/allowed"
+approve_in "$repo" --all --sign "$T/alice" --allowed-signers "$T/allowed" </dev/null
+expect_code 0 "approve --all --sign: every model approved and signed, without a terminal"
+for m in a b c; do
+	rec=$repo/models/$m/results/$NAME
+	expect_out "wrote 'models/$m/results/$NAME.sig'" "model $m: its approval's signature is written"
+	if ssh-keygen -Y verify -f "$T/allowed" -I release-alice@example.com -n memgate-approve \
+		-s "$rec.sig" <"$rec" >/dev/null 2>&1; then
+		ok "model $m: ssh-keygen -Y verify accepts it in namespace memgate-approve"
+	else
+		not_ok "model $m: ssh-keygen -Y verify accepts it in namespace memgate-approve"
+	fi
+done
+expect_out "  git add models/b/results/$NAME models/b/results/$NAME.sig" \
+	"the git add line names each approval and its signature"
 finish
