@@ -30,6 +30,8 @@ typedef struct mg_check_options {
 	bool fail_on[MG_VERDICT_COUNT];
 	size_t max_input_bytes;     /* --max-input-mb, 0 = default 64 MiB */
 	bool record_feasible_sets;  /* --record-feasible-sets (mg_check_result) */
+	bool no_findings;           /* no output reads the findings (findings.h): the
+				       record alone; the result's are not computed */
 	const char *today;          /* --today YYYY-MM-DD, NULL = the clock's date in UTC */
 } mg_check_options;
 

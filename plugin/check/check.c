@@ -733,7 +733,8 @@ int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *e
 		mg_check_result_free(run.res);
 		return error;
 	}
-	mg_findings_fill(run.res);   /* once, for every renderer (findings.h) */
+	if (!opt->no_findings)
+		mg_findings_fill(run.res);   /* once, for every renderer (findings.h) */
 	*out = run.res;
 	return MG_OK;
 }

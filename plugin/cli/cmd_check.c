@@ -555,6 +555,13 @@ static int run_check(struct cli *cli, bool record)
 		code = cli_fail(&err);
 		goto done;
 	}
+	/* The record is the one output that does not read the findings: with
+	 * it alone, they are not computed (at 10^5 candidates, a fifth of the
+	 * memory and of the time). */
+	cli->opt.no_findings = cli->format == FORMAT_JSON && !record && !cli->summary_path &&
+			       !env("GITHUB_STEP_SUMMARY") && !env("GITHUB_OUTPUT") &&
+			       !cli->junit_path && !cli->sarif_path && !cli->codequality_path &&
+			       !cli->comment_path && !cli->inputs_path;
 	if (cli->all || cli->policy_count > 1) {
 		code = run_check_set(cli, token);
 		goto done;
