@@ -2471,7 +2471,7 @@ Test(decision, a_memo_keeps_the_regression_as_mg_decide_makes_it)
 	static const double caps[] = { 20000, 8700, 8559, 12000, 20000, 9100, 7000 };
 	fixture head, base;
 	mg_decision__memo *memo;
-	mg_decision *plain, *kept;
+	mg_decision *plain, *kept, *first;
 	mg_error err;
 	size_t i;
 
@@ -2484,7 +2484,9 @@ Test(decision, a_memo_keeps_the_regression_as_mg_decide_makes_it)
 	head.rules.regression.covers = MG_COVERS_ALL;
 	head.rules.regression.noise_test = MG_NOISE_TEST_RANGE;
 	mg_error_clear(&err);
-	memo = mg_decision__memo_new(&head.rules, &head.ev);
+	/* the memo borrows the first decision's screening, as tipping points do */
+	first = decide(&head);
+	memo = mg_decision__memo_new(&head.rules, &head.ev, first);
 	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
 		head.rules.budget.value[MG_MEMORY_CAP_MB] = caps[i];
 		plain = decide(&head);
@@ -2509,6 +2511,7 @@ Test(decision, a_memo_keeps_the_regression_as_mg_decide_makes_it)
 		mg_decision_free(kept);
 	}
 	mg_decision__memo_free(memo);
+	mg_decision_free(first);
 }
 
 Test(decision, regression_of_the_selected_candidate_decides_tune)

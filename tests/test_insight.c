@@ -647,7 +647,7 @@ Test(insight, decisions_through_a_memo_equal_mg_decide)
 	fx.axis_values[1][1] = 9452;
 	fx.grid[1].count = 2;
 	fx.rules.grid_count = 2;
-	memo = mg_decision__memo_new(&fx.rules, &fx.ev);
+	memo = mg_decision__memo_new(&fx.rules, &fx.ev, NULL);
 	/* t == count: the budget as the memo has it, only the grid knob moves
 	 * (the base screening is then the memo's, copied) */
 	for (t = 0; t <= sizeof(ts) / sizeof(ts[0]); t++)

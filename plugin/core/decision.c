@@ -296,6 +296,7 @@ struct mg_decision__memo {
 	struct sens sens;
 	mg_budget budget;          /* the memo's rules' budget, which `base` screened */
 	mg_screening base;         /* lent to a decision whose budget is the same */
+	bool base_borrowed;        /* `base` is the decision's given to memo_new */
 	struct mg_regression__memo regress;
 };
 
@@ -386,7 +387,8 @@ int mg_decide(mg_decision **out, const mg_rules *rules, const mg_evidence *ev,
 	return decide_with(out, rules, ev, pre_issues, approved, max_scenarios, NULL, err);
 }
 
-mg_decision__memo *mg_decision__memo_new(const mg_rules *rules, const mg_evidence *ev)
+mg_decision__memo *mg_decision__memo_new(const mg_rules *rules, const mg_evidence *ev,
+					 const mg_decision *d)
 {
 	mg_decision__memo *m = mg_xcalloc(1, sizeof(*m));
 
@@ -397,7 +399,13 @@ mg_decision__memo *mg_decision__memo_new(const mg_rules *rules, const mg_evidenc
 	m->waive = mg_screening__waived_reasons(rules, ev, m->target);
 	mg_sensitivity__init(&m->sens, rules, ev, m->early, m->waive, m->target);
 	m->budget = rules->budget;
-	mg_screening__screen(&m->base, rules, ev, &rules->budget, false, m->early, m->waive);
+	if (d && !d->base_lent && mg_screening__budget_same(&d->budget, &rules->budget)) {
+		m->base = d->base;           /* the same screening: borrowed */
+		m->base_borrowed = true;
+	} else {
+		mg_screening__screen(&m->base, rules, ev, &rules->budget, false, m->early,
+				     m->waive);
+	}
 	return m;
 }
 
@@ -414,7 +422,8 @@ void mg_decision__memo_free(mg_decision__memo *memo)
 	if (!memo)
 		return;
 	mg_sensitivity__release(&memo->sens);
-	mg_screening_release(&memo->base);
+	if (!memo->base_borrowed)
+		mg_screening_release(&memo->base);
 	free(memo->sens.rank[0]);
 	free(memo->sens.rank[1]);
 	free(memo->early);

@@ -13,8 +13,12 @@
 typedef struct mg_decision__memo mg_decision__memo;
 
 /* A memo for `rules` (their waivers, rank order and baseline) and `ev`,
- * both borrowed for its life; the caller's: mg_decision__memo_free. */
-mg_decision__memo *mg_decision__memo_new(const mg_rules *rules, const mg_evidence *ev);
+ * both borrowed for its life; the caller's: mg_decision__memo_free.  `d`,
+ * when not NULL, is mg_decide's decision of the same rules and evidence:
+ * the memo borrows its base screening (at 10^5 candidates, 10 MB not made
+ * twice), so d must outlive the memo. */
+mg_decision__memo *mg_decision__memo_new(const mg_rules *rules, const mg_evidence *ev,
+					 const mg_decision *d);
 
 /*
  * mg_decide(out, rules, ev, pre_issues, NULL, 0, err) through the memo:

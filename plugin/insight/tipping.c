@@ -420,7 +420,7 @@ int mg_tipping__find(mg_insight *in, const mg_rules *rules, const mg_evidence *e
 	if (tp.probe_limit)
 		tp.probe_limit = probe_level(&tp, knobs, n, &all, cost);
 	in->tips = mg_xcalloc(n ? n : 1, sizeof(*in->tips));
-	tp.memo = mg_decision__memo_new(rules, ev);
+	tp.memo = mg_decision__memo_new(rules, ev, d);
 	for (i = 0; i < n && error == MG_OK; i++)
 		error = tip_knob(&in->tips[in->tip_count++], &tp, &knobs[i], &all, err);
 	mg_decision__memo_free(tp.memo);
