@@ -279,4 +279,13 @@ Test(approved, an_approval_holds_a_decision_record)
 				"\"sha256\": \"" SHA_A "\"},\n\"record\": {\"decision\": \"ok\", "
 				"\"selected_candidate\": null}}", 2, 24, "unknown decision 'ok' "
 				"(expected accept, tune or reject)");
+	/* a record without a decision string (fuzz_manifest found the first) */
+	expect_approval_refused("{\"memgate_approval\": 1, \"manifest\": {\"path\": \"m\", "
+				"\"sha256\": \"" SHA_A "\"},\n\"record\": {\"$ecision\": \"tune\", "
+				"\"selected_candidate\": \"c\"}}", 2, 11, "'a.approved.json' is not a "
+				"decision record (no 'decision')");
+	expect_approval_refused("{\"memgate_approval\": 1, \"manifest\": {\"path\": \"m\", "
+				"\"sha256\": \"" SHA_A "\"},\n\"record\": {\"decision\": 3, "
+				"\"selected_candidate\": \"c\"}}", 2, 11, "'a.approved.json' is not a "
+				"decision record (no 'decision')");
 }

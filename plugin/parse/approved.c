@@ -271,6 +271,8 @@ static int read_approval(mg_approved_file *a, const mg_json_tape *t, const char 
 	    (error = member_of(&node, t, 0, "record", MG_J_OBJECT, "an object", path, err)) < 0)
 		return error;
 	a->record_pos = mg_json__tape_pos(t, node);
+	if (mg_json__tape_type(t, mg_json__tape_get(t, node, "decision")) != MG_J_STRING)
+		return not_a_record(err, path, a->record_pos, "decision");
 	return read_memgate(&a->decision, &a->selected, t, node, path, err);
 }
 
