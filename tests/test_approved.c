@@ -279,6 +279,17 @@ Test(approved, an_approval_holds_a_decision_record)
 				"\"sha256\": \"" SHA_A "\"},\n\"record\": {\"decision\": \"ok\", "
 				"\"selected_candidate\": null}}", 2, 24, "unknown decision 'ok' "
 				"(expected accept, tune or reject)");
+	/* an unknown key of any length is quoted whole, cut at 100 bytes */
+	{
+		char text[1200], want[400];
+
+		memset(want, 'k', 300);
+		want[300] = '\0';
+		snprintf(text, sizeof(text), "{\"%s\": 1}", want);
+		snprintf(want, sizeof(want), "unknown key '%.100s...' in the approval (expected "
+			 "memgate_approval, manifest, record)", text + 2);
+		expect_approval_refused(text, 1, 2, want);
+	}
 	/* a record without a decision string (fuzz_manifest found the first) */
 	expect_approval_refused("{\"memgate_approval\": 1, \"manifest\": {\"path\": \"m\", "
 				"\"sha256\": \"" SHA_A "\"},\n\"record\": {\"$ecision\": \"tune\", "

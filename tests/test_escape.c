@@ -52,6 +52,26 @@ Test(escape, text_copies_printable_ascii_and_utf8)
 	TEXT("", "");
 }
 
+/* At most max bytes, cut on a character's boundary, "..." when cut. */
+static void expect_text_max(const char *s, size_t max, const char *want)
+{
+	mg_buf b = MG_BUF_INIT;
+
+	mg_escape_text_max(&b, s, strlen(s), max);
+	cr_expect_str_eq(b.ptr ? b.ptr : "", want, "max %zu", max);
+	mg_buf_free(&b);
+}
+
+Test(escape, text_max_cuts_on_a_character_and_says_so)
+{
+	expect_text_max("abc", 3, "abc");
+	expect_text_max("abcd", 3, "abc...");
+	expect_text_max("a\xc3\xa9" "b", 2, "a...");      /* not half of U+00E9 */
+	expect_text_max("a\xc3\xa9" "b", 3, "a\xc3\xa9...");
+	expect_text_max("\n\nx", 2, "\\n\\n...");             /* escaped after the cut */
+	expect_text_max("", 0, "");
+}
+
 Test(escape, text_defuses_legacy_github_commands)
 {
 	mg_buf out = MG_BUF_INIT;

@@ -404,7 +404,7 @@ Test(json, first_duplicate_in_text_order_is_reported)
 
 /* The name is shown decoded and escaped for a log: an escaped newline in
  * it (CI's fuzz_report found one) shows as \n, never as a line break, and
- * a long one is cut at 100 bytes, on a character's boundary. */
+ * a long one is cut at 100 bytes, on a character's boundary, with "...". */
 Test(json, a_duplicate_key_is_named_escaped)
 {
 	char key[400], text[1000], want[400];
@@ -417,7 +417,7 @@ Test(json, a_duplicate_key_is_named_escaped)
 	for (i = 0; i < 150; i++)
 		n += snprintf(key + n, sizeof(key) - n, "\xc3\xa9");
 	snprintf(text, sizeof(text), "{\"%s\": 1, \"%s\": 2}", key, key);
-	snprintf(want, sizeof(want), "duplicate key '%.99s'", key);
+	snprintf(want, sizeof(want), "duplicate key '%.99s...'", key);
 	expect_error(text, 1, 160, want);
 }
 

@@ -47,6 +47,13 @@
 void mg_escape_text(mg_buf *out, const char *s, size_t len);
 
 /*
+ * mg_escape_text of at most the first `max` bytes of s, cut on a
+ * character's boundary, then "..." when s was longer: untrusted text of
+ * any length quoted in a one-line message, which must stay whole.
+ */
+void mg_escape_text_max(mg_buf *out, const char *s, size_t len, size_t max);
+
+/*
  * For JSON (through cJSON) and other UTF-8 consumers: valid UTF-8 is copied
  * unchanged, control characters included (the JSON printer escapes them);
  * each ill-formed sequence and each NUL byte becomes U+FFFD.

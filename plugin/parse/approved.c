@@ -37,7 +37,7 @@ static int read_verdict(char **out, const mg_json_tape *t, size_t node,
 		*out = word;
 		word = NULL;
 	} else {
-		mg_escape_text(&safe, word, strlen(word));
+		mg_escape_text_max(&safe, word, strlen(word), 100);
 		error = mg_error_at(err, path, mg_json__tape_pos(t, node),
 				    "unknown decision '%s' (expected %s, %s or %s)", safe.ptr,
 				    mg_verdict_name(MG_ACCEPT), mg_verdict_name(MG_TUNE),
@@ -204,7 +204,7 @@ static int known_keys(const mg_json_tape *t, size_t object, const char *const *k
 		for (i = 0; known[i] && strcmp(known[i], key); i++)
 			;
 		if (!known[i]) {
-			mg_escape_text(&safe, key, strlen(key));
+			mg_escape_text_max(&safe, key, strlen(key), 100);
 			error = mg_error_at(err, path, mg_json__tape_key_pos(t, node), "unknown key "
 					    "'%s' in the approval (expected %s)", safe.ptr, expected);
 		}
@@ -240,7 +240,7 @@ static int read_bound_manifest(mg_approved_file *a, const mg_json_tape *t, size_
 	if (!is_sha256(a->manifest_sha256)) {
 		mg_buf safe = MG_BUF_INIT;
 
-		mg_escape_text(&safe, a->manifest_sha256, strlen(a->manifest_sha256));
+		mg_escape_text_max(&safe, a->manifest_sha256, strlen(a->manifest_sha256), 100);
 		error = mg_error_at(err, path, a->manifest_sha256_pos, "'manifest.sha256' must be "
 				    "64 lowercase hex digits (the manifest's SHA-256), not '%s'",
 				    safe.ptr);

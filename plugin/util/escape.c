@@ -321,3 +321,17 @@ void mg_escape_mermaid_label(mg_buf *out, const char *s, size_t len, size_t max)
 	if (n < len)
 		mg_buf_puts(out, "...");
 }
+
+void mg_escape_text_max(mg_buf *out, const char *s, size_t len, size_t max)
+{
+	size_t n = len;
+
+	if (len > max) {
+		n = max;
+		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	}
+	mg_escape_text(out, s, n);
+	if (n < len)
+		mg_buf_puts(out, "...");
+}

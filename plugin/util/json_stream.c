@@ -257,17 +257,14 @@ static int key_cmp(const void *a, const void *b)
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
-/* "duplicate key '<name>'": the decoded name, its first 100 bytes (whole
- * characters), escaped, since it may hold any character JSON can escape.
- * Escaped, 100 bytes take at most 400 (\xNN): the message fits f->what. */
+/* "duplicate key '<name>'": the decoded name, escaped, since it may hold
+ * any character JSON can escape, its first 100 bytes (at most 400
+ * escaped, \xNN): the message fits f->what. */
 static void duplicate_fault(struct mg_json_fault *f, const struct key *k)
 {
 	mg_buf safe = MG_BUF_INIT;
-	size_t n = k->len < 100 ? k->len : 100;
 
-	while (n < k->len && n && ((unsigned char)k->p[n] & 0xc0) == 0x80)
-		n--;
-	mg_escape_text(&safe, k->p, n);
+	mg_escape_text_max(&safe, k->p, k->len, 100);
 	mg_json__fault_set(f, MG_JF_DUPLICATE, k->off, "duplicate key '%s'", safe.ptr);
 	mg_buf_free(&safe);
 }
