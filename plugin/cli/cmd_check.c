@@ -556,8 +556,8 @@ static int run_check(struct cli *cli, bool record)
 		goto done;
 	}
 	/* The record is the one output that does not read the findings: with
-	 * it alone, they are not computed (at 10^5 candidates, a fifth of the
-	 * memory and of the time). */
+	 * it alone, they are not computed (at 10^5 candidates, 46 MB of
+	 * findings and their messages). */
 	cli->opt.no_findings = cli->format == FORMAT_JSON && !record && !cli->summary_path &&
 			       !env("GITHUB_STEP_SUMMARY") && !env("GITHUB_OUTPUT") &&
 			       !cli->junit_path && !cli->sarif_path && !cli->codequality_path &&
