@@ -298,6 +298,12 @@ static bool looks_like(const char *a, const char *b)
  * report of many renamed candidates costs no more than this many passes. */
 #define LOOKALIKE_MAX 16
 
+/* A copy of n borrowed names (the caller frees the array), or NULL for none. */
+static const char **copy_names(const char *const *src, size_t n)
+{
+	return n ? memcpy(mg_xmalloc(n * sizeof(*src)), src, n * sizeof(*src)) : NULL;
+}
+
 /*
  * The covered candidates of the base with no candidate of exactly their
  * name now (d->unmatched): the one the base selected and, with covers:
@@ -307,15 +313,13 @@ static void find_unmatched(mg_decision *d, const mg_regression *rg, const mg_evi
 			   struct mg_regression__memo *rm)
 {
 	const mg_evidence *base = rg->base;
-	size_t hn, j, k, n, bytes;
+	size_t hn, j, k, n;
 	mg_named *h, *b;
 	const char *name;
 
 	if (rm && rm->unmatched_made) {
-		bytes = rm->unmatched_count * sizeof(char *);
-		d->unmatched = bytes ? memcpy(mg_xmalloc(bytes), rm->unmatched, bytes) : NULL;
-		d->unmatched_lookalike = bytes ? memcpy(mg_xmalloc(bytes), rm->lookalike, bytes)
-					       : NULL;
+		d->unmatched = copy_names(rm->unmatched, rm->unmatched_count);
+		d->unmatched_lookalike = copy_names(rm->lookalike, rm->unmatched_count);
 		d->unmatched_count = rm->unmatched_count;
 		d->unmatched_selected = rm->unmatched_selected;
 		return;
@@ -348,10 +352,8 @@ static void find_unmatched(mg_decision *d, const mg_regression *rg, const mg_evi
 	free(h);
 	free(b);
 	if (rm) {
-		bytes = d->unmatched_count * sizeof(char *);
-		rm->unmatched = bytes ? memcpy(mg_xmalloc(bytes), d->unmatched, bytes) : NULL;
-		rm->lookalike = bytes ? memcpy(mg_xmalloc(bytes), d->unmatched_lookalike, bytes)
-				      : NULL;
+		rm->unmatched = copy_names(d->unmatched, d->unmatched_count);
+		rm->lookalike = copy_names(d->unmatched_lookalike, d->unmatched_count);
 		rm->unmatched_count = d->unmatched_count;
 		rm->unmatched_selected = d->unmatched_selected;
 		rm->unmatched_made = true;

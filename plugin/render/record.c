@@ -595,11 +595,26 @@ static void render_regressed(mg_jw *w, const mg_check_result *r, const mg_regres
 	mg_jw_end(w);
 }
 
+/* The members a waived change and one within the noise share, in order:
+ * candidate, threshold, reason, the values, the change in percent. */
+static void render_change(mg_jw *w, const mg_regressed *g)
+{
+	const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
+
+	mg_jw_key_string(w, "candidate", g->name);
+	mg_jw_key_string(w, "threshold", def->key);
+	mg_jw_key_string(w, "reason", mg_reason_name(def->reason));
+	mg_jw_key_exact(w, "base", g->base);
+	mg_jw_key_exact(w, "head", g->head);
+	mg_jw_key_exact(w, "change", g->change);
+	mg_jw_key_exact(w, "limit", g->limit);
+	mg_jw_key_exact(w, "change_pct", g->pct);
+}
+
 /* A change a regression's waiver accepted (d->waived), with its allowance:
  * the waiver is the in-force one, counted among the result's in order. */
 static void render_waived(mg_jw *w, const mg_check_result *r, const mg_regressed *g)
 {
-	const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
 	size_t i, k = 0;
 	double up_to = 0;
 
@@ -610,14 +625,7 @@ static void render_waived(mg_jw *w, const mg_check_result *r, const mg_regressed
 			up_to = r->waivers[i].waiver->up_to_pct;
 	}
 	mg_jw_object(w);
-	mg_jw_key_string(w, "candidate", g->name);
-	mg_jw_key_string(w, "threshold", def->key);
-	mg_jw_key_string(w, "reason", mg_reason_name(def->reason));
-	mg_jw_key_exact(w, "base", g->base);
-	mg_jw_key_exact(w, "head", g->head);
-	mg_jw_key_exact(w, "change", g->change);
-	mg_jw_key_exact(w, "limit", g->limit);
-	mg_jw_key_exact(w, "change_pct", g->pct);
+	render_change(w, g);
 	mg_jw_key_exact(w, "up_to_pct", up_to);
 	mg_jw_end(w);
 }
@@ -625,17 +633,8 @@ static void render_waived(mg_jw *w, const mg_check_result *r, const mg_regressed
 /* A change past a threshold that the runs' noise covers (d->within_noise). */
 static void render_within_noise(mg_jw *w, const mg_regressed *g)
 {
-	const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
-
 	mg_jw_object(w);
-	mg_jw_key_string(w, "candidate", g->name);
-	mg_jw_key_string(w, "threshold", def->key);
-	mg_jw_key_string(w, "reason", mg_reason_name(def->reason));
-	mg_jw_key_exact(w, "base", g->base);
-	mg_jw_key_exact(w, "head", g->head);
-	mg_jw_key_exact(w, "change", g->change);
-	mg_jw_key_exact(w, "limit", g->limit);
-	mg_jw_key_exact(w, "change_pct", g->pct);
+	render_change(w, g);
 	mg_jw_key_exact(w, "p", g->p);
 	mg_jw_key_object(w, "band");
 	mg_jw_key_exact(w, "min", g->band_min);

@@ -410,35 +410,17 @@ static void put_producer(mg_buf *out, const mg_check_result *r)
 	mg_buf_puts(out, "; memgate decided from the evidence\n");
 }
 
-/* "- **Signature:** signed by `gpu-runner@ci`, key `ssh-ed25519 SHA256:...`",
- * or the key and why it does not count. */
-static void put_signature(mg_buf *out, const mg_check_signature *s)
+/* "- **Signature:** signed by `gpu-runner@ci`, key `ssh-ed25519 SHA256:...`"
+ * for the manifest, "- **Approval:** approved by ..." for the approval
+ * (--require-approved), or the key and why it does not count. */
+static void put_signer(mg_buf *out, const mg_check_signature *s, const char *label,
+		       const char *verb)
 {
 	if (!s->checked || !s->key)
 		return;
-	mg_buf_puts(out, "- **Signature:** ");
+	mg_buf_printf(out, "- **%s:** ", label);
 	if (s->verified) {
-		mg_buf_puts(out, "signed by ");
-		mg_summary__put_md(out, s->principals);
-		mg_buf_puts(out, ", key ");
-	} else {
-		mg_buf_puts(out, "not verified (");
-		mg_summary__put_code(out, mg_issue_name(s->issue));
-		mg_buf_puts(out, "), key ");
-	}
-	mg_summary__put_md(out, s->key);
-	mg_buf_putc(out, '\n');
-}
-
-/* "- **Approval:** approved by `alice@example.com`, key `...`", or the key
- * and why it does not count (--require-approved, provenance). */
-static void put_approval(mg_buf *out, const mg_check_signature *s)
-{
-	if (!s->checked || !s->key)
-		return;
-	mg_buf_puts(out, "- **Approval:** ");
-	if (s->verified) {
-		mg_buf_puts(out, "approved by ");
+		mg_buf_printf(out, "%s by ", verb);
 		mg_summary__put_md(out, s->principals);
 		mg_buf_puts(out, ", key ");
 	} else {
@@ -464,8 +446,8 @@ static void put_evidence(struct render *x)
 	put_input(out, "Report", &r->report_ref, true);
 	if (r->approved_ref.read)
 		put_input(out, "Approved result", &r->approved_ref, true);
-	put_signature(out, &r->signature);
-	put_approval(out, &r->approval_sig);
+	put_signer(out, &r->signature, "Signature", "signed");
+	put_signer(out, &r->approval_sig, "Approval", "approved");
 	if (r->decision->approved_checked) {
 		mg_buf_puts(out, "- **Approved record:** ");
 		mg_summary__put_md(out, r->approved_decision ? r->approved_decision : "none");

@@ -437,41 +437,18 @@ static void put_inputs_line(mg_buf *out, const mg_check_result *r)
 	mg_buf_free(&list);
 }
 
-/* With provenance, who signed the manifest: "signature: signed by
- * gpu-runner@ci, key ssh-ed25519 SHA256:...", or the key and why it does
- * not count: "signature: key ... , not verified (signer_unknown)". */
-static void put_signature_line(mg_buf *out, const mg_check_result *r)
+/* With provenance, who signed: "signature: signed by gpu-runner@ci, key
+ * ssh-ed25519 SHA256:..." for the manifest, "approval: approved by
+ * alice@example.com, key ..." for the approval (--require-approved), or
+ * the key and why it does not count: "..., not verified (signer_unknown)". */
+static void put_signer_line(mg_buf *out, const mg_check_signature *s, const char *label,
+			    const char *verb)
 {
-	const mg_check_signature *s = &r->signature;
-
 	if (!s->checked || !s->key)
 		return;
-	mg_buf_puts(out, "signature: ");
+	mg_buf_printf(out, "%s: ", label);
 	if (s->verified) {
-		mg_buf_puts(out, "signed by ");
-		mg_text__put_safe(out, s->principals);
-		mg_buf_puts(out, ", key ");
-		mg_text__put_safe(out, s->key);
-	} else {
-		mg_buf_puts(out, "key ");
-		mg_text__put_safe(out, s->key);
-		mg_buf_printf(out, ", not verified (%s)", mg_issue_name(s->issue));
-	}
-	mg_buf_putc(out, '\n');
-}
-
-/* With --require-approved and provenance, who signed the approval:
- * "approval: approved by alice@example.com, key ssh-ed25519 SHA256:...", or
- * the key and why it does not count. */
-static void put_approval_line(mg_buf *out, const mg_check_result *r)
-{
-	const mg_check_signature *s = &r->approval_sig;
-
-	if (!s->checked || !s->key)
-		return;
-	mg_buf_puts(out, "approval: ");
-	if (s->verified) {
-		mg_buf_puts(out, "approved by ");
+		mg_buf_printf(out, "%s by ", verb);
 		mg_text__put_safe(out, s->principals);
 		mg_buf_puts(out, ", key ");
 		mg_text__put_safe(out, s->key);
@@ -803,8 +780,8 @@ char *mg_text_render(const mg_check_result *r)
 	mg_text__put_winner(&out, d->selected);
 	mg_buf_putc(&out, '\n');
 	put_inputs_line(&out, r);
-	put_signature_line(&out, r);
-	put_approval_line(&out, r);
+	put_signer_line(&out, &r->signature, "signature", "signed");
+	put_signer_line(&out, &r->approval_sig, "approval", "approved");
 	put_evidence_line(&out, r);
 	put_regression(&out, r);
 	put_checks_line(&out, &d->budget);

@@ -413,6 +413,30 @@ static const char *metric_unit(enum mg_metric_id m)
 	return m == MG_M_PEAK ? " MB" : "";
 }
 
+/* "checkpoint: peak increase 7.08 % (52110 -> 55800 MB) > max_peak_increase_pct 5"
+ * into f->msg for change g, with f->subject; its position: the value's line
+ * in the head's report, else the candidate's. */
+static mg_pos put_change(struct findings *f, const mg_regressed *g)
+{
+	const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
+	const mg_evaluation *e = &f->d->base.evaluations[g->index];
+	const mg_candidate *c = candidate_of(f, e);
+
+	f->subject = e->name;
+	mg_format_name(&f->msg, e->name);
+	mg_buf_printf(&f->msg, ": %s ", def->label);
+	mg_format_value(&f->msg, g->change, &g->limit);
+	mg_buf_printf(&f->msg, "%s (", def->unit);
+	mg_format_value(&f->msg, g->base, NULL);
+	mg_buf_puts(&f->msg, " -> ");
+	mg_format_value(&f->msg, g->head, NULL);
+	mg_buf_printf(&f->msg, "%s) > %s ", metric_unit(def->metric), def->key);
+	mg_format_threshold(&f->msg, g->limit);
+	if (c && c->metric[def->metric].pos.line > 0)
+		return c->metric[def->metric].pos;
+	return c ? c->pos : mg_findings__no_pos();
+}
+
 /*
  * "checkpoint: peak increase 7.08 % (52110 -> 55800 MB) > max_peak_increase_pct 5
  * against the base": one per regression that counts (memgate(1), REGRESSIONS AND HISTORY),
@@ -428,23 +452,8 @@ static void regression_findings(struct findings *f)
 	for (k = 0; k < d->regressed_count; k++) {
 		const mg_regressed *g = &d->regressed[k];
 		const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
-		const mg_evaluation *e = &d->base.evaluations[g->index];
-		const mg_candidate *c = candidate_of(f, e);
-		mg_pos pos = c ? c->pos : mg_findings__no_pos();
-		const char *unit = metric_unit(def->metric);
+		mg_pos pos = put_change(f, g);
 
-		if (c && c->metric[def->metric].pos.line > 0)
-			pos = c->metric[def->metric].pos;
-		f->subject = e->name;
-		mg_format_name(&f->msg, e->name);
-		mg_buf_printf(&f->msg, ": %s ", def->label);
-		mg_format_value(&f->msg, g->change, &g->limit);
-		mg_buf_printf(&f->msg, "%s (", def->unit);
-		mg_format_value(&f->msg, g->base, NULL);
-		mg_buf_puts(&f->msg, " -> ");
-		mg_format_value(&f->msg, g->head, NULL);
-		mg_buf_printf(&f->msg, "%s) > %s ", unit, def->key);
-		mg_format_threshold(&f->msg, g->limit);
 		if (f->r->history && f->r->history->used) {
 			const char *commit;
 			size_t ago;
@@ -485,23 +494,8 @@ static void within_noise_findings(struct findings *f)
 	for (k = 0; rg && k < d->regression_within_noise; k++) {
 		const mg_regressed *g = &d->within_noise[k];
 		const mg_threshold_def *def = mg_threshold_def_of(g->threshold);
-		const mg_evaluation *e = &d->base.evaluations[g->index];
-		const mg_candidate *c = candidate_of(f, e);
-		mg_pos pos = c ? c->pos : mg_findings__no_pos();
-		const char *unit = metric_unit(def->metric);
+		mg_pos pos = put_change(f, g);
 
-		if (c && c->metric[def->metric].pos.line > 0)
-			pos = c->metric[def->metric].pos;
-		f->subject = e->name;
-		mg_format_name(&f->msg, e->name);
-		mg_buf_printf(&f->msg, ": %s ", def->label);
-		mg_format_value(&f->msg, g->change, &g->limit);
-		mg_buf_printf(&f->msg, "%s (", def->unit);
-		mg_format_value(&f->msg, g->base, NULL);
-		mg_buf_puts(&f->msg, " -> ");
-		mg_format_value(&f->msg, g->head, NULL);
-		mg_buf_printf(&f->msg, "%s) > %s ", unit, def->key);
-		mg_format_threshold(&f->msg, g->limit);
 		mg_buf_puts(&f->msg, " against the base, but within both runs' noise (");
 		if (isfinite(g->p)) {
 			mg_buf_printf(&f->msg, "Mann-Whitney p = %.3g > alpha ", g->p);
