@@ -562,19 +562,40 @@ bool mg_finding_quiet(const mg_check_result *r, const mg_finding *f)
 		f->candidate != selected_index(r->decision);
 }
 
-/* Reorder f->list by rank, keeping the order within a rank. */
+/* Reorder f->list by rank, keeping the order within a rank, in place:
+ * each finding's place is counted (a size_t each) and the list follows
+ * its cycles, so that a second list (a finding per candidate at most)
+ * is never held beside the first; then the list is cut to its length. */
 static void sort_by_rank(struct findings *f)
 {
-	mg_finding *sorted = mg_xcalloc(f->count ? f->count : 1, sizeof(*sorted));
-	size_t i, n = 0;
+	size_t start[MG_FINDING_RANK_COUNT] = { 0 }, *place, i, j;
+	mg_finding held;
 	int rank;
 
-	for (rank = 0; rank < MG_FINDING_RANK_COUNT; rank++)
-		for (i = 0; i < f->count; i++)
-			if ((int)f->list[i].rank == rank)
-				sorted[n++] = f->list[i];
-	free(f->list);
-	f->list = sorted;
+	for (i = 0; i < f->count; i++) {
+		assert(f->list[i].rank < MG_FINDING_RANK_COUNT);
+		if (f->list[i].rank + 1 < MG_FINDING_RANK_COUNT)
+			start[f->list[i].rank + 1]++;
+	}
+	for (rank = 1; rank < MG_FINDING_RANK_COUNT; rank++)
+		start[rank] += start[rank - 1];
+	place = mg_xcalloc(f->count ? f->count : 1, sizeof(*place));
+	for (i = 0; i < f->count; i++)
+		place[i] = start[f->list[i].rank]++;
+	for (i = 0; i < f->count; i++)
+		while (place[i] != i) {
+			j = place[i];
+			held = f->list[j];
+			f->list[j] = f->list[i];
+			f->list[i] = held;
+			place[i] = place[j];
+			place[j] = j;
+		}
+	free(place);
+	if (f->count && f->count < f->cap) {
+		f->list = mg_xrealloc(f->list, f->count * sizeof(*f->list));
+		f->cap = f->count;
+	}
 }
 
 void mg_findings(mg_finding **out, size_t *count, const mg_check_result *r)
@@ -655,15 +676,17 @@ static int slot_cmp(const void *a, const void *b)
 	return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-void mg_finding_fingerprints(char (*out)[MG_FINDING_FINGERPRINT_SIZE], const char *policy,
-			    const mg_finding *findings, size_t count)
+/* The fingerprints of `findings`, the i-th at out + i * stride (a list of
+ * its own, or the findings' own fingerprint members). */
+static void fingerprints(char *out, size_t stride, const char *policy,
+			 const mg_finding *findings, size_t count)
 {
 	struct slot *slots = mg_xcalloc(count ? count : 1, sizeof(*slots));
 	size_t i, occurrence = 0;
 
 	for (i = 0; i < count; i++) {
-		fingerprint(out[i], policy, &findings[i], 0);
-		slots[i].hash = out[i];
+		fingerprint(out + i * stride, policy, &findings[i], 0);
+		slots[i].hash = out + i * stride;
 		slots[i].index = i;
 	}
 	qsort(slots, count, sizeof(*slots), slot_cmp);
@@ -673,25 +696,29 @@ void mg_finding_fingerprints(char (*out)[MG_FINDING_FINGERPRINT_SIZE], const cha
 	for (i = 1; i < count; i++) {
 		occurrence = slots[i].twin ? occurrence + 1 : 0;
 		if (occurrence)
-			fingerprint(out[slots[i].index], policy, &findings[slots[i].index], occurrence);
+			fingerprint(out + slots[i].index * stride, policy,
+				    &findings[slots[i].index], occurrence);
 	}
 	free(slots);
 }
 
+void mg_finding_fingerprints(char (*out)[MG_FINDING_FINGERPRINT_SIZE], const char *policy,
+			    const mg_finding *findings, size_t count)
+{
+	if (count)
+		fingerprints(out[0], sizeof(*out), policy, findings, count);
+}
+
 void mg_findings_fill(mg_check_result *r)
 {
-	char (*prints)[MG_FINDING_FINGERPRINT_SIZE];
-	size_t i;
-
 	assert(r);
 	mg_findings_free(r->findings, r->finding_count);
 	mg_findings(&r->findings, &r->finding_count, r);
-	prints = mg_xcalloc(r->finding_count ? r->finding_count : 1, sizeof(*prints));
-	mg_finding_fingerprints(prints, mg_findings_policy_file(r), r->findings,
-				r->finding_count);
-	for (i = 0; i < r->finding_count; i++)
-		memcpy(r->findings[i].fingerprint, prints[i], sizeof(*prints));
-	free(prints);
+	/* written into each finding: fingerprint() reads a finding's code
+	 * and subject, never its fingerprint */
+	if (r->finding_count)
+		fingerprints(r->findings[0].fingerprint, sizeof(*r->findings),
+			     mg_findings_policy_file(r), r->findings, r->finding_count);
 	r->findings_filled = true;
 }
 

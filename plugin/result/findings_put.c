@@ -88,7 +88,12 @@ void mg_findings__add_weighted(struct findings *f, enum mg_finding_weight weight
 	x->file = file;
 	x->pos = pos;
 	x->candidate = candidate;
-	x->message = mg_buf_detach(&f->msg, NULL);
+	/* a copy of its length: a buffer grown by doubling would hold about
+	 * twice the text, for each of up to a finding per candidate */
+	x->message = mg_xstrndup(f->msg.ptr ? f->msg.ptr : "", f->msg.len);
+	f->msg.len = 0;
+	if (f->msg.ptr)
+		f->msg.ptr[0] = '\0';
 	x->fingerprint[0] = '\0';
 }
 
