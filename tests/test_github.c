@@ -66,8 +66,9 @@ static void set_eval(size_t i, mg_fx_candidate c)
 	fx.cand[i].repeats = 1;
 	fx.cand[i].pos = (mg_pos){ 30 + 10 * (int)i, 5 };
 	for (m = 0; m < MG_METRIC_COUNT; m++)
-		fx.cand[i].metric[m] = (mg_metric){ MG_METRIC_NUMBER, e->value[m],
-						    { 31 + 10 * (int)i, 7 }, false };
+		fx.cand[i].metric[m] = (mg_metric){ .state = MG_METRIC_NUMBER,
+						    .value = e->value[m],
+						    .pos = { 31 + 10 * (int)i, 7 } };
 	fx.d.base.count = fx.report.evidence.candidate_count = i + 1 > fx.d.base.count ?
 		i + 1 : fx.d.base.count;
 }
@@ -705,8 +706,9 @@ Test(github, missing_metric_points_at_the_metric_or_the_candidate)
 	fx.ev[0].reasons = 0;
 	fx.ev[1].status = fx.ev[2].status = MG_STATUS_INVALID;
 	fx.ev[1].reasons = fx.ev[2].reasons = BIT(MG_R_MISSING_OR_NON_NUMERIC_METRIC);
-	fx.cand[1].metric[MG_M_SAMPLES] = (mg_metric){ MG_METRIC_INVALID, 0, { 44, 23 }, false };
-	fx.cand[2].metric[MG_M_PEAK] = (mg_metric){ MG_METRIC_ABSENT, 0, { 0, 0 }, false };
+	fx.cand[1].metric[MG_M_SAMPLES] = (mg_metric){ .state = MG_METRIC_INVALID,
+							   .pos = { 44, 23 } };
+	fx.cand[2].metric[MG_M_PEAK] = (mg_metric){ .state = MG_METRIC_ABSENT };
 	fx.ev[1].missing_metric = MG_M_SAMPLES;   /* the core says which */
 	fx.ev[2].missing_metric = MG_M_PEAK;
 	fx.ev[3].status = MG_STATUS_INVALID;

@@ -295,7 +295,7 @@ static size_t first_key(const struct parse *p, size_t object, const char *const 
  * number outside it). */
 static mg_metric metric_of(const struct parse *p, size_t v, enum mg_metric_id id)
 {
-	mg_metric m = { MG_METRIC_INVALID, 0, pos_of(p, v), false };
+	mg_metric m = { .state = MG_METRIC_INVALID, .pos = pos_of(p, v) };
 	double x;
 
 	if (type_of(p, v) == MG_J_NUMBER && isfinite(x = mg_json__tape_number(p->t, v))) {
@@ -399,7 +399,7 @@ static mg_metric read_metric(struct parse *p, size_t cand, size_t runs,
 {
 	const struct metric_place *pl = &places[id];
 	size_t v = first_key(p, cand, pl->keys);
-	mg_metric m = { MG_METRIC_ABSENT, 0, { 0, 0 }, false };
+	mg_metric m = { .state = MG_METRIC_ABSENT };
 	struct run_stats s = { MG_METRIC_ABSENT, 0, 0, 0, NULL, 0, false, 0, { 0, 0 } };
 
 	if (v == NONE && pl->sub)
