@@ -32,6 +32,10 @@ typedef struct mg_check_options {
 	bool record_feasible_sets;  /* --record-feasible-sets (mg_check_result) */
 	bool no_findings;           /* no output reads the findings (findings.h): the
 				       record alone; the result's are not computed */
+	bool (*reads_findings)(const mg_check_result *r);
+				    /* with no_findings, when not NULL: the one
+				       output reads them only when this says so for
+				       the decided r (the text: mg_text_reads_findings) */
 	const char *today;          /* --today YYYY-MM-DD, NULL = the clock's date in UTC */
 } mg_check_options;
 

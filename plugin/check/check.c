@@ -733,7 +733,7 @@ int mg_check_run(mg_check_result **out, const mg_check_options *opt, mg_error *e
 		mg_check_result_free(run.res);
 		return error;
 	}
-	if (!opt->no_findings)
+	if (!opt->no_findings || (opt->reads_findings && opt->reads_findings(run.res)))
 		mg_findings_fill(run.res);   /* once, for every renderer (findings.h) */
 	*out = run.res;
 	return MG_OK;

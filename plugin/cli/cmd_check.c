@@ -538,7 +538,7 @@ static int run_check(struct cli *cli, bool record)
 	mg_error err;
 	char *json = NULL, *shown = NULL;
 	char token[MG_OUTPUT_TOKEN_SIZE] = "";
-	bool unchanged = false;
+	bool unchanged = false, alone, set;
 	int code = EXIT_ERROR;
 
 	mg_error_clear(&err);
@@ -555,14 +555,18 @@ static int run_check(struct cli *cli, bool record)
 		code = cli_fail(&err);
 		goto done;
 	}
-	/* The record is the one output that does not read the findings: with
-	 * it alone, they are not computed (at 10^5 candidates, 46 MB of
+	/* The record never reads the findings, and the text for people only
+	 * for some decisions (mg_text_reads_findings): with one of them alone,
+	 * they are computed only when read (at 10^5 candidates, 46 MB of
 	 * findings and their messages). */
-	cli->opt.no_findings = cli->format == FORMAT_JSON && !record && !cli->summary_path &&
-			       !env("GITHUB_STEP_SUMMARY") && !env("GITHUB_OUTPUT") &&
-			       !cli->junit_path && !cli->sarif_path && !cli->codequality_path &&
-			       !cli->comment_path && !cli->inputs_path;
-	if (cli->all || cli->policy_count > 1) {
+	alone = !record && !cli->summary_path && !env("GITHUB_STEP_SUMMARY") &&
+		!env("GITHUB_OUTPUT") && !cli->junit_path && !cli->sarif_path &&
+		!cli->codequality_path && !cli->comment_path && !cli->inputs_path;
+	set = cli->all || cli->policy_count > 1;
+	cli->opt.no_findings = alone && (cli->format == FORMAT_JSON ||
+					 (cli->format == FORMAT_TEXT && !set));
+	cli->opt.reads_findings = cli->format == FORMAT_TEXT ? mg_text_reads_findings : NULL;
+	if (set) {
 		code = run_check_set(cli, token);
 		goto done;
 	}

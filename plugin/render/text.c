@@ -317,6 +317,31 @@ static void put_issue_details(mg_buf *out, const mg_finding *f, size_t n)
 	}
 }
 
+/* The three parts of the text that list findings (mg_text_reads_findings):
+ * the evidence issues' details, the regressions, and the proposed policy
+ * failing its evidence. */
+static bool shows_issue_details(const mg_check_result *r)
+{
+	return !r->decision->applicable;
+}
+
+static bool shows_regressions(const mg_check_result *r)
+{
+	return r->policy && mg_regression_active(&r->policy->rules.regression) &&
+	       r->decision->regression_checked;
+}
+
+static bool shows_proposed(const mg_check_result *r)
+{
+	return r->proposed && r->proposed->fails;
+}
+
+bool mg_text_reads_findings(const mg_check_result *r)
+{
+	assert(r && r->decision);
+	return shows_issue_details(r) || shows_regressions(r) || shows_proposed(r);
+}
+
 static void put_evidence_line(mg_buf *out, const mg_check_result *r)
 {
 	const mg_decision *d = r->decision;
@@ -325,7 +350,7 @@ static void put_evidence_line(mg_buf *out, const mg_check_result *r)
 	size_t n;
 	int i;
 
-	if (d->applicable) {
+	if (!shows_issue_details(r)) {
 		mg_buf_puts(out, "evidence: applicable\n");
 		return;
 	}
@@ -355,7 +380,7 @@ static void put_regression(mg_buf *out, const mg_check_result *r)
 	if (!r->policy || !mg_regression_active(&r->policy->rules.regression))
 		return;
 	rg = &r->policy->rules.regression;
-	if (!d->regression_checked) {
+	if (!shows_regressions(r)) {
 		mg_buf_puts(out, "regression: not compared\n");
 		return;
 	}
@@ -543,7 +568,7 @@ static void put_proposed(mg_buf *out, const mg_check_result *r)
 	const mg_finding *f;
 	size_t n, i;
 
-	if (!r->proposed || !r->proposed->fails)
+	if (!shows_proposed(r))
 		return;
 	f = mg_result_findings(r, &n);
 	for (i = 0; i < n; i++) {

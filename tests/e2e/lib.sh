@@ -128,6 +128,22 @@ expect_no_err() {
 expect_no_out() {
 	if grep -qF -- "$1" "$T/out"; then not_ok "$2" "stdout has: $1"; else ok "$2"; fi
 }
+# expect_text_as_with_findings DESC ARGS...: `memgate check ARGS` prints the
+# same text alone (the findings computed only when the text reads them,
+# mg_text_reads_findings) as beside a JUnit file (always computed).
+expect_text_as_with_findings() {
+	local desc=$1
+	shift
+	mg check "$@"
+	cp "$T/out" "$T/text-alone"
+	mg check "$@" --junit "$T/text-junit.xml"
+	if cmp -s "$T/text-alone" "$T/out"; then
+		ok "$desc: the text is the same as with the findings computed"
+	else
+		not_ok "$desc: the text is the same as with the findings computed" \
+			"$(diff "$T/text-alone" "$T/out" | head -5)"
+	fi
+}
 # A command a script names that does not exist (a helper misspelt or never
 # defined) fails the script, rather than skipping what it would assert.
 command_not_found_handle() {

@@ -77,6 +77,7 @@ expect_out "next action: measure_again" "the next action is to measure again"
 expect_out "evidence: not applicable: evidence_stale" "the issue is evidence_stale"
 expect_out "  src/model/attn.py: changed since the measured commit ${measured:0:7} (evidence.inputs): measure again [evidence_stale]" \
 	"the text names the changed path"
+expect_text_as_with_findings "stale evidence" -C "$repo"
 mg check -C "$repo" --format json
 expect_field next_action '"measure_again"'
 expect_field evidence.issues '["evidence_stale"]'

@@ -67,6 +67,7 @@ if command -v ssh-keygen >/dev/null 2>&1; then
 	expect_out "policy: .memgate.yml:$((line + 1)):20: the policy this change proposes fails its own evidence: at $(g -C "$repo" rev-parse --short=7 HEAD) it decides reject (evidence_not_applicable: signature_missing) where the policy that decides passes, and once merged it decides every later change; sign the manifest ('$SIG') on the trusted runner and commit the signature in this change [$CODE]" \
 		"text: says to sign the manifest, at the changed key"
 	expect_out "gate: failed (fails on: reject)" "text: the gate fails"
+	expect_text_as_with_findings "a proposed policy that fails" -C "$repo" --policy-rev base
 	mg check -C "$repo" --policy-rev base --format github
 	expect_code 1 "provenance turned on: annotations"
 	expect_out "::error file=.memgate.yml,line=$((line + 1)),col=20,title=memgate%3A $CODE::the policy this change proposes fails its own evidence" \

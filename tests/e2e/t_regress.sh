@@ -91,6 +91,7 @@ expect_code 1 "a 7 % peak regression fails under a 5 % allowance"
 expect_out "memgate: tune (peak_memory_regressed)" "the reason names the regression"
 expect_out "next action: fix_regression_against_base" "the next action"
 expect_out "selected: checkpoint" "it names the candidate that regressed"
+expect_text_as_with_findings "a regression" -C "$repo" --policy-rev main
 mg check -C "$repo" --policy-rev main --format json
 expect_field decision '"tune"'
 expect_field reason '"peak_memory_regressed"'
