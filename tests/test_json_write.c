@@ -305,6 +305,66 @@ Test(json_write, writes_the_two_space_layout)
 	mg_buf_free(&out);
 }
 
+/* An array of lines (mg_jw_array_lines): each element on a line of its
+ * own, one level in, as cJSON_PrintUnformatted prints it; "]" on a line of
+ * its own at the key's level; "[]" when empty; the layout around it and
+ * after it unchanged, in both indented layouts. */
+Test(json_write, writes_an_array_of_lines)
+{
+	static const char *const rows[] = {
+		"{\"name\": \"a\", \"n\": [1, 2.5, null], \"noise\": {\"bands\": {\"p\": [1, 2]}, "
+		"\"w\": []}, \"e\": {}}",
+		"{\"name\": \"b\\n##[x\", \"n\": [], \"noise\": null, \"e\": {\"k\": true}}",
+	};
+	static const enum mg_jw_style styles[] = { MG_JW_TABS, MG_JW_SPACES };
+	static const char *const want[] = {
+		"{\n\t\"rows\":\t[\n\t\t%s,\n\t\t%s\n\t],\n\t\"none\":\t[],\n"
+		"\t\"after\":\t{\n\t\t\"x\":\t[1, 2]\n\t}\n}",
+		"{\n  \"rows\": [\n    %s,\n    %s\n  ],\n  \"none\": [],\n"
+		"  \"after\": {\n    \"x\": [1, 2]\n  }\n}",
+	};
+	size_t i, k;
+
+	for (i = 0; i < 2; i++) {
+		mg_buf out = MG_BUF_INIT, expected = MG_BUF_INIT;
+		char *flat[2];
+		mg_jw w;
+
+		mg_jw_init(&w, &out, styles[i], 0);
+		mg_jw_object(&w);
+		mg_jw_key(&w, "rows");
+		mg_jw_array_lines(&w);
+		for (k = 0; k < 2; k++) {
+			cJSON *row = cJSON_Parse(rows[k]);
+
+			cr_assert_not_null(row);
+			cr_assert(mg_jw_flat(&w) == false, "the array's own level is not flat");
+			write_tree(&w, row);
+			flat[k] = cjson_text(row, false);
+			cJSON_Delete(row);
+		}
+		mg_jw_end(&w);
+		cr_assert_not(mg_jw_flat(&w), "the layout goes on after the array");
+		mg_jw_key(&w, "none");
+		mg_jw_array_lines(&w);
+		mg_jw_end(&w);
+		mg_jw_key_object(&w, "after");
+		mg_jw_key_array(&w, "x");
+		mg_jw_number(&w, 1);
+		mg_jw_number(&w, 2);
+		mg_jw_end(&w);
+		mg_jw_end(&w);
+		mg_jw_end(&w);
+		mg_buf_printf(&expected, want[i], flat[0], flat[1]);
+		cr_expect_str_eq(out.ptr, expected.ptr);
+		cr_assert_not_null(strstr(out.ptr, "\\u005b"), "##[ escaped in a line too");
+		free(flat[0]);
+		free(flat[1]);
+		mg_buf_free(&out);
+		mg_buf_free(&expected);
+	}
+}
+
 /* A value written at depth n by its own writer, then put into an array
  * with mg_jw_raw, reads as if written in place. */
 Test(json_write, continues_a_fragment_with_raw)

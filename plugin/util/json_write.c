@@ -36,7 +36,13 @@ static void indent(mg_jw *w, int n)
 	}
 }
 
-/* Before a value: the separator of its array, nothing after a key. */
+bool mg_jw_flat(const mg_jw *w)
+{
+	return w->style == MG_JW_LINE || (w->lines && w->depth > w->lines);
+}
+
+/* Before a value: the separator of its array (and a line of its own in an
+ * array of lines), nothing after a key. */
 static void value_start(mg_jw *w)
 {
 	if (w->key_written) {
@@ -44,8 +50,14 @@ static void value_start(mg_jw *w)
 		return;
 	}
 	assert(!w->any[w->depth] || w->array[w->depth]);
-	if (w->any[w->depth])
-		mg_buf_puts(w->out, w->style == MG_JW_LINE ? "," : ", ");
+	if (w->lines && w->depth == w->lines) {
+		if (w->any[w->depth])
+			mg_buf_putc(w->out, ',');
+		mg_buf_putc(w->out, '\n');
+		indent(w, w->depth);
+	} else if (w->any[w->depth]) {
+		mg_buf_puts(w->out, mg_jw_flat(w) ? "," : ", ");
+	}
 	w->any[w->depth] = true;
 }
 
@@ -112,12 +124,12 @@ static void open_level(mg_jw *w, bool array)
 {
 	value_start(w);
 	mg_buf_putc(w->out, array ? '[' : '{');
-	if (!array && w->style != MG_JW_LINE)
-		mg_buf_putc(w->out, '\n');
 	w->depth++;
 	assert(w->depth < MG_JW_MAX_DEPTH);
 	w->array[w->depth] = array;
 	w->any[w->depth] = false;
+	if (!array && !mg_jw_flat(w))
+		mg_buf_putc(w->out, '\n');
 }
 
 void mg_jw_object(mg_jw *w)
@@ -130,15 +142,32 @@ void mg_jw_array(mg_jw *w)
 	open_level(w, true);
 }
 
+void mg_jw_array_lines(mg_jw *w)
+{
+	assert(!w->lines && w->style != MG_JW_LINE);
+	open_level(w, true);
+	w->lines = w->depth;
+}
+
 /* cJSON_Print ends each member with ",\n" or "\n", and then indents the
  * '}' one level less: "{\n}" when empty. */
 void mg_jw_end(mg_jw *w)
 {
-	bool array = w->array[w->depth], any = w->any[w->depth];
+	bool array = w->array[w->depth], any = w->any[w->depth], flat = mg_jw_flat(w);
 
 	assert(w->depth > 0 && !w->key_written);
+	if (w->lines && w->depth == w->lines) {
+		w->lines = 0;
+		w->depth--;
+		if (any) {
+			mg_buf_putc(w->out, '\n');
+			indent(w, w->depth);
+		}
+		mg_buf_putc(w->out, ']');
+		return;
+	}
 	w->depth--;
-	if (array || w->style == MG_JW_LINE) {
+	if (array || flat) {
 		mg_buf_putc(w->out, array ? ']' : '}');
 		return;
 	}
@@ -150,14 +179,16 @@ void mg_jw_end(mg_jw *w)
 
 void mg_jw_key(mg_jw *w, const char *key)
 {
+	bool flat = mg_jw_flat(w);
+
 	assert(key && !w->key_written && w->depth > 0 && !w->array[w->depth]);
 	if (w->any[w->depth])
-		mg_buf_puts(w->out, w->style == MG_JW_LINE ? "," : ",\n");
+		mg_buf_puts(w->out, flat ? "," : ",\n");
 	w->any[w->depth] = true;
-	if (w->style != MG_JW_LINE)
+	if (!flat)
 		indent(w, w->depth);
 	put_string(w->out, key);
-	mg_buf_puts(w->out, w->style == MG_JW_LINE ? ":" : w->style == MG_JW_TABS ? ":\t" : ": ");
+	mg_buf_puts(w->out, flat ? ":" : w->style == MG_JW_TABS ? ":\t" : ": ");
 	w->key_written = true;
 }
 

@@ -19,7 +19,11 @@
  *     whatever its sign (cJSON builds differ on -0);
  *   - the layout is cJSON_Print's (MG_JW_TABS), cJSON_PrintUnformatted's
  *     (MG_JW_LINE) or the tab layout with two spaces per level and ": "
- *     after a key (MG_JW_SPACES, the manifest), byte for byte.
+ *     after a key (MG_JW_SPACES, the manifest), byte for byte; but for an
+ *     array opened with mg_jw_array_lines, whose elements each stand on a
+ *     line of their own, indented one level more than the array's key and
+ *     written inside as MG_JW_LINE writes them, with "]" on the line after
+ *     the last (a table of one row per candidate: the record).
  *
  * The writer keeps no allocation of its own (no free); it asserts that
  * calls nest (a key only in an object, a value only after a key there) and
@@ -44,6 +48,8 @@ typedef struct mg_jw {
 	enum mg_jw_style style;
 	int depth;                          /* containers open (plus the start) */
 	bool key_written;                   /* a key waits for its value */
+	int lines;                          /* the level of the open array of
+					       lines (mg_jw_array_lines), or 0 */
 	bool array[MG_JW_MAX_DEPTH];        /* the level is an array */
 	bool any[MG_JW_MAX_DEPTH];          /* the level has a member or element */
 } mg_jw;
@@ -57,6 +63,8 @@ void mg_jw_init(mg_jw *w, mg_buf *out, enum mg_jw_style style, int depth);
 
 void mg_jw_object(mg_jw *w);   /* open an object */
 void mg_jw_array(mg_jw *w);    /* open an array */
+/* Open an array of lines (above); not inside another one, nor in MG_JW_LINE. */
+void mg_jw_array_lines(mg_jw *w);
 void mg_jw_end(mg_jw *w);      /* close the innermost one */
 
 /* A member's key (the next call writes its value). */
@@ -78,6 +86,10 @@ void mg_jw_null(mg_jw *w);
 /* len bytes of JSON text written as one value, unchanged (the caller's
  * text already obeys the rules above). */
 void mg_jw_raw(mg_jw *w, const char *text, size_t len);
+
+/* Whether values are written here as MG_JW_LINE writes them (", " or ","
+ * between the elements of an array of numbers written with mg_jw_raw). */
+bool mg_jw_flat(const mg_jw *w);
 
 /* key, then the value: shorthands for the usual member. */
 void mg_jw_key_string(mg_jw *w, const char *key, const char *s);
