@@ -222,7 +222,7 @@ Test(record, states_decision_reason_and_selection)
 {
 	cJSON *root = render(build());
 
-	expect_string(root, "schema_version", "memgate-decision/v2");
+	expect_string(root, "schema_version", "memgate-decision/v3");
 	expect_string(root, "decision", "accept");
 	expect_string(root, "reason", "selection_stable_across_thresholds");
 	expect_string(root, "next_action", "send_to_regression_acceptance");
@@ -438,8 +438,57 @@ Test(record, numbers_read_back_exactly)
 	root = cJSON_Parse(json);
 	e = cJSON_GetArrayItem(at(root, "evaluations"), 1);
 	cr_assert_eq(at(e, "throughput_ratio")->valuedouble, 0.1 + 0.2);
-	cr_assert_not_null(strstr(json, "\"peak_memory_mb\":\t9450.76,"), "shortest form kept");
+	cr_assert_not_null(strstr(json, "\"peak_memory_mb\":9450.76,"), "shortest form kept");
 	cJSON_Delete(root);
+	free(json);
+}
+
+/* The lines of the array that follows `key` in json: each a whole JSON
+ * object, `indent` tabs in, "," between; "]" on the line after the last. */
+static size_t expect_lines(const char *json, const char *key, int indent)
+{
+	const char *p = strstr(json, key), *end;
+	size_t n = 0;
+	int i;
+
+	cr_assert_not_null(p, "%s in %s", key, json);
+	p = strchr(p, '[');
+	cr_assert(p && p[1] == '\n', "%s: a line after [", key);
+	for (p += 2;; p = end + 1) {
+		char *line;
+		cJSON *item;
+
+		for (i = 0; i < indent - 1; i++)
+			cr_assert_eq(p[i], '\t', "%s: line %zu indented", key, n);
+		if (p[indent - 1] == ']') {
+			cr_assert(n > 0 && p[-2] != ',', "%s: ] after the last line", key);
+			return n;
+		}
+		cr_assert(p[indent - 1] == '\t' && p[indent] == '{',
+			  "%s: line %zu an object %d tabs in", key, n, indent);
+		end = strchr(p, '\n');
+		cr_assert_not_null(end);
+		line = strndup(p + indent, (size_t)(end - p - indent));
+		if (line[strlen(line) - 1] == ',')
+			line[strlen(line) - 1] = '\0';
+		item = cJSON_Parse(line);
+		cr_assert_not_null(item, "%s: line %zu is one object: %s", key, n, line);
+		cr_assert_null(strchr(line, '\t'), "written flat: %s", line);
+		cJSON_Delete(item);
+		free(line);
+		n++;
+	}
+}
+
+/* memgate-decision/v3: a candidate a line, and a scenario a line, so that
+ * the record grows by a line per candidate (memgate(1), DECISION RECORD). */
+Test(record, writes_a_candidate_and_a_scenario_a_line)
+{
+	mg_check_result *r = build();
+	char *json = mg_record_render(r);
+
+	cr_assert_eq(expect_lines(json, "\"evaluations\":\t", 2), fx.d.base.count);
+	cr_assert_eq(expect_lines(json, "\"scenarios\":\t", 3), fx.d.scenario_count);
 	free(json);
 }
 
@@ -456,9 +505,9 @@ Test(record, writes_numbers_the_same_with_every_cjson)
 	fx.d.base.evaluations[1].value[MG_M_PEAK] = 9007199254740992.0;  /* 2^53 */
 	fx.d.base.evaluations[2].value[MG_M_PEAK] = 1e300;
 	json = mg_record_render(r);
-	cr_expect_not_null(strstr(json, "\"peak_memory_mb\":\t0,"), "%s", json);
-	cr_expect_not_null(strstr(json, "\"peak_memory_mb\":\t9007199254740992,"), "%s", json);
-	cr_expect_not_null(strstr(json, "\"peak_memory_mb\":\t1e+300,"), "%s", json);
+	cr_expect_not_null(strstr(json, "\"peak_memory_mb\":0,"), "%s", json);
+	cr_expect_not_null(strstr(json, "\"peak_memory_mb\":9007199254740992,"), "%s", json);
+	cr_expect_not_null(strstr(json, "\"peak_memory_mb\":1e+300,"), "%s", json);
 	free(json);
 }
 
@@ -959,9 +1008,40 @@ Test(record, same_compares_a_v1_record_with_its_v2_form)
 	cr_assert_not(same(v1, "{\"schema_version\": \"memgate-decision/v2\", \"sensitivity\": "
 			   "{\"scenarios\": [{\"id\": \"grid[0]\", \"best_index\": 3, "
 			   "\"feasible_count\": 2}]}}"));
-	cr_assert_not(same("{\"schema_version\": \"memgate-decision/v2\"}",
-			   "{\"schema_version\": \"memgate-decision/v3\"}"));
+	cr_assert(same("{\"schema_version\": \"memgate-decision/v1\"}",
+		       "{\"schema_version\": \"memgate-decision/v3\"}"));
+	cr_assert_not(same("{\"schema_version\": \"memgate-decision/v3\"}",
+			   "{\"schema_version\": \"memgate-decision/v4\"}"));
 	cr_assert_not(same("{\"schema_version\": \"memgate-decision/v2\"}", "{}"));
+}
+
+/* memgate-decision/v3 lists the noise bands of the measured metrics only:
+ * a v2 record with the derived ones (saving, ratio, quality delta) is the
+ * same record, a measured band that differs is not, and a derived key
+ * elsewhere still counts. */
+Test(record, same_compares_a_v2_record_with_its_v3_form)
+{
+	const char *v2 = "{\"schema_version\": \"memgate-decision/v2\", \"evaluations\": [{"
+			 "\"name\": \"a\", \"memory_saving_mb\": 500, \"noise\": {\"bands\": {"
+			 "\"peak_memory_mb\": [9150, 9450], \"memory_saving_mb\": [250, 750], "
+			 "\"throughput_ratio\": [0.5, 0.6], \"quality_delta\": [0, 0.1]}, "
+			 "\"within_noise\": []}}]}";
+
+	cr_assert(same(v2, "{\"schema_version\": \"memgate-decision/v3\", \"evaluations\": [\n"
+		       "{\"name\":\"a\",\"memory_saving_mb\":500,\"noise\":{\"bands\":{"
+		       "\"peak_memory_mb\":[9150,9450]},\"within_noise\":[]}}\n]}"));
+	cr_assert_not(same(v2, "{\"schema_version\": \"memgate-decision/v3\", \"evaluations\": [{"
+			   "\"name\":\"a\",\"memory_saving_mb\":500,\"noise\":{\"bands\":{"
+			   "\"peak_memory_mb\":[9150,9451]},\"within_noise\":[]}}]}"),
+		      "a measured band counts");
+	cr_assert_not(same(v2, "{\"schema_version\": \"memgate-decision/v3\", \"evaluations\": [{"
+			   "\"name\":\"a\",\"noise\":{\"bands\":{"
+			   "\"peak_memory_mb\":[9150,9450]},\"within_noise\":[]}}]}"),
+		      "the saving itself counts");
+	cr_assert_not(same(v2, "{\"schema_version\": \"memgate-decision/v3\", \"evaluations\": [{"
+			   "\"name\":\"a\",\"memory_saving_mb\":500,\"noise\":{\"bands\":{},"
+			   "\"within_noise\":[]}}]}"),
+		      "a measured band left out counts");
 }
 
 Test(record, same_sees_a_rev_outside_inputs)

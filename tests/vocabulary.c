@@ -5,7 +5,7 @@
  *
  *   verdicts, outcomes (the decision's reasons), next_actions, issues,
  *   statuses, reasons (the candidates' screening reasons), waivable,
- *   thresholds, noise_modes, covers, rank_by, waiver_statuses, change_effects and codes
+ *   thresholds, measured_metrics, noise_modes, covers, rank_by, waiver_statuses, change_effects and codes
  *   (every code a finding carries, with its kind and summary), kinds (each
  *   kind's levels in the outputs, plugin/result/severity.h);
  *
@@ -54,6 +54,8 @@ static const char *rank_by(int i) { return mg_rank_by_name((enum mg_rank_by)i); 
 static const char *waiver(int i) { return mg_check_waiver_status_name((enum mg_waiver_status)i); }
 static const char *effect(int i) { return mg_check_effect_name((enum mg_change_effect)i); }
 static bool waivable(int i) { return mg_reason_waiver_may_name((enum mg_reason)i); }
+static const char *metric(int i) { return mg_metric_name((enum mg_metric_id)i); }
+static bool measured(int i) { return mg_metric_measured((enum mg_metric_id)i); }
 
 /* s as a JSON string: the core's words are ASCII and UTF-8 text. */
 static void put_string(const char *s)
@@ -194,6 +196,7 @@ int main(void)
 	put_list("reasons", reason, MG_REASON_COUNT, NULL);
 	put_list("waivable", reason, MG_REASON_COUNT, waivable);
 	put_list("thresholds", threshold, MG_THRESHOLD_COUNT, NULL);
+	put_list("measured_metrics", metric, MG_METRIC_COUNT, measured);
 	put_list("noise_modes", noise, MG_NOISE_MODE_COUNT, NULL);
 	put_list("covers", covers, MG_COVERS_COUNT, NULL);
 	put_list("rank_by", rank_by, MG_RANK_BY_COUNT, NULL);

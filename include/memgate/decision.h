@@ -101,6 +101,10 @@ enum mg_metric_range {
 enum mg_metric_range mg_metric_range(enum mg_metric_id m);
 /* Whether the finite number x lies in m's range. */
 bool mg_metric_in_range(enum mg_metric_id m, double x);
+/* Whether m is measured by each run (peak, samples/s, eval loss): the
+ * others' noise bands follow from these and the baseline's (noise.c), so
+ * the decision record lists only these (memgate-decision/v3). */
+bool mg_metric_measured(enum mg_metric_id m);
 
 enum mg_metric_state {
 	MG_METRIC_ABSENT,   /* no key, or null */

@@ -7,14 +7,15 @@
 #include "result.h"
 #include "error.h"
 
-#define MG_RECORD_SCHEMA "memgate-decision/v2"
+#define MG_RECORD_SCHEMA "memgate-decision/v3"
 
 #define MG_RECORD_SET_SCHEMA "memgate-decisions/v1"
 
 /*
- * Write the record as pretty JSON ending in a newline to `sink`, in pieces
- * of a few hundred kilobytes: a record of 10^5 evaluations is over a
- * hundred megabytes, and is never held whole.  Returns MG_OK, or MG_ERROR
+ * Write the record as JSON ending in a newline to `sink` (a tab per level,
+ * but a line per evaluation and per scenario), in pieces of a few hundred
+ * kilobytes: a record of 10^5 evaluations is tens of megabytes, and is
+ * never held whole.  Returns MG_OK, or MG_ERROR
  * when the sink failed (errno is the sink's).
  */
 int mg_record_write(const mg_check_result *r, mg_sink sink, void *ctx);
@@ -49,9 +50,11 @@ int mg_record_write_set(const mg_check_item *items, size_t count, mg_sink sink, 
  * check, warnings, notes, the --base comparison, memgate_version and the
  * date waivers were judged on: for `memgate record`'s write-once rule, so that
  * re-recording the same evidence and decision (even after the record was
- * pinned in the manifest) is a no-op.  A memgate-decision/v1 record equals
- * its v2 form: scenarios' feasible sets compare by size, and by their
- * indices only when both list them.  Sets *same.
+ * pinned in the manifest) is a no-op.  A memgate-decision/v1 or v2 record
+ * equals its v3 form: scenarios' feasible sets compare by size, and by
+ * their indices only when both list them; noise bands only for the
+ * measured metrics (the others are derived); the layout never counts.
+ * Sets *same.
  * Returns MG_ERROR when `existing` is not a JSON object.
  */
 int mg_record_same(bool *same, const char *existing, size_t existing_len,

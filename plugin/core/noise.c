@@ -100,8 +100,8 @@ unsigned mg_noise_of(mg_noise *out, const mg_rules *rules, const mg_evidence *ev
 
 	assert(rules && ev && s && i < s->count);
 	memset(&n, 0, sizeof(n));
-	for (m = 0; m <= MG_M_EVAL_LOSS; m++)
-		if (c->run_band[m]) {
+	for (m = 0; m < MG_METRIC_COUNT; m++)
+		if (mg_metric_measured((enum mg_metric_id)m) && c->run_band[m]) {
 			n.has_runs = true;
 			n.band[m].known = true;
 			n.band[m].min = c->run_min[m];

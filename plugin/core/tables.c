@@ -515,6 +515,11 @@ enum mg_metric_range mg_metric_range(enum mg_metric_id m)
 	return (int)m >= 0 && m < MG_METRIC_COUNT ? metric_ranges[m] : MG_METRIC_ANY;
 }
 
+bool mg_metric_measured(enum mg_metric_id m)
+{
+	return m == MG_M_PEAK || m == MG_M_SAMPLES || m == MG_M_EVAL_LOSS;
+}
+
 bool mg_metric_in_range(enum mg_metric_id m, double x)
 {
 	switch (mg_metric_range(m)) {

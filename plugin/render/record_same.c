@@ -22,14 +22,17 @@
  * (an upgrade that decides the same is no change).  Where a value stands
  * decides which of its keys are left out.
  *
- * Records of the two forms compare too (memgate(1), "Record format
- * history"): schema_version memgate-decision/v1 equals v2, and a scenario's
- * feasible set is compared by its size (v2's feasible_count, or the length
- * of v1's feasible_indices), its indices only when both records list them
- * (--record-feasible-sets): the same inputs give the same set.
+ * Records of the three forms compare too (memgate(1), "Record format
+ * history"): schema_version memgate-decision/v1, v2 and v3 are equal; a
+ * scenario's feasible set is compared by its size (feasible_count since
+ * v2, or the length of v1's feasible_indices), its indices only when both
+ * records list them (--record-feasible-sets): the same inputs give the same
+ * set; and an evaluation's noise bands only for the measured metrics
+ * (mg_metric_measured), which v3 alone lists: the others follow from them.
+ * The layout (v3 writes a candidate a line) never counts.
  */
 enum where { W_ANY, W_ROOT, W_INPUTS, W_INPUT, W_WAIVERS, W_ENTRIES, W_ENTRY, W_SENSITIVITY,
-	     W_SCENARIOS, W_SCENARIO };
+	     W_SCENARIOS, W_SCENARIO, W_EVALUATIONS, W_EVALUATION, W_NOISE, W_BANDS };
 
 static const char *const *ignored(enum where w)
 {
@@ -64,20 +67,38 @@ static enum where child_where(enum where w, const char *key)
 		if (!key)
 			return W_ANY;
 		return !strcmp(key, "inputs") ? W_INPUTS : !strcmp(key, "waivers") ? W_WAIVERS :
-		       !strcmp(key, "sensitivity") ? W_SENSITIVITY : W_ANY;
+		       !strcmp(key, "sensitivity") ? W_SENSITIVITY :
+		       !strcmp(key, "evaluations") ? W_EVALUATIONS : W_ANY;
 	case W_INPUTS: return key ? W_INPUT : W_ANY;
 	case W_WAIVERS: return key && !strcmp(key, "entries") ? W_ENTRIES : W_ANY;
 	case W_ENTRIES: return W_ENTRY;
 	case W_SENSITIVITY: return key && !strcmp(key, "scenarios") ? W_SCENARIOS : W_ANY;
 	case W_SCENARIOS: return key ? W_ANY : W_SCENARIO;
+	case W_EVALUATIONS: return key ? W_ANY : W_EVALUATION;
+	case W_EVALUATION: return key && !strcmp(key, "noise") ? W_NOISE : W_ANY;
+	case W_NOISE: return key && !strcmp(key, "bands") ? W_BANDS : W_ANY;
 	default: return W_ANY;
 	}
+}
+
+/* A band of a metric that is not measured (v1 and v2 list them). */
+static bool derived_band(const char *key)
+{
+	int m;
+
+	for (m = 0; m < MG_METRIC_COUNT; m++)
+		if (!mg_metric_measured((enum mg_metric_id)m) &&
+		    !strcmp(key, mg_metric_name((enum mg_metric_id)m)))
+			return true;
+	return false;
 }
 
 static bool is_ignored(enum where w, const char *key)
 {
 	const char *const *k;
 
+	if (w == W_BANDS)
+		return derived_band(key);
 	for (k = ignored(w); *k; k++)
 		if (!strcmp(*k, key))
 			return true;
@@ -110,11 +131,12 @@ static char *string_member(const mg_json_tape *t, size_t x, const char *key)
 	       mg_json__tape_strdup(t, c) : NULL;
 }
 
-/* The record's form: 1 or 2 for memgate-decision/v1 or v2, else 0. */
+/* The record's form: 1, 2 or 3 for memgate-decision/v1, v2 or v3, else 0. */
 static int record_form(const char *version)
 {
 	return !version ? 0 : !strcmp(version, "memgate-decision/v1") ? 1 :
-	       !strcmp(version, "memgate-decision/v2") ? 2 : 0;
+	       !strcmp(version, "memgate-decision/v2") ? 2 :
+	       !strcmp(version, "memgate-decision/v3") ? 3 : 0;
 }
 
 /* The roots' schema versions: equal, or the two forms of the record. */

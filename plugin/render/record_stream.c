@@ -51,7 +51,10 @@ static void write_reasons(mg_jw *w, const char *name, unsigned reasons)
 	mg_jw_end(w);
 }
 
-/* A candidate's noise bands and the checks within noise; null without runs. */
+/* A candidate's noise bands and the checks within noise; null without
+ * runs.  The bands of the measured metrics only: the saving's, the ratio's
+ * and the quality delta's follow from them and the baseline's (memgate(1),
+ * DECISION RECORD), and would be a third of the record at 10^5 candidates. */
 static void write_noise(mg_jw *w, const mg_noise *n)
 {
 	int i;
@@ -65,7 +68,7 @@ static void write_noise(mg_jw *w, const mg_noise *n)
 	for (i = 0; i < MG_METRIC_COUNT; i++) {
 		enum mg_metric_id m = record_order[i];
 
-		if (!n->band[m].known)
+		if (!mg_metric_measured(m) || !n->band[m].known)
 			continue;
 		mg_jw_key_array(w, mg_metric_name(m));
 		mg_jw_exact(w, n->band[m].min);
@@ -138,7 +141,7 @@ void mg_record__write_evaluations(mg_jw *w, struct stream *st, const mg_decision
 {
 	size_t i;
 
-	mg_jw_array(w);
+	mg_jw_array_lines(w);   /* a candidate a line */
 	for (i = 0; i < d->base.count; i++) {
 		write_evaluation(w, &d->base.evaluations[i], waivers, in, i);
 		maybe_flush(st);
@@ -153,7 +156,7 @@ void mg_record__write_evaluations(mg_jw *w, struct stream *st, const mg_decision
 
 static void put_indices(mg_jw *w, struct stream *st, const mg_scenario *sc)
 {
-	const char *sep = w->style == MG_JW_LINE ? "," : ", ";
+	const char *sep = mg_jw_flat(w) ? "," : ", ";
 	mg_buf run = MG_BUF_INIT;
 	size_t cursor = 0, index, k, n = 0;
 	char digits[24];
@@ -219,7 +222,7 @@ void mg_record__write_scenarios(mg_jw *w, struct stream *st, const mg_decision *
 {
 	size_t i;
 
-	mg_jw_array(w);
+	mg_jw_array_lines(w);   /* a scenario a line */
 	for (i = 0; i < d->scenario_count; i++) {
 		write_scenario(w, st, &d->scenarios[i], sets);
 		maybe_flush(st);

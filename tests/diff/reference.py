@@ -782,8 +782,11 @@ def evaluation_record(ev, screening):
     rec.update(ev.values)
     rec['repeats'] = ev.cand.repeats
     n = noise_of(ev, screening)
+    # the record (memgate-decision/v3) lists the measured metrics' bands;
+    # the derived ones count through within_noise
     rec['noise'] = None if not n['bands'] else {
-        'bands': {m: list(b) for m, b in n['bands'].items()}, 'within_noise': n['within']}
+        'bands': {m: list(b) for m, b in n['bands'].items() if m in MEASURED},
+        'within_noise': n['within']}
     kind, rate = exchange(ev.values['memory_saving_mb'], ev.values['throughput_ratio'])
     rec['mb_saved_per_pct_throughput'] = rate
     rec['throughput_free'] = {'free': 'free', 'rate': 'costs_throughput'}.get(kind)

@@ -75,7 +75,7 @@ approve_in() {
 # keep_record FILE: keep a copy of the decision record FILE, when it is one.
 RECORDS=0
 keep_record() {
-	[ -f "$1" ] && grep -q '"schema_version":[[:space:]]*"memgate-decision\(/v2\|s/v1\)"' "$1" || return 0
+	[ -f "$1" ] && grep -q '"schema_version":[[:space:]]*"memgate-decision\(/v3\|s/v1\)"' "$1" || return 0
 	mkdir -p "$T/records"
 	RECORDS=$((RECORDS + 1))
 	cp "$1" "$T/records/$RECORDS.json"

@@ -92,8 +92,34 @@ make_gate_repo "$T/noise" "$E/runs-noise-warn.yml" "$R/runs-noise.json"
 mg check -C "$T/noise" --format json
 expect_code 0 "noise warn: accept passes"
 expect_field decision '"accept"'
-expect_field evaluations.1.noise.bands.memory_saving_mb '[250,750]'
 expect_field evaluations.1.noise.bands.peak_memory_mb '[9150,9450]'
+# memgate-decision/v3 lists the measured metrics' bands only: the saving's
+# [250, 750] follows from the peak's and the baseline's.
+expect_field evaluations.1.noise.bands.memory_saving_mb '<missing>'
+expect_field evaluations.0.noise.bands.peak_memory_mb '[9700,9900]'
+# The same decision in the form memgate-decision/v2 wrote (cJSON_Print's
+# layout, the derived bands too) is the same record: an upgrade re-records
+# nothing.
+python3 -c 'import json, sys
+r = json.load(sys.stdin)
+r["schema_version"] = "memgate-decision/v2"
+b = r["evaluations"][1]["noise"]["bands"]
+b["memory_saving_mb"] = [250, 750]
+b["throughput_ratio"] = [0.9, 0.9]
+json.dump(r, open(sys.argv[1], "w"), indent="\t")' "$T/v2.json" <"$T/out"
+cp "$T/v2.json" "$T/v2.before"
+mg record -C "$T/noise" --out "$T/v2.json"
+expect_code 0 "re-recording over a v2 record of the same decision"
+expect_err "unchanged" "says the v2 record is unchanged"
+if cmp -s "$T/v2.json" "$T/v2.before"; then ok "the v2 record is untouched"; else not_ok "the v2 record is untouched"; fi
+python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+r["evaluations"][1]["noise"]["bands"]["peak_memory_mb"] = [9150, 9451]
+json.dump(r, open(sys.argv[1], "w"), indent="\t")' "$T/v2.json"
+mg record -C "$T/noise" --out "$T/v2.json"
+expect_code 2 "a v2 record whose measured band differs is another record"
+expect_err "write-once" "says records are write-once"
+mg check -C "$T/noise" --format json
 expect_field evaluations.1.noise.within_noise '["min_memory_saving_mb"]'
 expect_field evaluations.2.noise null
 expect_field insight.noise.candidates_with_runs 2

@@ -107,7 +107,7 @@ if [ "$groups" -le 6 ]; then ok "text: at most six winners listed ($groups)"; el
 mg check -C "$c" --format json
 expect_field sensitivity.summary.scenario_count 100
 expect_field sensitivity.scenarios.99.id '"grid[99]"'
-# A scenario's feasible set is its size (memgate-decision/v2): the record
+# A scenario's feasible set is its size (since memgate-decision/v2): the record
 # grows with candidates plus scenarios; --record-feasible-sets lists them.
 cp "$T/out" "$T/sizes.json"
 mg check -C "$c" --format json --record-feasible-sets

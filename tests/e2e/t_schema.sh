@@ -63,9 +63,9 @@ expect_code 1 "a record to break (tune fails the gate)"
 expect_code 0 "the record passes the record schema"
 for edit in 's/"reason":\t"[a-z_]*"/"reason":\t"looks_fine"/' \
 	    's/"decision":\t"[a-z]*"/"decision":\t"maybe"/' \
-	    's/"schema_version":\t"[^"]*"/"schema_version":\t"memgate-decision\/v3"/' \
-	    's/"status":\t"[a-z]*"/"status":\t"fine"/' \
-	    's/"repeats":\t\([0-9]*\)/"repeats":\t"\1"/' \
+	    's/"schema_version":\t"[^"]*"/"schema_version":\t"memgate-decision\/v2"/' \
+	    's/"status":"[a-z]*"/"status":"fine"/' \
+	    's/"repeats":\([0-9]*\)/"repeats":"\1"/' \
 	    's/"best_candidate":/"best":/' \
 	    's/"is_applicable":/"applicable":/'; do
 	sed "$edit" "$T/record.json" >"$T/broken.json"
