@@ -21,6 +21,34 @@ void mg_jw_init(mg_jw *w, mg_buf *out, enum mg_jw_style style, int depth)
 	w->depth = depth;
 }
 
+/* mg_buf_put, mg_buf_putc and mg_buf_puts with the usual case inline:
+ * the room is there (a record writes tens of millions of pieces). */
+static inline void out_put(mg_buf *b, const char *s, size_t n)
+{
+	if (b->cap && n < b->cap - b->len) {
+		memcpy(b->ptr + b->len, s, n);
+		b->len += n;
+		b->ptr[b->len] = '\0';
+	} else {
+		mg_buf_put(b, s, n);
+	}
+}
+
+static inline void out_putc(mg_buf *b, char c)
+{
+	if (b->cap && b->len + 1 < b->cap) {
+		b->ptr[b->len++] = c;
+		b->ptr[b->len] = '\0';
+	} else {
+		mg_buf_putc(b, c);
+	}
+}
+
+static inline void out_puts(mg_buf *b, const char *s)
+{
+	out_put(b, s, strlen(s));
+}
+
 static void indent(mg_jw *w, int n)
 {
 	static const char tabs[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
@@ -31,7 +59,7 @@ static void indent(mg_jw *w, int n)
 	while (n > 0) {
 		size_t k = (size_t)n < max ? (size_t)n : max;
 
-		mg_buf_put(w->out, unit, k * per);
+		out_put(w->out, unit, k * per);
 		n -= (int)k;
 	}
 }
@@ -52,54 +80,86 @@ static void value_start(mg_jw *w)
 	assert(!w->any[w->depth] || w->array[w->depth]);
 	if (w->lines && w->depth == w->lines) {
 		if (w->any[w->depth])
-			mg_buf_putc(w->out, ',');
-		mg_buf_putc(w->out, '\n');
+			out_putc(w->out, ',');
+		out_putc(w->out, '\n');
 		indent(w, w->depth);
 	} else if (w->any[w->depth]) {
-		mg_buf_puts(w->out, mg_jw_flat(w) ? "," : ", ");
+		out_puts(w->out, mg_jw_flat(w) ? "," : ", ");
 	}
 	w->any[w->depth] = true;
 }
 
-/* s (valid UTF-8) quoted and escaped as cJSON escapes it, the '[' of each
- * "##[" as \u005b. */
-static void put_quoted(mg_buf *out, const char *s, size_t len)
+/* Whether s[i] is written as it is in a JSON string. */
+static inline bool plain(const char *s, size_t i)
+{
+	/* 1: escaped; 2: '[', escaped after "##" */
+	static const unsigned char special[256] = {
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		['"'] = 1, ['\\'] = 1, ['['] = 2,
+	};
+	unsigned char k = special[(unsigned char)s[i]];
+
+	return !k || (k == 2 && !mg_escape_is_command(s, i));
+}
+
+/* The escape of c, a byte that is not plain. */
+static void put_escape(mg_buf *out, unsigned char c)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t i, run = 0;
+	char esc[6] = { '\\', 0, 0, 0, 0, 0 };
+	size_t n = 2;
 
-	mg_buf_grow(out, len + 2);
-	mg_buf_putc(out, '"');
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		bool command = mg_escape_is_command(s, i);
-		char esc[6] = { '\\', 0, 0, 0, 0, 0 };
-		size_t n = 2;
-
-		if (c >= 0x20 && c != '"' && c != '\\' && !command)
-			continue;
-		mg_buf_put(out, s + run, i - run);
-		run = i + 1;
-		switch (c) {
-		case '"': esc[1] = '"'; break;
-		case '\\': esc[1] = '\\'; break;
-		case '\b': esc[1] = 'b'; break;
-		case '\f': esc[1] = 'f'; break;
-		case '\n': esc[1] = 'n'; break;
-		case '\r': esc[1] = 'r'; break;
-		case '\t': esc[1] = 't'; break;
-		default:
-			esc[1] = 'u';
-			esc[2] = '0';
-			esc[3] = '0';
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 15];
-			n = 6;
-		}
-		mg_buf_put(out, esc, n);
+	switch (c) {
+	case '"': esc[1] = '"'; break;
+	case '\\': esc[1] = '\\'; break;
+	case '\b': esc[1] = 'b'; break;
+	case '\f': esc[1] = 'f'; break;
+	case '\n': esc[1] = 'n'; break;
+	case '\r': esc[1] = 'r'; break;
+	case '\t': esc[1] = 't'; break;
+	default:   /* a control character, or the '[' of "##[" */
+		esc[1] = 'u';
+		esc[2] = '0';
+		esc[3] = '0';
+		esc[4] = hex[c >> 4];
+		esc[5] = hex[c & 15];
+		n = 6;
 	}
-	mg_buf_put(out, s + run, len - run);
-	mg_buf_putc(out, '"');
+	out_put(out, esc, n);
+}
+
+/* s (valid UTF-8) quoted and escaped as cJSON escapes it, the '[' of each
+ * "##[" as \u005b: runs of plain bytes are copied whole (a record writes
+ * millions of keys and names). */
+static void put_quoted(mg_buf *out, const char *s, size_t len)
+{
+	size_t i = 0, run;
+	char *d;
+
+	while (i < len && plain(s, i))
+		i++;
+	mg_buf_grow(out, len + 2);
+	if (i == len) {   /* nothing to escape: one copy */
+		d = out->ptr + out->len;
+		d[0] = '"';
+		memcpy(d + 1, s, len);
+		d[len + 1] = '"';
+		d[len + 2] = '\0';
+		out->len += len + 2;
+		return;
+	}
+	out_putc(out, '"');
+	i = 0;
+	for (;;) {
+		for (run = i; i < len && plain(s, i); i++)
+			;
+		out_put(out, s + run, i - run);
+		if (i == len)
+			break;
+		put_escape(out, (unsigned char)s[i++]);
+	}
+	out_putc(out, '"');
 }
 
 /* s as a JSON string of valid UTF-8 (mg_escape_utf8 when it holds a byte
@@ -123,13 +183,13 @@ static void put_string(mg_buf *out, const char *s)
 static void open_level(mg_jw *w, bool array)
 {
 	value_start(w);
-	mg_buf_putc(w->out, array ? '[' : '{');
+	out_putc(w->out, array ? '[' : '{');
 	w->depth++;
 	assert(w->depth < MG_JW_MAX_DEPTH);
 	w->array[w->depth] = array;
 	w->any[w->depth] = false;
 	if (!array && !mg_jw_flat(w))
-		mg_buf_putc(w->out, '\n');
+		out_putc(w->out, '\n');
 }
 
 void mg_jw_object(mg_jw *w)
@@ -160,21 +220,21 @@ void mg_jw_end(mg_jw *w)
 		w->lines = 0;
 		w->depth--;
 		if (any) {
-			mg_buf_putc(w->out, '\n');
+			out_putc(w->out, '\n');
 			indent(w, w->depth);
 		}
-		mg_buf_putc(w->out, ']');
+		out_putc(w->out, ']');
 		return;
 	}
 	w->depth--;
 	if (array || flat) {
-		mg_buf_putc(w->out, array ? ']' : '}');
+		out_putc(w->out, array ? ']' : '}');
 		return;
 	}
 	if (any)
-		mg_buf_putc(w->out, '\n');
+		out_putc(w->out, '\n');
 	indent(w, w->depth);
-	mg_buf_putc(w->out, '}');
+	out_putc(w->out, '}');
 }
 
 void mg_jw_key(mg_jw *w, const char *key)
@@ -183,12 +243,12 @@ void mg_jw_key(mg_jw *w, const char *key)
 
 	assert(key && !w->key_written && w->depth > 0 && !w->array[w->depth]);
 	if (w->any[w->depth])
-		mg_buf_puts(w->out, flat ? "," : ",\n");
+		out_puts(w->out, flat ? "," : ",\n");
 	w->any[w->depth] = true;
 	if (!flat)
 		indent(w, w->depth);
 	put_string(w->out, key);
-	mg_buf_puts(w->out, flat ? ":" : w->style == MG_JW_TABS ? ":\t" : ": ");
+	out_puts(w->out, flat ? ":" : w->style == MG_JW_TABS ? ":\t" : ": ");
 	w->key_written = true;
 }
 
@@ -198,7 +258,7 @@ void mg_jw_string(mg_jw *w, const char *s)
 	if (s)
 		put_string(w->out, s);
 	else
-		mg_buf_puts(w->out, "null");
+		out_puts(w->out, "null");
 }
 
 /* Whether a and b are equal within a unit of the larger's last place:
@@ -221,7 +281,7 @@ static void put_digits(mg_buf *out, bool minus, unsigned long long n)
 	} while (n);
 	if (minus)
 		digits[--k] = '-';
-	mg_buf_put(out, digits + k, sizeof(digits) - k);
+	out_put(out, digits + k, sizeof(digits) - k);
 }
 
 /*
@@ -239,7 +299,7 @@ void mg_jw_number(mg_jw *w, double v)
 
 	value_start(w);
 	if (isnan(v) || isinf(v)) {
-		mg_buf_puts(w->out, "null");
+		out_puts(w->out, "null");
 		return;
 	}
 	if (v >= INT_MIN && v <= INT_MAX && v == (double)(int)v) {
@@ -252,18 +312,18 @@ void mg_jw_number(mg_jw *w, double v)
 	snprintf(text, sizeof(text), "%1.15g", v);
 	if (!near(strtod(text, NULL), v))
 		snprintf(text, sizeof(text), "%1.17g", v);
-	mg_buf_puts(w->out, text);
+	out_puts(w->out, text);
 }
 
 void mg_jw_exact(mg_jw *w, double v)
 {
 	value_start(w);
 	if (v == 0)
-		mg_buf_putc(w->out, '0');   /* -0 too: memgate's rule */
+		out_putc(w->out, '0');   /* -0 too: memgate's rule */
 	else if (isfinite(v))
 		mg_format_exact(w->out, v);
 	else
-		mg_buf_puts(w->out, "null");
+		out_puts(w->out, "null");
 }
 
 void mg_jw_uint(mg_jw *w, size_t n)
@@ -275,19 +335,19 @@ void mg_jw_uint(mg_jw *w, size_t n)
 void mg_jw_bool(mg_jw *w, bool v)
 {
 	value_start(w);
-	mg_buf_puts(w->out, v ? "true" : "false");
+	out_puts(w->out, v ? "true" : "false");
 }
 
 void mg_jw_null(mg_jw *w)
 {
 	value_start(w);
-	mg_buf_puts(w->out, "null");
+	out_puts(w->out, "null");
 }
 
 void mg_jw_raw(mg_jw *w, const char *text, size_t len)
 {
 	value_start(w);
-	mg_buf_put(w->out, text, len);
+	out_put(w->out, text, len);
 }
 
 void mg_jw_key_string(mg_jw *w, const char *key, const char *s)
