@@ -92,13 +92,20 @@ static int nearest_digits(uint64_t *digits, int *x, uint64_t m, int s, int p)
 /* %.<p>g of digits * 10^(x - p + 1) (p digits, trailing zeros dropped). */
 static void put_g(mg_buf *out, bool negative, uint64_t digits, int x, int p)
 {
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char d[24], buf[48];
 	int n, i, len = 0;
 
-	for (n = p; n > 0; n--) {
-		d[n - 1] = (char)('0' + digits % 10);
-		digits /= 10;
+	/* two digits a division: a record writes a million numbers */
+	for (n = p; n > 1; n -= 2) {
+		memcpy(d + n - 2, pairs + 2 * (digits % 100), 2);
+		digits /= 100;
 	}
+	if (n == 1)
+		d[0] = (char)('0' + digits);
 	for (n = p; n > 1 && d[n - 1] == '0'; n--)
 		;
 	if (negative)
