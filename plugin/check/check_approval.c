@@ -85,123 +85,6 @@ done:
 
 /* ---- the approval's signature ---- */
 
-/* An approval signature problem: approval_unverified when the policy
- * requires signatures or names approvers, else a warning. */
-static void approval_problem(struct run *run, bool at_signers, mg_pos at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void approval_problem(struct run *run, bool at_signers, mg_pos at, const char *fmt, ...)
-{
-	mg_check_signature *s = &run->res->approval_sig;
-	mg_buf b = MG_BUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	mg_buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	s->issue = MG_ISSUE_APPROVAL_UNVERIFIED;
-	s->at_signers = at_signers;
-	s->at = at;
-	s->problem = mg_buf_detach(&b, NULL);
-	if (s->required)
-		run->pre[MG_ISSUE_APPROVAL_UNVERIFIED] = true;
-	else
-		mg_check__add_warning(run->res, "%s: %s (provenance.require is false and the "
-				      "policy names no provenance.approvers)",
-				      mg_issue_name(MG_ISSUE_APPROVAL_UNVERIFIED), s->problem);
-}
-
-/* Who approved: the allowed signers' verdict on the approval's key, in
- * namespace memgate-approve, for provenance.approvers. */
-static int judge_approver(struct run *run, const mg_signers *signers, const mg_sshsig *sig,
-			  mg_error *err)
-{
-	mg_check_result *res = run->res;
-	mg_check_signature *s = &res->approval_sig;
-	const mg_policy *p = res->policy;
-	const char *file = s->signers_ref.path;
-	const unsigned char *key;
-	mg_buf who = MG_BUF_INIT;
-	mg_signers_match m;
-	long long now = 0;
-	size_t i, len;
-
-	if (mg_signers_day_start(&now, res->today) < 0)
-		return mg_error_set(err, NULL, 0, 0, "cannot read the day '%s'", res->today);
-	key = mg_sshsig_key(sig, &len);
-	m = mg_signers_find_for(signers, key, len, MG_APPROVED_NAMESPACE, now,
-				(const char *const *)p->approvers, p->approver_count);
-	if (m.principals)
-		s->principals = mg_xstrdup(m.principals);
-	for (i = 0; i < p->approver_count; i++)
-		mg_buf_printf(&who, "%s%s", i ? ", " : "", p->approvers[i]);
-	switch (m.verdict) {
-	case MG_SIGNERS_ALLOWED:
-		s->verified = true;
-		break;
-	case MG_SIGNERS_PRINCIPAL:
-		approval_problem(run, true, m.pos, "the approval is signed by %s, which '%s' lists "
-				 "for '%s' only, none of the principals provenance.approvers names "
-				 "(%s): a runner's key cannot approve", s->key, file, m.principals,
-				 who.ptr);
-		break;
-	case MG_SIGNERS_UNKNOWN_KEY:
-		approval_problem(run, true, (mg_pos){ 1, 1 }, "the approval is signed by %s, which "
-				 "'%s' (at %s) does not list", s->key, file,
-				 mg_check__short_id(run->trust_rev ? run->trust_rev
-							       : res->policy_rev).hex);
-		break;
-	case MG_SIGNERS_NAMESPACE:
-		approval_problem(run, true, m.pos, "the approval's key %s is listed for '%s' only "
-				 "for other namespaces than '%s'", s->key, m.principals,
-				 MG_APPROVED_NAMESPACE);
-		break;
-	default:
-		approval_problem(run, true, m.pos, "the approval's key of '%s' is %s on %s "
-				 "(%s=\"%s\")", m.principals, m.verdict == MG_SIGNERS_EXPIRED ?
-				 "expired" : "not yet valid", res->today, m.verdict ==
-				 MG_SIGNERS_EXPIRED ? "valid-before" : "valid-after", m.when);
-		break;
-	}
-	mg_buf_free(&who);
-	return MG_OK;
-}
-
-/* Check the approval's signature text against its bytes and the signers. */
-static int judge_approval_signature(struct run *run, const mg_signers *signers,
-				    const mg_blob *sigblob, const mg_blob *approval, mg_error *err)
-{
-	mg_check_signature *s = &run->res->approval_sig;
-	mg_sshsig *sig = NULL;
-	mg_buf key = MG_BUF_INIT;
-	mg_error why;
-	int rc, error = MG_OK;
-
-	mg_error_clear(&why);
-	if (mg_sshsig_parse(&sig, s->sig_ref.path, sigblob->data, sigblob->len, &why) < 0) {
-		approval_problem(run, false, (mg_pos){ why.line, why.column }, "the approval's "
-				 "signature cannot be read: %s", why.message);
-		goto done;
-	}
-	mg_buf_printf(&key, "%s %s", mg_sshsig_key_type(sig), mg_sshsig_fingerprint(sig));
-	s->key = mg_buf_detach(&key, NULL);
-	rc = mg_sshsig_verify(sig, approval->data, approval->len, MG_APPROVED_NAMESPACE, &why);
-	if (rc == MG_SSHSIG_ENAMESPACE)
-		approval_problem(run, false, (mg_pos){ 1, 1 }, "the approval is %s (a manifest's "
-				 "signature is not an approval)", why.message);
-	else if (rc == MG_SSHSIG_EBADSIG)
-		approval_problem(run, false, (mg_pos){ 1, 1 }, "%s: the approval changed after it "
-				 "was signed, or the signature was made for another one",
-				 why.message);
-	else if (rc < 0)
-		error = mg_error_set(err, s->sig_ref.path, 0, 0, "%s", why.message);
-	else
-		error = judge_approver(run, signers, sig, err);
-done:
-	mg_sshsig_free(sig);
-	return error;
-}
-
 /*
  * The approval's signature, when the policy that decides has a provenance
  * section: MANIFEST.approved.json.sig at --rev, verified in namespace
@@ -214,48 +97,35 @@ static int load_approval_signature(struct run *run, const mg_blob *approval, mg_
 {
 	mg_check_result *res = run->res;
 	const mg_policy *p = res->policy;
-	mg_check_signature *s = &res->approval_sig;
-	mg_blob signers_blob = { 0 }, sigblob = { 0 };
-	mg_signers *signers = NULL;
-	mg_buf path = MG_BUF_INIT;
-	const char *hint;
-	int error;
+	mg_check_link l = {
+		.s = &res->approval_sig,
+		.signed_path = res->approval_path,
+		.namespace = MG_APPROVED_NAMESPACE,
+		.principals = (const char *const *)p->approvers,
+		.principal_count = p->approver_count,
+		.issue = {
+			[MG_LINK_MISSING] = MG_ISSUE_APPROVAL_UNVERIFIED,
+			[MG_LINK_MALFORMED] = MG_ISSUE_APPROVAL_UNVERIFIED,
+			[MG_LINK_INVALID] = MG_ISSUE_APPROVAL_UNVERIFIED,
+			[MG_LINK_NAMESPACE] = MG_ISSUE_APPROVAL_UNVERIFIED,
+			[MG_LINK_SIGNER_UNKNOWN] = MG_ISSUE_APPROVAL_UNVERIFIED,
+			[MG_LINK_OUTSIDE_VALIDITY] = MG_ISSUE_APPROVAL_UNVERIFIED,
+		},
+		.required = p->sig_required || p->approver_count,
+		.warn_uncommitted_signers = false,   /* the manifest's link warns */
+		.noun = "approval",
+		.key_noun = "the approval's key",
+		.principals_key = "provenance.approvers",
+		.principal_why = ": a runner's key cannot approve",
+		.namespace_why = " (a manifest's signature is not an approval)",
+		.unreadable = "the approval's signature cannot be read: ",
+		.optional = "provenance.require is false and the policy names no "
+			    "provenance.approvers",
+	};
 
 	if (!p->provenance_set)
 		return MG_OK;
-	s->checked = true;
-	s->required = p->sig_required || p->approver_count;
-	error = mg_check__read_input(&signers_blob, run, &s->signers_ref,
-				     run->trust_rev ? run->trust_rev : res->policy_rev,
-				     p->allowed_signers, p->path, p->allowed_signers_pos, false, err);
-	if (error < 0 ||
-	    (error = mg_signers_parse(&signers, p->allowed_signers, signers_blob.data,
-				      signers_blob.len, err)) < 0)
-		goto done;
-	mg_buf_printf(&path, "%s.sig", res->approval_path);
-	error = mg_check__read_input(&sigblob, run, &s->sig_ref, res->rev, path.ptr,
-				     res->approval_path, (mg_pos){ 0, 0 }, true, err);
-	if (error == MG_ENOTFOUND) {
-		mg_error_clear(err);
-		free(s->sig_ref.path);
-		s->sig_ref.path = mg_buf_detach(&path, NULL);
-		hint = res->worktree ? NULL : mg_repo_uncommitted_hint(run->repo, s->sig_ref.path);
-		approval_problem(run, false, (mg_pos){ 0, 0 }, "no signature '%s' at %s for the "
-				 "approval%s%s", s->sig_ref.path, res->worktree ? "the working tree"
-				 : mg_check__short_id(res->rev).hex, hint ? "; " : "",
-				 hint ? hint : "");
-		error = MG_OK;
-		goto done;
-	}
-	if (error < 0)
-		goto done;
-	error = judge_approval_signature(run, signers, &sigblob, approval, err);
-done:
-	mg_buf_free(&path);
-	mg_signers_free(signers);
-	mg_blob_release(&sigblob);
-	mg_blob_release(&signers_blob);
-	return error;
+	return mg_check__load_link(run, &l, approval, err);
 }
 
 /*

@@ -58,143 +58,37 @@ int mg_check__load_report(struct run *run, mg_blob *blob, const char *path,
 	return mg_report_parse(&res->report, path, blob->data, blob->len, err);
 }
 
-/* A signature problem: an issue when the policy requires signatures, else
- * a warning.  `at_signers`: the problem is at `at` in the allowed signers. */
-static void signature_problem(struct run *run, enum mg_issue issue, bool at_signers, mg_pos at,
-			      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static void signature_problem(struct run *run, enum mg_issue issue, bool at_signers, mg_pos at,
-			      const char *fmt, ...)
+/* The manifest as a signed link: a runner's signature in the deciding
+ * policy's namespace, by a principal of provenance.signers. */
+static mg_check_link manifest_link(struct run *run)
 {
-	mg_check_signature *s = &run->res->signature;
-	mg_buf b = MG_BUF_INIT;
-	va_list ap;
+	const mg_policy *p = run->res->policy;
+	mg_check_link l = {
+		.s = &run->res->signature,
+		.signed_path = p->manifest,
+		.namespace = p->sig_namespace,
+		.principals = (const char *const *)p->signers,
+		.principal_count = p->signer_count,
+		.issue = {
+			[MG_LINK_MISSING] = MG_ISSUE_SIGNATURE_MISSING,
+			[MG_LINK_MALFORMED] = MG_ISSUE_SIGNATURE_MALFORMED,
+			[MG_LINK_INVALID] = MG_ISSUE_SIGNATURE_INVALID,
+			[MG_LINK_NAMESPACE] = MG_ISSUE_SIGNATURE_NAMESPACE_MISMATCH,
+			[MG_LINK_SIGNER_UNKNOWN] = MG_ISSUE_SIGNER_UNKNOWN,
+			[MG_LINK_OUTSIDE_VALIDITY] = MG_ISSUE_SIGNER_OUTSIDE_VALIDITY,
+		},
+		.required = p->sig_required,
+		.warn_uncommitted_signers = true,
+		.noun = "manifest",
+		.key_noun = "the signing key",
+		.principals_key = "provenance.signers",
+		.principal_why = "",
+		.namespace_why = "",
+		.unreadable = "",
+		.optional = "provenance.require is false",
+	};
 
-	va_start(ap, fmt);
-	mg_buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	s->issue = issue;
-	s->at_signers = at_signers;
-	s->at = at;
-	s->problem = mg_buf_detach(&b, NULL);
-	if (s->required)
-		run->pre[issue] = true;
-	else if (at.line > 0)   /* no finding carries the position: the warning does */
-		mg_check__add_warning(run->res, "%s: %s:%d:%d: %s (provenance.require is false)",
-				      mg_issue_name(issue), at_signers ? s->signers_ref.path
-				      : s->sig_ref.path, at.line, at.column, s->problem);
-	else
-		mg_check__add_warning(run->res, "%s: %s (provenance.require is false)",
-				      mg_issue_name(issue), s->problem);
-}
-
-/* The allowed signers' match for the signature's key: in the deciding
- * policy's namespace, for its provenance.signers, on the check's day.
- * 0 or MG_ERROR (the day cannot be read). */
-static int find_signer(mg_signers_match *m, struct run *run, const mg_signers *signers,
-		       const mg_sshsig *sig, mg_error *err)
-{
-	const mg_check_result *res = run->res;
-	const mg_policy *p = res->policy;
-	const unsigned char *key;
-	size_t len;
-	long long now = 0;
-
-	if (mg_signers_day_start(&now, res->today) < 0)
-		return mg_error_set(err, NULL, 0, 0, "cannot read the day '%s'", res->today);
-	key = mg_sshsig_key(sig, &len);
-	*m = mg_signers_find_for(signers, key, len, p->sig_namespace, now,
-				 (const char *const *)p->signers, p->signer_count);
-	return MG_OK;
-}
-
-/* Who signed: the allowed signers' verdict on the signature's key. */
-static int judge_signer(struct run *run, const mg_signers *signers, const mg_sshsig *sig,
-			mg_error *err)
-{
-	mg_check_result *res = run->res;
-	mg_check_signature *s = &res->signature;
-	const mg_policy *p = res->policy;
-	const char *ns = p->sig_namespace, *file = s->signers_ref.path;
-	mg_buf who = MG_BUF_INIT;
-	size_t i;
-	mg_signers_match m;
-
-	if (find_signer(&m, run, signers, sig, err) < 0)
-		return MG_ERROR;
-	if (m.principals)
-		s->principals = mg_xstrdup(m.principals);
-	switch (m.verdict) {
-	case MG_SIGNERS_ALLOWED:
-		s->verified = true;
-		break;
-	case MG_SIGNERS_PRINCIPAL:
-		for (i = 0; i < p->signer_count; i++)
-			mg_buf_printf(&who, "%s%s", i ? ", " : "", p->signers[i]);
-		signature_problem(run, MG_ISSUE_SIGNER_UNKNOWN, true, m.pos,
-				  "the manifest is signed by %s, which '%s' lists for '%s' only, "
-				  "none of the principals provenance.signers names (%s)", s->key,
-				  file, m.principals, who.ptr);
-		break;
-	case MG_SIGNERS_UNKNOWN_KEY:
-		signature_problem(run, MG_ISSUE_SIGNER_UNKNOWN, true, (mg_pos){ 1, 1 },
-				  "the manifest is signed by %s, which '%s' (at %s) does not list",
-				  s->key, file,
-				  mg_check__short_id(run->trust_rev ? run->trust_rev
-								    : res->policy_rev).hex);
-		break;
-	case MG_SIGNERS_NAMESPACE:
-		signature_problem(run, MG_ISSUE_SIGNATURE_NAMESPACE_MISMATCH, true, m.pos,
-				  "the signing key %s is listed for '%s' only for other namespaces "
-				  "than '%s'", s->key, m.principals, ns);
-		break;
-	default:
-		signature_problem(run, MG_ISSUE_SIGNER_OUTSIDE_VALIDITY, true, m.pos,
-				  "the signing key of '%s' is %s on %s (%s=\"%s\")", m.principals,
-				  m.verdict == MG_SIGNERS_EXPIRED ? "expired" : "not yet valid",
-				  res->today, m.verdict == MG_SIGNERS_EXPIRED ? "valid-before" :
-				  "valid-after", m.when);
-		break;
-	}
-	mg_buf_free(&who);
-	return MG_OK;
-}
-
-/* Check the signature text against the manifest's bytes and the signers. */
-static int judge_signature(struct run *run, const mg_signers *signers, const mg_blob *sigblob,
-			   const mg_blob *manifest, mg_error *err)
-{
-	mg_check_result *res = run->res;
-	mg_check_signature *s = &res->signature;
-	mg_sshsig *sig = NULL;
-	mg_buf key = MG_BUF_INIT;
-	mg_error why;
-	int rc, error = MG_OK;
-
-	mg_error_clear(&why);
-	if (mg_sshsig_parse(&sig, s->sig_ref.path, sigblob->data, sigblob->len, &why) < 0) {
-		/* the finding is at why's position: the message does not repeat it */
-		signature_problem(run, MG_ISSUE_SIGNATURE_MALFORMED, false,
-				  (mg_pos){ why.line, why.column }, "%s", why.message);
-		goto done;
-	}
-	mg_buf_printf(&key, "%s %s", mg_sshsig_key_type(sig), mg_sshsig_fingerprint(sig));
-	s->key = mg_buf_detach(&key, NULL);
-	rc = mg_sshsig_verify(sig, manifest->data, manifest->len, res->policy->sig_namespace, &why);
-	if (rc == MG_SSHSIG_ENAMESPACE)
-		signature_problem(run, MG_ISSUE_SIGNATURE_NAMESPACE_MISMATCH, false,
-				  (mg_pos){ 1, 1 }, "the manifest is %s", why.message);
-	else if (rc == MG_SSHSIG_EBADSIG)
-		signature_problem(run, MG_ISSUE_SIGNATURE_INVALID, false, (mg_pos){ 1, 1 },
-				  "%s: the manifest changed after it was signed, or the signature "
-				  "was made for another one", why.message);
-	else if (rc < 0)
-		error = mg_error_set(err, s->sig_ref.path, 0, 0, "%s", why.message);
-	else
-		error = judge_signer(run, signers, sig, err);
-done:
-	mg_sshsig_free(sig);
-	return error;
+	return l;
 }
 
 /*
@@ -206,53 +100,12 @@ done:
  */
 static int load_signature(struct run *run, const mg_blob *manifest, mg_error *err)
 {
-	mg_check_result *res = run->res;
-	const mg_policy *p = res->policy;
-	mg_check_signature *s = &res->signature;
-	mg_blob signers_blob = { 0 }, sigblob = { 0 };
-	mg_signers *signers = NULL;
-	mg_buf path = MG_BUF_INIT;
-	const char *hint;
-	int error;
+	mg_check_link l;
 
-	if (!p->provenance_set)
+	if (!run->res->policy->provenance_set)
 		return MG_OK;
-	s->checked = true;
-	s->required = p->sig_required;
-	error = mg_check__read_input(&signers_blob, run, &s->signers_ref,
-				     run->trust_rev ? run->trust_rev : res->policy_rev,
-				     p->allowed_signers, p->path, p->allowed_signers_pos, true, err);
-	if (error < 0)
-		goto done;
-	error = mg_signers_parse(&signers, p->allowed_signers, signers_blob.data, signers_blob.len,
-				 err);
-	if (error < 0)
-		goto done;
-	mg_buf_printf(&path, "%s.sig", p->manifest);
-	error = mg_check__read_input(&sigblob, run, &s->sig_ref, res->rev, path.ptr, p->manifest,
-				     (mg_pos){ 0, 0 }, true, err);
-	if (error == MG_ENOTFOUND) {
-		mg_error_clear(err);
-		free(s->sig_ref.path);
-		s->sig_ref.path = mg_buf_detach(&path, NULL);
-		hint = res->worktree ? NULL : mg_repo_uncommitted_hint(run->repo, s->sig_ref.path);
-		signature_problem(run, MG_ISSUE_SIGNATURE_MISSING, false, (mg_pos){ 0, 0 },
-				  "no signature '%s' at %s for the manifest%s%s", s->sig_ref.path,
-				  res->worktree ? "the working tree"
-						: mg_check__short_id(res->rev).hex,
-				  hint ? "; " : "", hint ? hint : "");
-		error = MG_OK;
-		goto done;
-	}
-	if (error < 0)
-		goto done;
-	error = judge_signature(run, signers, &sigblob, manifest, err);
-done:
-	mg_buf_free(&path);
-	mg_signers_free(signers);
-	mg_blob_release(&sigblob);
-	mg_blob_release(&signers_blob);
-	return error;
+	l = manifest_link(run);
+	return mg_check__load_link(run, &l, manifest, err);
 }
 
 /* The policy moved with its folder (run->moves): the paths the manifest
@@ -771,6 +624,7 @@ static int signed_at(bool *ok, struct run *run, const mg_signers *signers, const
 		     const mg_blob *manifest, mg_error *err)
 {
 	const mg_policy *p = run->res->policy;
+	mg_check_link l = manifest_link(run);
 	mg_blob sigblob = { 0 };
 	mg_sshsig *sig = NULL;
 	mg_buf path = MG_BUF_INIT;
@@ -785,7 +639,7 @@ static int signed_at(bool *ok, struct run *run, const mg_signers *signers, const
 	    mg_sshsig_parse(&sig, path.ptr, sigblob.data, sigblob.len, &why) < 0 ||
 	    mg_sshsig_verify(sig, manifest->data, manifest->len, p->sig_namespace, &why) != 0)
 		goto done;
-	if ((error = find_signer(&m, run, signers, sig, err)) < 0)
+	if ((error = mg_check__link_signer(&m, run, &l, signers, sig, err)) < 0)
 		goto done;
 	*ok = m.verdict == MG_SIGNERS_ALLOWED;
 done:

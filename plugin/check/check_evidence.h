@@ -7,6 +7,8 @@
  * run->pre.
  */
 #include "memgate/error.h"
+#include "memgate/signers.h"
+#include "memgate/sshsig.h"
 #include "check_run.h"
 #include "history_read.h"
 
@@ -27,6 +29,58 @@ int mg_check__load_evidence(struct run *run, mg_error *err);
  * record that cannot be read (at its position).
  */
 int mg_check__load_approved(struct run *run, mg_error *err);
+
+/* What can be wrong with a signed link, each an issue of the link's. */
+enum mg_link_problem {
+	MG_LINK_MISSING,            /* no .sig beside it */
+	MG_LINK_MALFORMED,          /* the .sig is not an SSH signature */
+	MG_LINK_INVALID,            /* it does not verify over the signed bytes */
+	MG_LINK_NAMESPACE,          /* made, or its key listed, for another namespace */
+	MG_LINK_SIGNER_UNKNOWN,     /* a key the allowed signers do not list for the link */
+	MG_LINK_OUTSIDE_VALIDITY,   /* a listed key, expired or not yet valid */
+	MG_LINK_PROBLEM_COUNT
+};
+
+/*
+ * A signed link of the chain of custody: the manifest a runner signs, the
+ * approval a person signs.  What differs between them is written here, as
+ * data; mg_check__load_link reads and judges either (check_link.c).
+ */
+typedef struct mg_check_link {
+	mg_check_signature *s;          /* the result's record of the link */
+	const char *signed_path;        /* the signed file: FILE.sig beside it */
+	const char *namespace;          /* its SSHSIG namespace */
+	const char *const *principals;  /* who may sign it (none: any listed key) */
+	size_t principal_count;
+	enum mg_issue issue[MG_LINK_PROBLEM_COUNT];
+	bool required;                  /* a problem is an issue, else a warning */
+	bool warn_uncommitted_signers;  /* warn of an uncommitted allowed signers file */
+	/* the words: "the <noun> is signed by ...", "<key_noun> of 'ci' is expired" */
+	const char *noun, *key_noun;
+	const char *principals_key;     /* the policy key naming the principals */
+	const char *principal_why;      /* after a signer of other principals */
+	const char *namespace_why;      /* after a signature of another namespace */
+	const char *unreadable;         /* before a malformed signature's fault */
+	const char *optional;           /* why a problem is only a warning */
+} mg_check_link;
+
+/*
+ * Read and judge link l over the signed bytes `data`: the allowed signers
+ * at the policy revision (run->trust_rev when set: trust never comes from
+ * the change gated; a missing or malformed file is an error: the policy is
+ * wrong), then FILE.sig at --rev, verified in the link's namespace and
+ * matched to its principals on the check's day.  Missing, malformed,
+ * invalid or another signer is a problem of the link (l->issue, or a
+ * warning), recorded in l->s.  0 or MG_ERROR.
+ */
+int mg_check__load_link(struct run *run, const mg_check_link *l, const mg_blob *data,
+			mg_error *err);
+
+/* The allowed signers' match for sig's key: in l's namespace, for its
+ * principals, on the check's day.  0, or MG_ERROR when the day cannot be
+ * read. */
+int mg_check__link_signer(mg_signers_match *m, struct run *run, const mg_check_link *l,
+			  const mg_signers *signers, const mg_sshsig *sig, mg_error *err);
 
 /* evidence.inputs: compare its paths between the manifest's
  * measured.commit and the gated commit. */

@@ -224,6 +224,15 @@ in_repo "$MEMGATE" check --require-approved --fail-on reject
 expect_code 0 "the release passes: the approval's signature is not required"
 expect_out "warning: approval_unverified: no signature '$APPROVAL.sig' at $(g -C "$repo" rev-parse --short=7 HEAD) for the approval (provenance.require is false and the policy names no provenance.approvers)" \
 	"and warns that the approval is not signed"
+# A signature that is not one warns at its place, as the manifest's does
+# (one reader serves both links).
+printf 'not a signature\n' >"$repo/$APPROVAL.sig"
+in_repo git add "$APPROVAL.sig"
+in_repo git commit -q -m "a broken approval signature"
+in_repo "$MEMGATE" check --require-approved --fail-on reject
+expect_code 0 "a malformed approval signature that is not required passes"
+expect_out "warning: approval_unverified: $APPROVAL.sig:1:1: the approval's signature cannot be read: " \
+	"and warns at the signature's first line"
 
 # --- 8. the legacy approved_result is still read, with how to move --------------
 repo=$T/legacy
