@@ -377,6 +377,37 @@ Test(policy, rejects_unknown_key_listing_known_keys)
 		     "waivers_warn_days, provenance, regression)");
 }
 
+/* A key or reason quoted in a message is escaped and cut on a character's
+ * boundary, "..." after it: 'x' and 40 two-byte characters leave 63 bytes
+ * of the first 64, never half a character. */
+Test(policy, quotes_a_long_key_or_reason_whole_characters)
+{
+	static const char two[] = "\xc3\xa9";   /* U+00E9 */
+	mg_buf text = MG_BUF_INIT, key = MG_BUF_INIT, want = MG_BUF_INIT;
+	mg_policy *p = NULL;
+	mg_error err;
+	int i;
+
+	mg_buf_putc(&key, 'x');
+	for (i = 0; i < 40; i++)
+		mg_buf_puts(&key, two);
+	mg_buf_printf(&text, "budget:\n  %s: 1\n", key.ptr);
+	mg_buf_printf(&want, "unknown key '%.*s...' (expected one of: memory_cap_mb, "
+		      "min_samples_per_s, min_memory_saving_mb, min_throughput_ratio, "
+		      "min_mb_saved_per_pct_throughput)", 63, key.ptr);
+	expect_text_error("long.yml", text.ptr, text.len, 2, 3, want.ptr);
+	text.len = 0;
+	mg_buf_puts(&text, "waivers:\n  - candidate: a\n    reason: \"bad\\u0001reason\"\n"
+		    "    until: 2030-01-01\n    owner: o\n    why: w\n");
+	mg_error_clear(&err);
+	cr_assert_eq(mg_policy_parse(&p, "w.yml", text.ptr, text.len, &err), MG_ERROR);
+	cr_expect_not_null(strstr(err.message, "unknown reason 'bad\\x01reason'"), "%s",
+			   err.message);
+	mg_buf_free(&text);
+	mg_buf_free(&key);
+	mg_buf_free(&want);
+}
+
 Test(policy, rejects_misplaced_key_naming_its_section)
 {
 	expect_error(FIXTURE("misplaced-key.yml"), 8, 3,

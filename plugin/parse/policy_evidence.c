@@ -33,6 +33,7 @@ static int walk_noise(walk *w, const mg_yaml_node *n)
 static int get_input(char **out, walk *w, const mg_yaml_node *n, const char *where)
 {
 	char msg[sizeof(w->err->message)];
+	mg_buf q = MG_BUF_INIT;
 
 	if (mg_policy__get_string(out, w, n, where) < 0)
 		return MG_ERROR;
@@ -41,7 +42,10 @@ static int get_input(char **out, walk *w, const mg_yaml_node *n, const char *whe
 	snprintf(msg, sizeof(msg), "%s", w->err->message);
 	free(*out);
 	*out = NULL;
-	return mg_error_at(w->err, w->path, n->pos, "'%.200s': %s", n->text, msg);
+	mg_error_at(w->err, w->path, n->pos, "'%s': %s", mg_policy__quote(&q, n->text, n->len, 200),
+		    msg);
+	mg_buf_free(&q);
+	return MG_ERROR;
 }
 
 /* evidence.inputs: a non-empty list of pathspecs, each in a form memgate

@@ -249,7 +249,7 @@ static int unknown_key(walk *w, const mg_yaml_node *key, enum section sec, const
 {
 	int home = home_section(key->text, key->len, sec), t[KEYS_MAX];
 	const char *near, *buf[KEYS_MAX + 1];
-	mg_buf b = MG_BUF_INIT;
+	mg_buf b = MG_BUF_INIT, q = MG_BUF_INIT;
 
 	if (home >= 0) {
 		mg_buf_printf(&b, "'%s' belongs %s%s%s, not ", key->text,
@@ -260,14 +260,17 @@ static int unknown_key(walk *w, const mg_yaml_node *key, enum section sec, const
 		else
 			mg_buf_puts(&b, "at the top level");
 	} else if ((near = mg_hint_nearest(section_keys(sec, buf, t), key->text, key->len))) {
-		mg_buf_printf(&b, "unknown key '%.64s' (did you mean '%s'?)", key->text, near);
+		mg_buf_printf(&b, "unknown key '%s' (did you mean '%s'?)",
+			      mg_policy__quote(&q, key->text, key->len, 64), near);
 	} else {
-		mg_buf_printf(&b, "unknown key '%.64s' (expected one of: ", key->text);
+		mg_buf_printf(&b, "unknown key '%s' (expected one of: ",
+			      mg_policy__quote(&q, key->text, key->len, 64));
 		mg_hint_list(&b, section_keys(sec, buf, t));
 		mg_buf_putc(&b, ')');
 	}
 	mg_error_at(w->err, w->path, key->pos, "%s", b.ptr);
 	mg_buf_free(&b);
+	mg_buf_free(&q);
 	return MG_ERROR;
 }
 
@@ -289,10 +292,15 @@ int mg_policy__pair_key(int *idx, walk *w, const mg_yaml_node *map, size_t i,
 				   "expected a string key, got %s", mg_policy__describe(key));
 	for (j = 0; j < i; j += 2) {
 		prev = map->kids[j];
-		if (prev->len == key->len && !memcmp(prev->text, key->text, key->len))
-			return mg_error_at(w->err, w->path, key->pos,
-					   "duplicate key '%.64s' (first at %d:%d)",
-					   key->text, prev->pos.line, prev->pos.column);
+		if (prev->len == key->len && !memcmp(prev->text, key->text, key->len)) {
+			mg_buf q = MG_BUF_INIT;
+
+			mg_error_at(w->err, w->path, key->pos, "duplicate key '%s' (first at %d:%d)",
+				    mg_policy__quote(&q, key->text, key->len, 64), prev->pos.line,
+				    prev->pos.column);
+			mg_buf_free(&q);
+			return MG_ERROR;
+		}
 	}
 	*idx = mg_policy__key_find(section_keys(sec, buf, t), key->text, key->len);
 	if (*idx < 0)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "memgate/escape.h"
 #include "policy_walk.h"
 
 /* "where.key", or "key" at the top level. */
@@ -15,6 +16,12 @@ const char *mg_policy__join(char *buf, size_t n, const char *where, const char *
 {
 	snprintf(buf, n, "%s%s%s", where, *where ? "." : "", key);
 	return buf;
+}
+
+const char *mg_policy__quote(mg_buf *tmp, const char *s, size_t len, size_t max)
+{
+	mg_escape_text_max(tmp, s, len, max);
+	return tmp->ptr ? tmp->ptr : "";
 }
 
 const char *mg_policy__describe(const mg_yaml_node *n)

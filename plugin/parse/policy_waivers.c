@@ -19,8 +19,8 @@ static int get_reason(enum mg_reason *out, walk *w, const mg_yaml_node *n, const
 {
 	const char *waivable[MG_REASON_COUNT + 1];
 	const mg_code *code;
-	const char *near = NULL;
-	mg_buf b = MG_BUF_INIT;
+	const char *near = NULL, *text;
+	mg_buf b = MG_BUF_INIT, q = MG_BUF_INIT;
 	size_t k = 0;
 	int r;
 
@@ -31,28 +31,30 @@ static int get_reason(enum mg_reason *out, walk *w, const mg_yaml_node *n, const
 		*out = (enum mg_reason)r;
 		return 0;
 	}
+	text = mg_policy__quote(&q, n->text, n->len, 64);
 	code = mg_code_find(n->text);
 	if ((code && code->kind == MG_KIND_EVIDENCE) || !strcmp(n->text, "evidence_not_applicable"))
-		mg_buf_printf(&b, "'%s': '%.64s' is an evidence problem and cannot be waived: "
-			      "fix the evidence instead (a waiver names one of: ", where, n->text);
+		mg_buf_printf(&b, "'%s': '%s' is an evidence problem and cannot be waived: "
+			      "fix the evidence instead (a waiver names one of: ", where, text);
 	else if (code)
-		mg_buf_printf(&b, "'%s': '%.64s' is not a threshold's reason and cannot be waived "
-			      "(a waiver names one of: ", where, n->text);
+		mg_buf_printf(&b, "'%s': '%s' is not a threshold's reason and cannot be waived "
+			      "(a waiver names one of: ", where, text);
 	for (r = 0; r < MG_REASON_COUNT; r++)
 		if (mg_reason_waiver_may_name((enum mg_reason)r))
 			waivable[k++] = mg_reason_name((enum mg_reason)r);
 	waivable[k] = NULL;
 	if (!b.len && (near = mg_hint_nearest(waivable, n->text, n->len)))
-		mg_buf_printf(&b, "'%s': unknown reason '%.64s' (did you mean '%s'?", where,
-			      n->text, near);
+		mg_buf_printf(&b, "'%s': unknown reason '%s' (did you mean '%s'?", where,
+			      text, near);
 	else if (!b.len)
-		mg_buf_printf(&b, "'%s': unknown reason '%.64s' (a waiver names one of: ", where,
-			      n->text);
+		mg_buf_printf(&b, "'%s': unknown reason '%s' (a waiver names one of: ", where,
+			      text);
 	if (!near || code)
 		mg_hint_list(&b, waivable);
 	mg_buf_putc(&b, ')');
 	mg_error_at(w->err, w->path, n->pos, "%s", b.ptr);
 	mg_buf_free(&b);
+	mg_buf_free(&q);
 	return MG_ERROR;
 }
 

@@ -68,6 +68,12 @@ int mg_policy__pair_key(int *idx, walk *w, const mg_yaml_node *map, size_t i,
 /* "where.key", or "key" at the top level, in buf; returns buf. */
 const char *mg_policy__join(char *buf, size_t n, const char *where, const char *key);
 
+/* Untrusted text of len bytes (a key, a scalar) for a message: escaped,
+ * its first `max` bytes cut on a character's boundary and "..."
+ * (mg_escape_text_max), into tmp, which the caller frees; returns tmp's
+ * text. */
+const char *mg_policy__quote(mg_buf *tmp, const char *s, size_t len, size_t max);
+
 /* What n is, for messages: "a mapping", "a number", ... */
 const char *mg_policy__describe(const mg_yaml_node *n);
 
