@@ -272,10 +272,11 @@ install-hook:
 
 # Installing: the binary; the pre-push hook, the release gate and
 # install-hook in share/memgate (install-hook beside the hook installs it);
-# the JSON Schemas of the policy and the record in share/memgate/schema, for
-# editors and validators; the man page when there is one; the public
-# headers, libmemgate.a and memgate.pc, so that `pkg-config --cflags --libs
-# memgate` links a C program against the library.
+# the JSON Schemas of the policy, the record and the approval in
+# share/memgate/schema, for editors and validators; the man page when there
+# is one; the public headers, libmemgate.a and memgate.pc, so that
+# `pkg-config --cflags --libs memgate` links a C program against the
+# library.
 PREFIX = /usr/local
 bindir = $(PREFIX)/bin
 libdir = $(PREFIX)/lib

@@ -27,7 +27,8 @@ expect_code 0 "make install PREFIX=$prefix DESTDIR=..."
 missing=
 for f in bin/memgate share/memgate/pre-push share/memgate/release-gate \
 	share/memgate/install-hook share/memgate/schema/policy.schema.json \
-	share/memgate/schema/record.schema.json include/memgate.h include/memgate/decision.h \
+	share/memgate/schema/record.schema.json share/memgate/schema/approval.schema.json \
+	include/memgate.h include/memgate/decision.h \
 	include/memgate/version.h lib/libmemgate.a lib/pkgconfig/memgate.pc; do
 	[ -f "$top/$f" ] || missing="$missing $f"
 done

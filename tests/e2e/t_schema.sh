@@ -73,4 +73,30 @@ for edit in 's/"reason":\t"[a-z_]*"/"reason":\t"looks_fine"/' \
 	"$V" "$RSCHEMA" "$T/broken.json" >"$T/out" 2>"$T/err"; code=$?
 	expect_code 1 "the record schema refuses a record edited with $edit"
 done
+
+# The approval's schema (approval.schema.json): the approval memgate approve
+# writes passes it; an approval memgate refuses (exit 2, at the approval)
+# is refused by the schema too.
+ASCHEMA=$SRC/include/memgate/schema/approval.schema.json
+APPROVAL=${MANIFEST_PATH%.json}.approved.json
+mg approve -C "$T/gate" --fail-on reject
+expect_code 0 "memgate approve writes an approval"
+"$V" "$ASCHEMA" "$T/gate/$APPROVAL" >"$T/out" 2>"$T/err"; code=$?
+expect_code 0 "the approval passes the approval schema"
+commit_all "$T/gate" "approved"
+cp "$T/gate/$APPROVAL" "$T/approval.json"
+for edit in 's/"memgate_approval": 1/"memgate_approval": 2/' \
+	    's/"sha256": "\([0-9a-f]*\)"/"sha256": "\U\1"/' \
+	    's/"path": "[^"]*"/"path": 7/' \
+	    's/"decision":\t"[a-z]*"/"decision":\t"maybe"/' \
+	    's/"memgate_approval"/"approval"/'; do
+	sed "$edit" "$T/approval.json" >"$T/gate/$APPROVAL"
+	if cmp -s "$T/approval.json" "$T/gate/$APPROVAL"; then not_ok "edit $edit changes the approval"; continue; fi
+	"$V" "$ASCHEMA" "$T/gate/$APPROVAL" >"$T/out" 2>"$T/err"; code=$?
+	expect_code 1 "the approval schema refuses an approval edited with $edit"
+	commit_all "$T/gate" "edit $edit"
+	mg check -C "$T/gate" --require-approved --fail-on reject
+	expect_code 2 "memgate refuses it too ($edit)"
+	expect_err "$APPROVAL:" "at the approval ($edit)"
+done
 finish
