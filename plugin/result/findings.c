@@ -5,6 +5,7 @@
  */
 #include <assert.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -714,11 +715,13 @@ void mg_findings_fill(mg_check_result *r)
 	assert(r);
 	mg_findings_free(r->findings, r->finding_count);
 	mg_findings(&r->findings, &r->finding_count, r);
-	/* written into each finding: fingerprint() reads a finding's code
-	 * and subject, never its fingerprint */
+	/* written into each finding, addressed from the list's start:
+	 * fingerprint() reads a finding's code and subject, never its
+	 * fingerprint */
 	if (r->finding_count)
-		fingerprints(r->findings[0].fingerprint, sizeof(*r->findings),
-			     mg_findings_policy_file(r), r->findings, r->finding_count);
+		fingerprints((char *)r->findings + offsetof(mg_finding, fingerprint),
+			     sizeof(*r->findings), mg_findings_policy_file(r), r->findings,
+			     r->finding_count);
 	r->findings_filled = true;
 }
 
