@@ -128,6 +128,27 @@ expect_no_err() {
 expect_no_out() {
 	if grep -qF -- "$1" "$T/out"; then not_ok "$2" "stdout has: $1"; else ok "$2"; fi
 }
+# need_ssh_keygen: skip the script where ssh-keygen is missing (the
+# signing scripts make their keys with it; memgate itself never runs it).
+need_ssh_keygen() {
+	if ! command -v ssh-keygen >/dev/null 2>&1; then
+		echo "ok - # SKIP ssh-keygen not available (actions/install-deps installs openssh-client)"
+		exit 0
+	fi
+}
+# ssh_key NAME...: an ed25519 key pair $T/NAME and $T/NAME.pub for each,
+# without a passphrase, its comment NAME.
+ssh_key() {
+	local k
+	for k in "$@"; do
+		ssh-keygen -q -t ed25519 -N '' -C "$k" -f "$T/$k" </dev/null
+	done
+}
+# pub KEY: KEY.pub's "type base64", as an allowed-signers line takes it.
+pub() { cut -d' ' -f1,2 "$1.pub"; }
+# fp KEY: KEY.pub's SHA256 fingerprint, as memgate names a signer.
+fp() { ssh-keygen -lf "$1.pub" | cut -d' ' -f2; }
+
 # expect_text_as_with_findings DESC ARGS...: `memgate check ARGS` prints the
 # same text alone (the findings computed only when the text reads them,
 # mg_text_reads_findings) as beside a JUnit file (always computed).

@@ -186,8 +186,7 @@ expect_err "a bare repository has no working tree" "says so"
 # --- signed evidence: the approval is signed by a person ----------------------
 if command -v ssh-keygen >/dev/null 2>&1; then
 	SIG=$MANIFEST_PATH.sig
-	ssh-keygen -q -t ed25519 -N '' -C runner -f "$T/runner"
-	ssh-keygen -q -t ed25519 -N '' -C alice -f "$T/alice"
+	ssh_key runner alice
 	srepo=$T/signed
 	make_gate_repo "$srepo" "$E/real-flat-11200.yml" "$FLAT"
 	mkdir -p "$srepo/.memgate"

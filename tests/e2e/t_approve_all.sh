@@ -156,7 +156,7 @@ approve_refused "--all without a policy" "memgate: error: no policy file (.memga
 
 repo=$T/signed
 three_models "$repo"
-ssh-keygen -q -t ed25519 -N '' -C alice -f "$T/alice" </dev/null
+ssh_key alice
 echo "release-alice@example.com namespaces=\"memgate-approve\" $(cut -d' ' -f1,2 "$T/alice.pub")" \
 	>"$T/allowed"
 approve_in "$repo" --all --sign "$T/alice" --allowed-signers "$T/allowed" </dev/null

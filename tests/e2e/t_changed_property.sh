@@ -17,8 +17,7 @@ fi
 
 FLAT=$FIX/reports/76_real_gpu_memory.flat.json
 SEEDS=${MG_CHANGED_SEEDS:-40}
-ssh-keygen -q -t ed25519 -N '' -C runner -f "$T/runner"
-ssh-keygen -q -t ed25519 -N '' -C other -f "$T/other"
+ssh_key runner other
 
 # pick N: PICK is a random number in 0..N-1, from bash's seeded $RANDOM in
 # this shell (a subshell would seed its own: the runs would differ)

@@ -13,17 +13,13 @@
 # signature's position once; an untracked .sig gets "git add it".
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v ssh-keygen >/dev/null 2>&1; then
-	echo "ok - # SKIP ssh-keygen not available (actions/install-deps installs openssh-client)"
-	exit 0
-fi
+need_ssh_keygen
 
 E=$FIX/e2e
 FLAT=$FIX/reports/76_real_gpu_memory.flat.json
 GATE=$SRC/actions/release-gate
 APPROVED=benchmarks/results/75_approved.json
-ssh-keygen -q -t ed25519 -N '' -C runner -f "$T/runner"
-pub() { cut -d' ' -f1,2 "$1.pub"; }
+ssh_key runner
 
 mkdir -p "$T/bin"
 printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${MEMGATE_WRAP:-}" "$MEMGATE" >"$T/bin/memgate"
@@ -112,7 +108,7 @@ expect_err "selected checkpoint, as approved" "as approved"
 
 # 4. Who may measure (provenance.signers): an allowed-signers file shared
 #    with git's commit signing lists a contributor too.
-ssh-keygen -q -t ed25519 -N '' -C alice -f "$T/alice"
+ssh_key alice
 repo=$T/shared
 make_gate_repo "$repo" "$E/real-flat-11200.yml" "$FLAT"
 mkdir -p "$repo/.memgate"
@@ -161,7 +157,6 @@ expect_field provenance.signer '"gpu-runner@ci"'
 # 5. Who signed, in words: the text and the job summary say it, not only
 #    the JSON record; a malformed signature's position is said once; an
 #    untracked signature gets the hint the manifest gets.
-fp() { ssh-keygen -lf "$1.pub" | cut -d' ' -f2; }
 in_repo memgate check --summary "$T/summary.md"
 expect_out "signature: signed by gpu-runner@ci, key ssh-ed25519 $(fp "$T/runner")" "the text names the signer and key"
 if grep -qF -- '- **Signature:** signed by gpu\-runner\@ci, key ssh\-ed25519 SHA256\:' "$T/summary.md"

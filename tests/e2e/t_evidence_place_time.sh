@@ -14,13 +14,10 @@
 # evidence.inputs gets a warning saying what that leaves open.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v ssh-keygen >/dev/null 2>&1; then
-	echo "ok - # SKIP ssh-keygen not available (actions/install-deps installs openssh-client)"
-	exit 0
-fi
+need_ssh_keygen
 E=$FIX/e2e
 FLAT=$FIX/reports/76_real_gpu_memory.flat.json
-ssh-keygen -q -t ed25519 -N '' -C runner -f "$T/runner"
+ssh_key runner
 signers() {
 	mkdir -p "$1/.memgate"
 	printf 'gpu-runner@ci namespaces="memgate" %s\n' "$(cut -d' ' -f1,2 "$T/runner.pub")" \

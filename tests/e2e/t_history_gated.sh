@@ -10,11 +10,8 @@
 # the check decides as on the same history without them.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v ssh-keygen >/dev/null 2>&1; then
-	echo "ok - # SKIP ssh-keygen not available (actions/install-deps installs openssh-client)"
-	exit 0
-fi
-ssh-keygen -q -t ed25519 -N '' -C runner -f "$T/runner"
+need_ssh_keygen
+ssh_key runner
 
 # report DIR CHECKPOINT-PEAK [WORKLOAD]: three candidates.
 report() {

@@ -48,7 +48,7 @@ expect_passes() {
 if command -v ssh-keygen >/dev/null 2>&1; then
 	repo=$T/sig
 	base_repo "$repo"
-	ssh-keygen -q -t ed25519 -N '' -C runner -f "$T/runner"
+	ssh_key runner
 	mkdir -p "$repo/.memgate"
 	printf 'gpu-runner@ci namespaces="memgate" %s\n' "$(cut -d' ' -f1,2 "$T/runner.pub")" \
 		>"$repo/.memgate/allowed_signers"
@@ -100,7 +100,7 @@ if command -v ssh-keygen >/dev/null 2>&1; then
 
 	# Signed by a key only the change's own allowed signers list: the change
 	# cannot supply the trust that makes its evidence pass.
-	ssh-keygen -q -t ed25519 -N '' -C intruder -f "$T/intruder"
+	ssh_key intruder
 	printf 'me@laptop namespaces="memgate" %s\n' "$(cut -d' ' -f1,2 "$T/intruder.pub")" \
 		>>"$repo/.memgate/allowed_signers"
 	rm -f "$repo/$SIG"

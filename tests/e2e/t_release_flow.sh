@@ -69,7 +69,7 @@ fi
 repo=$T/team
 make_gate_repo "$repo" "$E/real-flat-11200.yml" "$FLAT"
 mkdir -p "$T/home/.ssh"
-ssh-keygen -q -t ed25519 -N '' -C runner -f "$T/runner"
+ssh_key runner
 ssh-keygen -q -t ed25519 -N '' -C release -f "$T/home/.ssh/release_key"
 mkdir -p "$repo/.memgate"
 {

@@ -11,19 +11,12 @@
 # and the report_hash_mismatch fix keeps measured.commit and says to sign.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v ssh-keygen >/dev/null 2>&1; then
-	echo "ok - # SKIP ssh-keygen not available (actions/install-deps installs openssh-client)"
-	exit 0
-fi
+need_ssh_keygen
 
 E=$FIX/e2e
 FLAT=$FIX/reports/76_real_gpu_memory.flat.json
 SIG=$MANIFEST_PATH.sig
-for k in runner other; do
-	ssh-keygen -q -t ed25519 -N '' -C "$k" -f "$T/$k"
-done
-pub() { cut -d' ' -f1,2 "$1.pub"; }
-fp() { ssh-keygen -lf "$1.pub" | cut -d' ' -f2; }
+ssh_key runner other
 
 # runner ARGS...: memgate as a CI job runs it: no terminal at all (a new
 # session, so no controlling terminal; standard input at end-of-file).

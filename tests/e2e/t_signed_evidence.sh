@@ -7,17 +7,12 @@
 # made here with ssh-keygen; memgate itself never runs it.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v ssh-keygen >/dev/null 2>&1; then
-	echo "ok - # SKIP ssh-keygen not available (actions/install-deps installs openssh-client)"
-	exit 0
-fi
+need_ssh_keygen
 
 E=$FIX/e2e
 FLAT=$FIX/reports/76_real_gpu_memory.flat.json
 SIG=$MANIFEST_PATH.sig
-for k in runner other; do
-	ssh-keygen -q -t ed25519 -N '' -C "$k" -f "$T/$k"
-done
+ssh_key runner other
 ssh-keygen -q -t ecdsa -b 384 -N '' -C rotated -f "$T/rotated"
 
 # sign_manifest DIR KEY [NAMESPACE]: what the GPU runner does.

@@ -14,20 +14,14 @@
 # approval is a warning.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v ssh-keygen >/dev/null 2>&1; then
-	echo "ok - # SKIP ssh-keygen not available (actions/install-deps installs openssh-client)"
-	exit 0
-fi
+need_ssh_keygen
 
 E=$FIX/e2e
 FLAT=$FIX/reports/76_real_gpu_memory.flat.json
 GATE=$SRC/actions/release-gate
 APPROVAL=$MANIFEST_PATH
 APPROVAL=${APPROVAL%.json}.approved.json
-ssh-keygen -q -t ed25519 -N '' -C runner -f "$T/runner"
-ssh-keygen -q -t ed25519 -N '' -C alice -f "$T/alice"
-pub() { cut -d' ' -f1,2 "$1.pub"; }
-fp() { ssh-keygen -lf "$1.pub" | cut -d' ' -f2; }
+ssh_key runner alice
 
 # in_repo CMD...: run CMD in $repo without a terminal; sets $code.
 in_repo() {
