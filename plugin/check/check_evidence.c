@@ -575,32 +575,21 @@ int mg_check__check_custody(struct run *run, mg_error *err)
 
 struct mg_check_history_gate {
 	struct run *run;
-	mg_signers *signers;   /* the allowed signers, when provenance is required */
+	const mg_signers *signers;   /* the run's allowed signers, when provenance is
+					required; borrowed */
 };
 
 int mg_check__history_gate(mg_check_history_gate **out, struct run *run, mg_error *err)
 {
 	const mg_policy *p = run->res->policy;
 	mg_check_history_gate *g = mg_xcalloc(1, sizeof(*g));
-	mg_input_ref ref = { 0 };
-	mg_blob blob = { 0 };
-	int error = MG_OK;
 
 	*out = NULL;
 	g->run = run;
-	if (p->manifest && p->provenance_set && p->sig_required) {
-		/* where the check reads them: the base's, the change's own
-		 * policy judged with the base's file */
-		error = mg_check__read_input(&blob, run, &ref, run->trust_rev ? run->trust_rev :
-					     run->res->policy_rev, p->allowed_signers, p->path,
-					     p->allowed_signers_pos, false, err);
-		if (error == MG_OK)
-			error = mg_signers_parse(&g->signers, p->allowed_signers, blob.data,
-						 blob.len, err);
-	}
-	mg_blob_release(&blob);
-	free(ref.path);
-	if (error < 0) {
+	/* where the check reads them: the base's, the change's own policy
+	 * judged with the base's file */
+	if (p->manifest && p->provenance_set && p->sig_required &&
+	    mg_check__allowed_signers(&g->signers, run, NULL, false, err) < 0) {
 		mg_check__history_gate_free(g);
 		return MG_ERROR;
 	}
@@ -610,9 +599,6 @@ int mg_check__history_gate(mg_check_history_gate **out, struct run *run, mg_erro
 
 void mg_check__history_gate_free(mg_check_history_gate *g)
 {
-	if (!g)
-		return;
-	mg_signers_free(g->signers);
 	free(g);
 }
 

@@ -65,6 +65,19 @@ typedef struct mg_check_link {
 } mg_check_link;
 
 /*
+ * The allowed signers of the deciding policy's provenance section, at
+ * run->trust_rev (the base's: trust never comes from the change gated),
+ * else at the policy revision: read and parsed once a run, since the
+ * manifest's link, the approval's and the history's versions are all
+ * judged against that one file.  *out is borrowed from the run; *ref (when
+ * not NULL) gets a copy of where it was read.  `warn`: warn once of an
+ * uncommitted edit to it.  A missing or malformed file is an error (the
+ * policy is wrong).  0 or MG_ERROR.
+ */
+int mg_check__allowed_signers(const mg_signers **out, struct run *run, mg_input_ref *ref,
+			      bool warn, mg_error *err);
+
+/*
  * Read and judge link l over the signed bytes `data`: the allowed signers
  * at the policy revision (run->trust_rev when set: trust never comes from
  * the change gated; a missing or malformed file is an error: the policy is

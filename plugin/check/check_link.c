@@ -157,27 +157,56 @@ done:
 	return error;
 }
 
+int mg_check__allowed_signers(const mg_signers **out, struct run *run, mg_input_ref *ref,
+			      bool warn, mg_error *err)
+{
+	const mg_policy *p = run->res->policy;
+	const char *commit = run->trust_rev ? run->trust_rev : run->res->policy_rev;
+	mg_blob blob = { 0 };
+	int error = MG_OK;
+
+	*out = NULL;
+	if (!run->signers) {
+		error = mg_check__read_input(&blob, run, &run->signers_ref, commit,
+					     p->allowed_signers, p->path, p->allowed_signers_pos,
+					     warn, err);
+		if (error == MG_OK) {
+			run->signers_warned = warn;
+			error = mg_signers_parse(&run->signers, p->allowed_signers, blob.data,
+						 blob.len, err);
+		}
+		mg_blob_release(&blob);
+	} else if (warn && !run->signers_warned && !run->res->worktree) {
+		mg_check__warn_uncommitted(run, run->signers_ref.path, commit,
+					   run->signers_ref.blob);
+		run->signers_warned = true;
+	}
+	if (ref && run->signers_ref.read) {
+		free(ref->path);
+		*ref = run->signers_ref;
+		ref->path = mg_xstrdup(run->signers_ref.path);
+	}
+	if (error < 0)
+		return error;
+	*out = run->signers;
+	return MG_OK;
+}
+
 int mg_check__load_link(struct run *run, const mg_check_link *l, const mg_blob *data,
 			mg_error *err)
 {
 	mg_check_result *res = run->res;
-	const mg_policy *p = res->policy;
 	mg_check_signature *s = l->s;
-	mg_blob signers_blob = { 0 }, sigblob = { 0 };
-	mg_signers *signers = NULL;
+	mg_blob sigblob = { 0 };
+	const mg_signers *signers;
 	mg_buf path = MG_BUF_INIT;
 	const char *hint;
 	int error;
 
 	s->checked = true;
 	s->required = l->required;
-	error = mg_check__read_input(&signers_blob, run, &s->signers_ref,
-				     run->trust_rev ? run->trust_rev : res->policy_rev,
-				     p->allowed_signers, p->path, p->allowed_signers_pos,
-				     l->warn_uncommitted_signers, err);
-	if (error < 0 ||
-	    (error = mg_signers_parse(&signers, p->allowed_signers, signers_blob.data,
-				      signers_blob.len, err)) < 0)
+	if ((error = mg_check__allowed_signers(&signers, run, &s->signers_ref,
+					       l->warn_uncommitted_signers, err)) < 0)
 		goto done;
 	mg_buf_printf(&path, "%s.sig", l->signed_path);
 	error = mg_check__read_input(&sigblob, run, &s->sig_ref, res->rev, path.ptr,
@@ -199,8 +228,6 @@ int mg_check__load_link(struct run *run, const mg_check_link *l, const mg_blob *
 	error = judge_signature(run, l, signers, &sigblob, data, err);
 done:
 	mg_buf_free(&path);
-	mg_signers_free(signers);
 	mg_blob_release(&sigblob);
-	mg_blob_release(&signers_blob);
 	return error;
 }

@@ -418,6 +418,10 @@ void mg_check__run_release(struct run *run)
 	run->policy_path = run->moved_from = run->moved_to = NULL;
 	run->moves = NULL;
 	run->move_count = 0;
+	mg_signers_free(run->signers);
+	free(run->signers_ref.path);
+	run->signers = NULL;
+	memset(&run->signers_ref, 0, sizeof(run->signers_ref));
 }
 
 bool mg_check__follow_rename(char **path, const mg_repo_change *renames, size_t count)

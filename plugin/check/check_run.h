@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include "memgate/check.h"
 #include "memgate/error.h"
+#include "memgate/signers.h"
 #include "digest.h"
 #include "git.h"
 
@@ -36,9 +37,15 @@ struct run {
 	mg_repo_change *moves;
 	size_t move_count;
 	char *moved_from, *moved_to;
+	/* the allowed signers at trust_rev (else the policy revision), read
+	 * once a run by mg_check__allowed_signers: NULL until then */
+	mg_signers *signers;
+	mg_input_ref signers_ref;
+	bool signers_warned;    /* its uncommitted-edit warning was given */
 };
 
-/* Free what a run owns besides its result (policy_path, the moves). */
+/* Free what a run owns besides its result (policy_path, the moves, the
+ * allowed signers). */
 void mg_check__run_release(struct run *run);
 
 /* `*path`, when the renames rename it, becomes its new name; true then. */

@@ -162,4 +162,16 @@ expect_field regression.regressed.0.base '50100'
 mg check -C "$T/clean" --rev pr2 --policy-rev main
 expect_out "regression.history: 7 versions of '$REPORT_PATH', 2 skipped: 1 measured on another workload or hardware, 1 unsigned" \
 	"text: the skipped versions and why"
+
+# The allowed signers are read once a check, for the manifest's signature
+# and every version of the history alike: an uncommitted edit to them is
+# warned about once, and the committed file is what decides.
+echo "# an edit" >>"$T/clean/.memgate/allowed_signers"
+mg check -C "$T/clean" --rev pr2 --policy-rev main --format json
+expect_code 1 "an uncommitted edit to the allowed signers decides nothing"
+expect_field regression.history.used '5'
+n=$(grep -c "'.memgate/allowed_signers' has uncommitted changes" "$T/err")
+if [ "$n" = 1 ]; then ok "the uncommitted allowed signers are warned about once"; else
+	not_ok "the uncommitted allowed signers are warned about once" "$n warnings: $(cat "$T/err")"; fi
+g -C "$T/clean" checkout -q -- .memgate/allowed_signers
 finish

@@ -73,8 +73,8 @@ ssh_key runner
 ssh-keygen -q -t ed25519 -N '' -C release -f "$T/home/.ssh/release_key"
 mkdir -p "$repo/.memgate"
 {
-	printf 'gpu-runner@ci %s\n' "$(cut -d' ' -f1,2 "$T/runner.pub")"
-	printf 'release-manager@example.com %s\n' "$(cut -d' ' -f1,2 "$T/home/.ssh/release_key.pub")"
+	printf 'gpu-runner@ci %s\n' "$(pub "$T/runner")"
+	printf 'release-manager@example.com %s\n' "$(pub "$T/home/.ssh/release_key")"
 } >"$repo/.memgate/allowed_signers"
 cat >>"$repo/.memgate.yml" <<'YAML'
 provenance:
