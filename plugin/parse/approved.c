@@ -73,7 +73,9 @@ static int read_memgate(char **decision, char **selected, const mg_json_tape *t,
 {
 	int error;
 
-	if (mg_json__tape_member(t, rec, "selected_candidate") == MG_J_NONE)
+	if (mg_json__tape_type(t, mg_json__tape_get(t, rec, "decision")) != MG_J_STRING)
+		error = not_a_record(err, path, mg_json__tape_pos(t, rec), "decision");
+	else if (mg_json__tape_member(t, rec, "selected_candidate") == MG_J_NONE)
 		error = not_a_record(err, path, mg_json__tape_pos(t, rec), "selected_candidate");
 	else if ((error = read_verdict(decision, t, mg_json__tape_get(t, rec, "decision"), path,
 				       err)) == MG_OK)
@@ -271,8 +273,6 @@ static int read_approval(mg_approved_file *a, const mg_json_tape *t, const char 
 	    (error = member_of(&node, t, 0, "record", MG_J_OBJECT, "an object", path, err)) < 0)
 		return error;
 	a->record_pos = mg_json__tape_pos(t, node);
-	if (mg_json__tape_type(t, mg_json__tape_get(t, node, "decision")) != MG_J_STRING)
-		return not_a_record(err, path, a->record_pos, "decision");
 	return read_memgate(&a->decision, &a->selected, t, node, path, err);
 }
 
