@@ -85,15 +85,9 @@ done:
 
 /* ---- the approval's signature ---- */
 
-/*
- * The approval's signature, when the policy that decides has a provenance
- * section: MANIFEST.approved.json.sig at --rev, verified in namespace
- * memgate-approve against the allowed signers at the policy revision (the
- * base's: trust never comes from the change gated), by a principal
- * provenance.approvers names.  A problem is approval_unverified when the
- * policy requires signatures or names approvers, else a warning.
- */
-static int load_approval_signature(struct run *run, const mg_blob *approval, mg_error *err)
+/* The approval as a signed link (check_evidence.h): a person's signature in
+ * memgate-approve, by a principal of provenance.approvers. */
+mg_check_link mg_check__approval_link(struct run *run)
 {
 	mg_check_result *res = run->res;
 	const mg_policy *p = res->policy;
@@ -121,10 +115,27 @@ static int load_approval_signature(struct run *run, const mg_blob *approval, mg_
 		.unreadable = "the approval's signature cannot be read: ",
 		.optional = "provenance.require is false and the policy names no "
 			    "provenance.approvers",
+		.signer = "an approver's key",
 	};
 
-	if (!p->provenance_set)
+	return l;
+}
+
+/*
+ * The approval's signature, when the policy that decides has a provenance
+ * section: MANIFEST.approved.json.sig at --rev, verified in namespace
+ * memgate-approve against the allowed signers at the policy revision (the
+ * base's: trust never comes from the change gated), by a principal
+ * provenance.approvers names.  A problem is approval_unverified when the
+ * policy requires signatures or names approvers, else a warning.
+ */
+static int load_approval_signature(struct run *run, const mg_blob *approval, mg_error *err)
+{
+	mg_check_link l;
+
+	if (!run->res->policy->provenance_set)
 		return MG_OK;
+	l = mg_check__approval_link(run);
 	return mg_check__load_link(run, &l, approval, err);
 }
 

@@ -58,9 +58,9 @@ int mg_check__load_report(struct run *run, mg_blob *blob, const char *path,
 	return mg_report_parse(&res->report, path, blob->data, blob->len, err);
 }
 
-/* The manifest as a signed link: a runner's signature in the deciding
- * policy's namespace, by a principal of provenance.signers. */
-static mg_check_link manifest_link(struct run *run)
+/* The manifest as a signed link (check_evidence.h): a runner's signature in
+ * the deciding policy's namespace, by a principal of provenance.signers. */
+mg_check_link mg_check__manifest_link(struct run *run)
 {
 	const mg_policy *p = run->res->policy;
 	mg_check_link l = {
@@ -86,6 +86,7 @@ static mg_check_link manifest_link(struct run *run)
 		.namespace_why = "",
 		.unreadable = "",
 		.optional = "provenance.require is false",
+		.signer = "a runner's key",
 	};
 
 	return l;
@@ -104,7 +105,7 @@ static int load_signature(struct run *run, const mg_blob *manifest, mg_error *er
 
 	if (!run->res->policy->provenance_set)
 		return MG_OK;
-	l = manifest_link(run);
+	l = mg_check__manifest_link(run);
 	return mg_check__load_link(run, &l, manifest, err);
 }
 
@@ -610,7 +611,7 @@ static int signed_at(bool *ok, struct run *run, const mg_signers *signers, const
 		     const mg_blob *manifest, mg_error *err)
 {
 	const mg_policy *p = run->res->policy;
-	mg_check_link l = manifest_link(run);
+	mg_check_link l = mg_check__manifest_link(run);
 	mg_blob sigblob = { 0 };
 	mg_sshsig *sig = NULL;
 	mg_buf path = MG_BUF_INIT;

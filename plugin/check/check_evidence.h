@@ -62,7 +62,16 @@ typedef struct mg_check_link {
 	const char *namespace_why;      /* after a signature of another namespace */
 	const char *unreadable;         /* before a malformed signature's fault */
 	const char *optional;           /* why a problem is only a warning */
+	const char *signer;             /* who signs it: "a runner's key" */
 } mg_check_link;
+
+/* The two links of the deciding policy (run->res->policy): the manifest,
+ * signed by a runner in the policy's namespace (check_evidence.c), and the
+ * approval beside it, signed by a person in memgate-approve
+ * (check_approval.c).  memgate check judges them; memgate sign and approve
+ * --sign say what check would judge. */
+mg_check_link mg_check__manifest_link(struct run *run);
+mg_check_link mg_check__approval_link(struct run *run);
 
 /*
  * The allowed signers of the deciding policy's provenance section, at

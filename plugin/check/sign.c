@@ -22,6 +22,7 @@
 #include "memgate/sshsig.h"
 #include "git.h"
 #include "check_run.h"
+#include "check_evidence.h"
 #include "check_policy.h"
 #include "sign.h"
 
@@ -270,17 +271,19 @@ static int today_start(long long *now, char day[11], mg_error *err)
 	return MG_OK;
 }
 
-/* What is signed, in which namespace, by whom: the manifest by a runner
- * (provenance.signers) or the approval by a person (provenance.approvers),
- * and the codes memgate check would give its signature. */
+/* What is signed: a link of the chain as memgate check judges it
+ * (check_evidence.h: its principals, the codes of its problems), and how
+ * this file's messages name its signature ("", " of the approval"). */
 struct what {
-	const char *of;              /* "" (the manifest), " of the approval" */
-	char *const *who;            /* the policy's principal patterns */
-	size_t who_count;
-	const char *who_key;         /* "provenance.signers" */
-	const char *whose;           /* "a runner's key" */
-	const char *unknown, *principal, *ns, *validity;   /* the codes */
+	mg_check_link link;
+	const char *of;
 };
+
+/* The code memgate check would give the link's problem. */
+static const char *code(const struct what *w, enum mg_link_problem problem)
+{
+	return mg_issue_name(w->link.issue[problem]);
+}
 
 /* Would memgate check accept sig over `data`?  Fills s's signer;
  * MG_ERROR naming the reason code check would give. */
@@ -307,7 +310,7 @@ static int verify(mg_signed *s, const mg_sshsig *sig, const mg_signers *signers,
 		return error;
 	blob = mg_sshsig_key(sig, &len);
 	m = mg_signers_find_for(signers, blob, len, s->sig_namespace, now,
-				(const char *const *)w->who, w->who_count);
+				w->link.principals, w->link.principal_count);
 	switch (m.verdict) {
 	case MG_SIGNERS_ALLOWED:
 		s->principals = mg_xstrdup(m.principals);
@@ -316,43 +319,26 @@ static int verify(mg_signed *s, const mg_sshsig *sig, const mg_signers *signers,
 		return mg_error_set(err, signers_file, m.pos.line, m.pos.column, "the key %s is "
 				    "listed for '%s' only, which the policy's %s does not name: "
 				    "memgate check would refuse its signature%s (%s); sign with %s; "
-				    "nothing written", s->key, m.principals, w->who_key, w->of,
-				    w->principal, w->whose);
+				    "nothing written", s->key, m.principals, w->link.principals_key, w->of,
+				    code(w, MG_LINK_SIGNER_UNKNOWN), w->link.signer);
 	case MG_SIGNERS_UNKNOWN_KEY:
 		return mg_error_set(err, signers_file, 0, 0, "the key %s is not an allowed signer: "
 				    "memgate check would refuse its signature%s (%s); sign with a key "
 				    "this file lists, or add its public key in a change of its own; "
-				    "nothing written", s->key, w->of, w->unknown);
+				    "nothing written", s->key, w->of, code(w, MG_LINK_SIGNER_UNKNOWN));
 	case MG_SIGNERS_NAMESPACE:
 		return mg_error_set(err, signers_file, m.pos.line, m.pos.column, "the key %s of "
 				    "'%s' is listed only for other namespaces than '%s': memgate "
 				    "check would refuse its signature%s (%s); nothing written", s->key,
-				    m.principals, s->sig_namespace, w->of, w->ns);
+				    m.principals, s->sig_namespace, w->of, code(w, MG_LINK_NAMESPACE));
 	default:
 		return mg_error_set(err, signers_file, m.pos.line, m.pos.column, "the key %s of "
 				    "'%s' is %s on %s (%s=\"%s\"): memgate check would refuse its "
 				    "signature%s (%s); nothing written", s->key, m.principals,
 				    m.verdict == MG_SIGNERS_EXPIRED ? "expired" : "not yet valid", day,
 				    m.verdict == MG_SIGNERS_EXPIRED ? "valid-before" : "valid-after",
-				    m.when, w->of, w->validity);
+				    m.when, w->of, code(w, MG_LINK_OUTSIDE_VALIDITY));
 	}
-}
-
-/* The manifest, signed by a runner. */
-static struct what manifest_what(const mg_policy *p)
-{
-	return (struct what){ "", p->signers, p->signer_count, "provenance.signers",
-			      "a runner's key", "signer_unknown", "signer_unknown",
-			      "signature_namespace_mismatch", "signer_outside_validity" };
-}
-
-/* The approval, signed by a person. */
-static struct what approval_what(const mg_policy *p)
-{
-	return (struct what){ " of the approval", p->approvers, p->approver_count,
-			      "provenance.approvers", "an approver's key", "approval_unverified",
-			      "approval_unverified", "approval_unverified",
-			      "approval_unverified" };
 }
 
 /* The namespace: --namespace, which must be the policy's when it has a
@@ -461,7 +447,7 @@ static int sign_in(mg_signed *s, struct run *run, const mg_sign_options *o, mg_e
 					  p->path, p->manifest_pos, false, err)) < 0 ||
 	    (error = mg_manifest_parse(&parsed, p->manifest, manifest.data, manifest.len, err)) < 0)
 		goto done;
-	w = manifest_what(p);
+	w = (struct what){ mg_check__manifest_link(run), "" };
 	error = sign_verified(s, o, signers, &w, &manifest, err);
 done:
 	mg_manifest_free(parsed);
@@ -485,7 +471,7 @@ static int approval_in(mg_signed *s, struct run *run, const mg_sign_options *o,
 	s->sig_namespace = mg_xstrdup(MG_APPROVED_NAMESPACE);
 	if ((error = read_signers(&signers, &s->signers, run, o, err)) < 0)
 		goto done;
-	w = approval_what(run->res->policy);
+	w = (struct what){ mg_check__approval_link(run), " of the approval" };
 	error = sign_verified(s, o, signers, &w, approval, err);
 done:
 	mg_signers_free(signers);
